@@ -1,0 +1,21 @@
+//! The Rust demo: `demo [CONFIG]`, by default the shared `runners/demo.json`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let path = std::env::args_os()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../demo.json")));
+    match outbox_runner::demo::Config::load(&path) {
+        Ok(config) => {
+            print!("{}", outbox_runner::demo::run(&config));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("demo: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
