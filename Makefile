@@ -1,0 +1,33 @@
+# The parity suite of the Outbox relay practice.
+#   make test                      every language, every case, every demo
+#   make test T=patterns/enterprise/outbox/practice/go    one language (or one case)
+#   make demo                      the Rust demo, then each other language's, compared
+# T is libtest's filter; ARGS passes more libtest flags (e.g. ARGS='--format json').
+
+CARGO ?= cargo
+T ?=
+ARGS ?=
+
+.PHONY: test self-test parity demo lint clean
+
+test: self-test parity
+
+# The harness's and the reference's own tests (bad case files, runner faults,
+# the protocol). Skipped when T narrows the run to some trials.
+self-test:
+ifeq ($(strip $(T)),)
+	$(CARGO) test --quiet --workspace --lib --bins --test runner_faults --test case_table
+endif
+
+parity:
+	$(CARGO) test --quiet --package parity --test parity -- $(T) $(ARGS)
+
+demo:
+	$(CARGO) run --quiet --package parity --bin demos
+
+lint:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --quiet --all-targets -- -D warnings
+
+clean:
+	$(CARGO) clean

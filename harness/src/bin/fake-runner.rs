@@ -1,0 +1,79 @@
+//! A runner that answers like the Rust reference until it reaches one case,
+//! then misbehaves in a chosen way. The harness's own tests use it to show
+//! that each runner fault fails that case only, with a clear message.
+//!
+//! Usage: `fake-runner <fault> <case>`; faults: crash, hang, grandchild,
+//! garbage, wrong-name, error, wrong-result, null-list, stop, chatter.
+
+use std::io::{self, BufRead, Write};
+use std::process::{Command, ExitCode};
+use std::time::Duration;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [fault, target] = args.as_slice() else {
+        eprintln!("usage: fake-runner <fault> <case>");
+        return ExitCode::from(2);
+    };
+    let mut out = io::stdout().lock();
+    for line in io::stdin().lock().lines() {
+        let line = line.expect("stdin is readable");
+        let answer = outbox_runner::answer(&line);
+        let mut value: serde_json::Value =
+            serde_json::from_str(&answer).expect("the runner answers JSON");
+        if value["name"] != target.as_str() {
+            writeln!(out, "{answer}")
+                .and_then(|()| out.flush())
+                .expect("stdout is writable");
+            continue;
+        }
+        let reply = match fault.as_str() {
+            "crash" => {
+                eprintln!("fake runner: crashing on purpose on {target}");
+                return ExitCode::from(3);
+            }
+            "hang" => {
+                std::thread::sleep(Duration::from_secs(3600));
+                return ExitCode::FAILURE;
+            }
+            "grandchild" => {
+                // The grandchild inherits stdout and outlives us: only killing
+                // the process group closes the pipe. Never waited for, on purpose.
+                #[allow(clippy::zombie_processes)]
+                let grandchild = Command::new("sleep")
+                    .arg("30")
+                    .spawn()
+                    .expect("sleep starts");
+                let _ = std::fs::write(
+                    "target/parity/fake-grandchild.pid",
+                    grandchild.id().to_string(),
+                );
+                return ExitCode::FAILURE;
+            }
+            "stop" => return ExitCode::SUCCESS,
+            "garbage" => "this is not the protocol".to_owned(),
+            "wrong-name" => {
+                value["name"] = "someone_else".into();
+                value.to_string()
+            }
+            "error" => serde_json::json!({"name": target, "error": "boom"}).to_string(),
+            "wrong-result" => {
+                value["duplicates"] = 999.into();
+                value.to_string()
+            }
+            "null-list" => {
+                value["sent"] = serde_json::Value::Null;
+                value.to_string()
+            }
+            "chatter" => {
+                writeln!(out, "{answer}").expect("stdout is writable");
+                "and one more thing".to_owned()
+            }
+            other => panic!("unknown fault {other}"),
+        };
+        writeln!(out, "{reply}")
+            .and_then(|()| out.flush())
+            .expect("stdout is writable");
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,150 @@
+//! A strict JSON tree for the case table.
+//!
+//! `serde_json::Value` silently keeps the last of two repeated keys and turns
+//! `1.0` into a number like any other. Case files must reject both (a
+//! repeated key is almost always a merge mistake, and `1.0` is read
+//! differently by different languages), so files are parsed into this tree,
+//! which keeps integers apart from other numbers and refuses repeated keys.
+
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+
+/// One JSON value, with integers kept apart from other numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A non-negative integer that fits in 64 bits.
+    UInt(u64),
+    /// A negative integer.
+    NegInt(i64),
+    /// Any other number: a fraction, an exponent, or too large for 64 bits.
+    Float(f64),
+    /// A string (valid UTF-8: lone surrogates are refused by the parser).
+    Str(String),
+    /// An array.
+    Array(Vec<Json>),
+    /// An object, keys in file order, none repeated.
+    Object(Vec<(String, Json)>),
+}
+
+impl Json {
+    /// Parses text, refusing repeated keys; errors carry line and column.
+    pub fn parse(text: &str) -> Result<Json, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// What kind of value this is, for error messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Json::Null => "null",
+            Json::Bool(_) => "a boolean",
+            Json::UInt(_) | Json::NegInt(_) => "an integer",
+            Json::Float(_) => "a non-integer number",
+            Json::Str(_) => "a string",
+            Json::Array(_) => "an array",
+            Json::Object(_) => "an object",
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Json {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = Json;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Json, E> {
+        Ok(Json::Bool(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Json, E> {
+        Ok(Json::UInt(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Json, E> {
+        Ok(if v >= 0 {
+            Json::UInt(v as u64)
+        } else {
+            Json::NegInt(v)
+        })
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Json, E> {
+        Ok(Json::Float(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Json, E> {
+        Ok(Json::Str(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Json, E> {
+        Ok(Json::Str(v))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let mut entries: Vec<(String, Json)> = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if entries.iter().any(|(k, _)| *k == key) {
+                return Err(de::Error::custom(format_args!(
+                    "key {key:?} is repeated in one object"
+                )));
+            }
+            let value = map.next_value()?;
+            entries.push((key, value));
+        }
+        Ok(Json::Object(entries))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_integers_apart_from_other_numbers() {
+        assert_eq!(Json::parse("7").unwrap(), Json::UInt(7));
+        assert_eq!(Json::parse("-7").unwrap(), Json::NegInt(-7));
+        assert_eq!(Json::parse("1.0").unwrap(), Json::Float(1.0));
+        assert_eq!(Json::parse("1e0").unwrap(), Json::Float(1.0));
+        assert!(matches!(Json::parse("1e400"), Err(_) | Ok(Json::Float(_))));
+    }
+
+    #[test]
+    fn refuses_a_repeated_key_with_its_position() {
+        let err = Json::parse("{\"a\": 1,\n \"a\": 2}")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("key \"a\" is repeated in one object"), "{err}");
+        assert!(err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn refuses_a_lone_surrogate() {
+        assert!(Json::parse(r#""\ud800""#).is_err());
+    }
+}

@@ -1,0 +1,64 @@
+//! Per-language lists of cases a port is known to fail, with the reason
+//! (e.g. a case added before that port caught up).
+//!
+//! A listed case that fails is reported ignored with its reason; a listed
+//! case that passes fails the run as stale, so the list cannot rot.
+//! The file is `runners/<language>/known-failures.json`:
+//! `{"case_name": "why it fails, and the issue that tracks it"}`.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use crate::case::DEMO_TRIAL;
+use crate::json::Json;
+
+/// The known failures of one language: case name to reason.
+pub type KnownFailures = BTreeMap<String, String>;
+
+/// Where a language's list lives, relative to the repository root.
+pub fn path(language: &str) -> PathBuf {
+    Path::new("runners")
+        .join(language)
+        .join("known-failures.json")
+}
+
+/// Reads a language's list (an absent file is an empty list). Every entry
+/// must name a known case (or `demo`) and give a reason.
+pub fn load(
+    root: &Path,
+    language: &str,
+    case_names: &HashSet<&str>,
+) -> Result<KnownFailures, String> {
+    let relative = path(language);
+    let file = root.join(&relative);
+    let text = match std::fs::read_to_string(&file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(KnownFailures::new()),
+        Err(e) => return Err(format!("{}: cannot read: {e}", relative.display())),
+    };
+    let at = relative.display();
+    let Json::Object(entries) =
+        Json::parse(&text).map_err(|e| format!("{at}: not valid JSON: {e}"))?
+    else {
+        return Err(format!("{at}: must be an object of case name to reason"));
+    };
+    let mut known = KnownFailures::new();
+    for (name, reason) in entries {
+        if name != DEMO_TRIAL && !case_names.contains(name.as_str()) {
+            return Err(format!(
+                "{at}: `{name}` is not a case in the table: remove it, or fix the name"
+            ));
+        }
+        match reason {
+            Json::Str(reason) if !reason.trim().is_empty() => {
+                known.insert(name, reason);
+            }
+            _ => {
+                return Err(format!(
+                    "{at}: `{name}` needs a reason (a non-empty string)"
+                ))
+            }
+        }
+    }
+    Ok(known)
+}

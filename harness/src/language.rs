@@ -1,0 +1,93 @@
+//! The languages the suite checks: one entry each says which tool it needs,
+//! how to build it and how to start its runner and its demo. Adding a
+//! language is adding an entry here (and its folder under `runners/`).
+
+use std::path::{Path, PathBuf};
+
+/// One implementation of the practice and how to drive it.
+#[derive(Debug, Clone)]
+pub struct Language {
+    /// Name in trial paths and messages, e.g. `go`.
+    pub name: String,
+    /// A command that succeeds when the toolchain is installed.
+    pub probe: Vec<String>,
+    /// What to install when the probe cannot run.
+    pub install_hint: String,
+    /// Run in order from the repository root before the runner starts.
+    pub build: Vec<Step>,
+    /// The runner's command line; a relative program path is taken from the
+    /// repository root.
+    pub runner: Vec<String>,
+    /// The demo's command line; the shared config path is appended.
+    pub demo: Vec<String>,
+}
+
+/// One build command.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// The command line; never holds case data.
+    pub argv: Vec<String>,
+    /// Skip the step while this output is newer than this input (e.g.
+    /// `npm ci` while `node_modules` is newer than the lockfile).
+    pub unless_fresh: Option<(PathBuf, PathBuf)>,
+}
+
+impl Step {
+    /// A step that always runs (the tool itself knows what is up to date).
+    pub fn always(argv: &[&str]) -> Self {
+        Step {
+            argv: words(argv),
+            unless_fresh: None,
+        }
+    }
+
+    /// Whether the step can be skipped, judged from the repository root.
+    pub fn is_fresh(&self, root: &Path) -> bool {
+        let Some((output, input)) = &self.unless_fresh else {
+            return false;
+        };
+        let modified = |path: &PathBuf| {
+            std::fs::metadata(root.join(path))
+                .and_then(|m| m.modified())
+                .ok()
+        };
+        matches!((modified(output), modified(input)), (Some(out), Some(inp)) if out >= inp)
+    }
+}
+
+fn words(argv: &[&str]) -> Vec<String> {
+    argv.iter().map(|s| s.to_string()).collect()
+}
+
+/// Where the parity suite keeps what it builds and logs for a language.
+pub fn work_dir(name: &str) -> PathBuf {
+    Path::new("target").join("parity").join(name)
+}
+
+/// The built-in languages, the reference first. `target` is cargo's target
+/// folder, relative to the repository root or absolute.
+pub fn builtin(target: &Path) -> Vec<Language> {
+    let release = |bin: &str| {
+        target
+            .join("release")
+            .join(bin)
+            .to_string_lossy()
+            .into_owned()
+    };
+    vec![Language {
+        name: "rust".into(),
+        probe: words(&["cargo", "--version"]),
+        install_hint: "install Rust with rustup (https://rustup.rs)".into(),
+        build: vec![Step::always(&[
+            "cargo",
+            "build",
+            "--quiet",
+            "--release",
+            "--package",
+            "outbox-runner",
+            "--bins",
+        ])],
+        runner: vec![release("outbox-runner")],
+        demo: vec![release("outbox-demo")],
+    }]
+}

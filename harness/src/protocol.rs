@@ -1,0 +1,184 @@
+//! Reading a runner's answers: one JSON line per case, checked strictly so
+//! that a runner that prints garbage, answers for another case or writes
+//! `null` for an empty list is caught and blamed on the case it was on.
+
+use serde_json::Value;
+
+use crate::case::Outcome;
+
+/// What a runner said about one case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    /// A well-formed result, still to be compared with `expect`.
+    Answer(Outcome),
+    /// The runner's port raised an unexpected error (an `error` answer).
+    Error(String),
+    /// The runner misbehaved on this case: it crashed, hung, printed
+    /// something that is not the protocol, or could not be started.
+    Fault(String),
+}
+
+/// A line that is not a well-formed answer for the expected case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadLine {
+    /// Not JSON, not an object, or fields of the wrong shape.
+    Malformed(String),
+    /// A well-formed answer, for another case.
+    OtherCase(String),
+}
+
+/// Parses one line of a runner's stdout as the answer for case `name`.
+pub fn parse_answer(line: &[u8], name: &str) -> Result<Reply, BadLine> {
+    let malformed = |why: &str| BadLine::Malformed(why.to_owned());
+    let text = std::str::from_utf8(line).map_err(|_| malformed("the line is not UTF-8"))?;
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| BadLine::Malformed(format!("not JSON ({e})")))?;
+    let Value::Object(mut fields) = value else {
+        return Err(malformed("not a JSON object"));
+    };
+    match fields.remove("name") {
+        Some(Value::String(answered)) if answered == name => {}
+        Some(Value::String(answered)) => return Err(BadLine::OtherCase(answered)),
+        _ => return Err(malformed("no string field `name`")),
+    }
+    if let Some(error) = fields.remove("error") {
+        let Value::String(error) = error else {
+            return Err(malformed("`error` is not a string"));
+        };
+        return match fields.keys().next() {
+            Some(extra) => Err(BadLine::Malformed(format!(
+                "an `error` answer has an extra field `{extra}`"
+            ))),
+            None => Ok(Reply::Error(error)),
+        };
+    }
+    let sent = match fields.remove("sent") {
+        Some(Value::Array(passes)) => passes
+            .into_iter()
+            .enumerate()
+            .map(|(pass, ids)| match ids {
+                Value::Array(ids) => ids
+                    .into_iter()
+                    .map(|id| id.as_u64().ok_or(()))
+                    .collect::<Result<Vec<u64>, ()>>()
+                    .map_err(|()| {
+                        BadLine::Malformed(format!(
+                            "`sent[{pass}]` holds something that is not an id"
+                        ))
+                    }),
+                other => Err(BadLine::Malformed(format!(
+                    "`sent[{pass}]` is {} instead of a list of ids",
+                    describe(&other)
+                ))),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        other => return Err(wrong_field("sent", "a list of lists of ids", other)),
+    };
+    let journal = match fields.remove("journal") {
+        Some(Value::Array(entries)) => entries
+            .into_iter()
+            .map(|entry| match entry {
+                Value::String(s) => Ok(s),
+                _ => Err(malformed("`journal` holds something that is not a string")),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        other => return Err(wrong_field("journal", "a list of strings", other)),
+    };
+    let duplicates = match fields.remove("duplicates") {
+        Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or_default(),
+        other => return Err(wrong_field("duplicates", "a non-negative integer", other)),
+    };
+    if let Some(extra) = fields.keys().next() {
+        return Err(BadLine::Malformed(format!("unknown field `{extra}`")));
+    }
+    Ok(Reply::Answer(Outcome {
+        sent,
+        journal,
+        duplicates,
+    }))
+}
+
+fn wrong_field(field: &str, wanted: &str, got: Option<Value>) -> BadLine {
+    BadLine::Malformed(match got {
+        None => format!("no field `{field}`"),
+        Some(value) => format!("`{field}` is {} instead of {wanted}", describe(&value)),
+    })
+}
+
+fn describe(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null (empty lists are written `[]`)",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// At most `max` characters of `text` for a message, marked when cut.
+pub fn excerpt(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}… ({} bytes in all)", &text[..cut], text.len()),
+        None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<Reply, BadLine> {
+        parse_answer(line.as_bytes(), "c")
+    }
+
+    #[test]
+    fn reads_an_answer_and_an_error() {
+        assert_eq!(
+            parse(r#"{"name":"c","sent":[[2],[]],"journal":["a b"],"duplicates":1}"#),
+            Ok(Reply::Answer(Outcome {
+                sent: vec![vec![2], vec![]],
+                journal: vec!["a b".into()],
+                duplicates: 1
+            }))
+        );
+        assert_eq!(
+            parse(r#"{"name":"c","error":"boom"}"#),
+            Ok(Reply::Error("boom".into()))
+        );
+    }
+
+    #[test]
+    fn refuses_what_is_not_the_protocol() {
+        assert_eq!(
+            parse(r#"{"name":"d","error":"x"}"#),
+            Err(BadLine::OtherCase("d".into()))
+        );
+        for (line, why) in [
+            ("hello", "not JSON"),
+            ("[1]", "not a JSON object"),
+            (r#"{"sent":[]}"#, "no string field `name`"),
+            (
+                r#"{"name":"c","sent":null,"journal":[],"duplicates":0}"#,
+                "`sent` is null",
+            ),
+            (
+                r#"{"name":"c","sent":[null],"journal":[],"duplicates":0}"#,
+                "`sent[0]` is null",
+            ),
+            (
+                r#"{"name":"c","sent":[],"journal":[],"duplicates":-1}"#,
+                "`duplicates` is a number",
+            ),
+            (
+                r#"{"name":"c","sent":[],"journal":[],"duplicates":0,"x":1}"#,
+                "unknown field `x`",
+            ),
+        ] {
+            match parse(line) {
+                Err(BadLine::Malformed(m)) => assert!(m.contains(why), "{line}: {m}"),
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+    }
+}

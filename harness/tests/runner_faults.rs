@@ -1,0 +1,326 @@
+//! Each runner fault fails the case the runner was on, with a message that
+//! says which runner and what it printed; the other cases are still checked
+//! and nothing waits beyond the timeout.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use libtest_mimic::Arguments;
+use parity::case::Case;
+use parity::language::{Language, Step};
+use parity::process::Implementation;
+use parity::suite::{trials, Settings, Suite, Verdict};
+
+fn is_zombie(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| stat.contains(") Z "))
+}
+
+const TIMEOUT: Duration = Duration::from_millis(1500);
+
+fn suite() -> Suite {
+    let settings = Settings {
+        extra_cases: Vec::new(),
+        timeout: TIMEOUT,
+        strict: false,
+    };
+    Suite::load(&parity::repo_root(), settings).expect("the seed table loads")
+}
+
+fn fake(name: &str, fault: &str, case: &str) -> Language {
+    Language {
+        name: name.into(),
+        probe: vec!["true".into()],
+        install_hint: String::new(),
+        build: Vec::new(),
+        runner: vec![
+            env!("CARGO_BIN_EXE_fake-runner").into(),
+            fault.into(),
+            case.into(),
+        ],
+        demo: vec![env!("CARGO_BIN_EXE_fake-runner").into()],
+    }
+}
+
+/// Runs every seed case through a fake runner; returns the verdicts by case
+/// name and how long the run took.
+fn run(suite: &Suite, language: &Language) -> (BTreeMap<String, Verdict>, Duration) {
+    let cases: Vec<&Case> = suite.cases.iter().collect();
+    assert!(cases.len() >= 5, "the seed table has the five cases");
+    let started = Instant::now();
+    let replies = suite.runner(language).run(&cases);
+    let elapsed = started.elapsed();
+    let verdicts = suite.judge(&language.name, &cases, replies);
+    let names = cases.iter().map(|c| c.name.clone());
+    (names.zip(verdicts).collect(), elapsed)
+}
+
+/// The faulty case fails with a message holding every `needle`; all others pass.
+fn assert_only_case_fails(verdicts: &BTreeMap<String, Verdict>, case: &str, needles: &[&str]) {
+    for (name, verdict) in verdicts {
+        if name == case {
+            let Verdict::Fail(message) = verdict else {
+                panic!("{case} should fail, got {verdict:?}");
+            };
+            for needle in needles {
+                assert!(
+                    message.contains(needle),
+                    "{case}: {needle:?} not in:\n{message}"
+                );
+            }
+        } else {
+            assert_eq!(
+                verdict,
+                &Verdict::Pass,
+                "{name} should still be checked and pass"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_crash_is_blamed_on_its_case_with_the_stderr_tail() {
+    let suite = suite();
+    let (verdicts, _) = run(
+        &suite,
+        &fake("fake-crash", "crash", "broker_down_third_attempt"),
+    );
+    assert_only_case_fails(
+        &verdicts,
+        "broker_down_third_attempt",
+        &[
+            "the fake-crash runner exited (exit status: 3) before answering this case",
+            "crashing on purpose",
+        ],
+    );
+}
+
+#[test]
+fn a_hang_is_killed_after_the_timeout() {
+    let suite = suite();
+    let (verdicts, elapsed) = run(&suite, &fake("fake-hang", "hang", "lost_ack"));
+    assert_only_case_fails(
+        &verdicts,
+        "lost_ack",
+        &["gave no answer within 1.5 s (PARITY_TIMEOUT)"],
+    );
+    assert!(
+        elapsed < TIMEOUT + Duration::from_secs(2),
+        "took {elapsed:?}"
+    );
+}
+
+#[test]
+fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
+    let suite = suite();
+    let (verdicts, elapsed) = run(
+        &suite,
+        &fake("fake-grandchild", "grandchild", "all_in_one_pass"),
+    );
+    assert_only_case_fails(&verdicts, "all_in_one_pass", &["gave no answer within"]);
+    assert!(
+        elapsed < TIMEOUT + Duration::from_secs(2),
+        "took {elapsed:?}"
+    );
+    let pid_file = parity::repo_root().join("target/parity/fake-grandchild.pid");
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .expect("the fake wrote its grandchild's pid")
+        .parse()
+        .unwrap();
+    std::fs::remove_file(&pid_file).unwrap();
+    // Killed with its process group, then reaped by init: gone.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while Path::new(&format!("/proc/{pid}")).exists() && !is_zombie(pid) {
+        assert!(
+            Instant::now() < deadline,
+            "the grandchild {pid} outlived its runner"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn garbage_is_shown_in_an_excerpt() {
+    let suite = suite();
+    let (verdicts, _) = run(&suite, &fake("fake-garbage", "garbage", "batch_of_two"));
+    assert_only_case_fails(
+        &verdicts,
+        "batch_of_two",
+        &[
+            "the fake-garbage runner printed a line that is not the protocol's answer",
+            "this is not the protocol",
+        ],
+    );
+}
+
+#[test]
+fn an_answer_for_another_case_is_refused() {
+    let suite = suite();
+    let (verdicts, _) = run(&suite, &fake("fake-wrong-name", "wrong-name", "lost_ack"));
+    assert_only_case_fails(
+        &verdicts,
+        "lost_ack",
+        &["answered for case `someone_else` while on this one"],
+    );
+}
+
+#[test]
+fn a_null_list_is_not_an_empty_one() {
+    let suite = suite();
+    let (verdicts, _) = run(&suite, &fake("fake-null", "null-list", "lost_ack"));
+    assert_only_case_fails(
+        &verdicts,
+        "lost_ack",
+        &["`sent` is null (empty lists are written `[]`)"],
+    );
+}
+
+#[test]
+fn an_error_answer_fails_its_case() {
+    let suite = suite();
+    let (verdicts, _) = run(&suite, &fake("fake-error", "error", "lost_ack"));
+    assert_only_case_fails(
+        &verdicts,
+        "lost_ack",
+        &["the fake-error runner answered with an error: boom"],
+    );
+}
+
+#[test]
+fn a_runner_that_forgets_cases_fails_the_one_it_stopped_at() {
+    let suite = suite();
+    let (verdicts, _) = run(
+        &suite,
+        &fake("fake-stop", "stop", "broker_down_first_attempt"),
+    );
+    assert_only_case_fails(
+        &verdicts,
+        "broker_down_first_attempt",
+        &["exited (exit status: 0) before answering this case"],
+    );
+}
+
+#[test]
+fn output_after_the_last_answer_fails_the_last_case() {
+    let suite = suite();
+    let last = suite.cases.last().expect("cases").name.clone();
+    let (verdicts, _) = run(&suite, &fake("fake-chatter", "chatter", &last));
+    assert_only_case_fails(
+        &verdicts,
+        &last,
+        &["after answering every case", "and one more thing"],
+    );
+}
+
+#[test]
+fn a_wrong_result_shows_expected_and_actual() {
+    let suite = suite();
+    let (verdicts, _) = run(&suite, &fake("fake-wrong", "wrong-result", "lost_ack"));
+    assert_only_case_fails(
+        &verdicts,
+        "lost_ack",
+        &[
+            "case `lost_ack` (cases/seed.json)",
+            "duplicates: expected 1, actual 999",
+        ],
+    );
+}
+
+#[test]
+fn a_runner_that_cannot_start_fails_every_case() {
+    let suite = suite();
+    let mut language = fake("fake-missing", "", "");
+    language.runner = vec!["/nonexistent/runner".into()];
+    let (verdicts, _) = run(&suite, &language);
+    for verdict in verdicts.values() {
+        assert!(
+            matches!(verdict, Verdict::Fail(m) if m.contains("the fake-missing runner could not be started")),
+            "{verdict:?}"
+        );
+    }
+}
+
+#[test]
+fn a_missing_toolchain_is_ignored_with_its_reason_or_fails_when_strict() {
+    let mut suite = suite();
+    let mut language = fake("fake-tool", "", "");
+    language.probe = vec!["parity-no-such-tool".into(), "--version".into()];
+    language.install_hint = "install the fake toolchain".into();
+    match suite.prepare(&language) {
+        Err(Verdict::Ignore(reason)) => {
+            assert!(
+                reason.contains("fake-tool toolchain not available"),
+                "{reason}"
+            );
+            assert!(reason.contains("install the fake toolchain"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+    suite.strict = true;
+    assert!(
+        matches!(suite.prepare(&language), Err(Verdict::Fail(m)) if m.contains("PARITY_STRICT=1"))
+    );
+}
+
+#[test]
+fn a_build_failure_shows_the_compiler_output() {
+    let suite = suite();
+    let mut language = fake("fake-build", "", "");
+    language.build = vec![Step::always(&[
+        "sh",
+        "-c",
+        "echo 'error: compiler says no' >&2; exit 1",
+    ])];
+    match suite.prepare(&language) {
+        Err(Verdict::Fail(message)) => {
+            assert!(message.contains("building fake-build failed"), "{message}");
+            assert!(message.contains("error: compiler says no"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_known_failure_is_ignored_with_its_reason_and_a_stale_one_fails() {
+    let mut suite = suite();
+    let known = BTreeMap::from([
+        (
+            "lost_ack".to_owned(),
+            "the port does not dedupe yet".to_owned(),
+        ),
+        ("batch_of_two".to_owned(), "was broken once".to_owned()),
+    ]);
+    suite.known_failures.insert("fake-known".into(), known);
+    let (verdicts, _) = run(&suite, &fake("fake-known", "wrong-result", "lost_ack"));
+    assert_eq!(
+        verdicts["lost_ack"],
+        Verdict::Ignore("known failure: the port does not dedupe yet".into())
+    );
+    match &verdicts["batch_of_two"] {
+        Verdict::Fail(message) => assert!(
+            message.contains(
+                "listed as a known failure of fake-known (was broken once) but passes now"
+            ) && message.contains("runners/fake-known/known-failures.json"),
+            "{message}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(verdicts["all_in_one_pass"], Verdict::Pass);
+}
+
+#[test]
+fn trials_are_named_by_language_and_case_and_the_filter_selects_them() {
+    let mut suite = suite();
+    suite.languages = vec![fake("fake-ok", "none", "none")];
+    let case_count = suite.cases.len() as u64;
+    let args = Arguments {
+        filter: Some("patterns/enterprise/outbox/practice/fake-ok/lost_ack".into()),
+        test_threads: Some(1),
+        quiet: true,
+        ..Arguments::default()
+    };
+    let conclusion = libtest_mimic::run(&args, trials(std::sync::Arc::new(suite), &args));
+    assert_eq!(conclusion.num_passed, 1);
+    assert_eq!(conclusion.num_failed, 0);
+    assert_eq!(conclusion.num_filtered_out, case_count); // the other cases and the demo
+}
