@@ -17,6 +17,7 @@ test: self-test parity
 self-test:
 ifeq ($(strip $(T)),)
 	$(CARGO) test --quiet --workspace --lib --bins --test runner_faults --test case_table
+	cd runners/go && go test ./...
 endif
 
 parity:
@@ -28,6 +29,8 @@ demo:
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --quiet --all-targets -- -D warnings
+	test -z "$$(gofmt -l runners/go)" || { gofmt -l runners/go; echo 'gofmt: the files above need formatting'; exit 1; }
+	cd runners/go && go vet ./...
 
 clean:
 	$(CARGO) clean

@@ -74,20 +74,39 @@ pub fn builtin(target: &Path) -> Vec<Language> {
             .to_string_lossy()
             .into_owned()
     };
-    vec![Language {
-        name: "rust".into(),
-        probe: words(&["cargo", "--version"]),
-        install_hint: "install Rust with rustup (https://rustup.rs)".into(),
-        build: vec![Step::always(&[
-            "cargo",
-            "build",
-            "--quiet",
-            "--release",
-            "--package",
-            "outbox-runner",
-            "--bins",
-        ])],
-        runner: vec![release("outbox-runner")],
-        demo: vec![release("outbox-demo")],
-    }]
+    vec![
+        Language {
+            name: "rust".into(),
+            probe: words(&["cargo", "--version"]),
+            install_hint: "install Rust with rustup (https://rustup.rs)".into(),
+            build: vec![Step::always(&[
+                "cargo",
+                "build",
+                "--quiet",
+                "--release",
+                "--package",
+                "outbox-runner",
+                "--bins",
+            ])],
+            runner: vec![release("outbox-runner")],
+            demo: vec![release("outbox-demo")],
+        },
+        Language {
+            name: "go".into(),
+            probe: words(&["go", "version"]),
+            install_hint: "install Go 1.22 or newer (https://go.dev/dl/)".into(),
+            build: vec![Step::always(&[
+                "go",
+                "-C",
+                "runners/go",
+                "build",
+                "-o",
+                "../../target/parity/go/",
+                "./cmd/runner",
+                "./cmd/demo",
+            ])],
+            runner: words(&["target/parity/go/runner"]),
+            demo: words(&["target/parity/go/demo"]),
+        },
+    ]
 }

@@ -1,0 +1,65 @@
+package outbox
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrPublishFailed means the publisher got no acknowledgement: whether the
+// message arrived is unknown to it, so the relay must retry it later.
+var ErrPublishFailed = errors.New("publish failed")
+
+// Broker is what the relay publishes to.
+type Broker interface {
+	Publish(m Message) error
+}
+
+// Failure is how a scripted publish attempt goes wrong.
+type Failure int
+
+const (
+	// Down: the broker did not answer; the message was NOT delivered.
+	Down Failure = iota + 1
+	// LostAck: the message was delivered but the ack was lost, so the
+	// publisher sees an error anyway. This is why delivery is at-least-once.
+	LostAck
+)
+
+func (f Failure) String() string {
+	switch f {
+	case Down:
+		return "broker down"
+	case LostAck:
+		return "ack lost"
+	}
+	return fmt.Sprintf("Failure(%d)", int(f))
+}
+
+// FlakyBroker is a fake broker that delivers to the consumer inside Publish
+// and fails on scripted attempt numbers, counted from 1 over its whole life.
+type FlakyBroker struct {
+	consumer *Consumer
+	failures map[int64]Failure
+	attempts int64
+}
+
+// NewFlakyBroker returns a broker delivering to consumer and failing
+// attempt n as failures[n] says.
+func NewFlakyBroker(consumer *Consumer, failures map[int64]Failure) *FlakyBroker {
+	return &FlakyBroker{consumer: consumer, failures: failures}
+}
+
+// Publish delivers m unless the attempt is scripted Down, and reports
+// ErrPublishFailed for a scripted Down or LostAck.
+func (b *FlakyBroker) Publish(m Message) error {
+	b.attempts++
+	failure, scripted := b.failures[b.attempts]
+	if scripted && failure == Down {
+		return fmt.Errorf("%w: %s", ErrPublishFailed, failure)
+	}
+	b.consumer.Handle(m)
+	if scripted {
+		return fmt.Errorf("%w: %s", ErrPublishFailed, failure)
+	}
+	return nil
+}

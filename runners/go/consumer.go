@@ -1,0 +1,35 @@
+package outbox
+
+import "fmt"
+
+// Consumer is the delivery service. It remembers processed message ids and
+// drops a redelivery, because it cannot tell a repeat by content: two
+// identical "paid" events can both be honest. The zero value is ready to use.
+type Consumer struct {
+	processed  map[int64]struct{}
+	journal    []string
+	duplicates int
+}
+
+// Handle does the work once per message id; a redelivery is only counted.
+func (c *Consumer) Handle(m Message) {
+	if _, seen := c.processed[m.ID]; seen {
+		c.duplicates++
+		return
+	}
+	if c.processed == nil {
+		c.processed = map[int64]struct{}{}
+	}
+	c.processed[m.ID] = struct{}{}
+	c.journal = append(c.journal, fmt.Sprintf("%s %s", m.Aggregate, m.Type))
+}
+
+// Journal returns the work done, "<aggregate> <type>" per message, in order.
+func (c *Consumer) Journal() []string {
+	return append([]string{}, c.journal...)
+}
+
+// Duplicates returns how many redeliveries were dropped.
+func (c *Consumer) Duplicates() int {
+	return c.duplicates
+}
