@@ -31,6 +31,7 @@ lint:
 	$(CARGO) clippy --quiet --all-targets -- -D warnings
 	test -z "$$(gofmt -l runners/go)" || { gofmt -l runners/go; echo 'gofmt: the files above need formatting'; exit 1; }
 	cd runners/go && go vet ./...
+	python3 -m py_compile runners/python/*.py runners/python/outbox/*.py
 
 clean:
 	$(CARGO) clean

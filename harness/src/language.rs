@@ -34,9 +34,9 @@ pub struct Step {
 
 impl Step {
     /// A step that always runs (the tool itself knows what is up to date).
-    pub fn always(argv: &[&str]) -> Self {
+    pub fn always(argv: Vec<String>) -> Self {
         Step {
-            argv: words(argv),
+            argv,
             unless_fresh: None,
         }
     }
@@ -55,8 +55,9 @@ impl Step {
     }
 }
 
-fn words(argv: &[&str]) -> Vec<String> {
-    argv.iter().map(|s| s.to_string()).collect()
+/// A constant command line written as one string (never case data).
+fn line(command: &str) -> Vec<String> {
+    command.split_whitespace().map(str::to_owned).collect()
 }
 
 /// Where the parity suite keeps what it builds and logs for a language.
@@ -77,36 +78,33 @@ pub fn builtin(target: &Path) -> Vec<Language> {
     vec![
         Language {
             name: "rust".into(),
-            probe: words(&["cargo", "--version"]),
+            probe: line("cargo --version"),
             install_hint: "install Rust with rustup (https://rustup.rs)".into(),
-            build: vec![Step::always(&[
-                "cargo",
-                "build",
-                "--quiet",
-                "--release",
-                "--package",
-                "outbox-runner",
-                "--bins",
-            ])],
+            build: vec![Step::always(line(
+                "cargo build --quiet --release --package outbox-runner --bins",
+            ))],
             runner: vec![release("outbox-runner")],
             demo: vec![release("outbox-demo")],
         },
         Language {
             name: "go".into(),
-            probe: words(&["go", "version"]),
+            probe: line("go version"),
             install_hint: "install Go 1.22 or newer (https://go.dev/dl/)".into(),
-            build: vec![Step::always(&[
-                "go",
-                "-C",
-                "runners/go",
-                "build",
-                "-o",
-                "../../target/parity/go/",
-                "./cmd/runner",
-                "./cmd/demo",
-            ])],
-            runner: words(&["target/parity/go/runner"]),
-            demo: words(&["target/parity/go/demo"]),
+            build: vec![Step::always(line(
+                "go -C runners/go build -o ../../target/parity/go/ ./cmd/runner ./cmd/demo",
+            ))],
+            runner: line("target/parity/go/runner"),
+            demo: line("target/parity/go/demo"),
+        },
+        Language {
+            name: "python".into(),
+            probe: line("python3 --version"),
+            install_hint: "install Python 3.11 or newer".into(),
+            build: Vec::new(),
+            // -S -E: nothing from site-packages or the environment is needed,
+            // and skipping them halves the start-up time.
+            runner: line("python3 -S -E runners/python/runner.py"),
+            demo: line("python3 -S -E runners/python/demo.py"),
         },
     ]
 }

@@ -266,11 +266,8 @@ fn a_missing_toolchain_is_ignored_with_its_reason_or_fails_when_strict() {
 fn a_build_failure_shows_the_compiler_output() {
     let suite = suite();
     let mut language = fake("fake-build", "", "");
-    language.build = vec![Step::always(&[
-        "sh",
-        "-c",
-        "echo 'error: compiler says no' >&2; exit 1",
-    ])];
+    let script = "echo 'error: compiler says no' >&2; exit 1";
+    language.build = vec![Step::always(vec!["sh".into(), "-c".into(), script.into()])];
     match suite.prepare(&language) {
         Err(Verdict::Fail(message)) => {
             assert!(message.contains("building fake-build failed"), "{message}");

@@ -1,0 +1,14 @@
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One outbox row.
+
+    The outbox assigns ``id``, increasing in insertion order; it is the only
+    thing that tells a redelivery from an honest second event.
+    """
+
+    id: int
+    aggregate: str
+    type: str
