@@ -106,5 +106,15 @@ pub fn builtin(target: &Path) -> Vec<Language> {
             runner: line("python3 -S -E runners/python/runner.py"),
             demo: line("python3 -S -E runners/python/demo.py"),
         },
+        Language {
+            name: "php".into(),
+            probe: line("php --version"),
+            install_hint: "install PHP 8.2 or newer (Debian: apt-get install php-cli)".into(),
+            build: Vec::new(),
+            // -n: no php.ini, nothing from it is needed. display_errors on the
+            // command line too, so even a parse error stays off stdout.
+            runner: line("php -n -d display_errors=stderr runners/php/runner.php"),
+            demo: line("php -n -d display_errors=stderr runners/php/demo.php"),
+        },
     ]
 }

@@ -1,0 +1,22 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Outbox;
+
+/** How a scripted publish attempt goes wrong. */
+enum Failure
+{
+    /** The broker did not answer: the message was NOT delivered. */
+    case Down;
+    /** Delivered, but the ack was lost: the publisher sees an error anyway. */
+    case LostAck;
+
+    public function describe(): string
+    {
+        return match ($this) {
+            self::Down => 'broker down',
+            self::LostAck => 'ack lost',
+        };
+    }
+}

@@ -1,0 +1,40 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Outbox;
+
+/**
+ * The delivery service: does the work once per message id. It cannot tell a
+ * repeat by content (two identical "paid" events can both be honest); only
+ * the outbox-assigned id tells.
+ */
+final class IdempotentConsumer
+{
+    /** @var array<int, true> */
+    private array $processed = [];
+    /** @var list<string> */
+    private array $journal = [];
+    private int $duplicates = 0;
+
+    public function handle(Message $message): void
+    {
+        if (isset($this->processed[$message->id])) {
+            $this->duplicates++;
+            return;
+        }
+        $this->processed[$message->id] = true;
+        $this->journal[] = "{$message->aggregate} {$message->type}";
+    }
+
+    /** @return list<string> the work done, "<aggregate> <type>" per message */
+    public function journal(): array
+    {
+        return $this->journal;
+    }
+
+    public function duplicates(): int
+    {
+        return $this->duplicates;
+    }
+}
