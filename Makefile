@@ -32,6 +32,7 @@ lint:
 	test -z "$$(gofmt -l runners/go)" || { gofmt -l runners/go; echo 'gofmt: the files above need formatting'; exit 1; }
 	cd runners/go && go vet ./...
 	python3 -m py_compile runners/python/*.py runners/python/outbox/*.py
+	cd runners/typescript && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund; } && node node_modules/typescript/bin/tsc -p . --noEmit
 	for f in runners/php/*.php runners/php/src/*.php; do php -l "$$f" >/dev/null 2>&1 || { php -l "$$f"; exit 1; }; done
 
 clean:

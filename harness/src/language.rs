@@ -116,5 +116,25 @@ pub fn builtin(target: &Path) -> Vec<Language> {
             runner: line("php -n -d display_errors=stderr runners/php/runner.php"),
             demo: line("php -n -d display_errors=stderr runners/php/demo.php"),
         },
+        Language {
+            name: "typescript".into(),
+            probe: line("node --version"),
+            install_hint: "install Node.js 20 or newer with npm".into(),
+            build: vec![
+                Step {
+                    argv: line("npm ci --prefix runners/typescript --no-audit --no-fund"),
+                    // npm writes this file last; newer than the lockfile means installed.
+                    unless_fresh: Some((
+                        "runners/typescript/node_modules/.package-lock.json".into(),
+                        "runners/typescript/package-lock.json".into(),
+                    )),
+                },
+                Step::always(line(
+                    "node runners/typescript/node_modules/typescript/bin/tsc -p runners/typescript",
+                )),
+            ],
+            runner: line("node runners/typescript/dist/runner.js"),
+            demo: line("node runners/typescript/dist/demo.js"),
+        },
     ]
 }

@@ -1,0 +1,30 @@
+import type { Message } from "./message.js";
+
+/**
+ * The delivery service: does the work once per message id. It cannot tell a
+ * repeat by content (two identical "paid" events can both be honest); only
+ * the outbox-assigned id tells.
+ */
+export class IdempotentConsumer {
+  readonly #processed = new Set<number>();
+  readonly #journal: string[] = [];
+  #duplicates = 0;
+
+  handle(message: Message): void {
+    if (this.#processed.has(message.id)) {
+      this.#duplicates += 1;
+      return;
+    }
+    this.#processed.add(message.id);
+    this.#journal.push(`${message.aggregate} ${message.type}`);
+  }
+
+  /** The work done, `"<aggregate> <type>"` per message, in order. */
+  get journal(): readonly string[] {
+    return this.#journal;
+  }
+
+  get duplicates(): number {
+    return this.#duplicates;
+  }
+}

@@ -1,0 +1,52 @@
+// Drives the TypeScript port over the parity harness's protocol: one case
+// per stdin line in, one result per stdout line out (stdout to a pipe is
+// synchronous on Linux, so each line is out before the next is read).
+import { createInterface } from "node:readline";
+
+import { type Failure, FlakyBroker, IdempotentConsumer, OutboxRelay, OutboxTable } from "./index.js";
+
+interface Case {
+  name: string;
+  batch_size: number;
+  messages: { id: number; aggregate: string; type: string }[];
+  failures: Record<string, Failure>;
+  passes: number;
+  restart_each_pass?: boolean;
+}
+
+function runCase(c: Case): object {
+  const table = new OutboxTable();
+  for (const m of c.messages) {
+    table.add({ id: m.id, aggregate: m.aggregate, type: m.type });
+  }
+  const failures = new Map<number, Failure>();
+  for (const [attempt, failure] of Object.entries(c.failures)) {
+    failures.set(Number(attempt), failure);
+  }
+  const consumer = new IdempotentConsumer();
+  const broker = new FlakyBroker(consumer, failures);
+  let relay = new OutboxRelay(table, broker, c.batch_size);
+  const sent: number[][] = [];
+  for (let pass = 0; pass < c.passes; pass++) {
+    if (c.restart_each_pass === true) {
+      relay = new OutboxRelay(table, broker, c.batch_size);
+    }
+    sent.push(relay.runOnce());
+  }
+  return { name: c.name, sent, journal: consumer.journal, duplicates: consumer.duplicates };
+}
+
+function answer(line: string): object {
+  let name: unknown = null;
+  try {
+    const c = JSON.parse(line) as Case;
+    name = c.name;
+    return runCase(c);
+  } catch (error: unknown) {
+    return { name, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+  }
+}
+
+for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+  process.stdout.write(`${JSON.stringify(answer(line))}\n`);
+}
