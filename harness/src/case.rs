@@ -17,6 +17,8 @@ pub const MAX_PASSES: u64 = 1_000_000;
 
 /// The trial name each language's demo check uses, so no case may take it.
 pub const DEMO_TRIAL: &str = "demo";
+/// The trial name of each language's run over generated scenarios.
+pub const GENERATED_TRIAL: &str = "generated";
 
 /// One outbox row of a case.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -257,9 +259,9 @@ fn parse_case(check: &mut Checker<'_>, index: usize, item: &Json) -> Option<Case
 
     let name = get(fields, "name").and_then(|v| check.string("name", v));
     match &name {
-        Some(name) if name == DEMO_TRIAL => check.fail(
+        Some(name) if name == DEMO_TRIAL || name == GENERATED_TRIAL => check.fail(
             "name",
-            format!("{name:?} is reserved for each language's demo trial: pick another name"),
+            format!("{name:?} is reserved for a trial of each language: pick another name"),
         ),
         Some(name) if is_valid_name(name) => check.case = Some(format!("`{name}`")),
         Some(name) => check.fail(

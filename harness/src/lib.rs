@@ -8,10 +8,14 @@
 
 pub mod case;
 pub mod compare;
+pub mod differential;
+pub mod format;
+pub mod generate;
 pub mod json;
 pub mod known_failures;
 pub mod language;
 pub mod process;
+pub mod properties;
 pub mod protocol;
 pub mod suite;
 

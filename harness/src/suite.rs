@@ -15,8 +15,9 @@ use std::time::Duration;
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
-use crate::case::{self, Case, DEMO_TRIAL};
+use crate::case::{self, Case, DEMO_TRIAL, GENERATED_TRIAL};
 use crate::compare::compare;
+use crate::differential;
 use crate::known_failures::{self, KnownFailures};
 use crate::language::{self, Language};
 use crate::process::{describe_status, Group, Implementation, ProcessRunner};
@@ -24,6 +25,10 @@ use crate::protocol::Reply;
 
 /// Every trial name starts with this.
 pub const PREFIX: &str = "patterns/enterprise/outbox/practice";
+/// The seed of the generated scenarios every `make test` checks.
+pub const GENERATED_SEED: u64 = 20_261_130;
+/// How many generated scenarios every `make test` checks per language.
+pub const GENERATED_COUNT: usize = 300;
 
 /// The result of one trial.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,6 +70,8 @@ pub struct Suite {
     pub demo_config: PathBuf,
     /// The transcript every demo must print byte for byte: the Rust demo's.
     pub transcript: PathBuf,
+    /// The fixed-seed generated scenarios, drawn once for all languages.
+    pub generated: OnceLock<Vec<Case>>,
 }
 
 /// Settings read from the environment, with their defaults.
@@ -147,7 +154,14 @@ impl Suite {
             strict: settings.strict,
             demo_config: PathBuf::from("runners/demo.json"),
             transcript: PathBuf::from("runners/demo.transcript.txt"),
+            generated: OnceLock::new(),
         })
+    }
+
+    /// The fixed-seed scenario pairs, `expect` from the reference.
+    pub fn generated_cases(&self) -> &[Case] {
+        self.generated
+            .get_or_init(|| differential::cases(GENERATED_SEED, GENERATED_COUNT))
     }
 
     /// Probes the toolchain and builds; `Err` is the verdict for every trial
@@ -283,7 +297,8 @@ impl Suite {
         )
     }
 
-    fn apply_known_failure(&self, language: &str, trial: &str, verdict: Verdict) -> Verdict {
+    /// Turns a verdict into what the language's known-failures list says.
+    pub fn apply_known_failure(&self, language: &str, trial: &str, verdict: Verdict) -> Verdict {
         let Some(reason) = self.known_failures.get(language).and_then(|k| k.get(trial)) else {
             return verdict;
         };
@@ -409,7 +424,7 @@ struct Job {
     language: usize,
     selection: OnceLock<Selection>,
     prepared: OnceLock<Result<(), Verdict>>,
-    verdicts: OnceLock<BTreeMap<String, Verdict>>,
+    run: OnceLock<Run>,
     demo: OnceLock<Verdict>,
 }
 
@@ -417,7 +432,16 @@ struct Job {
 #[derive(Default)]
 struct Selection {
     cases: Vec<usize>,
+    generated: bool,
     demo: bool,
+}
+
+/// The verdicts of one runner session: the table's cases, then the
+/// generated scenarios in the same stream.
+#[derive(Default)]
+struct Run {
+    cases: BTreeMap<String, Verdict>,
+    generated: Option<Verdict>,
 }
 
 impl Job {
@@ -430,31 +454,59 @@ impl Job {
             .get_or_init(|| self.suite.prepare(self.language()))
     }
 
-    fn case_verdicts(&self) -> &BTreeMap<String, Verdict> {
-        self.verdicts.get_or_init(|| {
-            let selection = self
-                .selection
-                .get()
-                .map(|s| s.cases.as_slice())
-                .unwrap_or_default();
-            let cases: Vec<&Case> = selection.iter().map(|&i| &self.suite.cases[i]).collect();
-            if cases.is_empty() {
-                return BTreeMap::new();
-            }
-            let verdicts = match self.prepared() {
-                Err(verdict) => vec![verdict.clone(); cases.len()],
-                Ok(()) => {
-                    let replies = self.suite.runner(self.language()).run(&cases);
-                    self.suite.judge(&self.language().name, &cases, replies)
-                }
+    fn run(&self) -> &Run {
+        self.run.get_or_init(|| {
+            let Some(selection) = self.selection.get() else {
+                return Run::default();
             };
-            cases.iter().map(|c| c.name.clone()).zip(verdicts).collect()
+            let table: Vec<&Case> = selection
+                .cases
+                .iter()
+                .map(|&i| &self.suite.cases[i])
+                .collect();
+            let generated: &[Case] = if selection.generated {
+                self.suite.generated_cases()
+            } else {
+                &[]
+            };
+            if table.is_empty() && generated.is_empty() {
+                return Run::default();
+            }
+            let name = &self.language().name;
+            if let Err(verdict) = self.prepared() {
+                return Run {
+                    cases: table
+                        .iter()
+                        .map(|c| (c.name.clone(), verdict.clone()))
+                        .collect(),
+                    generated: selection.generated.then(|| verdict.clone()),
+                };
+            }
+            let runner = self.suite.runner(self.language());
+            let all: Vec<&Case> = table.iter().copied().chain(generated).collect();
+            let mut replies = runner.run(&all);
+            let generated_replies = replies.split_off(table.len());
+            let verdicts = self.suite.judge(name, &table, replies);
+            Run {
+                cases: table.iter().map(|c| c.name.clone()).zip(verdicts).collect(),
+                generated: selection.generated.then(|| {
+                    let verdict = judge_generated(&runner, name, generated, &generated_replies);
+                    self.suite
+                        .apply_known_failure(name, GENERATED_TRIAL, verdict)
+                }),
+            }
         })
     }
 
     fn case_verdict(&self, name: &str) -> Verdict {
-        self.case_verdicts().get(name).cloned().unwrap_or_else(|| {
+        self.run().cases.get(name).cloned().unwrap_or_else(|| {
             Verdict::Fail(format!("case `{name}` was not run: a bug in the harness"))
+        })
+    }
+
+    fn generated_verdict(&self) -> Verdict {
+        self.run().generated.clone().unwrap_or_else(|| {
+            Verdict::Fail("the generated scenarios were not run: a bug in the harness".into())
         })
     }
 
@@ -468,6 +520,36 @@ impl Job {
     }
 }
 
+/// Judges a language's answers to the fixed-seed scenarios; the first one
+/// it gets wrong is shrunk and shown as a ready case.
+fn judge_generated(
+    runner: &ProcessRunner,
+    language: &str,
+    cases: &[Case],
+    replies: &[Reply],
+) -> Verdict {
+    let mut problems = cases
+        .chunks(2)
+        .zip(replies.chunks(2))
+        .enumerate()
+        .filter_map(|(index, (pair, answers))| match (pair.first(), answers) {
+            (Some(plain), [a, b]) => differential::judge_pair(plain, [a, b])
+                .err()
+                .map(|p| (index, p)),
+            _ => Some((index, "no answer".to_owned())),
+        });
+    let Some((index, problem)) = problems.next() else {
+        return Verdict::Pass;
+    };
+    let failed = 1 + problems.count();
+    let finding = differential::shrink(runner, GENERATED_SEED, index, problem);
+    Verdict::Fail(format!(
+        "{failed} of {} generated scenarios (seed {GENERATED_SEED}) failed.\n{}",
+        cases.len() / 2,
+        finding.report(language)
+    ))
+}
+
 /// Every trial of the suite. Unless `args` only lists them, each language
 /// with a selected trial starts its work in the background right away.
 pub fn trials(suite: Arc<Suite>, args: &Arguments) -> Vec<Trial> {
@@ -479,7 +561,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments) -> Vec<Trial> {
             language: index,
             selection: OnceLock::new(),
             prepared: OnceLock::new(),
-            verdicts: OnceLock::new(),
+            run: OnceLock::new(),
             demo: OnceLock::new(),
         });
         let mut selection = Selection::default();
@@ -496,13 +578,20 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments) -> Vec<Trial> {
             trials.push(trial);
         }
         let job_for_trial = Arc::clone(&job);
+        let generated = Trial::ignorable_test(
+            format!("{PREFIX}/{}/{GENERATED_TRIAL}", language.name),
+            move || job_for_trial.generated_verdict().into_trial_result(),
+        );
+        selection.generated = is_selected(args, &generated);
+        trials.push(generated);
+        let job_for_trial = Arc::clone(&job);
         let demo = Trial::ignorable_test(
             format!("{PREFIX}/{}/{DEMO_TRIAL}", language.name),
             move || job_for_trial.demo_verdict().into_trial_result(),
         );
         selection.demo = is_selected(args, &demo);
         trials.push(demo);
-        let busy = !selection.cases.is_empty() || selection.demo;
+        let busy = !selection.cases.is_empty() || selection.generated || selection.demo;
         let _ = job.selection.set(selection);
         if busy && !args.list {
             jobs.push(job);
@@ -510,7 +599,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments) -> Vec<Trial> {
     }
     for job in jobs {
         std::thread::spawn(move || {
-            job.case_verdicts();
+            job.run();
             if job.selection.get().is_some_and(|s| s.demo) {
                 job.demo_verdict();
             }

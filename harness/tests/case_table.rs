@@ -208,8 +208,8 @@ fn names_are_checked() {
     assert_refused(
         r#""name": "good""#,
         r#""name": "demo""#,
-        "cases/bad.json: case #1 (cases[0]): field `name`: \"demo\" is reserved for each language's demo trial: \
-         pick another name",
+        "cases/bad.json: case #1 (cases[0]): field `name`: \"demo\" is reserved for a trial of each language: pick \
+         another name",
     );
 }
 

@@ -3,7 +3,9 @@
 //! that each runner fault fails that case only, with a clear message.
 //!
 //! Usage: `fake-runner <fault> <case>`; faults: crash, hang, grandchild,
-//! garbage, wrong-name, error, wrong-result, null-list, stop, chatter.
+//! garbage, wrong-name, error, wrong-result, null-list, stop, chatter; and
+//! `no-block` (any case name): a relay whose block-on-failure line is gone,
+//! the planted bug the differential run must find.
 
 use std::io::{self, BufRead, Write};
 use std::process::{Command, ExitCode};
@@ -18,6 +20,12 @@ fn main() -> ExitCode {
     let mut out = io::stdout().lock();
     for line in io::stdin().lock().lines() {
         let line = line.expect("stdin is readable");
+        if fault == "no-block" {
+            writeln!(out, "{}", without_blocking(&line))
+                .and_then(|()| out.flush())
+                .expect("stdout is writable");
+            continue;
+        }
         let answer = outbox_runner::answer(&line);
         let mut value: serde_json::Value =
             serde_json::from_str(&answer).expect("the runner answers JSON");
@@ -76,4 +84,52 @@ fn main() -> ExitCode {
             .expect("stdout is writable");
     }
     ExitCode::SUCCESS
+}
+
+/// The reference's relay loop with the block-on-failure line removed: a
+/// failed message no longer holds back the later events of its order.
+fn without_blocking(line: &str) -> String {
+    use outbox::{Broker, FlakyBroker, IdempotentConsumer, Message, OutboxTable};
+    let request: outbox_runner::Request = serde_json::from_str(line).expect("a valid request");
+    let mut table = OutboxTable::new();
+    for m in &request.messages {
+        table
+            .add(Message::new(
+                m.id,
+                m.aggregate.clone(),
+                m.event_type.clone(),
+            ))
+            .expect("ids increase");
+    }
+    let failures = request
+        .failures
+        .iter()
+        .map(|(attempt, failure)| {
+            (
+                attempt.parse().expect("an attempt number"),
+                (*failure).into(),
+            )
+        })
+        .collect();
+    let mut broker = FlakyBroker::new(IdempotentConsumer::new(), failures);
+    let batch_size = usize::try_from(request.batch_size).unwrap_or(usize::MAX);
+    let mut sent = Vec::new();
+    for _ in 0..request.passes {
+        let mut pass = Vec::new();
+        for message in table.unsent(batch_size) {
+            if broker.publish(&message).is_ok() {
+                table.mark_sent(message.id);
+                pass.push(message.id);
+            }
+        }
+        sent.push(pass);
+    }
+    let consumer = broker.consumer();
+    serde_json::json!({
+        "name": request.name,
+        "sent": sent,
+        "journal": consumer.journal(),
+        "duplicates": consumer.duplicates(),
+    })
+    .to_string()
 }

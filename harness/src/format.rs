@@ -1,0 +1,129 @@
+//! The case files' layout: fields in the order SPEC.md lists them, and every
+//! value on one line where it fits, so a written file reads like a
+//! hand-written one and a change shows as a small diff.
+
+use serde_json::{json, Map, Value};
+
+use crate::case::Case;
+
+/// Lines longer than this are broken up.
+const WIDTH: usize = 100;
+
+/// A case as a JSON value, fields in the canonical order.
+pub fn case_value(case: &Case, with_expect: bool) -> Value {
+    let mut fields = Map::new();
+    fields.insert("name".into(), json!(case.name));
+    fields.insert("description".into(), json!(case.description));
+    fields.insert("batch_size".into(), json!(case.batch_size));
+    let messages: Vec<Value> = case
+        .messages
+        .iter()
+        .map(|m| json!({"id": m.id, "aggregate": m.aggregate, "type": m.event_type}))
+        .collect();
+    fields.insert("messages".into(), Value::Array(messages));
+    if !case.failures.is_empty() {
+        let failures: Map<String, Value> = case
+            .failures
+            .iter()
+            .map(|(attempt, failure)| (attempt.to_string(), json!(failure.as_str())))
+            .collect();
+        fields.insert("failures".into(), Value::Object(failures));
+    }
+    fields.insert("passes".into(), json!(case.passes));
+    if case.restart_each_pass {
+        fields.insert("restart_each_pass".into(), json!(true));
+    }
+    if with_expect {
+        fields.insert(
+            "expect".into(),
+            json!({"sent": case.expect.sent, "journal": case.expect.journal, "duplicates": case.expect.duplicates}),
+        );
+    }
+    Value::Object(fields)
+}
+
+/// A case as text, indented by `level` steps of two spaces.
+pub fn case_text(case: &Case, level: usize) -> String {
+    pretty(&case_value(case, true), level)
+}
+
+/// A case without `expect`, for when no trustworthy expect exists.
+pub fn case_text_without_expect(case: &Case, level: usize) -> String {
+    pretty(&case_value(case, false), level)
+}
+
+/// A whole case file.
+pub fn file_text(cases: &[Case]) -> String {
+    let items: Vec<Value> = cases.iter().map(|c| case_value(c, true)).collect();
+    let file = json!({"$schema": "./schema.json", "cases": items});
+    let mut text = pretty(&file, 0);
+    text.push('\n');
+    text
+}
+
+/// `value` on one line if it fits at this depth, else one item per line.
+pub fn pretty(value: &Value, level: usize) -> String {
+    let compact = one_line(value);
+    let indent = "  ".repeat(level);
+    if indent.len() + compact.len() <= WIDTH {
+        return compact;
+    }
+    let inner = "  ".repeat(level + 1);
+    match value {
+        Value::Array(items) if !items.is_empty() => {
+            let lines: Vec<String> = items
+                .iter()
+                .map(|v| format!("{inner}{}", pretty(v, level + 1)))
+                .collect();
+            format!("[\n{}\n{indent}]", lines.join(",\n"))
+        }
+        Value::Object(fields) if !fields.is_empty() => {
+            let lines: Vec<String> = fields
+                .iter()
+                .map(|(k, v)| {
+                    format!(
+                        "{inner}{}: {}",
+                        Value::from(k.as_str()),
+                        pretty(v, level + 1)
+                    )
+                })
+                .collect();
+            format!("{{\n{}\n{indent}}}", lines.join(",\n"))
+        }
+        _ => compact,
+    }
+}
+
+/// JSON on one line with a space after `,` and `:`, as people write it.
+fn one_line(value: &Value) -> String {
+    match value {
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(one_line).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        Value::Object(fields) => {
+            let parts: Vec<String> = fields
+                .iter()
+                .map(|(k, v)| format!("{}: {}", Value::from(k.as_str()), one_line(v)))
+                .collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+        scalar => scalar.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn the_seed_file_is_in_the_canonical_layout() {
+        let path = crate::repo_root().join("cases/seed.json");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut errors = Vec::new();
+        let cases = crate::case::parse_file(Path::new("cases/seed.json"), &text, &mut errors);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(file_text(&cases), text);
+    }
+}

@@ -1,0 +1,127 @@
+//! What every correct relay does, stated without the reference's code, so a
+//! bug in the reference is caught too. Checked on every language's answer to
+//! every generated scenario (and on the reference's own outcome).
+
+use std::collections::{HashMap, HashSet};
+
+use crate::case::{Case, Failure, Outcome};
+
+/// `Err` names the first property the outcome breaks.
+///
+/// The journal is read back to message ids through `"<aggregate> <type>"`,
+/// so the scenarios this runs on give every message a distinct entry.
+pub fn check(case: &Case, outcome: &Outcome) -> Result<(), String> {
+    let index: HashMap<u64, usize> = case
+        .messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.id, i))
+        .collect();
+    let entry_of = |i: usize| {
+        format!(
+            "{} {}",
+            case.messages[i].aggregate, case.messages[i].event_type
+        )
+    };
+    let by_entry: HashMap<String, usize> =
+        (0..case.messages.len()).map(|i| (entry_of(i), i)).collect();
+
+    if outcome.sent.len() as u64 != case.passes {
+        return Err(format!(
+            "sent has {} lists for {} passes",
+            outcome.sent.len(),
+            case.passes
+        ));
+    }
+    let mut sent: HashSet<usize> = HashSet::new();
+    for (pass, ids) in outcome.sent.iter().enumerate() {
+        let pass = pass + 1;
+        if ids.len() as u64 > case.batch_size {
+            return Err(format!(
+                "pass {pass} sent {} messages, more than the batch size",
+                ids.len()
+            ));
+        }
+        for &id in ids {
+            let Some(&i) = index.get(&id) else {
+                return Err(format!(
+                    "pass {pass} sent id {id}, which is not in the table"
+                ));
+            };
+            if !sent.insert(i) {
+                return Err(format!("id {id} was sent twice (again in pass {pass})"));
+            }
+            let aggregate = &case.messages[i].aggregate;
+            if let Some(earlier) =
+                (0..i).find(|&j| case.messages[j].aggregate == *aggregate && !sent.contains(&j))
+            {
+                return Err(format!(
+                    "pass {pass} sent id {id} while the earlier id {} of {aggregate} was unsent: \
+                     an event overtook an earlier one of its aggregate",
+                    case.messages[earlier].id
+                ));
+            }
+        }
+    }
+
+    let mut journalled: Vec<usize> = Vec::new();
+    for entry in &outcome.journal {
+        let Some(&i) = by_entry.get(entry) else {
+            return Err(format!(
+                "the journal holds {entry:?}, which is no message of the table"
+            ));
+        };
+        if journalled.contains(&i) {
+            return Err(format!(
+                "the journal holds {entry:?} twice: the consumer did the work twice"
+            ));
+        }
+        if let Some(&later) = journalled
+            .iter()
+            .find(|&&j| j > i && case.messages[j].aggregate == case.messages[i].aggregate)
+        {
+            return Err(format!(
+                "the journal holds {:?} before {entry:?}: out of insertion order within the aggregate",
+                entry_of(later)
+            ));
+        }
+        journalled.push(i);
+    }
+    if let Some(&missing) = sent.iter().find(|i| !journalled.contains(i)) {
+        return Err(format!(
+            "id {} was sent but is not in the journal",
+            case.messages[missing].id
+        ));
+    }
+
+    let lost_acks = case
+        .failures
+        .values()
+        .filter(|&&f| f == Failure::LostAck)
+        .count() as u64;
+    if outcome.duplicates > lost_acks {
+        return Err(format!(
+            "{} duplicates, more than the {lost_acks} scripted lost acks",
+            outcome.duplicates
+        ));
+    }
+
+    if case.failures.is_empty() {
+        let batch = usize::try_from(case.batch_size).unwrap_or(usize::MAX);
+        let all: Vec<u64> = case.messages.iter().map(|m| m.id).collect();
+        let mut expected: Vec<Vec<u64>> = all.chunks(batch).map(<[u64]>::to_vec).collect();
+        expected.resize(
+            usize::try_from(case.passes)
+                .unwrap_or(usize::MAX)
+                .max(expected.len()),
+            Vec::new(),
+        );
+        expected.truncate(outcome.sent.len());
+        if outcome.sent != expected {
+            return Err(format!(
+                "with no failures, the table must go out in id order, {batch} per pass: expected {expected:?}"
+            ));
+        }
+    }
+    Ok(())
+}
