@@ -2,13 +2,20 @@
 #   make test                      every language, every case, every demo
 #   make test T=patterns/enterprise/outbox/practice/go    one language (or one case)
 #   make demo                      the Rust demo, then each other language's, compared
+#   make fuzz SEED=7 COUNT=100000  generated scenarios through every language (or DURATION=60 seconds; SAVE=1
+#                                  appends shrunk failures to cases/regressions.json)
+#   make bench                     the figures of the README's performance section
 # T is libtest's filter; ARGS passes more libtest flags (e.g. ARGS='--format json').
 
 CARGO ?= cargo
 T ?=
 ARGS ?=
+SEED ?= 1
+COUNT ?=
+DURATION ?=
+SAVE ?=
 
-.PHONY: test self-test parity demo lint clean
+.PHONY: test self-test parity demo fuzz bench lint clean
 
 test: self-test parity
 
@@ -25,6 +32,10 @@ parity:
 
 demo:
 	$(CARGO) run --quiet --package parity --bin demos
+
+fuzz:
+	$(CARGO) run --quiet --release --package parity --bin fuzz -- --seed $(SEED) \
+	  $(if $(COUNT),--count $(COUNT)) $(if $(DURATION),--seconds $(DURATION)) $(if $(SAVE),--save)
 
 lint:
 	$(CARGO) fmt --all --check

@@ -11,7 +11,7 @@ use crate::case::{Case, Outcome};
 use crate::compare::compare;
 use crate::format;
 use crate::generate::{draw, reference_outcome, Scenario, MAX_ROWS};
-use crate::process::Implementation;
+use crate::process::{Implementation, ProcessRunner};
 use crate::properties;
 use crate::protocol::Reply;
 
@@ -26,10 +26,11 @@ const SMALLER_DRAWS: usize = 2000;
 pub fn case_pair(scenario: &Scenario, seed: u64, index: usize) -> [Case; 2] {
     let name = format!("generated-{seed}-{index}");
     let description = format!("Scenario {index} drawn from seed {seed}.");
-    [
-        scenario.to_case(&name, &description, false),
-        scenario.to_case(&format!("{name}-restart"), &description, true),
-    ]
+    let plain = scenario.to_case(&name, &description, false);
+    let mut restart = plain.clone();
+    restart.name = format!("{name}-restart");
+    restart.restart_each_pass = true;
+    [plain, restart]
 }
 
 /// The cases for `count` scenarios of `seed`, pairs in order.
@@ -90,7 +91,20 @@ pub struct Finding {
 /// the problems by scenario index.
 pub fn check_all(runner: &dyn Implementation, cases: &[Case]) -> Vec<(usize, String)> {
     let refs: Vec<&Case> = cases.iter().collect();
-    let replies = runner.run(&refs);
+    judge_all(cases, &runner.run(&refs))
+}
+
+/// [`check_all`] with the request lines made once for several runners.
+pub fn check_all_lines(
+    runner: &ProcessRunner,
+    cases: &[Case],
+    lines: &[String],
+) -> Vec<(usize, String)> {
+    let refs: Vec<&Case> = cases.iter().collect();
+    judge_all(cases, &runner.run_lines(&refs, lines))
+}
+
+fn judge_all(cases: &[Case], replies: &[Reply]) -> Vec<(usize, String)> {
     let mut problems = Vec::new();
     for (index, (pair, answers)) in cases.chunks(2).zip(replies.chunks(2)).enumerate() {
         if let (Some(plain), [a, b]) = (pair.first(), answers) {

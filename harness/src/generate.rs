@@ -114,8 +114,33 @@ impl Scenario {
 
 /// What the Rust reference does with a case, computed in this process.
 pub fn reference_outcome(case: &Case) -> Outcome {
-    let request: outbox_runner::Request =
-        serde_json::from_str(&case.request_line()).expect("a valid case is a valid request");
+    use outbox_runner::{Request, WireFailure, WireMessage};
+    let request = Request {
+        name: case.name.clone(),
+        batch_size: case.batch_size,
+        messages: case
+            .messages
+            .iter()
+            .map(|m| WireMessage {
+                id: m.id,
+                aggregate: m.aggregate.clone(),
+                event_type: m.event_type.clone(),
+            })
+            .collect(),
+        failures: case
+            .failures
+            .iter()
+            .map(|(attempt, failure)| {
+                let failure = match failure {
+                    Failure::Down => WireFailure::Down,
+                    Failure::LostAck => WireFailure::LostAck,
+                };
+                (attempt.to_string(), failure)
+            })
+            .collect(),
+        passes: case.passes,
+        restart_each_pass: case.restart_each_pass,
+    };
     let outcome = outbox_runner::run_case(&request).expect("a valid case runs in the reference");
     Outcome {
         sent: outcome.sent,

@@ -11,8 +11,9 @@
 //! inherited stdout would otherwise keep the pipe open long after the
 //! runner died.
 
+use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
@@ -44,18 +45,93 @@ pub struct ProcessRunner {
     pub stderr_log: PathBuf,
 }
 
+/// What the reader thread saw on the runner's stdout.
 enum Event {
+    /// Every whole line one read returned: a fast runner's answers arrive
+    /// many to a read, and one wake-up per read (not per line) keeps the
+    /// harness's share of the CPU small.
+    Lines(Vec<Vec<u8>>),
+    Eof(Option<ExitStatus>),
+    ReadError(std::io::Error),
+}
+
+/// One line at a time out of the reader thread's batches.
+enum Next {
     Line(Vec<u8>),
     Eof(Option<ExitStatus>),
     ReadError(std::io::Error),
 }
 
+struct LineReceiver {
+    events: mpsc::Receiver<Event>,
+    pending: VecDeque<Vec<u8>>,
+}
+
+impl LineReceiver {
+    fn next(&mut self, timeout: Duration) -> Result<Next, RecvTimeoutError> {
+        loop {
+            if let Some(line) = self.pending.pop_front() {
+                return Ok(Next::Line(line));
+            }
+            match self.events.recv_timeout(timeout)? {
+                Event::Lines(lines) => self.pending.extend(lines),
+                Event::Eof(status) => return Ok(Next::Eof(status)),
+                Event::ReadError(e) => return Ok(Next::ReadError(e)),
+            }
+        }
+    }
+}
+
+/// Reads the runner's stdout until EOF, sending whole lines in batches.
+fn read_lines(reader: &duct::ReaderHandle, events: &mpsc::Sender<Event>) {
+    let mut buffer = vec![0u8; 64 * 1024];
+    let mut partial: Vec<u8> = Vec::new();
+    loop {
+        let count = match (&mut &*reader).read(&mut buffer) {
+            Ok(count) => count,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                let _ = events.send(Event::ReadError(e));
+                return;
+            }
+        };
+        if count == 0 {
+            if !partial.is_empty() {
+                let _ = events.send(Event::Lines(vec![std::mem::take(&mut partial)]));
+            }
+            let status = reader.try_wait().ok().flatten().map(|out| out.status);
+            let _ = events.send(Event::Eof(status));
+            return;
+        }
+        let mut lines = Vec::new();
+        for piece in buffer[..count].split_inclusive(|&b| b == b'\n') {
+            partial.extend_from_slice(piece);
+            if partial.ends_with(b"\n") {
+                partial.pop();
+                lines.push(std::mem::take(&mut partial));
+            }
+        }
+        if !lines.is_empty() && events.send(Event::Lines(lines)).is_err() {
+            return;
+        }
+    }
+}
+
 impl Implementation for ProcessRunner {
     fn run(&self, cases: &[&Case]) -> Vec<Reply> {
+        let lines: Vec<String> = cases.iter().map(|case| case.request_line()).collect();
+        self.run_lines(cases, &lines)
+    }
+}
+
+impl ProcessRunner {
+    /// Like [`Implementation::run`], with each case's request line made
+    /// already, so that several runners share the work of making them.
+    pub fn run_lines(&self, cases: &[&Case], lines: &[String]) -> Vec<Reply> {
         let mut replies = Vec::with_capacity(cases.len());
         while replies.len() < cases.len() {
             let start = replies.len();
-            if let Err(e) = self.run_stretch(&cases[start..], &mut replies) {
+            if let Err(e) = self.run_stretch(&cases[start..], &lines[start..], &mut replies) {
                 let why = format!(
                     "{} could not be started ({}): {e}",
                     self.label,
@@ -66,18 +142,21 @@ impl Implementation for ProcessRunner {
         }
         replies
     }
-}
 
-impl ProcessRunner {
     /// Starts one process for `cases` and reads its answers into `replies`,
     /// up to and including the first case it faults on.
-    fn run_stretch(&self, cases: &[&Case], replies: &mut Vec<Reply>) -> std::io::Result<()> {
+    fn run_stretch(
+        &self,
+        cases: &[&Case],
+        lines: &[String],
+        replies: &mut Vec<Reply>,
+    ) -> std::io::Result<()> {
         let (program, args) = self.argv.split_first().ok_or_else(|| {
             std::io::Error::new(std::io::ErrorKind::InvalidInput, "empty command line")
         })?;
-        let mut input = Vec::new();
-        for case in cases {
-            input.extend_from_slice(case.request_line().as_bytes());
+        let mut input = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+        for line in lines {
+            input.extend_from_slice(line.as_bytes());
             input.push(b'\n');
         }
         if let Some(parent) = self.stderr_log.parent() {
@@ -97,32 +176,17 @@ impl ProcessRunner {
                 .reader()?,
         );
         let group = Group(handle.pids().first().copied());
-        let (tx, rx) = mpsc::channel();
+        let (tx, events) = mpsc::channel();
         let reader = Arc::clone(&handle);
-        std::thread::spawn(move || {
-            let mut lines = BufReader::new(&*reader);
-            loop {
-                let mut line = Vec::new();
-                let event = match lines.read_until(b'\n', &mut line) {
-                    Ok(0) => Event::Eof(reader.try_wait().ok().flatten().map(|out| out.status)),
-                    Ok(_) => {
-                        if line.ends_with(b"\n") {
-                            line.pop();
-                        }
-                        Event::Line(line)
-                    }
-                    Err(e) => Event::ReadError(e),
-                };
-                let last = !matches!(event, Event::Line(_));
-                if tx.send(event).is_err() || last {
-                    return;
-                }
-            }
-        });
+        std::thread::spawn(move || read_lines(&reader, &tx));
+        let mut rx = LineReceiver {
+            events,
+            pending: VecDeque::new(),
+        };
 
         for case in cases {
-            let fault = match rx.recv_timeout(self.timeout) {
-                Ok(Event::Line(line)) => match parse_answer(&line, &case.name) {
+            let fault = match rx.next(self.timeout) {
+                Ok(Next::Line(line)) => match parse_answer(&line, &case.name) {
                     Ok(reply) => {
                         replies.push(reply);
                         continue;
@@ -138,13 +202,13 @@ impl ProcessRunner {
                         excerpt(&String::from_utf8_lossy(&line), 300)
                     ),
                 },
-                Ok(Event::Eof(status)) => format!(
+                Ok(Next::Eof(status)) => format!(
                     "{} exited ({}) before answering this case.{}",
                     self.label,
                     describe_status(status),
                     self.stderr_tail()
                 ),
-                Ok(Event::ReadError(e)) => format!("reading {}'s output failed: {e}", self.label),
+                Ok(Next::ReadError(e)) => format!("reading {}'s output failed: {e}", self.label),
                 Err(RecvTimeoutError::Timeout) => format!(
                     "{} gave no answer within {} s (PARITY_TIMEOUT); its process group was killed and the \
                      cases after this one went to a fresh runner. If the case is only slow, raise \
@@ -161,20 +225,20 @@ impl ProcessRunner {
         }
 
         // Every case answered: the runner must now exit 0 without saying more.
-        let epilogue = match rx.recv_timeout(self.timeout) {
-            Ok(Event::Eof(Some(status))) if status.success() => None,
-            Ok(Event::Eof(status)) => Some(format!(
+        let epilogue = match rx.next(self.timeout) {
+            Ok(Next::Eof(Some(status))) if status.success() => None,
+            Ok(Next::Eof(status)) => Some(format!(
                 "after answering every case, {} exited ({}).{}",
                 self.label,
                 describe_status(status),
                 self.stderr_tail()
             )),
-            Ok(Event::Line(line)) => Some(format!(
+            Ok(Next::Line(line)) => Some(format!(
                 "after answering every case, {} printed more:\n  {}",
                 self.label,
                 excerpt(&String::from_utf8_lossy(&line), 300)
             )),
-            Ok(Event::ReadError(e)) => Some(format!("reading {}'s output failed: {e}", self.label)),
+            Ok(Next::ReadError(e)) => Some(format!("reading {}'s output failed: {e}", self.label)),
             Err(_) => Some(format!(
                 "{} did not exit within {} s after its input ended.",
                 self.label,

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::case::{Case, Failure, Outcome};
+use crate::case::{Case, Failure, Message, Outcome};
 
 /// `Err` names the first property the outcome breaks.
 ///
@@ -23,8 +23,12 @@ pub fn check(case: &Case, outcome: &Outcome) -> Result<(), String> {
             case.messages[i].aggregate, case.messages[i].event_type
         )
     };
-    let by_entry: HashMap<String, usize> =
-        (0..case.messages.len()).map(|i| (entry_of(i), i)).collect();
+    let is_entry_of = |entry: &str, m: &Message| {
+        entry.len() == m.aggregate.len() + 1 + m.event_type.len()
+            && entry.starts_with(m.aggregate.as_str())
+            && entry[m.aggregate.len()..].starts_with(' ')
+            && entry.ends_with(m.event_type.as_str())
+    };
 
     if outcome.sent.len() as u64 != case.passes {
         return Err(format!(
@@ -66,7 +70,7 @@ pub fn check(case: &Case, outcome: &Outcome) -> Result<(), String> {
 
     let mut journalled: Vec<usize> = Vec::new();
     for entry in &outcome.journal {
-        let Some(&i) = by_entry.get(entry) else {
+        let Some(i) = case.messages.iter().position(|m| is_entry_of(entry, m)) else {
             return Err(format!(
                 "the journal holds {entry:?}, which is no message of the table"
             ));

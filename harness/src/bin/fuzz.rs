@@ -1,0 +1,247 @@
+//! `make fuzz`: many generated scenarios through every available language,
+//! checked against the reference and the properties, with progress and a
+//! summary line. A failure is shrunk and printed as a ready case; `--save`
+//! appends the ones the reference gets right to `cases/regressions.json`.
+//!
+//! Usage: `fuzz [--seed N] [--count N] [--seconds S] [--batch N] [--save]
+//! [--language NAME]...` (a count, a time budget, or both: it stops at the
+//! first reached; every available language unless some are named).
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use parity::case::{self, Case};
+use parity::differential::{self, Finding};
+use parity::format;
+use parity::language::Language;
+use parity::process::Implementation;
+use parity::suite::{Settings, Suite, Verdict};
+
+struct Options {
+    seed: u64,
+    count: Option<u64>,
+    budget: Option<Duration>,
+    batch: u64,
+    save: bool,
+    only: Vec<String>,
+}
+
+fn parse_args() -> Result<Options, String> {
+    let mut options = Options {
+        seed: 1,
+        count: None,
+        budget: None,
+        batch: 4000,
+        save: false,
+        only: Vec::new(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let mut value = |name: &str| {
+            args.next()
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match flag.as_str() {
+            "--seed" => options.seed = number(&value("--seed")?)?,
+            "--count" => options.count = Some(number(&value("--count")?)?),
+            "--seconds" => options.budget = Some(Duration::from_secs(number(&value("--seconds")?)?)),
+            "--batch" => options.batch = number(&value("--batch")?)?.max(1),
+            "--save" => options.save = true,
+            "--language" => options.only.push(value("--language")?),
+            other => return Err(format!("unknown argument {other:?}; usage: fuzz [--seed N] [--count N] [--seconds S] [--batch N] [--save] [--language NAME]...")),
+        }
+    }
+    if options.count.is_none() && options.budget.is_none() {
+        options.count = Some(20_000);
+    }
+    Ok(options)
+}
+
+fn number(text: &str) -> Result<u64, String> {
+    text.parse()
+        .map_err(|_| format!("{text:?} is not a whole number"))
+}
+
+fn main() -> ExitCode {
+    let options = match parse_args() {
+        Ok(options) => options,
+        Err(e) => {
+            eprintln!("fuzz: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let root = parity::repo_root();
+    let suite = match Settings::from_env().and_then(|settings| Suite::load(&root, settings)) {
+        Ok(suite) => suite,
+        Err(e) => {
+            eprintln!("fuzz: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut languages: Vec<&Language> = Vec::new();
+    for language in &suite.languages {
+        if !options.only.is_empty() && !options.only.contains(&language.name) {
+            continue;
+        }
+        match suite.prepare(language) {
+            Ok(()) => languages.push(language),
+            Err(Verdict::Ignore(why)) => eprintln!("fuzz: skipping {}: {why}", language.name),
+            Err(Verdict::Fail(why)) => {
+                eprintln!("fuzz: {why}");
+                return ExitCode::FAILURE;
+            }
+            Err(Verdict::Pass) => unreachable!("prepare fails with a verdict that is not a pass"),
+        }
+    }
+    let names: Vec<&str> = languages.iter().map(|l| l.name.as_str()).collect();
+    eprintln!(
+        "fuzz: seed {}, languages: {}",
+        options.seed,
+        names.join(", ")
+    );
+
+    let runners: Vec<_> = languages.iter().map(|l| suite.runner(l)).collect();
+    let started = Instant::now();
+    let progress_in_place = std::io::stderr().is_terminal();
+    let mut done: u64 = 0;
+    let mut batch_number: u64 = 0;
+    let mut findings: Vec<(String, Finding)> = Vec::new();
+    let mut failed_scenarios: u64 = 0;
+    // The next batch is drawn while the runners work on this one.
+    let draw = |number: u64, size: usize| {
+        let seed = options
+            .seed
+            .wrapping_add(number.wrapping_mul(1_000_000_007));
+        let cases = differential::cases(seed, size);
+        let lines: Vec<String> = cases.iter().map(Case::request_line).collect();
+        (seed, cases, lines)
+    };
+    let batch_size = |done: u64| {
+        let left = options
+            .count
+            .map_or(options.batch, |count| count.saturating_sub(done));
+        let out_of_time = options
+            .budget
+            .is_some_and(|budget| started.elapsed() >= budget);
+        if out_of_time {
+            0
+        } else {
+            left.min(options.batch) as usize
+        }
+    };
+    let mut next = Some(draw(0, batch_size(0))).filter(|(_, cases, _)| !cases.is_empty());
+    while let Some((seed, cases, lines)) = next.take() {
+        batch_number += 1;
+        let size = cases.len() / 2;
+        let upcoming = batch_size(done + size as u64);
+        let (problems, drawn) = std::thread::scope(|scope| {
+            let drawing = (upcoming > 0).then(|| scope.spawn(|| draw(batch_number, upcoming)));
+            let handles: Vec<_> = runners
+                .iter()
+                .map(|runner| scope.spawn(|| differential::check_all_lines(runner, &cases, &lines)))
+                .collect();
+            let problems: Vec<Vec<(usize, String)>> = handles
+                .into_iter()
+                .map(|h| h.join().expect("a checking thread does not panic"))
+                .collect();
+            (
+                problems,
+                drawing.map(|h| h.join().expect("the drawing thread does not panic")),
+            )
+        });
+        next = drawn;
+        let mut bad: Vec<usize> = problems.iter().flatten().map(|(index, _)| *index).collect();
+        bad.sort_unstable();
+        bad.dedup();
+        failed_scenarios += bad.len() as u64;
+        for ((language, runner), problems) in languages.iter().zip(&runners).zip(problems) {
+            let already = findings.iter().any(|(name, _)| *name == language.name);
+            if let (false, Some((index, problem))) = (already, problems.into_iter().next()) {
+                eprintln!(
+                    "\nfuzz: {} failed scenario {index} of seed {seed}; shrinking…",
+                    language.name
+                );
+                findings.push((
+                    language.name.clone(),
+                    differential::shrink(runner as &dyn Implementation, seed, index, problem),
+                ));
+            }
+        }
+        done += size as u64;
+        let rate = done as f64 / started.elapsed().as_secs_f64();
+        let line = format!("{done} scenarios, {rate:.0}/s, {failed_scenarios} failed");
+        if progress_in_place {
+            eprint!("\r  {line}   ");
+        } else {
+            eprintln!("  {line}");
+        }
+        let _ = std::io::stderr().flush();
+    }
+    if progress_in_place {
+        eprintln!();
+    }
+
+    for (language, finding) in &findings {
+        println!("{}", finding.report(language));
+    }
+    if options.save {
+        if let Err(e) = save(&root.join("cases/regressions.json"), &findings) {
+            eprintln!("fuzz: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    println!(
+        "fuzz: {done} scenarios cross-checked in {} languages in {elapsed:.1} s ({:.0}/s, seed {}): {} passed, {failed_scenarios} failed",
+        languages.len(),
+        done as f64 / elapsed,
+        options.seed,
+        done - failed_scenarios
+    );
+    if findings.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Appends the shrunk cases whose `expect` the reference can be trusted for.
+fn save(path: &std::path::Path, findings: &[(String, Finding)]) -> Result<(), String> {
+    let mut cases: Vec<Case> = match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let mut errors = Vec::new();
+            let cases = case::parse_file(path, &text, &mut errors);
+            if let Some(error) = errors.first() {
+                return Err(format!("not saving: {error}"));
+            }
+            cases
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
+    };
+    for (language, finding) in findings {
+        if !finding.reference_is_right {
+            eprintln!(
+                "fuzz: not saving {}: the reference is wrong there too",
+                finding.shrunk.name
+            );
+        } else if cases.iter().any(|c| c.name == finding.shrunk.name) {
+            eprintln!(
+                "fuzz: {} is already in {}",
+                finding.shrunk.name,
+                path.display()
+            );
+        } else {
+            eprintln!(
+                "fuzz: saved {} (found in {language}) to {}",
+                finding.shrunk.name,
+                path.display()
+            );
+            cases.push(finding.shrunk.clone());
+        }
+    }
+    std::fs::write(path, format::file_text(&cases))
+        .map_err(|e| format!("{}: cannot write: {e}", path.display()))
+}
