@@ -37,6 +37,13 @@ fuzz:
 	$(CARGO) run --quiet --release --package parity --bin fuzz -- --seed $(SEED) \
 	  $(if $(COUNT),--count $(COUNT)) $(if $(DURATION),--seconds $(DURATION)) $(if $(SAVE),--save)
 
+bench:
+	$(CARGO) build --quiet --release --package parity --bin fuzz --bin bench
+	@echo "## Differential throughput (make fuzz COUNT=40000)"
+	./target/release/fuzz --seed 1 --count 40000 --batch 8000 2>/dev/null
+	@echo
+	./target/release/bench
+
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --quiet --all-targets -- -D warnings

@@ -27,9 +27,19 @@ pub struct Language {
 pub struct Step {
     /// The command line; never holds case data.
     pub argv: Vec<String>,
-    /// Skip the step while this output is newer than this input (e.g.
-    /// `npm ci` while `node_modules` is newer than the lockfile).
-    pub unless_fresh: Option<(PathBuf, PathBuf)>,
+    /// Skip the step while it is fresh: see [`Freshness`].
+    pub unless_fresh: Option<Freshness>,
+}
+
+/// When a step's last success still stands, Make-style: its stamp (written
+/// by the harness after the step succeeded) is newer than every input, and
+/// every input exists (a deleted output is an input that is gone).
+#[derive(Debug, Clone)]
+pub struct Freshness {
+    /// Written after the step succeeds, relative to the repository root.
+    pub stamp: PathBuf,
+    /// Files or folders (every file below counts) the step depends on.
+    pub inputs: Vec<PathBuf>,
 }
 
 impl Step {
@@ -41,18 +51,56 @@ impl Step {
         }
     }
 
+    /// A step skipped while `stamp` is newer than all of `inputs`.
+    pub fn unless_fresh(argv: Vec<String>, stamp: &str, inputs: &[&str]) -> Self {
+        Step {
+            argv,
+            unless_fresh: Some(Freshness {
+                stamp: stamp.into(),
+                inputs: inputs.iter().map(PathBuf::from).collect(),
+            }),
+        }
+    }
+
     /// Whether the step can be skipped, judged from the repository root.
     pub fn is_fresh(&self, root: &Path) -> bool {
-        let Some((output, input)) = &self.unless_fresh else {
+        let Some(freshness) = &self.unless_fresh else {
             return false;
         };
-        let modified = |path: &PathBuf| {
-            std::fs::metadata(root.join(path))
-                .and_then(|m| m.modified())
-                .ok()
+        let Some(stamp) = newest(&root.join(&freshness.stamp)) else {
+            return false;
         };
-        matches!((modified(output), modified(input)), (Some(out), Some(inp)) if out >= inp)
+        freshness
+            .inputs
+            .iter()
+            .all(|input| newest(&root.join(input)).is_some_and(|modified| modified <= stamp))
     }
+
+    /// Records a success, so that the step is skipped until an input changes.
+    pub fn mark_done(&self, root: &Path) -> std::io::Result<()> {
+        let Some(freshness) = &self.unless_fresh else {
+            return Ok(());
+        };
+        let stamp = root.join(&freshness.stamp);
+        if let Some(parent) = stamp.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(stamp, self.argv.join(" "))
+    }
+}
+
+/// The newest modification time of a file, or of any file below a folder;
+/// `None` when the path does not exist.
+fn newest(path: &Path) -> Option<std::time::SystemTime> {
+    let metadata = std::fs::metadata(path).ok()?;
+    if !metadata.is_dir() {
+        return metadata.modified().ok();
+    }
+    std::fs::read_dir(path)
+        .ok()?
+        .filter_map(|entry| entry.ok().and_then(|e| newest(&e.path())))
+        .max()
+        .or_else(|| metadata.modified().ok())
 }
 
 /// A constant command line written as one string (never case data).
@@ -121,20 +169,53 @@ pub fn builtin(target: &Path) -> Vec<Language> {
             probe: line("node --version"),
             install_hint: "install Node.js 20 or newer with npm".into(),
             build: vec![
-                Step {
-                    argv: line("npm ci --prefix runners/typescript --no-audit --no-fund"),
-                    // npm writes this file last; newer than the lockfile means installed.
-                    unless_fresh: Some((
-                        "runners/typescript/node_modules/.package-lock.json".into(),
-                        "runners/typescript/package-lock.json".into(),
-                    )),
-                },
-                Step::always(line(
-                    "node runners/typescript/node_modules/typescript/bin/tsc -p runners/typescript",
-                )),
+                Step::unless_fresh(
+                    line("npm ci --prefix runners/typescript --no-audit --no-fund"),
+                    "target/parity/typescript/npm-ci.stamp",
+                    &[
+                        "runners/typescript/package-lock.json",
+                        "runners/typescript/node_modules/.package-lock.json",
+                    ],
+                ),
+                // tsc's start-up alone takes a second: skip it while nothing changed.
+                Step::unless_fresh(
+                    line("node runners/typescript/node_modules/typescript/bin/tsc -p runners/typescript"),
+                    "target/parity/typescript/tsc.stamp",
+                    &[
+                        "runners/typescript/src",
+                        "runners/typescript/tsconfig.json",
+                        "runners/typescript/node_modules/.package-lock.json",
+                        "runners/typescript/dist/runner.js",
+                        "runners/typescript/dist/demo.js",
+                    ],
+                ),
             ],
             runner: line("node runners/typescript/dist/runner.js"),
             demo: line("node runners/typescript/dist/demo.js"),
         },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_is_fresh_only_after_success_and_until_an_input_changes() {
+        let root = crate::repo_root().join("target/parity/tests/freshness");
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("src/a.txt"), "a").unwrap();
+        let step = Step::unless_fresh(line("true"), "out/stamp", &["src", "gone.txt"]);
+        assert!(!step.is_fresh(&root), "no stamp yet");
+        step.mark_done(&root).unwrap();
+        assert!(!step.is_fresh(&root), "an input is missing");
+        std::fs::write(root.join("gone.txt"), "here").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        step.mark_done(&root).unwrap();
+        assert!(step.is_fresh(&root));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(root.join("src/a.txt"), "changed").unwrap();
+        assert!(!step.is_fresh(&root), "an input below a folder changed");
+    }
 }

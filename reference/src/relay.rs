@@ -35,7 +35,7 @@ impl<'a, B: Broker> OutboxRelay<'a, B> {
         let mut blocked: HashSet<&str> = HashSet::new();
         let mut sent = Vec::new();
         for message in &batch {
-            if blocked.contains(message.aggregate.as_str()) {
+            if blocked.contains(&*message.aggregate) {
                 continue;
             }
             match self.broker.publish(message) {

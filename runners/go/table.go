@@ -1,45 +1,67 @@
 package outbox
 
-import "container/list"
+// row is one unsent message, linked to its neighbours in insertion order.
+type row struct {
+	message    Message
+	prev, next *row
+}
 
 // OutboxTable holds the rows waiting for the relay. A Go map has no order,
-// so unsent rows also sit in a linked list in insertion order: Unsent walks
-// only the rows it returns and MarkSent unlinks a row in O(1), however large
-// the backlog.
+// so unsent rows are also linked in insertion order: Unsent walks only the
+// rows it returns and MarkSent unlinks a row in O(1), however large the
+// backlog. (container/list would box every Message in an interface.)
 type OutboxTable struct {
-	order *list.List
-	rows  map[int64]*list.Element
+	rows           map[int64]*row
+	oldest, newest *row
 }
 
 // NewOutboxTable returns an empty table.
 func NewOutboxTable() *OutboxTable {
-	return &OutboxTable{order: list.New(), rows: map[int64]*list.Element{}}
+	return &OutboxTable{rows: map[int64]*row{}}
 }
 
 // Add appends a row (insertion order).
 func (t *OutboxTable) Add(m Message) {
-	t.rows[m.ID] = t.order.PushBack(m)
+	r := &row{message: m, prev: t.newest}
+	if t.newest == nil {
+		t.oldest = r
+	} else {
+		t.newest.next = r
+	}
+	t.newest = r
+	t.rows[m.ID] = r
 }
 
 // Unsent returns the oldest unsent rows in insertion order, at most limit.
 // It is a copy: the relay marks rows sent while it walks the batch.
 func (t *OutboxTable) Unsent(limit int) []Message {
 	batch := []Message{}
-	for e := t.order.Front(); e != nil && len(batch) < limit; e = e.Next() {
-		batch = append(batch, e.Value.(Message))
+	for r := t.oldest; r != nil && len(batch) < limit; r = r.next {
+		batch = append(batch, r.message)
 	}
 	return batch
 }
 
 // MarkSent takes the row out of later Unsent selections.
 func (t *OutboxTable) MarkSent(id int64) {
-	if e, ok := t.rows[id]; ok {
-		t.order.Remove(e)
-		delete(t.rows, id)
+	r, ok := t.rows[id]
+	if !ok {
+		return
+	}
+	delete(t.rows, id)
+	if r.prev == nil {
+		t.oldest = r.next
+	} else {
+		r.prev.next = r.next
+	}
+	if r.next == nil {
+		t.newest = r.prev
+	} else {
+		r.next.prev = r.prev
 	}
 }
 
 // HasUnsent reports whether the relay still has work.
 func (t *OutboxTable) HasUnsent() bool {
-	return t.order.Len() > 0
+	return t.oldest != nil
 }

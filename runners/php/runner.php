@@ -56,12 +56,44 @@ function runCase(array $case): array
     ];
 }
 
+/**
+ * Builds a table (messages rows over aggregates orders, every
+ * lost_ack_every-th attempt losing its ack) and drains it, timing only the
+ * relay's passes.
+ *
+ * @param array{messages: int, aggregates: int, batch_size: int, lost_ack_every: int} $bench
+ * @return array<string, mixed>
+ */
+function runBench(string $name, array $bench): array
+{
+    $table = new OutboxTable();
+    for ($id = 1; $id <= $bench['messages']; $id++) {
+        $table->add(new Message($id, 'order-' . (($id - 1) % $bench['aggregates'] + 1), 'Event'));
+    }
+    $every = max($bench['lost_ack_every'], 2);
+    $failures = [];
+    for ($k = 1; $k <= intdiv(2 * $bench['messages'] + 2, $every); $k++) {
+        $failures[$k * $every] = Failure::LostAck;
+    }
+    $consumer = new IdempotentConsumer();
+    $relay = new OutboxRelay($table, new FlakyBroker($consumer, $failures), $bench['batch_size']);
+    $sent = 0;
+    $passes = 0;
+    $started = hrtime(true);
+    while (($ids = $relay->runOnce()) !== []) {
+        $sent += count($ids);
+        $passes++;
+    }
+    $elapsed = hrtime(true) - $started;
+    return ['name' => $name, 'elapsed_ns' => $elapsed, 'sent' => $sent, 'duplicates' => $consumer->duplicates(), 'passes' => $passes];
+}
+
 while (($line = fgets(STDIN)) !== false) {
     $name = null;
     try {
         $case = json_decode($line, true, 512, JSON_THROW_ON_ERROR);
         $name = $case['name'];
-        $answer = runCase($case);
+        $answer = isset($case['bench']) ? runBench($name, $case['bench']) : runCase($case);
     } catch (Throwable $error) {
         $answer = ['name' => $name, 'error' => $error::class . ': ' . $error->getMessage()];
     }

@@ -118,11 +118,84 @@ pub fn run_case(request: &Request) -> Result<Outcome, String> {
     })
 }
 
+/// A bench request: the runner builds the table itself (`messages` rows
+/// over `aggregates` orders, every `lost_ack_every`-th attempt losing its
+/// ack) and drains it, timing only the relay's passes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bench {
+    /// Rows in the table, ids 1 to `messages`.
+    pub messages: u64,
+    /// Row i belongs to order `(i - 1) % aggregates + 1`.
+    pub aggregates: u64,
+    /// Rows per pass.
+    pub batch_size: u64,
+    /// Attempts `lost_ack_every`, `2 * lost_ack_every`, ... lose their ack (at least 2).
+    pub lost_ack_every: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BenchRequest {
+    name: String,
+    bench: Bench,
+}
+
+/// What draining a bench table did; the harness checks the counts against
+/// the reference's and reports the time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BenchOutcome {
+    /// Nanoseconds spent in the passes (building the table excluded).
+    pub elapsed_ns: u64,
+    /// Messages sent, over all passes.
+    pub sent: u64,
+    /// Redeliveries the consumer dropped.
+    pub duplicates: u64,
+    /// Passes until the table was empty.
+    pub passes: u64,
+}
+
+/// Builds and drains a bench table.
+pub fn run_bench(bench: &Bench) -> BenchOutcome {
+    let mut table = OutboxTable::new();
+    for id in 1..=bench.messages {
+        let order = (id - 1) % bench.aggregates.max(1) + 1;
+        table
+            .add(Message::new(id, format!("order-{order}"), "Event"))
+            .expect("bench ids increase");
+    }
+    let every = bench.lost_ack_every.max(2);
+    let failures = (1..=(2 * bench.messages + 2) / every)
+        .map(|k| (k * every, Failure::LostAck))
+        .collect();
+    let mut broker = FlakyBroker::new(IdempotentConsumer::new(), failures);
+    let batch_size = usize::try_from(bench.batch_size).unwrap_or(usize::MAX);
+    let mut relay = OutboxRelay::new(&mut table, &mut broker, batch_size);
+    let started = std::time::Instant::now();
+    let (mut sent, mut passes) = (0, 0);
+    loop {
+        let ids = relay.run_once();
+        if ids.is_empty() {
+            break;
+        }
+        sent += ids.len() as u64;
+        passes += 1;
+    }
+    let elapsed_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    BenchOutcome {
+        elapsed_ns,
+        sent,
+        duplicates: broker.consumer().duplicates(),
+        passes,
+    }
+}
+
 /// Answers one protocol line with one line (no newline): the outcome, or an
 /// `error` answer when the line is not a case this runner can run.
 pub fn answer(line: &str) -> String {
     let request: Request = match serde_json::from_str(line) {
         Ok(request) => request,
+        Err(_) if line.contains("\"bench\"") => return answer_bench(line),
         Err(e) => {
             let name = serde_json::from_str::<serde_json::Value>(line)
                 .ok()
@@ -142,4 +215,22 @@ pub fn answer(line: &str) -> String {
         Err(error) => serde_json::json!({"name": request.name, "error": error}),
     };
     value.to_string()
+}
+
+fn answer_bench(line: &str) -> String {
+    match serde_json::from_str::<BenchRequest>(line) {
+        Ok(request) => {
+            let outcome = run_bench(&request.bench);
+            serde_json::json!({
+                "name": request.name,
+                "elapsed_ns": outcome.elapsed_ns,
+                "sent": outcome.sent,
+                "duplicates": outcome.duplicates,
+                "passes": outcome.passes,
+            })
+            .to_string()
+        }
+        Err(e) => serde_json::json!({"name": null, "error": format!("bad bench request: {e}")})
+            .to_string(),
+    }
 }

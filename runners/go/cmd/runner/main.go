@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"time"
 
 	"outbox"
 )
@@ -31,6 +32,55 @@ type result struct {
 	Sent       [][]int64 `json:"sent"`
 	Journal    []string  `json:"journal"`
 	Duplicates int       `json:"duplicates"`
+}
+
+// benchRequest asks the runner to build a table itself (messages rows over
+// aggregates orders, every lostAckEvery-th attempt losing its ack) and
+// drain it, timing only the relay's passes.
+type benchRequest struct {
+	Name  string `json:"name"`
+	Bench *struct {
+		Messages     int64 `json:"messages"`
+		Aggregates   int64 `json:"aggregates"`
+		BatchSize    int   `json:"batch_size"`
+		LostAckEvery int64 `json:"lost_ack_every"`
+	} `json:"bench"`
+}
+
+type benchResult struct {
+	Name       string `json:"name"`
+	ElapsedNs  int64  `json:"elapsed_ns"`
+	Sent       int    `json:"sent"`
+	Duplicates int    `json:"duplicates"`
+	Passes     int    `json:"passes"`
+}
+
+func runBench(req benchRequest) benchResult {
+	b := req.Bench
+	table := outbox.NewOutboxTable()
+	for id := int64(1); id <= b.Messages; id++ {
+		table.Add(outbox.Message{ID: id, Aggregate: fmt.Sprintf("order-%d", (id-1)%b.Aggregates+1), Type: "Event"})
+	}
+	every := max(b.LostAckEvery, 2)
+	failures := map[int64]outbox.Failure{}
+	for k := int64(1); k <= (2*b.Messages+2)/every; k++ {
+		failures[k*every] = outbox.LostAck
+	}
+	var consumer outbox.Consumer
+	relay := outbox.NewOutboxRelay(table, outbox.NewFlakyBroker(&consumer, failures), b.BatchSize)
+	res := benchResult{Name: req.Name}
+	started := time.Now()
+	for {
+		sent, _ := relay.RunOnce()
+		if len(sent) == 0 {
+			break
+		}
+		res.Sent += len(sent)
+		res.Passes++
+	}
+	res.ElapsedNs = time.Since(started).Nanoseconds()
+	res.Duplicates = consumer.Duplicates()
+	return res
 }
 
 type errorResult struct {
@@ -82,6 +132,10 @@ func run(req request) (res result, err error) {
 }
 
 func answer(line []byte) any {
+	var bench benchRequest
+	if json.Unmarshal(line, &bench) == nil && bench.Bench != nil {
+		return runBench(bench)
+	}
 	var req request
 	if err := json.Unmarshal(line, &req); err != nil {
 		return errorResult{Name: req.Name, Error: "bad request: " + err.Error()}
