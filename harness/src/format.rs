@@ -118,12 +118,14 @@ mod tests {
     use std::path::Path;
 
     #[test]
-    fn the_seed_file_is_in_the_canonical_layout() {
-        let path = crate::repo_root().join("cases/seed.json");
-        let text = std::fs::read_to_string(&path).unwrap();
-        let mut errors = Vec::new();
-        let cases = crate::case::parse_file(Path::new("cases/seed.json"), &text, &mut errors);
-        assert!(errors.is_empty(), "{errors:?}");
-        assert_eq!(file_text(&cases), text);
+    fn the_case_files_are_in_the_canonical_layout() {
+        for name in ["seed.json", "edges.json"] {
+            let path = crate::repo_root().join("cases").join(name);
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut errors = Vec::new();
+            let cases = crate::case::parse_file(Path::new(name), &text, &mut errors);
+            assert!(errors.is_empty(), "{errors:?}");
+            assert_eq!(file_text(&cases), text, "{name}");
+        }
     }
 }
