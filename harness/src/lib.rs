@@ -12,6 +12,7 @@ pub mod differential;
 pub mod format;
 pub mod generate;
 pub mod json;
+pub mod junit;
 pub mod known_failures;
 pub mod language;
 pub mod process;

@@ -11,13 +11,14 @@ use std::fmt::Write as _;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
 use crate::case::{self, Case, DEMO_TRIAL, GENERATED_TRIAL};
 use crate::compare::compare;
 use crate::differential;
+use crate::junit::{Recorded, Recorder};
 use crate::known_failures::{self, KnownFailures};
 use crate::language::{self, Language};
 use crate::process::{describe_status, Group, Implementation, ProcessRunner};
@@ -558,9 +559,10 @@ fn judge_generated(
     ))
 }
 
-/// Every trial of the suite. Unless `args` only lists them, each language
-/// with a selected trial starts its work in the background right away.
-pub fn trials(suite: Arc<Suite>, args: &Arguments) -> Vec<Trial> {
+/// Every trial of the suite; each puts its result in `recorder` as it
+/// finishes. Unless `args` only lists them, each language with a selected
+/// trial starts its work in the background right away.
+pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<Trial> {
     let mut trials = Vec::new();
     let mut jobs = Vec::new();
     for (index, language) in suite.languages.iter().enumerate() {
@@ -572,31 +574,40 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments) -> Vec<Trial> {
             run: OnceLock::new(),
             demo: OnceLock::new(),
         });
+        let trial = |name: &str, verdict: Box<dyn Fn(&Job) -> Verdict + Send>| {
+            let job = Arc::clone(&job);
+            let recorder = Arc::clone(recorder);
+            let trial = format!("{PREFIX}/{}/{name}", language.name);
+            let language = language.name.clone();
+            Trial::ignorable_test(trial.clone(), move || {
+                let started = Instant::now();
+                let verdict = verdict(&job);
+                let record = Recorded {
+                    language,
+                    trial,
+                    verdict: verdict.clone(),
+                    time: started.elapsed(),
+                };
+                recorder
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .push(record);
+                verdict.into_trial_result()
+            })
+        };
         let mut selection = Selection::default();
         for (case_index, case) in suite.cases.iter().enumerate() {
             let name = case.name.clone();
-            let job_for_trial = Arc::clone(&job);
-            let trial =
-                Trial::ignorable_test(format!("{PREFIX}/{}/{name}", language.name), move || {
-                    job_for_trial.case_verdict(&name).into_trial_result()
-                });
-            if is_selected(args, &trial) {
+            let case_trial = trial(&case.name, Box::new(move |job| job.case_verdict(&name)));
+            if is_selected(args, &case_trial) {
                 selection.cases.push(case_index);
             }
-            trials.push(trial);
+            trials.push(case_trial);
         }
-        let job_for_trial = Arc::clone(&job);
-        let generated = Trial::ignorable_test(
-            format!("{PREFIX}/{}/{GENERATED_TRIAL}", language.name),
-            move || job_for_trial.generated_verdict().into_trial_result(),
-        );
+        let generated = trial(GENERATED_TRIAL, Box::new(Job::generated_verdict));
         selection.generated = is_selected(args, &generated);
         trials.push(generated);
-        let job_for_trial = Arc::clone(&job);
-        let demo = Trial::ignorable_test(
-            format!("{PREFIX}/{}/{DEMO_TRIAL}", language.name),
-            move || job_for_trial.demo_verdict().into_trial_result(),
-        );
+        let demo = trial(DEMO_TRIAL, Box::new(Job::demo_verdict));
         selection.demo = is_selected(args, &demo);
         trials.push(demo);
         let busy = !selection.cases.is_empty() || selection.generated || selection.demo;

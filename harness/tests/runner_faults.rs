@@ -8,9 +8,19 @@ use std::time::{Duration, Instant};
 
 use libtest_mimic::Arguments;
 use parity::case::Case;
+use parity::junit::{self, Recorder};
 use parity::language::{Language, Step};
 use parity::process::Implementation;
 use parity::suite::{trials, Settings, Suite, Verdict};
+use std::sync::Arc;
+
+/// Where an inner libtest run writes, so its own summary line (a FAILED
+/// one, on purpose) does not mix with this test binary's.
+fn log(name: &str) -> String {
+    let dir = parity::repo_root().join("target/parity/tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("{name}.log")).to_string_lossy().into_owned()
+}
 
 fn is_zombie(pid: i32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| stat.contains(") Z "))
@@ -313,12 +323,64 @@ fn trials_are_named_by_language_and_case_and_the_filter_selects_them() {
     let args = Arguments {
         filter: Some("patterns/enterprise/outbox/practice/fake-ok/lost_ack".into()),
         test_threads: Some(1),
-        quiet: true,
+        logfile: Some(log("filter")),
         ..Arguments::default()
     };
-    let conclusion = libtest_mimic::run(&args, trials(std::sync::Arc::new(suite), &args));
+    let recorder = Recorder::default();
+    let conclusion = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
     assert_eq!(conclusion.num_passed, 1);
     assert_eq!(conclusion.num_failed, 0);
     // The other cases, the generated scenarios and the demo.
     assert_eq!(conclusion.num_filtered_out, case_count - 1 + 2);
+}
+
+#[test]
+fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
+    let mut suite = suite();
+    suite.languages = vec![fake("fake-junit", "wrong-result", "lost_ack")];
+    let args = Arguments {
+        skip: vec!["generated".into(), "demo".into()],
+        test_threads: Some(2),
+        logfile: Some(log("junit")),
+        ..Arguments::default()
+    };
+    let recorder = Recorder::default();
+    let case_count = suite.cases.len();
+    let conclusion = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
+    assert_eq!(conclusion.num_failed, 1);
+    let xml = junit::report(&recorder.lock().unwrap());
+
+    let document = roxmltree::Document::parse(&xml).expect("the report is well-formed XML");
+    let cases: Vec<_> = document
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .collect();
+    assert_eq!(cases.len(), case_count);
+    assert_eq!(
+        cases.len() as u64,
+        conclusion.num_passed + conclusion.num_failed
+    );
+    let failed: Vec<_> = cases
+        .iter()
+        .filter(|c| c.children().any(|n| n.has_tag_name("failure")))
+        .collect();
+    assert_eq!(failed.len(), 1);
+    assert_eq!(
+        failed[0].attribute("name"),
+        Some("patterns/enterprise/outbox/practice/fake-junit/lost_ack")
+    );
+    let text = failed[0]
+        .descendants()
+        .filter_map(|n| n.text())
+        .collect::<String>();
+    assert!(
+        text.contains("duplicates: expected 1, actual 999"),
+        "{text}"
+    );
+    let suite = document
+        .descendants()
+        .find(|n| n.has_tag_name("testsuite"))
+        .unwrap();
+    assert_eq!(suite.attribute("name"), Some("fake-junit"));
+    assert_eq!(suite.attribute("failures"), Some("1"));
 }

@@ -1,0 +1,67 @@
+//! A JUnit XML report of a parity run (`PARITY_JUNIT=path`), for CI
+//! dashboards: one test suite per language, one test case per trial, the
+//! failure text included.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+
+use crate::suite::Verdict;
+
+/// One trial's result, as it finished.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    /// The language, which becomes the test suite.
+    pub language: String,
+    /// The full trial name.
+    pub trial: String,
+    /// How it ended.
+    pub verdict: Verdict,
+    /// How long the trial waited and judged.
+    pub time: Duration,
+}
+
+/// Where trials put their results while they run on libtest-mimic's pool.
+pub type Recorder = Arc<Mutex<Vec<Recorded>>>;
+
+/// The report as XML text.
+pub fn report(records: &[Recorded]) -> String {
+    let mut report = Report::new("parity");
+    let mut languages: Vec<&str> = Vec::new();
+    for record in records {
+        if !languages.contains(&record.language.as_str()) {
+            languages.push(&record.language);
+        }
+    }
+    let mut total = Duration::ZERO;
+    for language in languages {
+        let mut suite = TestSuite::new(language);
+        for record in records.iter().filter(|r| r.language == language) {
+            let status = match &record.verdict {
+                Verdict::Pass => TestCaseStatus::success(),
+                Verdict::Fail(message) => {
+                    let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                    status.set_message(message.lines().next().unwrap_or_default());
+                    status.set_description(message.as_str());
+                    status
+                }
+                Verdict::Ignore(reason) => {
+                    let mut status = TestCaseStatus::skipped();
+                    status.set_message(reason.as_str());
+                    status
+                }
+            };
+            let mut case = TestCase::new(record.trial.as_str(), status);
+            case.set_classname(format!("parity.{language}"));
+            case.set_time(record.time);
+            total += record.time;
+            suite.add_test_case(case);
+        }
+        report.add_test_suite(suite);
+    }
+    report.set_time(total);
+    report
+        .to_string()
+        .expect("a report of plain strings serializes")
+}

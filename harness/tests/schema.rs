@@ -1,0 +1,194 @@
+//! `cases/schema.json` and the harness must not drift: every case file is
+//! valid under the schema, and every broken sample is refused by both,
+//! except the rules a JSON Schema cannot say, which are listed here and
+//! checked to be the harness's alone (so a schema that learns one shows up).
+
+use std::path::Path;
+
+use parity::case;
+
+const GOOD: &str = r#"{"cases": [{
+  "name": "good",
+  "description": "A valid case to break one rule at a time.",
+  "batch_size": 10,
+  "messages": [
+    {"id": 1, "aggregate": "order-1", "type": "OrderPlaced"},
+    {"id": 2, "aggregate": "order-2", "type": "OrderPlaced"}
+  ],
+  "failures": {"1": "down"},
+  "passes": 2,
+  "expect": {"sent": [[2], [1]], "journal": ["order-2 OrderPlaced", "order-1 OrderPlaced"], "duplicates": 0}
+}]}"#;
+
+/// (what is broken, text replaced, replacement)
+const BOTH_REFUSE: &[(&str, &str, &str)] = &[
+    ("malformed JSON", r#""passes": 2,"#, r#""passes": 2,,"#),
+    (
+        "an unknown field",
+        r#""passes": 2"#,
+        r#""passes": 2, "pases": 2"#,
+    ),
+    (
+        "an unknown field in a message",
+        r#""type": "OrderPlaced"}"#,
+        r#""type": "OrderPlaced", "payload": 1}"#,
+    ),
+    (
+        "an unknown top-level field",
+        r#"{"cases""#,
+        r#"{"version": 2, "cases""#,
+    ),
+    ("a missing required field", r#""passes": 2,"#, ""),
+    (
+        "a missing description",
+        r#""description": "A valid case to break one rule at a time.","#,
+        "",
+    ),
+    ("a wrong type", r#""passes": 2"#, r#""passes": "2""#),
+    (
+        "a boolean for an integer",
+        r#""passes": 2"#,
+        r#""passes": true"#,
+    ),
+    ("a fraction", r#""batch_size": 10"#, r#""batch_size": 10.5"#),
+    (
+        "null for a list",
+        r#""journal": ["order-2 OrderPlaced", "order-1 OrderPlaced"]"#,
+        r#""journal": null"#,
+    ),
+    ("batch_size 0", r#""batch_size": 10"#, r#""batch_size": 0"#),
+    ("a negative id", r#"{"id": 1,"#, r#"{"id": -1,"#),
+    (
+        "an id above 2^53-1",
+        r#"{"id": 2,"#,
+        r#"{"id": 9007199254740992,"#,
+    ),
+    ("too many passes", r#""passes": 2"#, r#""passes": 1000001"#),
+    (
+        "an unknown failure kind",
+        r#""1": "down""#,
+        r#""1": "timeout""#,
+    ),
+    (
+        "a failure key with a leading zero",
+        r#""1": "down""#,
+        r#""01": "down""#,
+    ),
+    (
+        "a failure key with a sign",
+        r#""1": "down""#,
+        r#""+1": "down""#,
+    ),
+    ("a failure key 0", r#""1": "down""#, r#""0": "down""#),
+    ("a bad name", r#""name": "good""#, r#""name": "Good-Case""#),
+    ("a reserved name", r#""name": "good""#, r#""name": "demo""#),
+    (
+        "a lone surrogate",
+        r#""order-1", "type""#,
+        r#""order-1\ud800", "type""#,
+    ),
+];
+
+/// Rules only the harness can check, and why a schema cannot.
+const HARNESS_ONLY: &[(&str, &str, &str)] = &[
+    // JSON Schema's "integer" is any number with no fraction, 1.0 included.
+    (
+        "1.0 for an integer",
+        r#""batch_size": 10"#,
+        r#""batch_size": 10.0"#,
+    ),
+    // A parsed JSON value keeps one of two repeated keys.
+    (
+        "a repeated key",
+        r#""passes": 2"#,
+        r#""passes": 2, "passes": 3"#,
+    ),
+    // Order between array items is not expressible.
+    ("ids not increasing", r#"{"id": 2,"#, r#"{"id": 1,"#),
+    // The length of one array against the value of another field.
+    (
+        "expect.sent not one list per pass",
+        r#""sent": [[2], [1]]"#,
+        r#""sent": [[2]]"#,
+    ),
+    // A numeric range on a property name.
+    (
+        "a failure key above 2^53-1",
+        r#""1": "down""#,
+        r#""9007199254740992": "down""#,
+    ),
+];
+
+fn harness_refuses(text: &str) -> bool {
+    let mut errors = Vec::new();
+    case::parse_file(Path::new("sample.json"), text, &mut errors);
+    !errors.is_empty()
+}
+
+fn schema_refuses(validator: &jsonschema::Validator, text: &str) -> bool {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Err(_) => true,
+        Ok(instance) => !validator.is_valid(&instance),
+    }
+}
+
+fn validator() -> jsonschema::Validator {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(parity::repo_root().join("cases/schema.json")).unwrap(),
+    )
+    .unwrap();
+    jsonschema::validator_for(&schema).expect("cases/schema.json is a valid JSON Schema")
+}
+
+fn broken(from: &str, to: &str) -> String {
+    assert!(GOOD.contains(from), "{from:?} is not in the good sample");
+    GOOD.replacen(from, to, 1)
+}
+
+#[test]
+fn every_case_file_is_valid_under_the_schema() {
+    let validator = validator();
+    assert!(!harness_refuses(GOOD) && !schema_refuses(&validator, GOOD));
+    let dir = parity::repo_root().join("cases");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") && !path.ends_with("schema.json") {
+            let instance: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let errors: Vec<String> = validator
+                .iter_errors(&instance)
+                .map(|e| e.to_string())
+                .collect();
+            assert!(errors.is_empty(), "{}: {errors:?}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2);
+}
+
+#[test]
+fn every_broken_sample_is_refused_by_both() {
+    let validator = validator();
+    for (what, from, to) in BOTH_REFUSE {
+        let text = broken(from, to);
+        assert!(harness_refuses(&text), "the harness accepts {what}");
+        assert!(
+            schema_refuses(&validator, &text),
+            "the schema accepts {what}"
+        );
+    }
+}
+
+#[test]
+fn the_rules_a_schema_cannot_say_are_the_harness_alone() {
+    let validator = validator();
+    for (what, from, to) in HARNESS_ONLY {
+        let text = broken(from, to);
+        assert!(harness_refuses(&text), "the harness accepts {what}");
+        assert!(
+            !schema_refuses(&validator, &text),
+            "the schema now refuses {what}: move it to BOTH_REFUSE"
+        );
+    }
+}
