@@ -5,6 +5,7 @@
 #   make fuzz SEED=7 COUNT=100000  generated scenarios through every language (or DURATION=60 seconds; SAVE=1
 #                                  appends shrunk failures to cases/regressions.json)
 #   make bench                     the figures of the README's performance section
+#   make lint                      every linter, pinned;  make setup: install the toolchains (Debian, Ubuntu)
 # T is libtest's filter; ARGS passes more libtest flags (e.g. ARGS='--format json').
 
 CARGO ?= cargo
@@ -15,7 +16,7 @@ COUNT ?=
 DURATION ?=
 SAVE ?=
 
-.PHONY: test self-test parity demo fuzz bench lint clean
+.PHONY: test self-test parity demo fuzz bench lint setup clean
 
 test: self-test parity
 
@@ -44,14 +45,34 @@ bench:
 	@echo
 	./target/release/bench
 
-lint:
+# Linters pinned by version, installed into target/tools on first use.
+TOOLS := target/tools
+RUFF_VERSION := 0.17.6
+ACTIONLINT_VERSION := v1.7.12
+RUFF := $(TOOLS)/ruff-$(RUFF_VERSION)/bin/ruff
+ACTIONLINT := $(TOOLS)/actionlint-$(ACTIONLINT_VERSION)/actionlint
+
+$(RUFF):
+	python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+	  --target $(TOOLS)/ruff-$(RUFF_VERSION) ruff==$(RUFF_VERSION)
+
+$(ACTIONLINT):
+	GOBIN=$(CURDIR)/$(TOOLS)/actionlint-$(ACTIONLINT_VERSION) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+
+lint: $(RUFF) $(ACTIONLINT)
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --quiet --all-targets -- -D warnings
 	test -z "$$(gofmt -l runners/go)" || { gofmt -l runners/go; echo 'gofmt: the files above need formatting'; exit 1; }
 	cd runners/go && go vet ./...
-	python3 -m py_compile runners/python/*.py runners/python/outbox/*.py
+	$(RUFF) check runners/python
+	$(RUFF) format --check runners/python
+	$(ACTIONLINT) .github/workflows/*.yml
 	cd runners/typescript && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund; } && node node_modules/typescript/bin/tsc -p . --noEmit
 	for f in runners/php/*.php runners/php/src/*.php; do php -l "$$f" >/dev/null 2>&1 || { php -l "$$f"; exit 1; }; done
+
+# Installs the toolchains on Debian or Ubuntu (what .ci/run installs).
+setup:
+	bash .ci/setup
 
 clean:
 	$(CARGO) clean

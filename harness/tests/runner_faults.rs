@@ -19,7 +19,9 @@ use std::sync::Arc;
 fn log(name: &str) -> String {
     let dir = parity::repo_root().join("target/parity/tests");
     std::fs::create_dir_all(&dir).unwrap();
-    dir.join(format!("{name}.log")).to_string_lossy().into_owned()
+    dir.join(format!("{name}.log"))
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn is_zombie(pid: i32) -> bool {
