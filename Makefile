@@ -24,7 +24,7 @@ test: self-test parity
 # the protocol). Skipped when T narrows the run to some trials.
 self-test:
 ifeq ($(strip $(T)),)
-	$(CARGO) test --quiet --workspace --lib --bins --test runner_faults --test case_table --test differential
+	$(CARGO) test --quiet --workspace --lib --bins --test runner_faults --test case_table --test differential --test schema
 	cd runners/go && go test ./...
 endif
 
