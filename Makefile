@@ -6,6 +6,9 @@
 #                                  appends shrunk failures to cases/regressions.json)
 #   make bench                     the figures of the README's performance section
 #   make lint                      every linter, pinned;  make setup: install the toolchains (Debian, Ubuntu)
+#   make new-case NAME=my_case     start a case from a template (FILE=cases/x.json to choose the file)
+#   make bless                     compute missing expect values with the reference (BLESS=all: every case)
+#   make mutants                   mutation testing of the reference against the parity cases
 # T is libtest's filter; ARGS passes more libtest flags (e.g. ARGS='--format json').
 
 CARGO ?= cargo
@@ -16,7 +19,7 @@ COUNT ?=
 DURATION ?=
 SAVE ?=
 
-.PHONY: test self-test parity demo fuzz bench lint setup clean
+.PHONY: test self-test parity demo fuzz bench bless new-case mutants lint setup clean
 
 test: self-test parity
 
@@ -24,7 +27,7 @@ test: self-test parity
 # the protocol). Skipped when T narrows the run to some trials.
 self-test:
 ifeq ($(strip $(T)),)
-	$(CARGO) test --quiet --workspace --lib --bins --test runner_faults --test case_table --test differential --test schema
+	$(CARGO) test --quiet --workspace --lib --bins --test runner_faults --test case_table --test differential --test schema --test bless
 	cd runners/go && go test ./...
 endif
 
@@ -44,6 +47,16 @@ bench:
 	./target/release/fuzz --seed 1 --count 40000 --batch 8000 2>/dev/null
 	@echo
 	./target/release/bench
+
+# Expected values come from the Rust reference; review the diff, then commit.
+BLESS ?=
+NAME ?=
+FILE ?=
+bless:
+	$(CARGO) run --quiet --package parity --bin bless -- $(if $(filter all,$(BLESS)),--all)
+
+new-case:
+	$(CARGO) run --quiet --package parity --bin bless -- --new $(NAME) $(if $(FILE),--file $(FILE))
 
 # Linters pinned by version, installed into target/tools on first use.
 TOOLS := target/tools

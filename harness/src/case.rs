@@ -53,7 +53,7 @@ impl Failure {
 }
 
 /// What a correct implementation produces for a case.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outcome {
     /// Ids sent, one list per pass.
     pub sent: Vec<Vec<u64>>,
@@ -228,6 +228,16 @@ fn file_error(file: &Path, problem: String) -> CaseError {
     }
 }
 
+/// The case files among `sources`: files as given, folders searched for
+/// `*.json` except `schema.json`, in sorted order.
+pub fn files(sources: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for source in sources {
+        collect_files(source, &mut files)?;
+    }
+    Ok(files)
+}
+
 fn collect_files(source: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
     if !source.is_dir() {
         std::fs::metadata(source)?;
@@ -252,6 +262,34 @@ fn collect_files(source: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()>
 
 /// The cases of one file's text; what is wrong goes to `errors`.
 pub fn parse_file(file: &Path, text: &str, errors: &mut Vec<CaseError>) -> Vec<Case> {
+    parse_cases(file, text, errors, ExpectRule::Required)
+        .into_iter()
+        .map(|(case, _)| case)
+        .collect()
+}
+
+/// Like [`parse_file`], for `make bless`: a case may lack `expect` (it then
+/// has an empty one), and the flag says whether it had one.
+pub fn parse_file_for_bless(
+    file: &Path,
+    text: &str,
+    errors: &mut Vec<CaseError>,
+) -> Vec<(Case, bool)> {
+    parse_cases(file, text, errors, ExpectRule::Optional)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ExpectRule {
+    Required,
+    Optional,
+}
+
+fn parse_cases(
+    file: &Path,
+    text: &str,
+    errors: &mut Vec<CaseError>,
+    rule: ExpectRule,
+) -> Vec<(Case, bool)> {
     let root = match Json::parse(text) {
         Ok(root) => root,
         Err(e) => {
@@ -279,11 +317,16 @@ pub fn parse_file(file: &Path, text: &str, errors: &mut Vec<CaseError>) -> Vec<C
     items
         .iter()
         .enumerate()
-        .filter_map(|(index, item)| parse_case(&mut check, index, item))
+        .filter_map(|(index, item)| parse_case(&mut check, index, item, rule))
         .collect()
 }
 
-fn parse_case(check: &mut Checker<'_>, index: usize, item: &Json) -> Option<Case> {
+fn parse_case(
+    check: &mut Checker<'_>,
+    index: usize,
+    item: &Json,
+    rule: ExpectRule,
+) -> Option<(Case, bool)> {
     let position = format!("#{} (cases[{index}])", index + 1);
     check.case = Some(position.clone());
     let fields = check.object("", item)?;
@@ -305,22 +348,30 @@ fn parse_case(check: &mut Checker<'_>, index: usize, item: &Json) -> Option<Case
     check.fields(
         "",
         fields,
-        &[
-            "name",
-            "description",
-            "batch_size",
-            "messages",
-            "passes",
-            "expect",
-        ],
-        &["failures", "restart_each_pass"],
+        &["name", "description", "batch_size", "messages", "passes"],
+        &["failures", "restart_each_pass", "expect"],
     );
+    let has_expect = get(fields, "expect").is_some();
+    if !has_expect && rule == ExpectRule::Required {
+        check.fail(
+            "expect",
+            "required field is missing: run `make bless` to compute it from the Rust reference, then review \
+             the diff"
+                .into(),
+        );
+    }
 
     let description = get(fields, "description").and_then(|v| check.string("description", v));
     if description.as_deref().is_some_and(|d| d.trim().is_empty()) {
         check.fail(
             "description",
             "must say what the case shows, not be empty".into(),
+        );
+    }
+    if description.as_deref().is_some_and(|d| d.contains("TODO")) {
+        check.fail(
+            "description",
+            "still holds the template's TODO: say what the case shows".into(),
         );
     }
     let batch_size = get(fields, "batch_size").and_then(|v| check.int("batch_size", v, 1, MAX_ID));
@@ -334,12 +385,15 @@ fn parse_case(check: &mut Checker<'_>, index: usize, item: &Json) -> Option<Case
         Some(v) => check.boolean("restart_each_pass", v),
         None => Some(false),
     };
-    let expect = get(fields, "expect").and_then(|v| check.expect(v, passes));
+    let expect = match get(fields, "expect") {
+        Some(v) => check.expect(v, passes),
+        None => Some(Outcome::default()),
+    };
 
     if check.errors.len() > before {
         return None;
     }
-    Some(Case {
+    let case = Case {
         file: check.file.to_path_buf(),
         name: name?,
         description: description?,
@@ -349,7 +403,8 @@ fn parse_case(check: &mut Checker<'_>, index: usize, item: &Json) -> Option<Case
         passes: passes?,
         restart_each_pass: restart_each_pass?,
         expect: expect?,
-    })
+    };
+    Some((case, has_expect))
 }
 
 fn is_valid_name(name: &str) -> bool {

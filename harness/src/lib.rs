@@ -6,6 +6,7 @@
 //! the ids sent in each pass, the consumer's journal and its duplicate
 //! count, and turns every (language, case) into a libtest-mimic trial.
 
+pub mod bless;
 pub mod case;
 pub mod compare;
 pub mod differential;

@@ -1,0 +1,94 @@
+//! `make bless`: computes `expect` with the Rust reference for every case
+//! that lacks one (`--all`: for every case) and writes it into its file.
+//! `make new-case NAME=...`: starts a case from a template (`--new NAME
+//! [--file PATH]`). Neither runs in CI: expected values are reviewed by a
+//! person, then committed.
+
+use std::process::ExitCode;
+
+use parity::bless::{self, Which};
+use parity::case;
+use parity::suite::Settings;
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("bless: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false") {
+        return Err(
+            "blessing never runs in CI: bless on your machine, review the diff, commit it".into(),
+        );
+    }
+    let root = parity::repo_root();
+    let mut sources = vec![root.join("cases")];
+    sources.extend(
+        Settings::from_env()?
+            .extra_cases
+            .iter()
+            .map(|p| root.join(p)),
+    );
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: bless [--all] | bless --new NAME [--file PATH]";
+
+    if args.first().map(String::as_str) == Some("--new") {
+        let name = args.get(1).ok_or(usage)?;
+        let file = match args.get(2).map(String::as_str) {
+            None => root.join("cases/edges.json"),
+            Some("--file") => root.join(args.get(3).ok_or(usage)?),
+            Some(_) => return Err(usage.into()),
+        };
+        let existing = case::load(&sources).map_err(|errors| {
+            let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            format!("fix the case table first:\n{}", lines.join("\n"))
+        })?;
+        bless::new_case(&file, name, &existing)?;
+        println!(
+            "bless: added case `{name}` to {}: write its description, messages and failures, then `make bless`",
+            display(&file)
+        );
+        return Ok(());
+    }
+    let which = match args.as_slice() {
+        [] => Which::Missing,
+        [all] if all == "--all" => Which::All,
+        _ => return Err(usage.into()),
+    };
+    let files = case::files(&sources).map_err(|e| format!("cannot list the case files: {e}"))?;
+    let mut problems = Vec::new();
+    let mut total = 0;
+    for file in &files {
+        match bless::bless_file(file, which) {
+            Ok(names) if names.is_empty() => {}
+            Ok(names) => {
+                total += names.len();
+                println!("bless: {}: {}", display(file), names.join(", "));
+            }
+            Err(e) => problems.push(e),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(format!(
+            "some files were left alone:\n{}",
+            problems.join("\n")
+        ));
+    }
+    if total == 0 {
+        println!("bless: every case already has its expect (BLESS=all recomputes them all)");
+    } else {
+        println!("bless: {total} case(s) blessed from the Rust reference; review with `git diff cases/`, then `make test`");
+    }
+    Ok(())
+}
+
+fn display(path: &std::path::Path) -> String {
+    let root = parity::repo_root();
+    path.strip_prefix(&root)
+        .map_or_else(|_| path.display().to_string(), |p| p.display().to_string())
+}
