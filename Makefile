@@ -60,6 +60,20 @@ new-case:
 
 # Linters pinned by version, installed into target/tools on first use.
 TOOLS := target/tools
+MUTANTS_VERSION := 27.0.0
+MUTANTS := $(TOOLS)/cargo-mutants-$(MUTANTS_VERSION)/bin/cargo-mutants
+
+$(MUTANTS):
+	$(CARGO) install --quiet --locked cargo-mutants --version $(MUTANTS_VERSION) --root $(TOOLS)/cargo-mutants-$(MUTANTS_VERSION)
+
+# Every mutant of the reference is run against the parity cases (the Rust
+# runner's trials: the table, the generated scenarios and the demo). The
+# baseline is skipped because cargo-mutants 27 runs it with the mutated
+# package's tests, not --test-package's; make test is that baseline.
+mutants: $(MUTANTS)
+	$(MUTANTS) mutants --package outbox --test-package=parity --baseline=skip --timeout 240 \
+	  --build-timeout 600 --output target/mutants --no-shuffle \
+	  -- --test parity -- patterns/enterprise/outbox/practice/rust/
 RUFF_VERSION := 0.17.6
 ACTIONLINT_VERSION := v1.7.12
 RUFF := $(TOOLS)/ruff-$(RUFF_VERSION)/bin/ruff

@@ -101,5 +101,9 @@ mod tests {
         table.add(Message::new(5, "order-1", "E")).unwrap();
         let err = table.add(Message::new(5, "order-2", "E")).unwrap_err();
         assert_eq!(err, OutOfOrder { id: 5, last_id: 5 });
+        assert_eq!(
+            err.to_string(),
+            "message id 5 is not greater than the last id 5"
+        );
     }
 }

@@ -89,29 +89,9 @@ fn main() -> ExitCode {
 /// The reference's relay loop with the block-on-failure line removed: a
 /// failed message no longer holds back the later events of its order.
 fn without_blocking(line: &str) -> String {
-    use outbox::{Broker, FlakyBroker, IdempotentConsumer, Message, OutboxTable};
+    use outbox::Broker;
     let request: outbox_runner::Request = serde_json::from_str(line).expect("a valid request");
-    let mut table = OutboxTable::new();
-    for m in &request.messages {
-        table
-            .add(Message::new(
-                m.id,
-                m.aggregate.clone(),
-                m.event_type.clone(),
-            ))
-            .expect("ids increase");
-    }
-    let failures = request
-        .failures
-        .iter()
-        .map(|(attempt, failure)| {
-            (
-                attempt.parse().expect("an attempt number"),
-                (*failure).into(),
-            )
-        })
-        .collect();
-    let mut broker = FlakyBroker::new(IdempotentConsumer::new(), failures);
+    let (mut table, mut broker) = outbox_runner::setup(&request).expect("a valid case");
     let batch_size = usize::try_from(request.batch_size).unwrap_or(usize::MAX);
     let mut sent = Vec::new();
     for _ in 0..request.passes {

@@ -76,9 +76,10 @@ pub struct Outcome {
     pub duplicates: u64,
 }
 
-/// Runs one case through the reference. `Err` carries a message for the
-/// protocol's `error` answer (input the harness would never send).
-pub fn run_case(request: &Request) -> Result<Outcome, String> {
+/// The table and the broker (with its consumer) a case starts from. `Err`
+/// carries a message for the protocol's `error` answer (input the harness
+/// would never send).
+pub fn setup(request: &Request) -> Result<(OutboxTable, FlakyBroker), String> {
     let mut table = OutboxTable::new();
     for m in &request.messages {
         table
@@ -96,9 +97,13 @@ pub fn run_case(request: &Request) -> Result<Outcome, String> {
             .map_err(|_| format!("failure key {attempt:?} is not an attempt number"))?;
         failures.insert(attempt, Failure::from(*failure));
     }
-    let mut broker = FlakyBroker::new(IdempotentConsumer::new(), failures);
-    let batch_size = usize::try_from(request.batch_size).unwrap_or(usize::MAX);
+    Ok((table, FlakyBroker::new(IdempotentConsumer::new(), failures)))
+}
 
+/// Runs one case through the reference; `Err` as for [`setup`].
+pub fn run_case(request: &Request) -> Result<Outcome, String> {
+    let (mut table, mut broker) = setup(request)?;
+    let batch_size = usize::try_from(request.batch_size).unwrap_or(usize::MAX);
     let mut sent = Vec::new();
     if request.restart_each_pass {
         for _ in 0..request.passes {
