@@ -121,6 +121,12 @@ impl Settings {
 }
 
 impl Suite {
+    /// The suite of this repository with the environment's settings: what
+    /// `make test`, `make demo`, `make fuzz` and `make bench` start from.
+    pub fn from_env() -> Result<Self, String> {
+        Suite::load(&crate::repo_root(), Settings::from_env()?)
+    }
+
     /// The suite over `cases/` plus the settings' extra cases, with the
     /// built-in languages. Every problem in the case table is returned at
     /// once, each naming its file, case and field.

@@ -9,12 +9,12 @@ use std::sync::Arc;
 
 use libtest_mimic::Arguments;
 use parity::junit::{self, Recorder};
-use parity::suite::{trials, Settings, Suite};
+use parity::suite::{trials, Suite};
 
 fn main() -> ExitCode {
     let args = Arguments::from_args();
     let root = parity::repo_root();
-    let suite = match Settings::from_env().and_then(|settings| Suite::load(&root, settings)) {
+    let suite = match Suite::from_env() {
         Ok(suite) => Arc::new(suite),
         Err(message) => {
             eprintln!("parity: {message}");

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use parity::language::Language;
-use parity::suite::{Settings, Suite};
+use parity::suite::Suite;
 use serde_json::Value;
 
 const SIZES: [u64; 4] = [1_000, 10_000, 100_000, 1_000_000];
@@ -31,7 +31,7 @@ const REPEATS: usize = 5;
 
 fn main() -> ExitCode {
     let root = parity::repo_root();
-    let suite = match Settings::from_env().and_then(|settings| Suite::load(&root, settings)) {
+    let suite = match Suite::from_env() {
         Ok(suite) => suite,
         Err(e) => {
             eprintln!("bench: {e}");

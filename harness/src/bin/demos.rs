@@ -4,11 +4,10 @@
 
 use std::process::ExitCode;
 
-use parity::suite::{transcript_difference, Settings, Suite, Verdict};
+use parity::suite::{transcript_difference, Suite, Verdict};
 
 fn main() -> ExitCode {
-    let root = parity::repo_root();
-    let suite = match Settings::from_env().and_then(|settings| Suite::load(&root, settings)) {
+    let suite = match Suite::from_env() {
         Ok(suite) => suite,
         Err(message) => {
             eprintln!("demo: {message}");

@@ -16,7 +16,7 @@ use parity::differential::{self, Finding};
 use parity::format;
 use parity::language::Language;
 use parity::process::Implementation;
-use parity::suite::{Settings, Suite, Verdict};
+use parity::suite::{Suite, Verdict};
 
 struct Options {
     seed: u64,
@@ -73,7 +73,7 @@ fn main() -> ExitCode {
         }
     };
     let root = parity::repo_root();
-    let suite = match Settings::from_env().and_then(|settings| Suite::load(&root, settings)) {
+    let suite = match Suite::from_env() {
         Ok(suite) => suite,
         Err(e) => {
             eprintln!("fuzz: {e}");
