@@ -9,9 +9,15 @@ import (
 // The parity table checks results; these check the Go idioms it cannot see.
 
 func seed(t *OutboxTable) {
-	t.Add(Message{ID: 1, Aggregate: "order-1", Type: "OrderPlaced"})
-	t.Add(Message{ID: 2, Aggregate: "order-2", Type: "OrderPlaced"})
-	t.Add(Message{ID: 3, Aggregate: "order-1", Type: "OrderPaid"})
+	for _, m := range []Message{
+		{ID: 1, Aggregate: "order-1", Type: "OrderPlaced"},
+		{ID: 2, Aggregate: "order-2", Type: "OrderPlaced"},
+		{ID: 3, Aggregate: "order-1", Type: "OrderPaid"},
+	} {
+		if err := t.Add(m); err != nil {
+			panic(err)
+		}
+	}
 }
 
 func TestRunOnceJoinsPublishFailuresWrappedWithTheirIDs(t *testing.T) {
@@ -91,5 +97,38 @@ func TestUnsentIsACopyInInsertionOrder(t *testing.T) {
 	table.MarkSent(2)
 	if batch[0].ID != 2 {
 		t.Errorf("marking a row sent changed a batch already taken")
+	}
+}
+
+func TestAddRefusesAnIDThatDoesNotIncrease(t *testing.T) {
+	table := NewOutboxTable()
+	seed(table)
+	if err := table.Add(Message{ID: 3, Aggregate: "order-2", Type: "OrderPaid"}); err == nil {
+		t.Fatal("Add accepted id 3 after id 3")
+	}
+	if got := table.Unsent(10); len(got) != 3 {
+		t.Errorf("a refused row was added: %v", got)
+	}
+}
+
+func TestConsumerTellsRepeatsByIDEvenOutOfOrder(t *testing.T) {
+	var consumer Consumer
+	for _, id := range []int64{5, 2, 9, 2, 5, 7} {
+		consumer.Handle(Message{ID: id, Aggregate: "order-1", Type: "OrderPaid"})
+	}
+	if consumer.Duplicates() != 2 || len(consumer.Journal()) != 4 {
+		t.Errorf("duplicates %d, journal %v; want 2 and four entries", consumer.Duplicates(), consumer.Journal())
+	}
+}
+
+func TestMarkSentOfAnUnknownOrSentIDChangesNothing(t *testing.T) {
+	table := NewOutboxTable()
+	seed(table)
+	table.MarkSent(2)
+	table.MarkSent(2)
+	table.MarkSent(42)
+	got := table.Unsent(10)
+	if len(got) != 2 || got[0].ID != 1 || got[1].ID != 3 {
+		t.Errorf("Unsent = %v, want [1 3]", got)
 	}
 }

@@ -1,67 +1,87 @@
 package outbox
 
-// row is one unsent message, linked to its neighbours in insertion order.
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// none marks the end of the chain of unsent rows.
+const none = -1
+
+// row is one message of the table, linked to its unsent neighbours.
 type row struct {
 	message    Message
-	prev, next *row
+	prev, next int
+	sent       bool
 }
 
-// OutboxTable holds the rows waiting for the relay. A Go map has no order,
-// so unsent rows are also linked in insertion order: Unsent walks only the
-// rows it returns and MarkSent unlinks a row in O(1), however large the
-// backlog. (container/list would box every Message in an interface.)
+// OutboxTable holds the rows waiting for the relay. The outbox assigns
+// increasing ids, so appending keeps the rows sorted by id: MarkSent finds
+// a row by binary search, in O(log n) and without a hash map, whose lookups
+// scatter over memory once the table outgrows the cache. The unsent rows
+// are also chained in insertion order, so Unsent walks only the rows it
+// returns, never the sent ones between them.
 type OutboxTable struct {
-	rows           map[int64]*row
-	oldest, newest *row
+	rows           []row
+	oldest, newest int
 }
 
 // NewOutboxTable returns an empty table.
 func NewOutboxTable() *OutboxTable {
-	return &OutboxTable{rows: map[int64]*row{}}
+	return &OutboxTable{oldest: none, newest: none}
 }
 
-// Add appends a row (insertion order).
-func (t *OutboxTable) Add(m Message) {
-	r := &row{message: m, prev: t.newest}
-	if t.newest == nil {
-		t.oldest = r
-	} else {
-		t.newest.next = r
+// Add appends a row. Its id must be greater than the last one: the outbox
+// assigns them in increasing order.
+func (t *OutboxTable) Add(m Message) error {
+	if n := len(t.rows); n > 0 && m.ID <= t.rows[n-1].message.ID {
+		return fmt.Errorf("message id %d is not greater than the last id %d", m.ID, t.rows[n-1].message.ID)
 	}
-	t.newest = r
-	t.rows[m.ID] = r
+	i := len(t.rows)
+	t.rows = append(t.rows, row{message: m, prev: t.newest, next: none})
+	if t.newest == none {
+		t.oldest = i
+	} else {
+		t.rows[t.newest].next = i
+	}
+	t.newest = i
+	return nil
 }
 
 // Unsent returns the oldest unsent rows in insertion order, at most limit.
 // It is a copy: the relay marks rows sent while it walks the batch.
 func (t *OutboxTable) Unsent(limit int) []Message {
 	batch := []Message{}
-	for r := t.oldest; r != nil && len(batch) < limit; r = r.next {
-		batch = append(batch, r.message)
+	for i := t.oldest; i != none && len(batch) < limit; i = t.rows[i].next {
+		batch = append(batch, t.rows[i].message)
 	}
 	return batch
 }
 
 // MarkSent takes the row out of later Unsent selections.
 func (t *OutboxTable) MarkSent(id int64) {
-	r, ok := t.rows[id]
-	if !ok {
+	i, found := slices.BinarySearchFunc(t.rows, id, func(r row, id int64) int {
+		return cmp.Compare(r.message.ID, id)
+	})
+	if !found || t.rows[i].sent {
 		return
 	}
-	delete(t.rows, id)
-	if r.prev == nil {
+	r := &t.rows[i]
+	r.sent = true
+	if r.prev == none {
 		t.oldest = r.next
 	} else {
-		r.prev.next = r.next
+		t.rows[r.prev].next = r.next
 	}
-	if r.next == nil {
+	if r.next == none {
 		t.newest = r.prev
 	} else {
-		r.next.prev = r.prev
+		t.rows[r.next].prev = r.prev
 	}
 }
 
 // HasUnsent reports whether the relay still has work.
 func (t *OutboxTable) HasUnsent() bool {
-	return t.oldest != nil
+	return t.oldest != none
 }

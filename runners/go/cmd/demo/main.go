@@ -80,10 +80,17 @@ func main() {
 	}
 
 	table := outbox.NewOutboxTable()
-	table.Add(outbox.Message{ID: 1, Aggregate: "order-1", Type: "OrderPlaced"})
-	table.Add(outbox.Message{ID: 2, Aggregate: "order-2", Type: "OrderPlaced"})
-	table.Add(outbox.Message{ID: 3, Aggregate: "order-1", Type: "OrderPaid"})
-	table.Add(outbox.Message{ID: 4, Aggregate: "order-2", Type: "OrderPaid"})
+	for _, m := range []outbox.Message{
+		{ID: 1, Aggregate: "order-1", Type: "OrderPlaced"},
+		{ID: 2, Aggregate: "order-2", Type: "OrderPlaced"},
+		{ID: 3, Aggregate: "order-1", Type: "OrderPaid"},
+		{ID: 4, Aggregate: "order-2", Type: "OrderPaid"},
+	} {
+		if err := table.Add(m); err != nil {
+			fmt.Fprintln(os.Stderr, "demo:", err)
+			os.Exit(1)
+		}
+	}
 	var consumer outbox.Consumer
 	broker := &narratingBroker{
 		inner: outbox.NewFlakyBroker(&consumer, map[int64]outbox.Failure{1: outbox.LostAck}),

@@ -59,7 +59,8 @@ func runBench(req benchRequest) benchResult {
 	b := req.Bench
 	table := outbox.NewOutboxTable()
 	for id := int64(1); id <= b.Messages; id++ {
-		table.Add(outbox.Message{ID: id, Aggregate: fmt.Sprintf("order-%d", (id-1)%b.Aggregates+1), Type: "Event"})
+		// Ids 1, 2, 3... increase, so Add cannot refuse them.
+		_ = table.Add(outbox.Message{ID: id, Aggregate: fmt.Sprintf("order-%d", (id-1)%b.Aggregates+1), Type: "Event"})
 	}
 	every := max(b.LostAckEvery, 2)
 	failures := map[int64]outbox.Failure{}
@@ -98,7 +99,9 @@ func run(req request) (res result, err error) {
 	}()
 	table := outbox.NewOutboxTable()
 	for _, m := range req.Messages {
-		table.Add(outbox.Message{ID: m.ID, Aggregate: m.Aggregate, Type: m.Type})
+		if err := table.Add(outbox.Message{ID: m.ID, Aggregate: m.Aggregate, Type: m.Type}); err != nil {
+			return res, err
+		}
 	}
 	failures := map[int64]outbox.Failure{}
 	for attempt, kind := range req.Failures {
