@@ -52,11 +52,7 @@ pub fn bless_file(path: &Path, which: Which) -> Result<Vec<String>, String> {
 /// Appends a template case named `name` (no `expect`, a TODO description)
 /// to `path`, creating the file if needed.
 pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String> {
-    if name.is_empty()
-        || !name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-    {
+    if !case::is_valid_name(name) {
         return Err(format!(
             "{name:?} is not a valid case name: use lowercase letters, digits and `_`"
         ));

@@ -407,7 +407,8 @@ fn parse_case(
     Some((case, has_expect))
 }
 
-fn is_valid_name(name: &str) -> bool {
+/// A case name: lowercase letters, digits and `_`, at least one.
+pub fn is_valid_name(name: &str) -> bool {
     !name.is_empty()
         && name
             .bytes()

@@ -104,13 +104,18 @@ pub fn check_all_lines(
     judge_all(cases, &runner.run_lines(&refs, lines))
 }
 
-fn judge_all(cases: &[Case], replies: &[Reply]) -> Vec<(usize, String)> {
+/// Judges the replies to scenario pairs (as [`cases`] makes them); returns
+/// the problems by scenario index. A pair without two replies is a problem.
+pub fn judge_all(cases: &[Case], replies: &[Reply]) -> Vec<(usize, String)> {
     let mut problems = Vec::new();
-    for (index, (pair, answers)) in cases.chunks(2).zip(replies.chunks(2)).enumerate() {
-        if let (Some(plain), [a, b]) = (pair.first(), answers) {
-            if let Err(problem) = judge_pair(plain, [a, b]) {
-                problems.push((index, problem));
-            }
+    for (index, pair) in cases.chunks(2).enumerate() {
+        let answers = replies.get(2 * index..2 * index + 2).unwrap_or_default();
+        let verdict = match (pair.first(), answers) {
+            (Some(plain), [a, b]) => judge_pair(plain, [a, b]),
+            _ => Err("no answer".to_owned()),
+        };
+        if let Err(problem) = verdict {
+            problems.push((index, problem));
         }
     }
     problems

@@ -543,20 +543,11 @@ fn judge_generated(
     cases: &[Case],
     replies: &[Reply],
 ) -> Verdict {
-    let mut problems = cases
-        .chunks(2)
-        .zip(replies.chunks(2))
-        .enumerate()
-        .filter_map(|(index, (pair, answers))| match (pair.first(), answers) {
-            (Some(plain), [a, b]) => differential::judge_pair(plain, [a, b])
-                .err()
-                .map(|p| (index, p)),
-            _ => Some((index, "no answer".to_owned())),
-        });
-    let Some((index, problem)) = problems.next() else {
+    let problems = differential::judge_all(cases, replies);
+    let Some((index, problem)) = problems.first().cloned() else {
         return Verdict::Pass;
     };
-    let failed = 1 + problems.count();
+    let failed = problems.len();
     let finding = differential::shrink(runner, GENERATED_SEED, index, problem);
     Verdict::Fail(format!(
         "{failed} of {} generated scenarios (seed {GENERATED_SEED}) failed.\n{}",
