@@ -1,25 +1,34 @@
 //! The cross-language parity harness of the Outbox relay practice.
 //!
 //! One JSON case table (`cases/`) is the single source of truth. Every
-//! language's runner gets each case on stdin and answers on stdout (see
-//! `../shared/SPEC.md`, "Runner protocol"); the harness compares, per case,
-//! the ids sent in each pass, the consumer's journal and its duplicate
-//! count, and turns every (language, case) into a libtest-mimic trial.
+//! language's runner gets each case on stdin and answers on stdout (SPEC.md,
+//! "Runner protocol"); the harness compares, per case, the ids sent in each
+//! pass, the consumer's journal and its duplicate count, and turns every
+//! (language, case) into a libtest-mimic trial.
+//!
+//! The modules, each with one job:
+//! - [`config`]: settings from the environment, paths, trial names;
+//! - [`table`]: the case model, reading, checking, writing and blessing case files;
+//! - [`protocol`] and [`session`]: request lines, answers, a runner process;
+//! - [`exec`]: the one way a child is started (group, deadline, bounded output);
+//! - [`toolchain`]: the languages, their probes and builds;
+//! - [`oracle`]: expected outcomes from the reference crate;
+//! - [`judge`]: verdicts and their reasons, comparing, known failures, the demo;
+//! - [`differential`]: generated scenarios, properties, shrinking;
+//! - [`suite`]: one run of the suite as libtest-mimic trials, and its JUnit report.
 
-pub mod bless;
-pub mod case;
-pub mod compare;
+pub mod atomic;
+pub mod config;
 pub mod differential;
-pub mod format;
-pub mod generate;
-pub mod json;
-pub mod junit;
-pub mod known_failures;
-pub mod language;
-pub mod process;
-pub mod properties;
+pub mod exec;
+pub mod judge;
+pub mod oracle;
 pub mod protocol;
+pub mod session;
 pub mod suite;
+pub mod table;
+pub mod text;
+pub mod toolchain;
 
 use std::path::PathBuf;
 

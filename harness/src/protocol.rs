@@ -1,11 +1,39 @@
-//! Reading a runner's answers: one JSON line per case, checked strictly so
-//! that a runner that prints garbage, answers for another case or writes
-//! `null` for an empty list is caught and blamed on the case it was on.
+//! The harness's side of the runner protocol (SPEC.md, "Runner protocol"):
+//! request lines made from the case model, and a runner's answers read
+//! strictly, so that a runner that prints garbage, answers for another case
+//! or writes `null` for an empty list is caught and blamed on the case it
+//! was on.
 
-use serde::Deserialize;
+use outbox_runner::protocol::{Answer, CaseRequest};
 use serde_json::Value;
 
-use crate::case::Outcome;
+use crate::table::{Case, Outcome};
+
+/// One request ready to send: the case's name (to check the answer's) and
+/// its line. Made once, it can go to every runner of a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// The case the answer must name.
+    pub name: String,
+    /// The request line, without its newline; never holds `expect`, so a
+    /// runner cannot echo expected values.
+    pub line: String,
+}
+
+impl Request {
+    /// The `case` request for a case.
+    pub fn case(case: &Case) -> Self {
+        Request {
+            name: case.name.clone(),
+            line: CaseRequest::new(&case.name, &case.scenario).line(),
+        }
+    }
+
+    /// The requests for several cases, in order.
+    pub fn cases<'a>(cases: impl IntoIterator<Item = &'a Case>) -> Vec<Self> {
+        cases.into_iter().map(Request::case).collect()
+    }
+}
 
 /// What a runner said about one case.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,26 +56,12 @@ pub enum BadLine {
     OtherCase(String),
 }
 
-/// A well-formed answer, read straight into its fields: the fast path for
-/// the common case; anything else is read again as a JSON tree to say
-/// exactly what is wrong.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct WireAnswer {
-    name: String,
-    sent: Vec<Vec<u64>>,
-    journal: Vec<String>,
-    duplicates: u64,
-}
-
-/// Parses one line of a runner's stdout as the answer for case `name`.
+/// Parses one line of a runner's stdout as the answer for case `name`: a
+/// well-formed answer is read straight into its fields (the fast path);
+/// anything else is read again as a JSON tree to say exactly what is wrong.
 pub fn parse_answer(line: &[u8], name: &str) -> Result<Reply, BadLine> {
-    match serde_json::from_slice::<WireAnswer>(line) {
-        Ok(answer) if answer.name == name => Ok(Reply::Answer(Outcome {
-            sent: answer.sent,
-            journal: answer.journal,
-            duplicates: answer.duplicates,
-        })),
+    match serde_json::from_slice::<Answer>(line) {
+        Ok(answer) if answer.name == name => Ok(Reply::Answer(answer.into_outcome())),
         _ => parse_answer_slowly(line, name),
     }
 }
@@ -137,14 +151,6 @@ fn describe(value: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "a list",
         Value::Object(_) => "an object",
-    }
-}
-
-/// At most `max` characters of `text` for a message, marked when cut.
-pub fn excerpt(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}… ({} bytes in all)", &text[..cut], text.len()),
-        None => text.to_owned(),
     }
 }
 

@@ -3,9 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use parity::bless::{bless_file, new_case, Which};
-use parity::case;
-use parity::suite::{Settings, Suite};
+use parity::config::Settings;
+use parity::suite::Suite;
+use parity::table as case;
+use parity::table::bless::{bless_file, new_case, Which};
 
 const WITHOUT_EXPECT: &str = r#"{
   "$schema": "./schema.json",
@@ -45,8 +46,7 @@ fn scratch(name: &str, text: &str) -> PathBuf {
 fn settings(file: &Path) -> Settings {
     Settings {
         extra_cases: vec![file.to_path_buf()],
-        timeout: std::time::Duration::from_secs(10),
-        strict: false,
+        ..Settings::default()
     }
 }
 

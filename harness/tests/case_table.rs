@@ -3,8 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use parity::case::{self, CaseError};
-use parity::suite::{Settings, Suite};
+use parity::config::Settings;
+use parity::suite::Suite;
+use parity::table::{self as case, validate, CaseError};
 
 mod common;
 
@@ -12,7 +13,7 @@ use common::GOOD_CASE;
 
 fn errors_for(text: &str) -> Vec<String> {
     let mut errors: Vec<CaseError> = Vec::new();
-    let cases = case::parse_file(Path::new("cases/bad.json"), text, &mut errors);
+    let cases = validate::parse_file(Path::new("cases/bad.json"), text, &mut errors);
     if errors.is_empty() {
         assert_eq!(cases.len(), 1, "{text}");
     }
@@ -81,7 +82,7 @@ fn unknown_and_missing_fields_are_refused() {
     assert_refused(
         r#""type": "OrderPlaced"}"#,
         r#""type": "OrderPlaced", "payload": 1}"#,
-        "cases/bad.json: case `good`: field `messages[0].payload`: unknown field (known fields: aggregate, id, type)",
+        "cases/bad.json: case `good`: field `messages[0].payload`: unknown field (known fields: aggregate, id, type, written_after_pass)",
     );
     assert_refused(
         r#""duplicates": 0"#,
@@ -92,6 +93,44 @@ fn unknown_and_missing_fields_are_refused() {
     assert_eq!(
         errors,
         ["cases/bad.json: field `version`: unknown field (known fields: $schema, cases)"]
+    );
+}
+
+#[test]
+fn rows_are_written_at_pass_boundaries_that_exist_and_never_go_back() {
+    // The good case has two rows and two passes.
+    let second = r#"{"id": 2, "aggregate": "order-2", "type": "OrderPlaced"}"#;
+    assert_refused(
+        second,
+        r#"{"id": 2, "aggregate": "order-2", "type": "OrderPlaced", "written_after_pass": 3}"#,
+        "cases/bad.json: case `good`: field `messages[1].written_after_pass`: 3 is after the last pass (2): \
+         a row is written after pass 0 (before the first) to 2 (after the last)",
+    );
+    assert_refused(
+        second,
+        r#"{"id": 2, "aggregate": "order-2", "type": "OrderPlaced", "written_after_pass": -1}"#,
+        "cases/bad.json: case `good`: field `messages[1].written_after_pass`: must be from 0 to 1000000, not -1",
+    );
+    assert_refused(
+        r#"{"id": 1, "aggregate": "order-1", "type": "OrderPlaced"}"#,
+        r#"{"id": 1, "aggregate": "order-1", "type": "OrderPlaced", "written_after_pass": 2}"#,
+        "cases/bad.json: case `good`: field `messages[1].written_after_pass`: 0 is before the previous row's 2: \
+         rows are written in id order, so written_after_pass never decreases along `messages`",
+    );
+    assert_refused(
+        second,
+        r#"{"id": 2, "aggregate": "order-2", "type": "OrderPlaced", "written_after_pass": 1.0}"#,
+        "cases/bad.json: case `good`: field `messages[1].written_after_pass`: must be an integer from 0 to \
+         1000000 written without fraction or exponent, not 1.0",
+    );
+    let later = GOOD_CASE.replacen(
+        second,
+        r#"{"id": 2, "aggregate": "order-2", "type": "OrderPlaced", "written_after_pass": 2}"#,
+        1,
+    );
+    assert_eq!(
+        errors_for(&format!(r#"{{"cases": [{later}]}}"#)),
+        Vec::<String>::new()
     );
 }
 
@@ -253,8 +292,7 @@ fn extra_case_files_join_the_table_and_bad_ones_stop_the_run() {
     std::fs::write(dir.join("extra.json"), format!(r#"{{"cases": [{good}]}}"#)).unwrap();
     let settings = |file: &str| Settings {
         extra_cases: vec![dir.join(file)],
-        timeout: std::time::Duration::from_secs(10),
-        strict: false,
+        ..Settings::default()
     };
     let suite = Suite::load(&parity::repo_root(), settings("extra.json")).expect("loads");
     assert!(suite.cases.iter().any(|c| c.name == "my_extra_case"));

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use libtest_mimic::Arguments;
-use parity::junit::{self, Recorder};
+use parity::suite::junit::{self, Recorder};
 use parity::suite::{trials, Suite};
 
 fn main() -> ExitCode {

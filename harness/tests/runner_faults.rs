@@ -7,11 +7,14 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use libtest_mimic::Arguments;
-use parity::case::Case;
-use parity::junit::{self, Recorder};
-use parity::language::{Language, Step};
-use parity::process::Implementation;
-use parity::suite::{trials, Settings, Suite, Verdict};
+use parity::config::Settings;
+use parity::judge::Verdict;
+use parity::protocol::Request;
+use parity::session::Runner;
+use parity::suite::junit::{self, Recorder};
+use parity::suite::{trials, Suite};
+use parity::table::Case;
+use parity::toolchain::{Language, Step};
 use std::sync::Arc;
 
 /// Where an inner libtest run writes, so its own summary line (a FAILED
@@ -32,9 +35,8 @@ const TIMEOUT: Duration = Duration::from_millis(1500);
 
 fn suite() -> Suite {
     let settings = Settings {
-        extra_cases: Vec::new(),
         timeout: TIMEOUT,
-        strict: false,
+        ..Settings::default()
     };
     Suite::load(&parity::repo_root(), settings).expect("the seed table loads")
 }
@@ -60,7 +62,9 @@ fn run(suite: &Suite, language: &Language) -> (BTreeMap<String, Verdict>, Durati
     let cases: Vec<&Case> = suite.cases.iter().collect();
     assert!(cases.len() >= 5, "the seed table has the five cases");
     let started = Instant::now();
-    let replies = suite.runner(language).run(&cases);
+    let replies = suite
+        .runner(language)
+        .run(&Request::cases(cases.iter().copied()));
     let elapsed = started.elapsed();
     let verdicts = suite.judge(&language.name, &cases, replies);
     let names = cases.iter().map(|c| c.name.clone());
@@ -71,9 +75,10 @@ fn run(suite: &Suite, language: &Language) -> (BTreeMap<String, Verdict>, Durati
 fn assert_only_case_fails(verdicts: &BTreeMap<String, Verdict>, case: &str, needles: &[&str]) {
     for (name, verdict) in verdicts {
         if name == case {
-            let Verdict::Fail(message) = verdict else {
+            let Verdict::Fail(reason) = verdict else {
                 panic!("{case} should fail, got {verdict:?}");
             };
+            let message = reason.to_string();
             for needle in needles {
                 assert!(
                     message.contains(needle),
@@ -246,7 +251,7 @@ fn a_runner_that_cannot_start_fails_every_case() {
     let (verdicts, _) = run(&suite, &language);
     for verdict in verdicts.values() {
         assert!(
-            matches!(verdict, Verdict::Fail(m) if m.contains("the fake-missing runner could not be started")),
+            matches!(verdict, Verdict::Fail(m) if m.to_string().contains("the fake-missing runner could not be started")),
             "{verdict:?}"
         );
     }
@@ -258,8 +263,9 @@ fn a_missing_toolchain_is_ignored_with_its_reason_or_fails_when_strict() {
     let mut language = fake("fake-tool", "", "");
     language.probe = vec!["parity-no-such-tool".into(), "--version".into()];
     language.install_hint = "install the fake toolchain".into();
-    match suite.prepare(&language) {
-        Err(Verdict::Ignore(reason)) => {
+    let why = suite.prepare(&language).unwrap_err();
+    match suite.not_ready(&why) {
+        Verdict::Ignore(reason) => {
             assert!(
                 reason.contains("fake-tool toolchain not available"),
                 "{reason}"
@@ -268,9 +274,9 @@ fn a_missing_toolchain_is_ignored_with_its_reason_or_fails_when_strict() {
         }
         other => panic!("{other:?}"),
     }
-    suite.strict = true;
+    suite.settings.strict = true;
     assert!(
-        matches!(suite.prepare(&language), Err(Verdict::Fail(m)) if m.contains("PARITY_STRICT=1"))
+        matches!(suite.not_ready(&why), Verdict::Fail(m) if m.to_string().contains("PARITY_STRICT=1"))
     );
 }
 
@@ -280,8 +286,12 @@ fn a_build_failure_shows_the_compiler_output() {
     let mut language = fake("fake-build", "", "");
     let script = "echo 'error: compiler says no' >&2; exit 1";
     language.build = vec![Step::always(vec!["sh".into(), "-c".into(), script.into()])];
-    match suite.prepare(&language) {
-        Err(Verdict::Fail(message)) => {
+    match suite
+        .prepare(&language)
+        .map_err(|why| suite.not_ready(&why))
+    {
+        Err(Verdict::Fail(reason)) => {
+            let message = reason.to_string();
             assert!(message.contains("building fake-build failed"), "{message}");
             assert!(message.contains("error: compiler says no"), "{message}");
         }
@@ -306,11 +316,13 @@ fn a_known_failure_is_ignored_with_its_reason_and_a_stale_one_fails() {
         Verdict::Ignore("known failure: the port does not dedupe yet".into())
     );
     match &verdicts["batch_of_two"] {
-        Verdict::Fail(message) => assert!(
-            message.contains(
+        Verdict::Fail(reason) => assert!(
+            reason.to_string().contains(
                 "listed as a known failure of fake-known (was broken once) but passes now"
-            ) && message.contains("runners/fake-known/known-failures.json"),
-            "{message}"
+            ) && reason
+                .to_string()
+                .contains("runners/fake-known/known-failures.json"),
+            "{reason}"
         ),
         other => panic!("{other:?}"),
     }

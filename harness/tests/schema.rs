@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use parity::case;
+use parity::table::validate;
 
 mod common;
 
@@ -115,7 +115,7 @@ const HARNESS_ONLY: &[(&str, &str, &str)] = &[
 
 fn harness_refuses(text: &str) -> bool {
     let mut errors = Vec::new();
-    case::parse_file(Path::new("sample.json"), text, &mut errors);
+    validate::parse_file(Path::new("sample.json"), text, &mut errors);
     !errors.is_empty()
 }
 

@@ -11,8 +11,11 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use parity::language::Language;
+use outbox_runner::bench::{self, Bench};
+use outbox_runner::protocol::BenchRequest;
+use parity::exec::{self, Stdin};
 use parity::suite::Suite;
+use parity::toolchain::Language;
 use serde_json::Value;
 
 const SIZES: [u64; 4] = [1_000, 10_000, 100_000, 1_000_000];
@@ -30,7 +33,6 @@ const LOST_ACK_EVERY: u64 = 100;
 const REPEATS: usize = 5;
 
 fn main() -> ExitCode {
-    let root = parity::repo_root();
     let suite = match Suite::from_env() {
         Ok(suite) => suite,
         Err(e) => {
@@ -51,8 +53,8 @@ fn main() -> ExitCode {
         .collect();
 
     println!("## Warm parity run (make parity), median of 5");
-    let with = median_wall(5, &[]);
-    let without = median_wall(5, &["--skip", "generated"]);
+    let with = median_wall(&suite, 5, &[]);
+    let without = median_wall(&suite, 5, &["--skip", "generated"]);
     println!(
         "  all trials:                      {:>6.2} s",
         with.as_secs_f64()
@@ -68,11 +70,7 @@ fn main() -> ExitCode {
         let times: Vec<Duration> = (0..10)
             .map(|_| {
                 let started = Instant::now();
-                let _ = duct::cmd(&runner.argv[0], &runner.argv[1..])
-                    .dir(&root)
-                    .stdin_bytes("")
-                    .stdout_null()
-                    .run();
+                let _ = exec::run(&runner.command, Stdin::Bytes(Vec::new()));
                 started.elapsed()
             })
             .collect();
@@ -117,8 +115,9 @@ fn main() -> ExitCode {
     }
 }
 
-fn median_wall(runs: usize, skip: &[&str]) -> Duration {
-    let mut args = vec![
+fn median_wall(suite: &Suite, runs: usize, skip: &[&str]) -> Duration {
+    let argv: Vec<String> = [
+        "cargo",
         "test",
         "--quiet",
         "--release",
@@ -128,21 +127,23 @@ fn median_wall(runs: usize, skip: &[&str]) -> Duration {
         "parity",
         "--",
         "--quiet",
-    ];
-    args.extend_from_slice(skip);
-    let _ = duct::cmd("cargo", &args)
-        .stdout_null()
-        .stderr_null()
-        .unchecked()
-        .run();
+    ]
+    .iter()
+    .chain(skip)
+    .map(|s| (*s).to_owned())
+    .collect();
+    let command = exec::Command {
+        label: "the parity run".to_owned(),
+        argv,
+        dir: suite.root.clone(),
+        deadline: Duration::from_secs(1800),
+        keep: 4096,
+    };
+    let _ = exec::run(&command, Stdin::Null);
     let times = (0..runs)
         .map(|_| {
             let started = Instant::now();
-            let _ = duct::cmd("cargo", &args)
-                .stdout_null()
-                .stderr_null()
-                .unchecked()
-                .run();
+            let _ = exec::run(&command, Stdin::Null);
             started.elapsed()
         })
         .collect();
@@ -157,34 +158,30 @@ fn median(mut times: Vec<Duration>) -> Duration {
 /// ns per message for each size, after checking the counts against the
 /// reference's.
 fn scaling(suite: &Suite, language: &Language) -> Result<Vec<f64>, String> {
-    let runner = suite.runner(language);
+    let mut runner = suite.runner(language).command;
+    runner.deadline = Duration::from_secs(1800);
+    let benches: Vec<Bench> = SIZES
+        .iter()
+        .map(|&n| Bench {
+            messages: n,
+            aggregates: AGGREGATES,
+            batch_size: BATCH,
+            lost_ack_every: LOST_ACK_EVERY,
+        })
+        .collect();
     let mut input = String::new();
     for _ in 0..REPEATS {
-        for n in SIZES {
-            let request = serde_json::json!({
-                "name": format!("bench-{n}"),
-                "bench": {"messages": n, "aggregates": AGGREGATES, "batch_size": BATCH, "lost_ack_every": LOST_ACK_EVERY},
-            });
-            input.push_str(&request.to_string());
+        for bench in &benches {
+            input.push_str(&BenchRequest::new(&format!("bench-{}", bench.messages), bench).line());
             input.push('\n');
         }
     }
-    let output = duct::cmd(&runner.argv[0], &runner.argv[1..])
-        .dir(&suite.root)
-        .stdin_bytes(input)
-        .stdout_capture()
-        .stderr_capture()
-        .unchecked()
-        .run()
-        .map_err(|e| e.to_string())?;
-    if !output.status.success() {
-        return Err(format!(
-            "exited {}: {}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        ));
+    let output = exec::run(&runner, Stdin::Bytes(input.into_bytes())).map_err(|e| e.to_string())?;
+    if !output.success() {
+        return Err(format!("{}: {}", output.describe(), output.stderr.text()));
     }
-    let answers: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+    let stdout = output.stdout.text();
+    let answers: Vec<Value> = stdout
         .lines()
         .map(|line| serde_json::from_str(line).map_err(|e| format!("{e}: {line}")))
         .collect::<Result<_, _>>()?;
@@ -195,15 +192,11 @@ fn scaling(suite: &Suite, language: &Language) -> Result<Vec<f64>, String> {
             SIZES.len() * REPEATS
         ));
     }
+    let expected: Vec<bench::Report> = benches.iter().map(bench::run).collect();
     let mut per_size: Vec<Vec<f64>> = vec![Vec::new(); SIZES.len()];
     for (i, answer) in answers.iter().enumerate() {
         let n = SIZES[i % SIZES.len()];
-        let expected = outbox_runner::run_bench(&outbox_runner::Bench {
-            messages: n,
-            aggregates: AGGREGATES,
-            batch_size: BATCH,
-            lost_ack_every: LOST_ACK_EVERY,
-        });
+        let expected = &expected[i % SIZES.len()];
         for (field, want) in [
             ("sent", expected.sent),
             ("duplicates", expected.duplicates),

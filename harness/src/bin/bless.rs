@@ -6,9 +6,10 @@
 
 use std::process::ExitCode;
 
-use parity::bless::{self, Which};
-use parity::case;
-use parity::suite::Settings;
+use parity::config::Settings;
+use parity::suite::case_sources;
+use parity::table;
+use parity::table::bless::{self, Which};
 
 fn main() -> ExitCode {
     match run() {
@@ -27,13 +28,7 @@ fn run() -> Result<(), String> {
         );
     }
     let root = parity::repo_root();
-    let mut sources = vec![root.join("cases")];
-    sources.extend(
-        Settings::from_env()?
-            .extra_cases
-            .iter()
-            .map(|p| root.join(p)),
-    );
+    let sources = case_sources(&root, &Settings::from_env()?);
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: bless [--all] | bless --new NAME [--file PATH]";
 
@@ -44,7 +39,7 @@ fn run() -> Result<(), String> {
             Some("--file") => root.join(args.get(3).ok_or(usage)?),
             Some(_) => return Err(usage.into()),
         };
-        let existing = case::load(&sources).map_err(|errors| {
+        let existing = table::load(&sources).map_err(|errors| {
             let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
             format!("fix the case table first:\n{}", lines.join("\n"))
         })?;
@@ -60,7 +55,10 @@ fn run() -> Result<(), String> {
         [all] if all == "--all" => Which::All,
         _ => return Err(usage.into()),
     };
-    let files = case::files(&sources).map_err(|e| format!("cannot list the case files: {e}"))?;
+    let (files, unreadable) = table::files(&sources);
+    if let Some(error) = unreadable.first() {
+        return Err(format!("cannot list the case files: {error}"));
+    }
     let mut problems = Vec::new();
     let mut total = 0;
     for file in &files {
@@ -88,7 +86,5 @@ fn run() -> Result<(), String> {
 }
 
 fn display(path: &std::path::Path) -> String {
-    let root = parity::repo_root();
-    path.strip_prefix(&root)
-        .map_or_else(|_| path.display().to_string(), |p| p.display().to_string())
+    parity::text::relative(path, &parity::repo_root())
 }

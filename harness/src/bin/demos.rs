@@ -4,7 +4,9 @@
 
 use std::process::ExitCode;
 
-use parity::suite::{transcript_difference, Suite, Verdict};
+use parity::judge::demo::transcript_difference;
+use parity::judge::{Reason, Verdict};
+use parity::suite::Suite;
 
 fn main() -> ExitCode {
     let suite = match Suite::from_env() {
@@ -20,8 +22,8 @@ fn main() -> ExitCode {
         .expect("the reference is listed first");
     let transcript = match suite
         .prepare(reference)
-        .map_err(verdict_text)
-        .and_then(|()| suite.run_demo(reference))
+        .map_err(|why| why.to_string())
+        .and_then(|()| suite.demo.run(reference, &suite.demo.config))
     {
         Ok(transcript) => transcript,
         Err(why) => {
@@ -32,20 +34,25 @@ fn main() -> ExitCode {
     println!("=== {} demo ===\n{transcript}", reference.name);
     let mut all_match = true;
     for language in others {
-        let verdict = match suite.prepare(language) {
-            Err(verdict) => verdict,
-            Ok(()) => match suite.run_demo(language) {
-                Err(why) => Verdict::Fail(why),
-                Ok(output) => match transcript_difference(&transcript, &output) {
-                    None => Verdict::Pass,
-                    Some(difference) => Verdict::Fail(format!("differs {difference}")),
-                },
-            },
-        };
-        match verdict {
-            Verdict::Pass => println!("{:<12} same transcript", language.name),
-            Verdict::Ignore(why) => println!("{:<12} skipped: {why}", language.name),
-            Verdict::Fail(why) => {
+        let outcome = suite
+            .prepare(language)
+            .map_err(|why| suite.not_ready(&why))
+            .and_then(|()| {
+                let output = suite
+                    .demo
+                    .run(language, &suite.demo.config)
+                    .map_err(|why| Verdict::Fail(Reason::Demo(why)))?;
+                match transcript_difference(&transcript, &output) {
+                    None => Ok(()),
+                    Some(difference) => {
+                        Err(Verdict::Fail(Reason::Demo(format!("differs {difference}"))))
+                    }
+                }
+            });
+        match outcome {
+            Ok(()) | Err(Verdict::Pass) => println!("{:<12} same transcript", language.name),
+            Err(Verdict::Ignore(why)) => println!("{:<12} skipped: {why}", language.name),
+            Err(Verdict::Fail(why)) => {
                 all_match = false;
                 println!("{:<12} MISMATCH: {why}", language.name);
             }
@@ -55,12 +62,5 @@ fn main() -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
-    }
-}
-
-fn verdict_text(verdict: Verdict) -> String {
-    match verdict {
-        Verdict::Pass => String::new(),
-        Verdict::Fail(why) | Verdict::Ignore(why) => why,
     }
 }

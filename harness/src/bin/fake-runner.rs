@@ -89,24 +89,39 @@ fn main() -> ExitCode {
 /// The reference's relay loop with the block-on-failure line removed: a
 /// failed message no longer holds back the later events of its order.
 fn without_blocking(line: &str) -> String {
-    use outbox::Broker;
-    let request: outbox_runner::Request = serde_json::from_str(line).expect("a valid request");
-    let (mut table, mut broker) = outbox_runner::setup(&request).expect("a valid case");
-    let batch_size = usize::try_from(request.batch_size).unwrap_or(usize::MAX);
+    use outbox::{Broker, FlakyBroker, IdempotentConsumer, OutboxTable};
+    use outbox_runner::protocol::{decode, Request};
+    let Ok(Request::Case { name, scenario }) = decode(line) else {
+        return outbox_runner::answer(line);
+    };
+    let failures = scenario
+        .failures
+        .iter()
+        .map(|(&attempt, &failure)| (attempt, failure.into()))
+        .collect();
+    let mut table = OutboxTable::new();
+    let mut broker = FlakyBroker::new(IdempotentConsumer::new(), failures);
+    let batch_size = usize::try_from(scenario.batch_size).unwrap_or(usize::MAX);
+    let mut rows = scenario.messages.iter().peekable();
     let mut sent = Vec::new();
-    for _ in 0..request.passes {
-        let mut pass = Vec::new();
-        for message in table.unsent(batch_size) {
-            if broker.publish(&message).is_ok() {
-                table.mark_sent(message.id);
-                pass.push(message.id);
+    for pass in 0..=scenario.passes {
+        if pass > 0 {
+            let mut ids = Vec::new();
+            for message in table.unsent(batch_size) {
+                if broker.publish(&message).is_ok() {
+                    table.mark_sent(message.id);
+                    ids.push(message.id);
+                }
             }
+            sent.push(ids);
         }
-        sent.push(pass);
+        while let Some(row) = rows.next_if(|row| row.written_after_pass <= pass) {
+            table.add(row.into()).expect("a valid case");
+        }
     }
     let consumer = broker.consumer();
     serde_json::json!({
-        "name": request.name,
+        "name": name,
         "sent": sent,
         "journal": consumer.journal(),
         "duplicates": consumer.duplicates(),

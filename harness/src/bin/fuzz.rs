@@ -11,12 +11,12 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use parity::case::{self, Case};
 use parity::differential::{self, Finding};
-use parity::format;
-use parity::language::Language;
-use parity::process::Implementation;
-use parity::suite::{Suite, Verdict};
+use parity::protocol::Request;
+use parity::session::Runner;
+use parity::suite::Suite;
+use parity::table::{layout, validate, Case};
+use parity::toolchain::{Language, NotReady};
 
 struct Options {
     seed: u64,
@@ -87,12 +87,13 @@ fn main() -> ExitCode {
         }
         match suite.prepare(language) {
             Ok(()) => languages.push(language),
-            Err(Verdict::Ignore(why)) => eprintln!("fuzz: skipping {}: {why}", language.name),
-            Err(Verdict::Fail(why)) => {
+            Err(why @ NotReady::Missing { .. }) if !suite.settings.strict => {
+                eprintln!("fuzz: skipping {}: {why}", language.name)
+            }
+            Err(why) => {
                 eprintln!("fuzz: {why}");
                 return ExitCode::FAILURE;
             }
-            Err(Verdict::Pass) => unreachable!("prepare fails with a verdict that is not a pass"),
         }
     }
     let names: Vec<&str> = languages.iter().map(|l| l.name.as_str()).collect();
@@ -115,8 +116,8 @@ fn main() -> ExitCode {
             .seed
             .wrapping_add(number.wrapping_mul(1_000_000_007));
         let cases = differential::cases(seed, size);
-        let lines: Vec<String> = cases.iter().map(Case::request_line).collect();
-        (seed, cases, lines)
+        let requests = cases.as_deref().map(Request::cases).unwrap_or_default();
+        (seed, cases, requests)
     };
     let batch_size = |done: u64| {
         let left = options
@@ -131,8 +132,16 @@ fn main() -> ExitCode {
             left.min(options.batch) as usize
         }
     };
-    let mut next = Some(draw(0, batch_size(0))).filter(|(_, cases, _)| !cases.is_empty());
-    while let Some((seed, cases, lines)) = next.take() {
+    let mut next = Some(draw(0, batch_size(0)));
+    while let Some((seed, cases, requests)) = next.take() {
+        let cases = match cases {
+            Ok(cases) if cases.is_empty() => break,
+            Ok(cases) => cases,
+            Err(why) => {
+                eprintln!("\nfuzz: {why}");
+                return ExitCode::FAILURE;
+            }
+        };
         batch_number += 1;
         let size = cases.len() / 2;
         let upcoming = batch_size(done + size as u64);
@@ -140,7 +149,7 @@ fn main() -> ExitCode {
             let drawing = (upcoming > 0).then(|| scope.spawn(|| draw(batch_number, upcoming)));
             let handles: Vec<_> = runners
                 .iter()
-                .map(|runner| scope.spawn(|| differential::check_all_lines(runner, &cases, &lines)))
+                .map(|runner| scope.spawn(|| differential::check_all(runner, &cases, &requests)))
                 .collect();
             let problems: Vec<Vec<(usize, String)>> = handles
                 .into_iter()
@@ -165,7 +174,7 @@ fn main() -> ExitCode {
                 );
                 findings.push((
                     language.name.clone(),
-                    differential::shrink(runner as &dyn Implementation, seed, index, problem),
+                    differential::shrink(runner as &dyn Runner, seed, index, problem),
                 ));
             }
         }
@@ -212,7 +221,7 @@ fn save(path: &std::path::Path, findings: &[(String, Finding)]) -> Result<(), St
     let mut cases: Vec<Case> = match std::fs::read_to_string(path) {
         Ok(text) => {
             let mut errors = Vec::new();
-            let cases = case::parse_file(path, &text, &mut errors);
+            let cases = validate::parse_file(path, &text, &mut errors);
             if let Some(error) = errors.first() {
                 return Err(format!("not saving: {error}"));
             }
@@ -242,6 +251,10 @@ fn save(path: &std::path::Path, findings: &[(String, Finding)]) -> Result<(), St
             cases.push(finding.shrunk.clone());
         }
     }
-    std::fs::write(path, format::file_text(&cases))
-        .map_err(|e| format!("{}: cannot write: {e}", path.display()))
+    parity::atomic::write(path, layout::file_text(&cases).as_bytes()).map_err(|e| {
+        format!(
+            "{}: cannot write (the file is unchanged): {e}",
+            path.display()
+        )
+    })
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
-use crate::suite::Verdict;
+use crate::judge::Verdict;
 
 /// One trial's result, as it finished.
 #[derive(Debug, Clone)]
@@ -40,10 +40,10 @@ pub fn report(records: &[Recorded]) -> String {
         for record in records.iter().filter(|r| r.language == language) {
             let status = match &record.verdict {
                 Verdict::Pass => TestCaseStatus::success(),
-                Verdict::Fail(message) => {
+                Verdict::Fail(reason) => {
                     let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                    status.set_message(message.lines().next().unwrap_or_default());
-                    status.set_description(message.as_str());
+                    status.set_message(reason.summary());
+                    status.set_description(reason.to_string());
                     status
                 }
                 Verdict::Ignore(reason) => {

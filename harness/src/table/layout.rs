@@ -4,39 +4,33 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::case::Case;
+use super::{Case, Draft};
 
 /// Lines longer than this are broken up.
 const WIDTH: usize = 100;
 
-/// A case as a JSON value, fields in the canonical order.
+/// A case as a JSON value, fields in the canonical order: the scenario's
+/// own encoding (the one the protocol sends) between the case's name and
+/// description and its `expect`, with an empty `failures` left out.
 pub fn case_value(case: &Case, with_expect: bool) -> Value {
     let mut fields = Map::new();
     fields.insert("name".into(), json!(case.name));
     fields.insert("description".into(), json!(case.description));
-    fields.insert("batch_size".into(), json!(case.batch_size));
-    let messages: Vec<Value> = case
-        .messages
-        .iter()
-        .map(|m| json!({"id": m.id, "aggregate": m.aggregate, "type": m.event_type}))
-        .collect();
-    fields.insert("messages".into(), Value::Array(messages));
-    if !case.failures.is_empty() {
-        let failures: Map<String, Value> = case
-            .failures
-            .iter()
-            .map(|(attempt, failure)| (attempt.to_string(), json!(failure.as_str())))
-            .collect();
-        fields.insert("failures".into(), Value::Object(failures));
-    }
-    fields.insert("passes".into(), json!(case.passes));
-    if case.restart_each_pass {
-        fields.insert("restart_each_pass".into(), json!(true));
+    let Value::Object(scenario) =
+        serde_json::to_value(&case.scenario).expect("a scenario serializes")
+    else {
+        unreachable!("a scenario is a JSON object")
+    };
+    for (key, value) in scenario {
+        if key == "failures" && value.as_object().is_some_and(Map::is_empty) {
+            continue;
+        }
+        fields.insert(key, value);
     }
     if with_expect {
         fields.insert(
             "expect".into(),
-            json!({"sent": case.expect.sent, "journal": case.expect.journal, "duplicates": case.expect.duplicates}),
+            serde_json::to_value(&case.expect).expect("an outcome serializes"),
         );
     }
     Value::Object(fields)
@@ -54,16 +48,20 @@ pub fn case_text_without_expect(case: &Case, level: usize) -> String {
 
 /// A whole case file.
 pub fn file_text(cases: &[Case]) -> String {
-    let all: Vec<(Case, bool)> = cases.iter().map(|c| (c.clone(), true)).collect();
-    file_text_partial(&all)
+    file_text_of(cases.iter().map(|case| case_value(case, true)).collect())
 }
 
-/// A whole case file where some cases have no `expect` yet (the flag).
-pub fn file_text_partial(cases: &[(Case, bool)]) -> String {
-    let items: Vec<Value> = cases
-        .iter()
-        .map(|(c, with_expect)| case_value(c, *with_expect))
-        .collect();
+/// A whole case file where some cases have no `expect` yet.
+pub fn file_text_drafts(drafts: &[Draft]) -> String {
+    file_text_of(
+        drafts
+            .iter()
+            .map(|draft| case_value(&draft.case, draft.has_expect))
+            .collect(),
+    )
+}
+
+fn file_text_of(items: Vec<Value>) -> String {
     let file = json!({"$schema": "./schema.json", "cases": items});
     let mut text = pretty(&file, 0);
     text.push('\n');
@@ -138,7 +136,8 @@ mod tests {
             }
             let text = std::fs::read_to_string(&path).unwrap();
             let mut errors = Vec::new();
-            let cases = crate::case::parse_file(Path::new("case file"), &text, &mut errors);
+            let cases =
+                super::super::validate::parse_file(Path::new("case file"), &text, &mut errors);
             assert!(errors.is_empty(), "{errors:?}");
             assert!(
                 file_text(&cases) == text,

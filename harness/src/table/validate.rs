@@ -1,280 +1,28 @@
-//! The shared case table: loading every case file and checking every rule
-//! of SPEC.md's case format before any runner sees a case.
+//! Checking a case file against every rule of the case format (SPEC.md,
+//! "Case file format") and turning it into [`Case`]s.
 //!
-//! Errors name the file, the case and the field, and all of them are
-//! collected, so a broken table is fixed in one round.
+//! Files are read into the strict [`Json`] tree first, so repeated keys,
+//! `1.0` for an integer and lone surrogates are refused before any rule.
 
-use std::collections::{BTreeMap, HashMap};
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::Path;
 
-use serde::ser::{Serialize, SerializeMap, Serializer};
-
-use crate::json::Json;
-
-/// The largest id (and attempt number) every language reads exactly: 2^53-1.
-pub const MAX_ID: u64 = 9_007_199_254_740_991;
-/// The most passes a case may ask for, so a typo cannot hang a runner.
-pub const MAX_PASSES: u64 = 1_000_000;
-
-/// The trial name each language's demo check uses, so no case may take it.
-pub const DEMO_TRIAL: &str = "demo";
-/// The trial name of each language's run over generated scenarios.
-pub const GENERATED_TRIAL: &str = "generated";
-
-/// One outbox row of a case.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Message {
-    /// Outbox id, strictly increasing within a case.
-    pub id: u64,
-    /// The order whose events must stay in order.
-    pub aggregate: String,
-    /// The event type (`type` in JSON).
-    pub event_type: String,
-}
-
-/// A scripted broker failure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Failure {
-    /// Not delivered.
-    Down,
-    /// Delivered, but the ack was lost.
-    LostAck,
-}
-
-impl Failure {
-    /// The spelling in case files and on the wire.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Failure::Down => "down",
-            Failure::LostAck => "lost_ack",
-        }
-    }
-}
-
-/// What a correct implementation produces for a case.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Outcome {
-    /// Ids sent, one list per pass.
-    pub sent: Vec<Vec<u64>>,
-    /// The consumer's journal.
-    pub journal: Vec<String>,
-    /// Redeliveries the consumer dropped.
-    pub duplicates: u64,
-}
-
-/// One validated case.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Case {
-    /// The file the case came from, for messages.
-    pub file: PathBuf,
-    /// Stable id, unique across files; part of the trial name.
-    pub name: String,
-    /// What the case shows.
-    pub description: String,
-    /// Rows per pass.
-    pub batch_size: u64,
-    /// Outbox rows in insertion order.
-    pub messages: Vec<Message>,
-    /// Attempt number to failure.
-    pub failures: BTreeMap<u64, Failure>,
-    /// How many passes the relay runs.
-    pub passes: u64,
-    /// Build a new relay before every pass.
-    pub restart_each_pass: bool,
-    /// The expected result.
-    pub expect: Outcome,
-}
-
-impl Case {
-    /// The case as the runner protocol sends it: one line, without `expect`
-    /// (a runner never sees expected values, so it cannot echo them), with
-    /// `failures` always present and optional features only when set.
-    pub fn request_line(&self) -> String {
-        serde_json::to_string(&Request(self)).expect("a case serializes")
-    }
-}
-
-/// A case's wire form, written straight from the case (no JSON tree in
-/// between: the differential run writes thousands of these a second).
-struct Request<'a>(&'a Case);
-
-impl Serialize for Request<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let case = self.0;
-        let mut request = serializer.serialize_map(None)?;
-        request.serialize_entry("name", &case.name)?;
-        request.serialize_entry("batch_size", &case.batch_size)?;
-        request.serialize_entry("messages", &Messages(&case.messages))?;
-        request.serialize_entry("failures", &Failures(&case.failures))?;
-        request.serialize_entry("passes", &case.passes)?;
-        if case.restart_each_pass {
-            request.serialize_entry("restart_each_pass", &true)?;
-        }
-        request.end()
-    }
-}
-
-struct Messages<'a>(&'a [Message]);
-
-impl Serialize for Messages<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(WireMessage))
-    }
-}
-
-struct WireMessage<'a>(&'a Message);
-
-impl Serialize for WireMessage<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut fields = serializer.serialize_map(Some(3))?;
-        fields.serialize_entry("id", &self.0.id)?;
-        fields.serialize_entry("aggregate", &self.0.aggregate)?;
-        fields.serialize_entry("type", &self.0.event_type)?;
-        fields.end()
-    }
-}
-
-struct Failures<'a>(&'a BTreeMap<u64, Failure>);
-
-impl Serialize for Failures<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(
-            self.0
-                .iter()
-                .map(|(attempt, failure)| (attempt.to_string(), failure.as_str())),
-        )
-    }
-}
-
-/// A rule of the case format that a file breaks.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CaseError {
-    /// The file.
-    pub file: PathBuf,
-    /// The case: its name, or its position when the name itself is bad.
-    pub case: Option<String>,
-    /// The field, as a path such as `messages[1].id`.
-    pub field: Option<String>,
-    /// What is wrong.
-    pub problem: String,
-}
-
-impl fmt::Display for CaseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file.display())?;
-        if let Some(case) = &self.case {
-            write!(f, ": case {case}")?;
-        }
-        if let Some(field) = &self.field {
-            write!(f, ": field `{field}`")?;
-        }
-        write!(f, ": {}", self.problem)
-    }
-}
-
-impl std::error::Error for CaseError {}
-
-/// Every case from `sources` (files, or folders searched for `*.json`
-/// except `schema.json`), or every rule they break.
-pub fn load(sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
-    let mut errors = Vec::new();
-    let mut files = Vec::new();
-    for source in sources {
-        if let Err(e) = collect_files(source, &mut files) {
-            errors.push(file_error(source, format!("cannot read: {e}")));
-        }
-    }
-    let mut cases: Vec<Case> = Vec::new();
-    let mut first_file: HashMap<String, PathBuf> = HashMap::new();
-    for file in &files {
-        let text = match std::fs::read_to_string(file) {
-            Ok(text) => text,
-            Err(e) => {
-                errors.push(file_error(file, format!("cannot read: {e}")));
-                continue;
-            }
-        };
-        for case in parse_file(file, &text, &mut errors) {
-            if let Some(earlier) = first_file.get(&case.name) {
-                errors.push(CaseError {
-                    file: file.clone(),
-                    case: Some(format!("`{}`", case.name)),
-                    field: Some("name".into()),
-                    problem: format!(
-                        "the name is already used in {} (names are unique across all case files)",
-                        earlier.display()
-                    ),
-                });
-                continue;
-            }
-            first_file.insert(case.name.clone(), file.clone());
-            cases.push(case);
-        }
-    }
-    if errors.is_empty() {
-        Ok(cases)
-    } else {
-        Err(errors)
-    }
-}
-
-fn file_error(file: &Path, problem: String) -> CaseError {
-    CaseError {
-        file: file.to_path_buf(),
-        case: None,
-        field: None,
-        problem,
-    }
-}
-
-/// The case files among `sources`: files as given, folders searched for
-/// `*.json` except `schema.json`, in sorted order.
-pub fn files(sources: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for source in sources {
-        collect_files(source, &mut files)?;
-    }
-    Ok(files)
-}
-
-fn collect_files(source: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    if !source.is_dir() {
-        std::fs::metadata(source)?;
-        files.push(source.to_path_buf());
-        return Ok(());
-    }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(source)?
-        .map(|entry| entry.map(|e| e.path()))
-        .collect::<Result<_, _>>()?;
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            collect_files(&path, files)?;
-        } else if path.extension().is_some_and(|ext| ext == "json")
-            && path.file_name().is_some_and(|name| name != "schema.json")
-        {
-            files.push(path);
-        }
-    }
-    Ok(())
-}
+use super::json::Json;
+use super::{
+    is_valid_name, Case, CaseError, Draft, Failure, Outcome, Row, Scenario, MAX_ID, MAX_PASSES,
+};
+use crate::config::RESERVED_NAMES;
 
 /// The cases of one file's text; what is wrong goes to `errors`.
 pub fn parse_file(file: &Path, text: &str, errors: &mut Vec<CaseError>) -> Vec<Case> {
     parse_cases(file, text, errors, ExpectRule::Required)
         .into_iter()
-        .map(|(case, _)| case)
+        .map(|draft| draft.case)
         .collect()
 }
 
-/// Like [`parse_file`], for `make bless`: a case may lack `expect` (it then
-/// has an empty one), and the flag says whether it had one.
-pub fn parse_file_for_bless(
-    file: &Path,
-    text: &str,
-    errors: &mut Vec<CaseError>,
-) -> Vec<(Case, bool)> {
+/// Like [`parse_file`], for `make bless`: a case may lack `expect`.
+pub fn parse_drafts(file: &Path, text: &str, errors: &mut Vec<CaseError>) -> Vec<Draft> {
     parse_cases(file, text, errors, ExpectRule::Optional)
 }
 
@@ -289,11 +37,11 @@ fn parse_cases(
     text: &str,
     errors: &mut Vec<CaseError>,
     rule: ExpectRule,
-) -> Vec<(Case, bool)> {
+) -> Vec<Draft> {
     let root = match Json::parse(text) {
         Ok(root) => root,
         Err(e) => {
-            errors.push(file_error(file, format!("not valid JSON: {e}")));
+            errors.push(CaseError::file(file, format!("not valid JSON: {e}")));
             return Vec::new();
         }
     };
@@ -326,7 +74,7 @@ fn parse_case(
     index: usize,
     item: &Json,
     rule: ExpectRule,
-) -> Option<(Case, bool)> {
+) -> Option<Draft> {
     let position = format!("#{} (cases[{index}])", index + 1);
     check.case = Some(position.clone());
     let fields = check.object("", item)?;
@@ -334,7 +82,7 @@ fn parse_case(
 
     let name = get(fields, "name").and_then(|v| check.string("name", v));
     match &name {
-        Some(name) if name == DEMO_TRIAL || name == GENERATED_TRIAL => check.fail(
+        Some(name) if RESERVED_NAMES.contains(&name.as_str()) => check.fail(
             "name",
             format!("{name:?} is reserved for a trial of each language: pick another name"),
         ),
@@ -390,6 +138,10 @@ fn parse_case(
         None => Some(Outcome::default()),
     };
 
+    if let (Some(messages), Some(passes)) = (&messages, passes) {
+        check.written_after(messages, passes);
+    }
+
     if check.errors.len() > before {
         return None;
     }
@@ -397,22 +149,16 @@ fn parse_case(
         file: check.file.to_path_buf(),
         name: name?,
         description: description?,
-        batch_size: batch_size?,
-        messages: messages?,
-        failures: failures?,
-        passes: passes?,
-        restart_each_pass: restart_each_pass?,
+        scenario: Scenario {
+            batch_size: batch_size?,
+            messages: messages?,
+            failures: failures?,
+            passes: passes?,
+            restart_each_pass: restart_each_pass?,
+        },
         expect: expect?,
     };
-    Some((case, has_expect))
-}
-
-/// A case name: lowercase letters, digits and `_`, at least one.
-pub fn is_valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    Some(Draft { case, has_expect })
 }
 
 fn get<'j>(fields: &'j [(String, Json)], key: &str) -> Option<&'j Json> {
@@ -543,7 +289,7 @@ impl Checker<'_> {
         }
     }
 
-    fn messages(&mut self, value: &Json) -> Option<Vec<Message>> {
+    fn messages(&mut self, value: &Json) -> Option<Vec<Row>> {
         let items = self.array("messages", value)?;
         let before = self.errors.len();
         let mut messages = Vec::with_capacity(items.len());
@@ -553,7 +299,12 @@ impl Checker<'_> {
             let Some(fields) = self.object(&at, item) else {
                 continue;
             };
-            if !self.fields(&at, fields, &["id", "aggregate", "type"], &[]) {
+            if !self.fields(
+                &at,
+                fields,
+                &["id", "aggregate", "type"],
+                &["written_after_pass"],
+            ) {
                 continue;
             }
             let id_field = format!("{at}.id");
@@ -571,15 +322,50 @@ impl Checker<'_> {
                 }
             }
             previous = id.or(previous);
-            if let (Some(id), Some(aggregate), Some(event_type)) = (id, aggregate, event_type) {
-                messages.push(Message {
+            let written_after_pass = match get(fields, "written_after_pass") {
+                Some(v) => self.int(&format!("{at}.written_after_pass"), v, 0, MAX_PASSES),
+                None => Some(0),
+            };
+            if let (Some(id), Some(aggregate), Some(event_type), Some(written_after_pass)) =
+                (id, aggregate, event_type, written_after_pass)
+            {
+                messages.push(Row {
                     id,
                     aggregate,
                     event_type,
+                    written_after_pass,
                 });
             }
         }
         (self.errors.len() == before).then_some(messages)
+    }
+
+    /// Rows are written at pass boundaries that exist and never go back in
+    /// time, so ids still increase in the order rows are written.
+    fn written_after(&mut self, messages: &[Row], passes: u64) {
+        let mut previous = 0;
+        for (i, row) in messages.iter().enumerate() {
+            let field = format!("messages[{i}].written_after_pass");
+            let pass = row.written_after_pass;
+            if pass > passes {
+                self.fail(
+                    &field,
+                    format!(
+                        "{pass} is after the last pass ({passes}): a row is written after pass 0 (before \
+                         the first) to {passes} (after the last)"
+                    ),
+                );
+            } else if pass < previous {
+                self.fail(
+                    &field,
+                    format!(
+                        "{pass} is before the previous row's {previous}: rows are written in id order, so \
+                         written_after_pass never decreases along `messages`"
+                    ),
+                );
+            }
+            previous = previous.max(pass);
+        }
     }
 
     fn failures(&mut self, value: &Json) -> Option<BTreeMap<u64, Failure>> {

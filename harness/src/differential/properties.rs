@@ -4,13 +4,13 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::case::{Case, Failure, Message, Outcome};
+use crate::table::{Failure, Outcome, Row, Scenario};
 
 /// `Err` names the first property the outcome breaks.
 ///
 /// The journal is read back to message ids through `"<aggregate> <type>"`,
 /// so the scenarios this runs on give every message a distinct entry.
-pub fn check(case: &Case, outcome: &Outcome) -> Result<(), String> {
+pub fn check(case: &Scenario, outcome: &Outcome) -> Result<(), String> {
     let index: HashMap<u64, usize> = case
         .messages
         .iter()
@@ -23,7 +23,7 @@ pub fn check(case: &Case, outcome: &Outcome) -> Result<(), String> {
             case.messages[i].aggregate, case.messages[i].event_type
         )
     };
-    let is_entry_of = |entry: &str, m: &Message| {
+    let is_entry_of = |entry: &str, m: &Row| {
         entry.len() == m.aggregate.len() + 1 + m.event_type.len()
             && entry.starts_with(m.aggregate.as_str())
             && entry[m.aggregate.len()..].starts_with(' ')
@@ -54,6 +54,12 @@ pub fn check(case: &Case, outcome: &Outcome) -> Result<(), String> {
             };
             if !sent.insert(i) {
                 return Err(format!("id {id} was sent twice (again in pass {pass})"));
+            }
+            let written = case.messages[i].written_after_pass;
+            if pass as u64 <= written {
+                return Err(format!(
+                    "pass {pass} sent id {id}, which is only written after pass {written}"
+                ));
             }
             let aggregate = &case.messages[i].aggregate;
             if let Some(earlier) =
@@ -111,19 +117,23 @@ pub fn check(case: &Case, outcome: &Outcome) -> Result<(), String> {
     }
 
     if case.failures.is_empty() {
+        // Nothing fails, so every pass sends the oldest rows written so far,
+        // a batch at a time, in id order.
         let batch = usize::try_from(case.batch_size).unwrap_or(usize::MAX);
-        let all: Vec<u64> = case.messages.iter().map(|m| m.id).collect();
-        let mut expected: Vec<Vec<u64>> = all.chunks(batch).map(<[u64]>::to_vec).collect();
-        expected.resize(
-            usize::try_from(case.passes)
-                .unwrap_or(usize::MAX)
-                .max(expected.len()),
-            Vec::new(),
-        );
-        expected.truncate(outcome.sent.len());
+        let mut waiting: std::collections::VecDeque<u64> = std::collections::VecDeque::new();
+        let mut rows = case.messages.iter().peekable();
+        let mut expected: Vec<Vec<u64>> = Vec::new();
+        for pass in 0..outcome.sent.len() as u64 {
+            while let Some(row) = rows.next_if(|row| row.written_after_pass <= pass) {
+                waiting.push_back(row.id);
+            }
+            let take = batch.min(waiting.len());
+            expected.push(waiting.drain(..take).collect());
+        }
         if outcome.sent != expected {
             return Err(format!(
-                "with no failures, the table must go out in id order, {batch} per pass: expected {expected:?}"
+                "with no failures, each pass must send the oldest rows written so far, {batch} per pass: \
+                 expected {expected:?}"
             ));
         }
     }

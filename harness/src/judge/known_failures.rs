@@ -9,8 +9,8 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::case::{DEMO_TRIAL, GENERATED_TRIAL};
-use crate::json::Json;
+use crate::config::RESERVED_NAMES;
+use crate::table::json::Json;
 
 /// The known failures of one language: case name to reason.
 pub type KnownFailures = BTreeMap<String, String>;
@@ -44,7 +44,7 @@ pub fn load(
     };
     let mut known = KnownFailures::new();
     for (name, reason) in entries {
-        if name != DEMO_TRIAL && name != GENERATED_TRIAL && !case_names.contains(name.as_str()) {
+        if !RESERVED_NAMES.contains(&name.as_str()) && !case_names.contains(name.as_str()) {
             return Err(format!(
                 "{at}: `{name}` is not a case in the table: remove it, or fix the name"
             ));

@@ -1,8 +1,15 @@
 //! The languages the suite checks: one entry each says which tool it needs,
-//! how to build it and how to start its runner and its demo. Adding a
-//! language is adding an entry here (and its folder under `runners/`).
+//! how to build it and how to start its runner and its demo; and getting a
+//! language ready (probe, build), each step a child with a deadline.
+//! Adding a language is adding an entry here (and its folder under
+//! `runners/`).
 
+use std::fmt;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::exec::{self, Stdin};
+use crate::text::tail;
 
 /// One implementation of the practice and how to drive it.
 #[derive(Debug, Clone)]
@@ -108,11 +115,6 @@ fn line(command: &str) -> Vec<String> {
     command.split_whitespace().map(str::to_owned).collect()
 }
 
-/// Where the parity suite keeps what it builds and logs for a language.
-pub fn work_dir(name: &str) -> PathBuf {
-    Path::new("target").join("parity").join(name)
-}
-
 /// The built-in languages, the reference first. `target` is cargo's target
 /// folder, relative to the repository root or absolute.
 pub fn builtin(target: &Path) -> Vec<Language> {
@@ -196,13 +198,121 @@ pub fn builtin(target: &Path) -> Vec<Language> {
     ]
 }
 
+/// Why a language cannot run: never a pass, so a caller cannot mistake it
+/// for one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotReady {
+    /// Its toolchain is not installed: the probe could not run.
+    Missing {
+        /// The language.
+        language: String,
+        /// The probe's command line and what went wrong.
+        probe: String,
+        /// What to install.
+        hint: String,
+    },
+    /// A build step failed or ran out of time.
+    BuildFailed {
+        /// The language.
+        language: String,
+        /// The step's command line.
+        step: String,
+        /// How it ended and the tail of what it printed.
+        output: String,
+    },
+}
+
+impl fmt::Display for NotReady {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotReady::Missing {
+                language,
+                probe,
+                hint,
+            } => write!(f, "{language} toolchain not available ({probe}); {hint}"),
+            NotReady::BuildFailed {
+                language,
+                step,
+                output,
+            } => write!(f, "building {language} failed: `{step}` {output}"),
+        }
+    }
+}
+
+impl Language {
+    /// Probes the toolchain, then runs the build steps that are not fresh,
+    /// each from `root` within `deadline`.
+    pub fn prepare(&self, root: &Path, deadline: Duration) -> Result<(), NotReady> {
+        let command = |argv: &[String]| exec::Command {
+            label: format!("`{}`", argv.join(" ")),
+            argv: argv.to_vec(),
+            dir: root.to_path_buf(),
+            deadline,
+            keep: exec::KEEP,
+        };
+        let probe = exec::run(&command(&self.probe), Stdin::Null);
+        let missing = match probe {
+            Ok(output) if output.success() => None,
+            Ok(output) => Some(format!(
+                "{}: {}",
+                output.describe(),
+                output.stderr.text().trim()
+            )),
+            Err(e) => Some(e.to_string()),
+        };
+        if let Some(why) = missing {
+            return Err(NotReady::Missing {
+                language: self.name.clone(),
+                probe: format!("`{}`: {why}", self.probe.join(" ")),
+                hint: self.install_hint.clone(),
+            });
+        }
+        for step in &self.build {
+            if step.is_fresh(root) {
+                continue;
+            }
+            let failure = match exec::run(&command(&step.argv), Stdin::Null) {
+                Ok(output) if output.success() => {
+                    if let Err(e) = step.mark_done(root) {
+                        eprintln!(
+                            "parity: cannot record that `{}` succeeded: {e}",
+                            step.argv.join(" ")
+                        );
+                    }
+                    continue;
+                }
+                Ok(output) if output.status.is_none() => format!(
+                    "(did not finish within {} s, PARITY_BUILD_TIMEOUT; its process group was killed):\n{}",
+                    deadline.as_secs_f64(),
+                    tail(&both(&output), 60)
+                ),
+                Ok(output) => format!("({}):\n{}", output.describe(), tail(&both(&output), 60)),
+                Err(e) => format!("(could not start: {e})"),
+            };
+            return Err(NotReady::BuildFailed {
+                language: self.name.clone(),
+                step: step.argv.join(" "),
+                output: failure,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A build's stdout, then its stderr.
+fn both(output: &exec::Output) -> String {
+    let mut text = output.stdout.text();
+    text.push_str(&output.stderr.text());
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_step_is_fresh_only_after_success_and_until_an_input_changes() {
-        let root = crate::repo_root().join("target/parity/tests/freshness");
+        let root = crate::config::scratch_dir(&crate::repo_root(), "freshness");
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(root.join("src")).unwrap();
         std::fs::write(root.join("src/a.txt"), "a").unwrap();

@@ -3,7 +3,7 @@
 
 use std::fmt::{Debug, Write as _};
 
-use crate::case::Outcome;
+use crate::table::Outcome;
 
 /// `Ok` when equal; otherwise a report with expected and actual side by
 /// side per differing field and the pass or entry where they first differ.

@@ -1,0 +1,98 @@
+//! Differential checking: every language against the reference and against
+//! the properties, on generated scenarios, with shrinking of what fails.
+//!
+//! Each scenario goes to a runner twice, as it is and with
+//! `restart_each_pass`, in one stream with all the others: a relay rebuilt
+//! at every pass boundary must not change the result.
+
+pub mod generate;
+pub mod properties;
+pub mod shrink;
+
+use crate::judge::compare::compare;
+use crate::protocol::{Reply, Request};
+use crate::session::Runner;
+use crate::table::{Case, Outcome};
+use generate::{draw, Drawn, MAX_ROWS};
+
+pub use shrink::{shrink, Finding};
+
+/// The two cases sent for scenario `index` of `seed`: as drawn, and with a
+/// new relay before every pass; `Err` when the reference itself fails on
+/// it, naming the scenario.
+pub fn case_pair(drawn: &Drawn, seed: u64, index: usize) -> Result<[Case; 2], String> {
+    let name = format!("generated-{seed}-{index}");
+    let description = format!("Scenario {index} drawn from seed {seed}.");
+    let plain = drawn.to_case(&name, &description, false).map_err(|e| {
+        format!("the reference fails on generated scenario {index} of seed {seed}: {e}\n{drawn:?}")
+    })?;
+    let mut restart = plain.clone();
+    restart.name = format!("{name}-restart");
+    restart.scenario.restart_each_pass = true;
+    Ok([plain, restart])
+}
+
+/// The cases for `count` scenarios of `seed`, pairs in order.
+pub fn cases(seed: u64, count: usize) -> Result<Vec<Case>, String> {
+    cases_up_to(seed, count, MAX_ROWS)
+}
+
+fn cases_up_to(seed: u64, count: usize, max_rows: usize) -> Result<Vec<Case>, String> {
+    let mut cases = Vec::with_capacity(2 * count);
+    for (index, tree) in draw(seed, count, max_rows).iter().enumerate() {
+        cases.extend(case_pair(&tree.current(), seed, index)?);
+    }
+    Ok(cases)
+}
+
+/// Why one language's answers to a scenario pair are wrong, or `Ok`.
+pub fn judge_pair(plain: &Case, replies: [&Reply; 2]) -> Result<(), String> {
+    properties::check(&plain.scenario, &plain.expect)
+        .map_err(|broken| format!("the Rust reference itself breaks a property: {broken}"))?;
+    let answer = answer_of(replies[0])?;
+    properties::check(&plain.scenario, answer)
+        .map_err(|broken| format!("breaks a property: {broken}"))?;
+    compare(&plain.expect, answer)
+        .map_err(|report| format!("disagrees with the reference:\n{report}"))?;
+    let restarted = answer_of(replies[1])?;
+    compare(answer, restarted).map_err(|report| {
+        format!("gives another result with restart_each_pass (expected: without, actual: with):\n{report}")
+    })?;
+    Ok(())
+}
+
+fn answer_of(reply: &Reply) -> Result<&Outcome, String> {
+    match reply {
+        Reply::Answer(outcome) => Ok(outcome),
+        Reply::Error(error) => Err(format!("answered with an error: {error}")),
+        Reply::Fault(why) => Err(why.clone()),
+    }
+}
+
+/// Runs scenario pairs through `runner` (their requests made already, so
+/// several runners share the work) and judges every answer; returns the
+/// problems by scenario index.
+pub fn check_all(
+    runner: &dyn Runner,
+    cases: &[Case],
+    requests: &[Request],
+) -> Vec<(usize, String)> {
+    judge_all(cases, &runner.run(requests))
+}
+
+/// Judges the replies to scenario pairs (as [`cases`] makes them); returns
+/// the problems by scenario index. A pair without two replies is a problem.
+pub fn judge_all(cases: &[Case], replies: &[Reply]) -> Vec<(usize, String)> {
+    let mut problems = Vec::new();
+    for (index, pair) in cases.chunks(2).enumerate() {
+        let answers = replies.get(2 * index..2 * index + 2).unwrap_or_default();
+        let verdict = match (pair.first(), answers) {
+            (Some(plain), [a, b]) => judge_pair(plain, [a, b]),
+            _ => Err("no answer".to_owned()),
+        };
+        if let Err(problem) = verdict {
+            problems.push((index, problem));
+        }
+    }
+    problems
+}

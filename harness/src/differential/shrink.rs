@@ -1,0 +1,162 @@
+//! Shrinking a scenario a language gets wrong to the smallest one it still
+//! gets wrong, and reporting it as a ready case.
+
+use proptest::strategy::ValueTree;
+
+use super::generate::{draw, Drawn, MAX_ROWS};
+use super::{case_pair, cases_up_to, check_all, judge_pair, properties};
+use crate::oracle;
+use crate::protocol::Request;
+use crate::session::Runner;
+use crate::table::{layout, Case};
+
+/// How many shrink steps to try at most, so a pathological runner cannot
+/// keep the shrinker busy for ever.
+const MAX_SHRINK_STEPS: usize = 1000;
+/// How many smaller scenarios to draw in each search below a shrunk one.
+const SMALLER_DRAWS: usize = 2000;
+
+/// One scenario a language got wrong, shrunk.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// Where it was drawn: the seed and its index.
+    pub seed: u64,
+    /// The scenario's index under the seed.
+    pub index: usize,
+    /// What was wrong with the original scenario.
+    pub problem: String,
+    /// The smallest scenario found that still fails, as a case.
+    pub shrunk: Case,
+    /// What is wrong with the shrunk scenario.
+    pub shrunk_problem: String,
+    /// Whether the reference satisfies every property on the shrunk case,
+    /// so its `expect` can be trusted.
+    pub reference_is_right: bool,
+}
+
+/// Shrinks scenario `index` of `seed`, which `runner` gets wrong, to the
+/// smallest scenario it still gets wrong.
+///
+/// proptest shrinks a list only in its first round, so a shrunk scenario can
+/// be stuck above the minimum (a failure on attempt 3 needs two messages
+/// before it). So, after shrinking, fresh scenarios with fewer messages are
+/// drawn and streamed through the runner; one that fails is shrunk in turn,
+/// until no smaller one fails.
+pub fn shrink(runner: &dyn Runner, seed: u64, index: usize, problem: String) -> Finding {
+    let tree = draw(seed, index + 1, MAX_ROWS)
+        .pop()
+        .expect("draw gives index + 1 trees");
+    let (mut drawn, mut shrunk_problem) = shrink_tree(runner, tree, problem.clone());
+    let mut round = 0u64;
+    while !drawn.rows.is_empty() {
+        round += 1;
+        let round_seed = seed.wrapping_mul(1_000_003).wrapping_add(round);
+        let smaller = drawn.rows.len() - 1;
+        let Ok(candidates) = cases_up_to(round_seed, SMALLER_DRAWS, smaller) else {
+            break;
+        };
+        let requests = Request::cases(&candidates);
+        let Some((i, candidate_problem)) =
+            check_all(runner, &candidates, &requests).into_iter().next()
+        else {
+            break;
+        };
+        let tree = draw(round_seed, i + 1, smaller)
+            .pop()
+            .expect("draw gives i + 1 trees");
+        (drawn, shrunk_problem) = shrink_tree(runner, tree, candidate_problem);
+    }
+    let name = format!("regression_s{seed}_{index}");
+    let scenario = drawn.scenario(false);
+    let expect = oracle::try_expect(&scenario).unwrap_or_default();
+    let reference_is_right = properties::check(&scenario, &expect).is_ok();
+    let shrunk = Case {
+        file: "(generated)".into(),
+        name,
+        description: format!(
+            "Found by the differential run (seed {seed}, scenario {index}) and shrunk: {}",
+            first_line(&shrunk_problem)
+        ),
+        scenario,
+        expect,
+    };
+    Finding {
+        seed,
+        index,
+        problem,
+        shrunk,
+        shrunk_problem,
+        reference_is_right,
+    }
+}
+
+/// proptest's shrink loop over one value tree: simplify while the runner
+/// still fails, step back when it passes.
+fn shrink_tree(
+    runner: &dyn Runner,
+    mut tree: Box<dyn ValueTree<Value = Drawn>>,
+    problem: String,
+) -> (Drawn, String) {
+    let fails = |drawn: &Drawn| -> Option<String> {
+        let pair = case_pair(drawn, 0, 0).ok()?;
+        let replies = runner.run(&Request::cases(&pair));
+        match replies.as_slice() {
+            [a, b] => judge_pair(&pair[0], [a, b]).err(),
+            _ => Some("the runner did not answer".to_owned()),
+        }
+    };
+    let mut smallest = (tree.current(), problem);
+    if !tree.simplify() {
+        return smallest;
+    }
+    for _ in 0..MAX_SHRINK_STEPS {
+        let candidate = tree.current();
+        let more = match fails(&candidate) {
+            Some(problem) => {
+                smallest = (candidate, problem);
+                tree.simplify()
+            }
+            None => tree.complicate(),
+        };
+        if !more {
+            break;
+        }
+    }
+    smallest
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines()
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches(':')
+}
+
+impl Finding {
+    /// A report ending in the shrunk scenario as a ready case for
+    /// `cases/regressions.json`.
+    pub fn report(&self, language: &str) -> String {
+        let mut text = format!(
+            "{language} got generated scenario {} of seed {} wrong: {}\n\nShrunk to {} message(s), it {}\n",
+            self.index,
+            self.seed,
+            self.problem,
+            self.shrunk.scenario.messages.len(),
+            self.shrunk_problem
+        );
+        if self.reference_is_right {
+            text.push_str("\nAs a ready case (expect from the reference; `make fuzz SAVE=1` appends such cases to cases/regressions.json):\n");
+            text.push_str(&layout::case_text(&self.shrunk, 0));
+        } else {
+            let broken = properties::check(&self.shrunk.scenario, &self.shrunk.expect)
+                .err()
+                .unwrap_or_default();
+            text.push_str(&format!(
+                "\nThe reference is wrong here too ({broken}), so no expect can be trusted; the case without it:\n"
+            ));
+            text.push_str(&layout::case_text_without_expect(&self.shrunk, 0));
+        }
+        text.push('\n');
+        text
+    }
+}

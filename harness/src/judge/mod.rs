@@ -1,0 +1,195 @@
+//! Judging: what a trial's result is and why, in one typed form from which
+//! both the terminal text and the JUnit summary are made.
+
+pub mod compare;
+pub mod demo;
+pub mod known_failures;
+
+use std::fmt;
+use std::path::PathBuf;
+
+use crate::table::Case;
+use crate::toolchain::NotReady;
+
+/// The result of one trial.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// It matched.
+    Pass,
+    /// It did not, and this says why.
+    Fail(Reason),
+    /// Not judged, and this says why (toolchain missing, known failure).
+    Ignore(String),
+}
+
+/// Which case a reason is about, as messages show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseHeader {
+    /// The case's name.
+    pub name: String,
+    /// Its file, relative to the repository root.
+    pub file: String,
+    /// What it shows.
+    pub description: String,
+}
+
+impl CaseHeader {
+    /// The header of a case, its file shown relative to `root`.
+    pub fn of(case: &Case, root: &std::path::Path) -> Self {
+        CaseHeader {
+            name: case.name.clone(),
+            file: crate::text::relative(&case.file, root),
+            description: case.description.clone(),
+        }
+    }
+}
+
+impl fmt::Display for CaseHeader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "case `{}` ({}): {}",
+            self.name, self.file, self.description
+        )
+    }
+}
+
+/// Why a trial failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// The runner's answer differs from `expect`; the report shows where.
+    Mismatch {
+        /// The case.
+        case: CaseHeader,
+        /// Expected and actual side by side, per differing field.
+        report: String,
+    },
+    /// The runner's port raised an error on the case.
+    ErrorAnswer {
+        /// The case.
+        case: CaseHeader,
+        /// The language.
+        language: String,
+        /// The error's text.
+        error: String,
+    },
+    /// The runner misbehaved on the case: crashed, hung, printed garbage.
+    Fault {
+        /// The case.
+        case: CaseHeader,
+        /// What happened, with the runner's stderr tail.
+        fault: String,
+    },
+    /// The language could not be made ready (under `PARITY_STRICT=1` a
+    /// missing toolchain lands here too).
+    NotReady(NotReady),
+    /// Some generated scenarios failed; the report ends in a shrunk case.
+    Generated {
+        /// How many scenarios failed.
+        failed: usize,
+        /// How many ran.
+        total: usize,
+        /// The seed they were drawn from.
+        seed: u64,
+        /// The first failure, shrunk.
+        report: String,
+    },
+    /// The demo failed, or printed another transcript.
+    Demo(String),
+    /// A trial listed as a known failure passes now.
+    StaleKnownFailure {
+        /// The trial.
+        trial: String,
+        /// The language.
+        language: String,
+        /// The reason the list gives.
+        reason: String,
+        /// The list to edit.
+        list: PathBuf,
+    },
+    /// The Rust reference failed on a scenario, so nothing can be judged
+    /// against it there.
+    Reference(String),
+    /// A fault of the harness itself.
+    Harness(String),
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::Mismatch { case, report } => write!(f, "{case}\n{report}"),
+            Reason::ErrorAnswer {
+                case,
+                language,
+                error,
+            } => write!(
+                f,
+                "{case}\nthe {language} runner answered with an error: {error}"
+            ),
+            Reason::Fault { case, fault } => write!(f, "{case}\n{fault}"),
+            Reason::NotReady(why @ NotReady::Missing { .. }) => {
+                write!(f, "{why} (PARITY_STRICT=1 makes this a failure)")
+            }
+            Reason::NotReady(why) => write!(f, "{why}"),
+            Reason::Generated {
+                failed,
+                total,
+                seed,
+                report,
+            } => write!(
+                f,
+                "{failed} of {total} generated scenarios (seed {seed}) failed.\n{report}"
+            ),
+            Reason::Demo(why) | Reason::Reference(why) | Reason::Harness(why) => f.write_str(why),
+            Reason::StaleKnownFailure {
+                trial,
+                language,
+                reason,
+                list,
+            } => write!(
+                f,
+                "`{trial}` is listed as a known failure of {language} ({reason}) but passes now: \
+                 remove it from {}",
+                list.display()
+            ),
+        }
+    }
+}
+
+impl Reason {
+    /// One line saying what kind of failure this is, for a report's summary
+    /// column (JUnit's `message`).
+    pub fn summary(&self) -> String {
+        match self {
+            Reason::Mismatch { case, .. } => {
+                format!("`{}`: the result differs from expect", case.name)
+            }
+            Reason::ErrorAnswer { case, .. } => {
+                format!("`{}`: the runner answered with an error", case.name)
+            }
+            Reason::Fault { case, fault } => format!(
+                "`{}`: runner fault: {}",
+                case.name,
+                crate::text::excerpt(fault.lines().next().unwrap_or_default(), 200)
+            ),
+            Reason::NotReady(NotReady::Missing { language, .. }) => {
+                format!("the {language} toolchain is missing")
+            }
+            Reason::NotReady(NotReady::BuildFailed { language, .. }) => {
+                format!("building {language} failed")
+            }
+            Reason::Generated {
+                failed,
+                total,
+                seed,
+                ..
+            } => format!("{failed} of {total} generated scenarios (seed {seed}) failed"),
+            Reason::Demo(why) | Reason::Reference(why) | Reason::Harness(why) => {
+                crate::text::excerpt(why.lines().next().unwrap_or_default(), 200)
+            }
+            Reason::StaleKnownFailure { trial, .. } => {
+                format!("known failure `{trial}` passes now")
+            }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! Every (language, case) pair and every language's demo as one
+//! libtest-mimic trial.
+//!
+//! Each language is prepared (toolchain probe, build) and its runner run
+//! once for all of its selected cases, lazily and in a thread of its own, so
+//! languages build and run side by side while trials wait for their verdict.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+
+use super::junit::{Recorded, Recorder};
+use super::Suite;
+use crate::config::{trial_name, DEMO_TRIAL, GENERATED_COUNT, GENERATED_SEED, GENERATED_TRIAL};
+use crate::differential;
+use crate::judge::{Reason, Verdict};
+use crate::protocol::{Reply, Request};
+use crate::session::{Runner, Session};
+use crate::table::Case;
+use crate::toolchain::{Language, NotReady};
+
+impl Verdict {
+    fn into_trial_result(self) -> Result<Completion, Failed> {
+        match self {
+            Verdict::Pass => Ok(Completion::Completed),
+            Verdict::Ignore(reason) => Ok(Completion::ignored_with(reason)),
+            Verdict::Fail(reason) => Err(reason.to_string().into()),
+        }
+    }
+}
+
+/// One language's work in a run, done once and shared by its trials.
+struct Job {
+    suite: Arc<Suite>,
+    language: usize,
+    selection: OnceLock<Selection>,
+    prepared: OnceLock<Result<(), NotReady>>,
+    run: OnceLock<Run>,
+    demo: OnceLock<Verdict>,
+}
+
+/// Which of a language's trials the filter selected.
+#[derive(Default)]
+struct Selection {
+    cases: Vec<usize>,
+    generated: bool,
+    demo: bool,
+}
+
+/// The verdicts of one runner session: the table's cases, then the
+/// generated scenarios in the same stream.
+#[derive(Default)]
+struct Run {
+    cases: BTreeMap<String, Verdict>,
+    generated: Option<Verdict>,
+}
+
+impl Job {
+    fn language(&self) -> &Language {
+        &self.suite.languages[self.language]
+    }
+
+    fn prepared(&self) -> &Result<(), NotReady> {
+        self.prepared
+            .get_or_init(|| self.suite.prepare(self.language()))
+    }
+
+    fn run(&self) -> &Run {
+        self.run.get_or_init(|| {
+            let Some(selection) = self.selection.get() else {
+                return Run::default();
+            };
+            let table: Vec<&Case> = selection
+                .cases
+                .iter()
+                .map(|&i| &self.suite.cases[i])
+                .collect();
+            let (generated, generated_failure): (&[Case], Option<Verdict>) =
+                match (selection.generated, self.suite.generated_cases()) {
+                    (false, _) => (&[], None),
+                    (true, Ok(cases)) => (cases, None),
+                    (true, Err(why)) => {
+                        (&[], Some(Verdict::Fail(Reason::Reference(why.to_owned()))))
+                    }
+                };
+            if table.is_empty() && generated.is_empty() {
+                return Run {
+                    cases: BTreeMap::new(),
+                    generated: generated_failure,
+                };
+            }
+            let name = &self.language().name;
+            if let Err(why) = self.prepared() {
+                let verdict = self.suite.not_ready(why);
+                return Run {
+                    cases: table
+                        .iter()
+                        .map(|c| (c.name.clone(), verdict.clone()))
+                        .collect(),
+                    generated: selection.generated.then(|| verdict.clone()),
+                };
+            }
+            let runner = self.suite.runner(self.language());
+            let requests = Request::cases(table.iter().copied().chain(generated));
+            let mut replies = runner.run(&requests);
+            let generated_replies = replies.split_off(table.len());
+            let verdicts = self.suite.judge(name, &table, replies);
+            Run {
+                cases: table.iter().map(|c| c.name.clone()).zip(verdicts).collect(),
+                generated: generated_failure.or_else(|| {
+                    selection.generated.then(|| {
+                        let verdict = judge_generated(&runner, generated, &generated_replies);
+                        self.suite
+                            .apply_known_failure(name, GENERATED_TRIAL, verdict)
+                    })
+                }),
+            }
+        })
+    }
+
+    fn case_verdict(&self, name: &str) -> Verdict {
+        self.run().cases.get(name).cloned().unwrap_or_else(|| {
+            Verdict::Fail(Reason::Harness(format!(
+                "case `{name}` was not run: a bug in the harness"
+            )))
+        })
+    }
+
+    fn generated_verdict(&self) -> Verdict {
+        self.run().generated.clone().unwrap_or_else(|| {
+            Verdict::Fail(Reason::Harness(
+                "the generated scenarios were not run: a bug in the harness".into(),
+            ))
+        })
+    }
+
+    fn demo_verdict(&self) -> Verdict {
+        self.demo
+            .get_or_init(|| match self.prepared() {
+                Err(why) => self.suite.not_ready(why),
+                Ok(()) => self.suite.check_demo(self.language()),
+            })
+            .clone()
+    }
+}
+
+/// Judges a language's answers to the fixed-seed scenarios; the first one
+/// it gets wrong is shrunk and shown as a ready case.
+fn judge_generated(runner: &Session, cases: &[Case], replies: &[Reply]) -> Verdict {
+    let problems = differential::judge_all(cases, replies);
+    let Some((index, problem)) = problems.first().cloned() else {
+        return Verdict::Pass;
+    };
+    let language = runner.command.label.clone();
+    let finding = differential::shrink(runner as &dyn Runner, GENERATED_SEED, index, problem);
+    Verdict::Fail(Reason::Generated {
+        failed: problems.len(),
+        total: GENERATED_COUNT,
+        seed: GENERATED_SEED,
+        report: finding.report(&language),
+    })
+}
+
+/// Every trial of the suite; each puts its result in `recorder` as it
+/// finishes. Unless `args` only lists them, each language with a selected
+/// trial starts its work in the background right away.
+pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<Trial> {
+    let mut trials = Vec::new();
+    let mut jobs = Vec::new();
+    for (index, language) in suite.languages.iter().enumerate() {
+        let job = Arc::new(Job {
+            suite: Arc::clone(&suite),
+            language: index,
+            selection: OnceLock::new(),
+            prepared: OnceLock::new(),
+            run: OnceLock::new(),
+            demo: OnceLock::new(),
+        });
+        let trial = |name: &str, verdict: Box<dyn Fn(&Job) -> Verdict + Send>| {
+            let job = Arc::clone(&job);
+            let recorder = Arc::clone(recorder);
+            let trial = trial_name(&language.name, name);
+            let language = language.name.clone();
+            Trial::ignorable_test(trial.clone(), move || {
+                let started = Instant::now();
+                let verdict = verdict(&job);
+                let record = Recorded {
+                    language,
+                    trial,
+                    verdict: verdict.clone(),
+                    time: started.elapsed(),
+                };
+                recorder
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .push(record);
+                verdict.into_trial_result()
+            })
+        };
+        let mut selection = Selection::default();
+        for (case_index, case) in suite.cases.iter().enumerate() {
+            let name = case.name.clone();
+            let case_trial = trial(&case.name, Box::new(move |job| job.case_verdict(&name)));
+            if is_selected(args, &case_trial) {
+                selection.cases.push(case_index);
+            }
+            trials.push(case_trial);
+        }
+        let generated = trial(GENERATED_TRIAL, Box::new(Job::generated_verdict));
+        selection.generated = is_selected(args, &generated);
+        trials.push(generated);
+        let demo = trial(DEMO_TRIAL, Box::new(Job::demo_verdict));
+        selection.demo = is_selected(args, &demo);
+        trials.push(demo);
+        let busy = !selection.cases.is_empty() || selection.generated || selection.demo;
+        let _ = job.selection.set(selection);
+        if busy && !args.list {
+            jobs.push(job);
+        }
+    }
+    for job in jobs {
+        std::thread::spawn(move || {
+            job.run();
+            if job.selection.get().is_some_and(|s| s.demo) {
+                job.demo_verdict();
+            }
+        });
+    }
+    trials
+}
+
+fn is_selected(args: &Arguments, trial: &Trial) -> bool {
+    !args.is_filtered_out(trial) && !args.is_ignored(trial)
+}
