@@ -172,11 +172,12 @@ func answer(line []byte) (res any) {
 	var req request
 	err := json.Unmarshal(line, &req)
 	name, named := req.Name.(string)
+	var errorName any // null unless the request's name is a string
+	if named {
+		errorName = name
+	}
 	fail := func(err error) any {
-		if !named {
-			return errorResult{Name: nil, Error: err.Error()}
-		}
-		return errorResult{Name: name, Error: err.Error()}
+		return errorResult{Name: errorName, Error: err.Error()}
 	}
 	var syntax *json.SyntaxError
 	if errors.As(err, &syntax) {
