@@ -109,6 +109,12 @@ func TestAddRefusesAnIDThatDoesNotIncrease(t *testing.T) {
 	if got := table.Unsent(10); len(got) != 3 {
 		t.Errorf("a refused row was added: %v", got)
 	}
+	for id := int64(1); id <= 3; id++ {
+		table.MarkSent(id)
+	}
+	if err := table.Add(Message{ID: 2, Aggregate: "order-2", Type: "OrderShipped"}); err == nil {
+		t.Error("Add accepted id 2 after id 3 once the table had drained")
+	}
 }
 
 func TestConsumerTellsRepeatsByIDEvenOutOfOrder(t *testing.T) {

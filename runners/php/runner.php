@@ -2,10 +2,10 @@
 
 declare(strict_types=1);
 
-// Drives the PHP port over the parity harness's protocol: one case per stdin
-// line in, one result per stdout line out, flushed at once. Stdout carries
-// results only, so errors go to stderr, and the memory limit fits a
-// 10^6-message case. The objects form no cycles, so the cycle collector only
+// Drives the PHP port over the parity harness's protocol, version 1: one
+// request per stdin line in, one answer per stdout line out, flushed at once.
+// Stdout carries answers only, so errors go to stderr, and the memory limit
+// fits a 10^6-message case. The objects form no cycles, so the cycle collector only
 // costs time (seconds on a 10^6-message case) and is switched off.
 
 ini_set('display_errors', 'stderr');
@@ -21,32 +21,53 @@ use Outbox\Message;
 use Outbox\OutboxRelay;
 use Outbox\OutboxTable;
 
+/** A request this runner does not take; its text is the whole error answer. */
+final class Refused extends RuntimeException
+{
+}
+
+function describe(mixed $value): string
+{
+    return $value === null ? 'missing' : json_encode($value, JSON_THROW_ON_ERROR | JSON_PRESERVE_ZERO_FRACTION | JSON_UNESCAPED_SLASHES);
+}
+
 /**
+ * Adds the rows written before the first pass, then after each pass k the
+ * rows written after it, through the table's ordinary add().
+ *
  * @param array<string, mixed> $case
  * @return array<string, mixed>
  */
 function runCase(array $case): array
 {
-    $table = new OutboxTable();
-    foreach ($case['messages'] as $m) {
-        $table->add(new Message($m['id'], $m['aggregate'], $m['type']));
-    }
     $failures = [];
     foreach ($case['failures'] as $attempt => $kind) {
         $failures[(int) $attempt] = match ($kind) {
             'down' => Failure::Down,
             'lost_ack' => Failure::LostAck,
+            default => throw new Refused('unknown failure kind: ' . describe($kind) . " (attempt {$attempt})"),
         };
+    }
+    $writtenAfter = [];
+    foreach ($case['messages'] as $m) {
+        $writtenAfter[$m['written_after_pass'] ?? 0][] = new Message($m['id'], $m['aggregate'], $m['type']);
+    }
+    $table = new OutboxTable();
+    foreach ($writtenAfter[0] ?? [] as $message) {
+        $table->add($message);
     }
     $consumer = new IdempotentConsumer();
     $broker = new FlakyBroker($consumer, $failures);
     $relay = new OutboxRelay($table, $broker, $case['batch_size']);
     $sent = [];
-    for ($pass = 0; $pass < $case['passes']; $pass++) {
+    for ($pass = 1; $pass <= $case['passes']; $pass++) {
         if ($case['restart_each_pass'] ?? false) {
             $relay = new OutboxRelay($table, $broker, $case['batch_size']);
         }
         $sent[] = $relay->runOnce();
+        foreach ($writtenAfter[$pass] ?? [] as $message) {
+            $table->add($message);
+        }
     }
     return [
         'name' => $case['name'],
@@ -57,14 +78,14 @@ function runCase(array $case): array
 }
 
 /**
- * Builds a table (messages rows over aggregates orders, every
+ * Builds the bench table (messages rows over aggregates orders, every
  * lost_ack_every-th attempt losing its ack) and drains it, timing only the
  * relay's passes.
  *
- * @param array{messages: int, aggregates: int, batch_size: int, lost_ack_every: int} $bench
+ * @param array<string, mixed> $bench
  * @return array<string, mixed>
  */
-function runBench(string $name, array $bench): array
+function runBench(array $bench): array
 {
     $table = new OutboxTable();
     for ($id = 1; $id <= $bench['messages']; $id++) {
@@ -85,17 +106,36 @@ function runBench(string $name, array $bench): array
         $passes++;
     }
     $elapsed = hrtime(true) - $started;
-    return ['name' => $name, 'elapsed_ns' => $elapsed, 'sent' => $sent, 'duplicates' => $consumer->duplicates(), 'passes' => $passes];
+    return ['name' => $bench['name'], 'elapsed_ns' => $elapsed, 'sent' => $sent, 'duplicates' => $consumer->duplicates(), 'passes' => $passes];
+}
+
+/** @return array<string, mixed> */
+function run(mixed $request): array
+{
+    $fields = is_array($request) ? $request : [];
+    $run = match ($fields['kind'] ?? null) {
+        'case' => runCase(...),
+        'bench' => runBench(...),
+        default => throw new Refused('unknown request kind: ' . describe($fields['kind'] ?? null) . ' (want "case" or "bench")'),
+    };
+    // Strict: 1.0 and true are not the protocol's version 1.
+    if (($fields['version'] ?? null) !== 1) {
+        throw new Refused('unsupported protocol version: ' . describe($fields['version'] ?? null) . ' (want 1)');
+    }
+    return $run($fields);
 }
 
 while (($line = fgets(STDIN)) !== false) {
-    $name = null;
+    $request = null;
     try {
-        $case = json_decode($line, true, 512, JSON_THROW_ON_ERROR);
-        $name = $case['name'];
-        $answer = isset($case['bench']) ? runBench($name, $case['bench']) : runCase($case);
+        $request = json_decode($line, true, 512, JSON_THROW_ON_ERROR);
+        $answer = run($request);
     } catch (Throwable $error) {
-        $answer = ['name' => $name, 'error' => $error::class . ': ' . $error->getMessage()];
+        $name = is_array($request) ? ($request['name'] ?? null) : null;
+        $answer = [
+            'name' => is_string($name) ? $name : null,
+            'error' => $error instanceof Refused ? $error->getMessage() : $error::class . ': ' . $error->getMessage(),
+        ];
     }
     fwrite(STDOUT, json_encode($answer, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE) . "\n");
     fflush(STDOUT);

@@ -21,9 +21,16 @@ final class OutboxTable
     /** @var array<int, Message> */
     private array $unsent = [];
     private int $holes = 0;
+    /** Kept apart from the rows: the last row may be sent already. */
+    private ?int $lastId = null;
 
+    /** @throws OutOfOrder if the id is not greater than the last one added */
     public function add(Message $message): void
     {
+        if ($this->lastId !== null && $message->id <= $this->lastId) {
+            throw new OutOfOrder($message->id, $this->lastId);
+        }
+        $this->lastId = $message->id;
         $this->unsent[$message->id] = $message;
     }
 

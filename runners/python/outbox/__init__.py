@@ -9,7 +9,7 @@ from outbox.broker import Broker, Failure, FlakyBroker, PublishFailed
 from outbox.consumer import IdempotentConsumer
 from outbox.message import Message
 from outbox.relay import OutboxRelay
-from outbox.table import OutboxTable
+from outbox.table import OutboxTable, OutOfOrder
 
 __all__ = [
     "Broker",
@@ -19,5 +19,6 @@ __all__ = [
     "Message",
     "OutboxRelay",
     "OutboxTable",
+    "OutOfOrder",
     "PublishFailed",
 ]

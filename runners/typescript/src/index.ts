@@ -3,4 +3,4 @@ export { type Broker, type Failure, FlakyBroker, PublishFailed } from "./broker.
 export { IdempotentConsumer } from "./consumer.js";
 export type { Message } from "./message.js";
 export { OutboxRelay } from "./relay.js";
-export { OutboxTable } from "./table.js";
+export { OutboxTable, OutOfOrder } from "./table.js";

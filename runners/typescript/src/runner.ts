@@ -1,54 +1,81 @@
-// Drives the TypeScript port over the parity harness's protocol: one case
-// per stdin line in, one result per stdout line out (stdout to a pipe is
-// synchronous on Linux, so each line is out before the next is read).
+// Drives the TypeScript port over the parity harness's protocol, version 1:
+// one request per stdin line in, one answer per stdout line out (stdout to a
+// pipe is synchronous on Linux, so each line is out before the next is read).
 import { createInterface } from "node:readline";
 
-import { type Failure, FlakyBroker, IdempotentConsumer, OutboxRelay, OutboxTable } from "./index.js";
+import { type Failure, FlakyBroker, IdempotentConsumer, type Message, OutboxRelay, OutboxTable } from "./index.js";
 
-interface Case {
+interface CaseRequest {
+  kind: "case";
   name: string;
   batch_size: number;
-  messages: { id: number; aggregate: string; type: string }[];
-  failures: Record<string, Failure>;
+  messages: (Message & { written_after_pass?: number })[];
+  failures: Record<string, unknown>;
   passes: number;
   restart_each_pass?: boolean;
 }
 
-function runCase(c: Case): object {
-  const table = new OutboxTable();
-  for (const m of c.messages) {
-    table.add({ id: m.id, aggregate: m.aggregate, type: m.type });
-  }
-  const failures = new Map<number, Failure>();
-  for (const [attempt, failure] of Object.entries(c.failures)) {
-    failures.set(Number(attempt), failure);
-  }
-  const consumer = new IdempotentConsumer();
-  const broker = new FlakyBroker(consumer, failures);
-  let relay = new OutboxRelay(table, broker, c.batch_size);
-  const sent: number[][] = [];
-  for (let pass = 0; pass < c.passes; pass++) {
-    if (c.restart_each_pass === true) {
-      relay = new OutboxRelay(table, broker, c.batch_size);
-    }
-    sent.push(relay.runOnce());
-  }
-  return { name: c.name, sent, journal: consumer.journal, duplicates: consumer.duplicates };
-}
-
-interface Bench {
+interface BenchRequest {
+  kind: "bench";
+  name: string;
   messages: number;
   aggregates: number;
   batch_size: number;
   lost_ack_every: number;
 }
 
+/** A request this runner does not take; its text is the whole error answer. */
+class Refused extends Error {}
+
+const describe = (value: unknown): string => (value === undefined || value === null ? "missing" : JSON.stringify(value));
+
+const isFailure = (kind: unknown): kind is Failure => kind === "down" || kind === "lost_ack";
+
 /**
- * Builds a table (`messages` rows over `aggregates` orders, every
+ * Adds the rows written before the first pass, then after each pass k the
+ * rows written after it, through the table's ordinary `add`.
+ */
+function runCase(c: CaseRequest): object {
+  const failures = new Map<number, Failure>();
+  for (const [attempt, kind] of Object.entries(c.failures)) {
+    if (!isFailure(kind)) {
+      throw new Refused(`unknown failure kind: ${describe(kind)} (attempt ${attempt})`);
+    }
+    failures.set(Number(attempt), kind);
+  }
+  const writtenAfter = new Map<number, Message[]>();
+  for (const { id, aggregate, type, written_after_pass: pass = 0 } of c.messages) {
+    const rows = writtenAfter.get(pass) ?? [];
+    rows.push({ id, aggregate, type });
+    writtenAfter.set(pass, rows);
+  }
+  const table = new OutboxTable();
+  const write = (pass: number): void => {
+    for (const message of writtenAfter.get(pass) ?? []) {
+      table.add(message);
+    }
+  };
+  write(0);
+  const consumer = new IdempotentConsumer();
+  const broker = new FlakyBroker(consumer, failures);
+  let relay = new OutboxRelay(table, broker, c.batch_size);
+  const sent: number[][] = [];
+  for (let pass = 1; pass <= c.passes; pass++) {
+    if (c.restart_each_pass === true) {
+      relay = new OutboxRelay(table, broker, c.batch_size);
+    }
+    sent.push(relay.runOnce());
+    write(pass);
+  }
+  return { name: c.name, sent, journal: consumer.journal, duplicates: consumer.duplicates };
+}
+
+/**
+ * Builds the bench table (`messages` rows over `aggregates` orders, every
  * `lost_ack_every`-th attempt losing its ack) and drains it, timing only the
  * relay's passes.
  */
-function runBench(name: string, bench: Bench): object {
+function runBench(bench: BenchRequest): object {
   const table = new OutboxTable();
   for (let id = 1; id <= bench.messages; id++) {
     table.add({ id, aggregate: `order-${((id - 1) % bench.aggregates) + 1}`, type: "Event" });
@@ -68,16 +95,35 @@ function runBench(name: string, bench: Bench): object {
     passes += 1;
   }
   const elapsed = Number(process.hrtime.bigint() - started);
-  return { name, elapsed_ns: elapsed, sent, duplicates: consumer.duplicates, passes };
+  return { name: bench.name, elapsed_ns: elapsed, sent, duplicates: consumer.duplicates, passes };
+}
+
+/** Refuses what protocol version 1 does not know; the rest is the harness's well-formed input. */
+function run(fields: Partial<Record<string, unknown>>): object {
+  if (fields.kind !== "case" && fields.kind !== "bench") {
+    throw new Refused(`unknown request kind: ${describe(fields.kind)} (want "case" or "bench")`);
+  }
+  // JSON.parse reads 1.0 as 1 too: JavaScript has one number type.
+  if (fields.version !== 1) {
+    throw new Refused(`unsupported protocol version: ${describe(fields.version)} (want 1)`);
+  }
+  const request = fields as unknown as CaseRequest | BenchRequest;
+  return request.kind === "case" ? runCase(request) : runBench(request);
 }
 
 function answer(line: string): object {
-  let name: unknown = null;
+  let fields: Partial<Record<string, unknown>> = {};
   try {
-    const c = JSON.parse(line) as Case | { name: string; bench: Bench };
-    name = c.name;
-    return "bench" in c ? runBench(c.name, c.bench) : runCase(c);
+    const request: unknown = JSON.parse(line);
+    if (typeof request === "object" && request !== null) {
+      fields = request;
+    }
+    return run(fields);
   } catch (error: unknown) {
+    const name = typeof fields.name === "string" ? fields.name : null;
+    if (error instanceof Refused) {
+      return { name, error: error.message };
+    }
     return { name, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
   }
 }

@@ -1,5 +1,19 @@
 import type { Message } from "./message.js";
 
+/**
+ * An id that is not greater than the last one added: the outbox assigns ids
+ * in increasing order, so such a row is a bug of the writer.
+ */
+export class OutOfOrder extends Error {
+  constructor(
+    readonly id: number,
+    readonly lastId: number,
+  ) {
+    super(`message id ${id} is not greater than the last id ${lastId}`);
+    this.name = "OutOfOrder";
+  }
+}
+
 interface Row {
   readonly message: Message;
   prev: Row | undefined;
@@ -19,8 +33,15 @@ export class OutboxTable {
   readonly #rows = new Map<number, Row>();
   #oldest: Row | undefined;
   #newest: Row | undefined;
+  // Kept apart from the rows: the last row may be sent already.
+  #lastId: number | undefined;
 
+  /** Appends a row; throws `OutOfOrder` if its id does not increase. */
   add(message: Message): void {
+    if (this.#lastId !== undefined && message.id <= this.#lastId) {
+      throw new OutOfOrder(message.id, this.#lastId);
+    }
+    this.#lastId = message.id;
     const row: Row = { message, prev: this.#newest, next: undefined };
     if (this.#newest === undefined) {
       this.#oldest = row;

@@ -1,10 +1,12 @@
-// Command runner drives the Go port over the parity harness's protocol: one
-// case per stdin line in, one result per stdout line out, flushed at once.
+// Command runner drives the Go port over the parity harness's protocol
+// (version 1): one request per stdin line in, one answer per stdout line
+// out, flushed at once.
 package main
 
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,37 +16,37 @@ import (
 	"outbox"
 )
 
+// request holds either kind of request; a field the kind does not use stays
+// zero. messages is a case's rows but a bench's row count, so it waits as
+// raw JSON until the kind is known. Kind and name are any, so that a value
+// of the wrong type is refused by what it is, not by a decoding error.
 type request struct {
-	Name      string `json:"name"`
-	BatchSize int    `json:"batch_size"`
-	Messages  []struct {
-		ID        int64  `json:"id"`
-		Aggregate string `json:"aggregate"`
-		Type      string `json:"type"`
-	} `json:"messages"`
+	Kind      any             `json:"kind"`
+	Version   json.RawMessage `json:"version"`
+	Name      any             `json:"name"`
+	BatchSize int             `json:"batch_size"`
+	Messages  json.RawMessage `json:"messages"`
+
 	Failures        map[string]string `json:"failures"`
 	Passes          int               `json:"passes"`
 	RestartEachPass bool              `json:"restart_each_pass"`
+
+	Aggregates   int64 `json:"aggregates"`
+	LostAckEvery int64 `json:"lost_ack_every"`
 }
 
-type result struct {
+type wireMessage struct {
+	ID               int64  `json:"id"`
+	Aggregate        string `json:"aggregate"`
+	Type             string `json:"type"`
+	WrittenAfterPass int    `json:"written_after_pass"`
+}
+
+type caseResult struct {
 	Name       string    `json:"name"`
 	Sent       [][]int64 `json:"sent"`
 	Journal    []string  `json:"journal"`
 	Duplicates int       `json:"duplicates"`
-}
-
-// benchRequest asks the runner to build a table itself (messages rows over
-// aggregates orders, every lostAckEvery-th attempt losing its ack) and
-// drain it, timing only the relay's passes.
-type benchRequest struct {
-	Name  string `json:"name"`
-	Bench *struct {
-		Messages     int64 `json:"messages"`
-		Aggregates   int64 `json:"aggregates"`
-		BatchSize    int   `json:"batch_size"`
-		LostAckEvery int64 `json:"lost_ack_every"`
-	} `json:"bench"`
 }
 
 type benchResult struct {
@@ -55,21 +57,94 @@ type benchResult struct {
 	Passes     int    `json:"passes"`
 }
 
-func runBench(req benchRequest) benchResult {
-	b := req.Bench
-	table := outbox.NewOutboxTable()
-	for id := int64(1); id <= b.Messages; id++ {
-		// Ids 1, 2, 3... increase, so Add cannot refuse them.
-		_ = table.Add(outbox.Message{ID: id, Aggregate: fmt.Sprintf("order-%d", (id-1)%b.Aggregates+1), Type: "Event"})
+type errorResult struct {
+	Name  any    `json:"name"`
+	Error string `json:"error"`
+}
+
+var failureKinds = map[string]outbox.Failure{"down": outbox.Down, "lost_ack": outbox.LostAck}
+
+// runCase adds the rows written before the first pass, then after each pass
+// k the rows written after it, through the table's ordinary Add.
+func runCase(req request, name string) (caseResult, error) {
+	var rows []wireMessage
+	if err := json.Unmarshal(req.Messages, &rows); err != nil {
+		return caseResult{}, fmt.Errorf("messages: %w", err)
 	}
-	every := max(b.LostAckEvery, 2)
 	failures := map[int64]outbox.Failure{}
-	for k := int64(1); k <= (2*b.Messages+2)/every; k++ {
+	for attempt, kind := range req.Failures {
+		n, err := strconv.ParseInt(attempt, 10, 64)
+		if err != nil {
+			return caseResult{}, fmt.Errorf("failure key %q: %w", attempt, err)
+		}
+		failure, ok := failureKinds[kind]
+		if !ok {
+			return caseResult{}, fmt.Errorf("unknown failure kind: %q (attempt %s)", kind, attempt)
+		}
+		failures[n] = failure
+	}
+	writtenAfter := map[int][]outbox.Message{}
+	for _, m := range rows {
+		writtenAfter[m.WrittenAfterPass] = append(writtenAfter[m.WrittenAfterPass],
+			outbox.Message{ID: m.ID, Aggregate: m.Aggregate, Type: m.Type})
+	}
+	table := outbox.NewOutboxTable()
+	write := func(pass int) error {
+		for _, m := range writtenAfter[pass] {
+			if err := table.Add(m); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := write(0); err != nil {
+		return caseResult{}, err
+	}
+	var consumer outbox.Consumer
+	broker := outbox.NewFlakyBroker(&consumer, failures)
+	var relay *outbox.OutboxRelay
+	res := caseResult{Name: name, Sent: make([][]int64, 0, req.Passes)}
+	for pass := 1; pass <= req.Passes; pass++ {
+		if req.RestartEachPass || pass == 1 {
+			relay = outbox.NewOutboxRelay(table, broker, req.BatchSize)
+		}
+		sent, err := relay.RunOnce()
+		if err := outbox.Unexpected(err); err != nil {
+			return caseResult{}, fmt.Errorf("pass %d: %w", pass, err)
+		}
+		res.Sent = append(res.Sent, sent)
+		if err := write(pass); err != nil {
+			return caseResult{}, fmt.Errorf("after pass %d: %w", pass, err)
+		}
+	}
+	res.Journal = consumer.Journal()
+	res.Duplicates = consumer.Duplicates()
+	return res, nil
+}
+
+// runBench builds the bench table (messages rows over aggregates orders,
+// every lostAckEvery-th attempt losing its ack) and drains it, timing only
+// the relay's passes.
+func runBench(req request, name string) (benchResult, error) {
+	var messages int64
+	if err := json.Unmarshal(req.Messages, &messages); err != nil {
+		return benchResult{}, fmt.Errorf("messages: %w", err)
+	}
+	table := outbox.NewOutboxTable()
+	for id := int64(1); id <= messages; id++ {
+		m := outbox.Message{ID: id, Aggregate: fmt.Sprintf("order-%d", (id-1)%req.Aggregates+1), Type: "Event"}
+		if err := table.Add(m); err != nil {
+			return benchResult{}, err
+		}
+	}
+	every := max(req.LostAckEvery, 2)
+	failures := map[int64]outbox.Failure{}
+	for k := int64(1); k <= (2*messages+2)/every; k++ {
 		failures[k*every] = outbox.LostAck
 	}
 	var consumer outbox.Consumer
-	relay := outbox.NewOutboxRelay(table, outbox.NewFlakyBroker(&consumer, failures), b.BatchSize)
-	res := benchResult{Name: req.Name}
+	relay := outbox.NewOutboxRelay(table, outbox.NewFlakyBroker(&consumer, failures), req.BatchSize)
+	res := benchResult{Name: name}
 	started := time.Now()
 	for {
 		sent, _ := relay.RunOnce()
@@ -81,71 +156,60 @@ func runBench(req benchRequest) benchResult {
 	}
 	res.ElapsedNs = time.Since(started).Nanoseconds()
 	res.Duplicates = consumer.Duplicates()
-	return res
-}
-
-type errorResult struct {
-	Name  string `json:"name"`
-	Error string `json:"error"`
-}
-
-var failureKinds = map[string]outbox.Failure{"down": outbox.Down, "lost_ack": outbox.LostAck}
-
-func run(req request) (res result, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("panic: %v", p)
-		}
-	}()
-	table := outbox.NewOutboxTable()
-	for _, m := range req.Messages {
-		if err := table.Add(outbox.Message{ID: m.ID, Aggregate: m.Aggregate, Type: m.Type}); err != nil {
-			return res, err
-		}
-	}
-	failures := map[int64]outbox.Failure{}
-	for attempt, kind := range req.Failures {
-		n, err := strconv.ParseInt(attempt, 10, 64)
-		if err != nil {
-			return res, fmt.Errorf("failure key %q: %w", attempt, err)
-		}
-		failure, ok := failureKinds[kind]
-		if !ok {
-			return res, fmt.Errorf("unknown failure %q", kind)
-		}
-		failures[n] = failure
-	}
-	var consumer outbox.Consumer
-	broker := outbox.NewFlakyBroker(&consumer, failures)
-	relay := outbox.NewOutboxRelay(table, broker, req.BatchSize)
-	res = result{Name: req.Name, Sent: make([][]int64, 0, req.Passes)}
-	for pass := 0; pass < req.Passes; pass++ {
-		if req.RestartEachPass {
-			relay = outbox.NewOutboxRelay(table, broker, req.BatchSize)
-		}
-		sent, err := relay.RunOnce()
-		if err := outbox.Unexpected(err); err != nil {
-			return res, fmt.Errorf("pass %d: %w", pass+1, err)
-		}
-		res.Sent = append(res.Sent, sent)
-	}
-	res.Journal = consumer.Journal()
-	res.Duplicates = consumer.Duplicates()
 	return res, nil
 }
 
-func answer(line []byte) any {
-	var bench benchRequest
-	if json.Unmarshal(line, &bench) == nil && bench.Bench != nil {
-		return runBench(bench)
+// describe shows a request field in an error: its JSON, or that it is missing.
+func describe(v any) string {
+	if v == nil {
+		return "missing"
 	}
+	text, _ := json.Marshal(v)
+	return string(text)
+}
+
+func answer(line []byte) (res any) {
 	var req request
-	if err := json.Unmarshal(line, &req); err != nil {
-		return errorResult{Name: req.Name, Error: "bad request: " + err.Error()}
+	err := json.Unmarshal(line, &req)
+	name, named := req.Name.(string)
+	var errorName any // null unless the request's name is a string
+	if named {
+		errorName = name
 	}
-	res, err := run(req)
+	fail := func(err error) any {
+		return errorResult{Name: errorName, Error: err.Error()}
+	}
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) {
+		return fail(fmt.Errorf("bad request: %w", err))
+	}
+	// Decoding goes on past a field of the wrong type, so kind and version
+	// are known even then, and are refused first.
+	if req.Kind != "case" && req.Kind != "bench" {
+		return fail(fmt.Errorf(`unknown request kind: %s (want "case" or "bench")`, describe(req.Kind)))
+	}
+	if string(req.Version) != "1" {
+		version := "missing"
+		if req.Version != nil {
+			version = string(req.Version)
+		}
+		return fail(fmt.Errorf("unsupported protocol version: %s (want 1)", version))
+	}
 	if err != nil {
-		return errorResult{Name: req.Name, Error: err.Error()}
+		return fail(fmt.Errorf("bad request: %w", err))
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			res = fail(fmt.Errorf("panic: %v", p))
+		}
+	}()
+	if req.Kind == "bench" {
+		res, err = runBench(req, name)
+	} else {
+		res, err = runCase(req, name)
+	}
+	if err != nil {
+		return fail(err)
 	}
 	return res
 }

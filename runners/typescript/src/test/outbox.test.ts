@@ -1,0 +1,84 @@
+// The TypeScript idioms the parity table cannot see: the error classes and
+// the table's refusal. Compiled with the port (tsc -p runners/typescript),
+// then run from the repository root:
+//   node --test runners/typescript/dist/test/outbox.test.js
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  type Broker,
+  FlakyBroker,
+  IdempotentConsumer,
+  type Message,
+  OutboxRelay,
+  OutboxTable,
+  OutOfOrder,
+  PublishFailed,
+} from "../index.js";
+
+function seededTable(): OutboxTable {
+  const table = new OutboxTable();
+  table.add({ id: 1, aggregate: "order-1", type: "OrderPlaced" });
+  table.add({ id: 2, aggregate: "order-2", type: "OrderPlaced" });
+  table.add({ id: 3, aggregate: "order-1", type: "OrderPaid" });
+  return table;
+}
+
+const ids = (table: OutboxTable): number[] => table.unsent(10).map((m) => m.id);
+
+test("a scripted failure is a PublishFailed the relay can tell by instanceof", () => {
+  const consumer = new IdempotentConsumer();
+  const broker = new FlakyBroker(consumer, new Map([[1, "down"]]));
+  assert.throws(
+    () => broker.publish({ id: 1, aggregate: "order-1", type: "OrderPlaced" }),
+    (error: unknown) => error instanceof PublishFailed && error.failure === "down" && error.name === "PublishFailed",
+  );
+  assert.deepEqual(consumer.journal, [], "a message the broker was down for is not delivered");
+});
+
+test("the relay rethrows an error that is not a PublishFailed", () => {
+  const broken: Broker = {
+    publish(_message: Message): void {
+      throw new TypeError("disk on fire");
+    },
+  };
+  const table = seededTable();
+  assert.throws(() => new OutboxRelay(table, broken, 10).runOnce(), TypeError);
+  assert.deepEqual(ids(table), [1, 2, 3], "nothing is marked sent");
+});
+
+test("a failure blocks its order for the rest of the pass", () => {
+  const consumer = new IdempotentConsumer();
+  const relay = new OutboxRelay(seededTable(), new FlakyBroker(consumer, new Map([[1, "down"]])), 10);
+  assert.deepEqual(relay.runOnce(), [2], "order-1's OrderPaid must not overtake its OrderPlaced");
+  assert.deepEqual(relay.runOnce(), [1, 3]);
+});
+
+test("add refuses an id that does not increase, even after the table drained", () => {
+  const table = seededTable();
+  assert.throws(
+    () => table.add({ id: 3, aggregate: "order-2", type: "OrderPaid" }),
+    (error: unknown) =>
+      error instanceof OutOfOrder &&
+      error.id === 3 &&
+      error.lastId === 3 &&
+      error.message === "message id 3 is not greater than the last id 3",
+  );
+  assert.deepEqual(ids(table), [1, 2, 3], "a refused row is not added");
+  for (const id of [1, 2, 3]) {
+    table.markSent(id);
+  }
+  assert.throws(() => table.add({ id: 2, aggregate: "order-2", type: "OrderShipped" }), OutOfOrder);
+  table.add({ id: 4, aggregate: "order-2", type: "OrderShipped" });
+  assert.deepEqual(ids(table), [4]);
+});
+
+test("the consumer drops a repeat by id and counts it", () => {
+  const consumer = new IdempotentConsumer();
+  const placed: Message = { id: 7, aggregate: "order-1", type: "OrderPlaced" };
+  consumer.handle(placed);
+  consumer.handle(placed);
+  consumer.handle({ ...placed, id: 8 });
+  assert.deepEqual(consumer.journal, ["order-1 OrderPlaced", "order-1 OrderPlaced"]);
+  assert.equal(consumer.duplicates, 1);
+});
