@@ -65,10 +65,11 @@ function fromJson(value: unknown): Config {
     throw new BadConfig(`want a JSON object with \`batch_size\` and \`max_passes\`, not ${kind(value)}`);
   }
   const fields = value as Record<string, unknown>;
-  // Sorted, because JavaScript puts keys like "1" first, whatever the file's order.
+  // Sorted, because JavaScript puts keys like "1" first, whatever the file's order; by
+  // UTF-8 bytes as the other ports sort, not by UTF-16 units as sort() would.
   const unknown = Object.keys(fields)
     .filter((key) => key !== "batch_size" && key !== "max_passes")
-    .sort();
+    .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   if (unknown.length > 0) {
     const names = unknown.map((key) => JSON.stringify(key)).join(", ");
     const plural = unknown.length === 1 ? "" : "s";
