@@ -110,6 +110,7 @@ fn kind(value: &Value) -> &'static str {
         Value::Object(_) => "an object",
     }
 }
+
 /// Wraps the real broker and remembers how each attempt went, so the
 /// transcript can tell the pass's story in batch order. It watches the
 /// delivery service too: when its count of dropped repeats rises during a
