@@ -6,53 +6,159 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
+	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"outbox"
 )
 
+// limit is the largest batch size and pass limit. Every port reads JSON
+// numbers as doubles or 64-bit integers and holds 0..limit exactly, so they
+// all reject the same configs.
+const limit = 1_000_000
+
 type config struct {
-	BatchSize int `json:"batch_size"`
-	MaxPasses int `json:"max_passes"`
+	batchSize int
+	maxPasses int
 }
 
+// loadConfig reads and checks the config. The error's first line is the
+// same in every port's demo; a second line, if any, is Go's own reason.
 func loadConfig(path string) (config, error) {
-	var c config
-	file, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
-		return c, err
+		return config{}, fmt.Errorf("%s: cannot read the file\n  %w", path, err)
 	}
-	defer file.Close()
-	decoder := json.NewDecoder(file)
-	decoder.DisallowUnknownFields()
-	if err := decoder.Decode(&c); err != nil {
-		return c, fmt.Errorf("%s: %w", path, err)
+	// Go's decoder would take invalid UTF-8 in a string; the others refuse it.
+	if !utf8.Valid(data) {
+		return config{}, fmt.Errorf("%s: not valid JSON\n  invalid UTF-8", path)
 	}
-	if c.BatchSize < 1 || c.MaxPasses < 0 {
-		return c, fmt.Errorf("%s: batch_size must be at least 1 and max_passes at least 0", path)
+	// Unmarshal, not a Decoder: a Decoder stops after the first value.
+	var value any
+	if err := json.Unmarshal(data, &value); err != nil {
+		return config{}, fmt.Errorf("%s: not valid JSON\n  %w", path, err)
+	}
+	c, err := parseConfig(value)
+	if err != nil {
+		return config{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return c, nil
 }
 
+// parseConfig checks a parsed config: unknown keys first, then each key.
+func parseConfig(value any) (config, error) {
+	fields, ok := value.(map[string]any)
+	if !ok {
+		return config{}, fmt.Errorf("want a JSON object with `batch_size` and `max_passes`, not %s", kind(value))
+	}
+	var unknown []string
+	for key := range fields {
+		if key != "batch_size" && key != "max_passes" {
+			unknown = append(unknown, key)
+		}
+	}
+	if len(unknown) > 0 {
+		// Sorted, because a map has no order and not every port keeps the file's.
+		sort.Strings(unknown)
+		for i, key := range unknown {
+			unknown[i] = quote(key)
+		}
+		plural := "s"
+		if len(unknown) == 1 {
+			plural = ""
+		}
+		return config{}, fmt.Errorf("unknown key%s %s; the keys are `batch_size` and `max_passes`",
+			plural, strings.Join(unknown, ", "))
+	}
+	batchSize, err := integer(fields, "batch_size", 1)
+	if err != nil {
+		return config{}, err
+	}
+	maxPasses, err := integer(fields, "max_passes", 0)
+	if err != nil {
+		return config{}, err
+	}
+	return config{batchSize, maxPasses}, nil
+}
+
+// integer returns the value of key, an integer from lowest to limit. A number
+// counts by its value, so 3.0 is 3: JavaScript cannot tell them apart.
+func integer(fields map[string]any, key string, lowest int) (int, error) {
+	value, ok := fields[key]
+	if !ok {
+		return 0, fmt.Errorf("`%s` is missing", key)
+	}
+	rule := fmt.Sprintf("`%s` must be an integer from %d to %d", key, lowest, limit)
+	number, ok := value.(float64)
+	switch {
+	case !ok:
+		return 0, fmt.Errorf("%s, not %s", rule, kind(value))
+	case number != math.Trunc(number):
+		return 0, fmt.Errorf("%s, not a fraction", rule)
+	case number < float64(lowest) || number > limit:
+		return 0, errors.New(rule)
+	}
+	return int(number), nil
+}
+
+// kind names a JSON value's type as the error messages do.
+func kind(value any) string {
+	switch value.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case float64:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	default:
+		return "an object"
+	}
+}
+
+// quote writes a key as a JSON string, leaving <, > and & alone as the
+// other ports do.
+func quote(key string) string {
+	var b strings.Builder
+	encoder := json.NewEncoder(&b)
+	encoder.SetEscapeHTML(false)
+	if err := encoder.Encode(key); err != nil {
+		panic(err) // a string always encodes
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
 // narratingBroker wraps the real broker and remembers how each attempt went,
-// so the transcript can tell the pass's story in batch order.
+// so the transcript can tell the pass's story in batch order. It watches the
+// delivery service too: when its count of dropped repeats rises during a
+// publish, that publish was a redelivery the service recognised.
 type narratingBroker struct {
 	inner    outbox.Broker
+	consumer *outbox.Consumer
 	attempts int
 	log      map[int64]string
 }
 
 func (b *narratingBroker) Publish(m outbox.Message) error {
 	b.attempts++
+	dropped := b.consumer.Duplicates()
 	err := b.inner.Publish(m)
-	what := "published"
+	story := fmt.Sprintf("attempt %d: %s -> published", b.attempts, describe(m))
 	if err != nil {
-		what = fmt.Sprintf("%v; %s blocked for this pass", err, m.Aggregate)
+		story = fmt.Sprintf("attempt %d: %s -> %v; %s blocked for this pass", b.attempts, describe(m), err, m.Aggregate)
 	}
-	b.log[m.ID] = fmt.Sprintf("attempt %d: %s -> %s", b.attempts, describe(m), what)
+	if b.consumer.Duplicates() > dropped {
+		story += fmt.Sprintf("\n    delivery service: #%d already processed, repeat dropped", m.ID)
+	}
+	b.log[m.ID] = story
 	return err
 }
 
@@ -93,12 +199,13 @@ func main() {
 	}
 	var consumer outbox.Consumer
 	broker := &narratingBroker{
-		inner: outbox.NewFlakyBroker(&consumer, map[int64]outbox.Failure{1: outbox.LostAck}),
-		log:   map[int64]string{},
+		inner:    outbox.NewFlakyBroker(&consumer, map[int64]outbox.Failure{1: outbox.LostAck}),
+		consumer: &consumer,
+		log:      map[int64]string{},
 	}
-	relay := outbox.NewOutboxRelay(table, broker, cfg.BatchSize)
+	relay := outbox.NewOutboxRelay(table, broker, cfg.batchSize)
 
-	fmt.Printf("Outbox relay demo: batch size %d, at most %d passes.\n", cfg.BatchSize, cfg.MaxPasses)
+	fmt.Printf("Outbox relay demo: batch size %d, at most %d passes.\n", cfg.batchSize, cfg.maxPasses)
 	rows := []string{}
 	for _, m := range table.Unsent(math.MaxInt) {
 		rows = append(rows, describe(m))
@@ -107,9 +214,9 @@ func main() {
 	fmt.Println("The broker will lose the ack of attempt 1.")
 
 	passes := 0
-	for table.HasUnsent() && passes < cfg.MaxPasses {
+	for table.HasUnsent() && passes < cfg.maxPasses {
 		passes++
-		batch := table.Unsent(cfg.BatchSize)
+		batch := table.Unsent(cfg.batchSize)
 		ids := make([]int64, len(batch))
 		for i, m := range batch {
 			ids[i] = m.ID
