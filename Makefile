@@ -21,16 +21,15 @@ SAVE ?=
 
 .PHONY: test self-test parity demo fuzz bench bless new-case mutants lint setup clean
 
-test: self-test parity
+# Every trial: each language's cases, generated scenarios, demo, demo
+# config errors and its own unit tests (Rust's `unit` is `cargo test
+# --workspace`: the reference's tests and the harness's self-tests).
+test: parity
 
-# The harness's and the reference's own tests (bad case files, runner faults,
-# the protocol): every test cargo finds, so a new tests/*.rs cannot be left
-# out. Skipped when T narrows the run to some trials.
+# Only the Rust workspace's tests (the harness's self-tests among them):
+# every test cargo finds, so a new tests/*.rs cannot be left out.
 self-test:
-ifeq ($(strip $(T)),)
 	$(CARGO) test --quiet --workspace
-	cd runners/go && go test ./...
-endif
 
 parity:
 	$(CARGO) test --quiet --package parity --test parity -- $(T) $(ARGS)
@@ -96,7 +95,7 @@ lint: $(RUFF) $(ACTIONLINT)
 	$(RUFF) format --check runners/python
 	$(ACTIONLINT) .github/workflows/*.yml
 	cd runners/typescript && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund; } && node node_modules/typescript/bin/tsc -p . --noEmit
-	for f in runners/php/*.php runners/php/src/*.php; do php -l "$$f" >/dev/null 2>&1 || { php -l "$$f"; exit 1; }; done
+	for f in runners/php/*.php runners/php/src/*.php runners/php/tests/*.php; do php -l "$$f" >/dev/null 2>&1 || { php -l "$$f"; exit 1; }; done
 
 # Installs the toolchains on Debian or Ubuntu (what .ci/run installs).
 setup:

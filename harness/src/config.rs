@@ -10,8 +10,12 @@ pub const PREFIX: &str = "patterns/enterprise/outbox/practice";
 pub const DEMO_TRIAL: &str = "demo";
 /// The trial name of each language's run over generated scenarios.
 pub const GENERATED_TRIAL: &str = "generated";
+/// The trial name of each language's check of its demo's bad-config errors.
+pub const DEMO_CONFIG_TRIAL: &str = "demo_config";
+/// The trial name of each language's own unit tests.
+pub const UNIT_TRIAL: &str = "unit";
 /// Names a case may not take because a trial of each language has them.
-pub const RESERVED_NAMES: [&str; 2] = [DEMO_TRIAL, GENERATED_TRIAL];
+pub const RESERVED_NAMES: [&str; 4] = [DEMO_TRIAL, GENERATED_TRIAL, DEMO_CONFIG_TRIAL, UNIT_TRIAL];
 /// The seed of the generated scenarios every `make test` checks.
 pub const GENERATED_SEED: u64 = 20_261_130;
 /// How many generated scenarios every `make test` checks per language.

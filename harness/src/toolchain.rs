@@ -27,6 +27,10 @@ pub struct Language {
     pub runner: Vec<String>,
     /// The demo's command line; the shared config path is appended.
     pub demo: Vec<String>,
+    /// The port's own tests, run with the language's standard tool; they
+    /// check the idioms the table cannot see (the language notes of
+    /// SPEC.md). Exit 0 is a pass.
+    pub unit: Vec<String>,
 }
 
 /// One build command.
@@ -135,6 +139,10 @@ pub fn builtin(target: &Path) -> Vec<Language> {
             ))],
             runner: vec![release("outbox-runner")],
             demo: vec![release("outbox-demo")],
+            // Every Rust test of the workspace: the reference's and the
+            // runner's, and the harness's own self-tests, so that the filter
+            // `patterns/enterprise/outbox/practice` selects everything.
+            unit: line("cargo test --quiet --workspace"),
         },
         Language {
             name: "go".into(),
@@ -145,6 +153,7 @@ pub fn builtin(target: &Path) -> Vec<Language> {
             ))],
             runner: line("target/parity/go/runner"),
             demo: line("target/parity/go/demo"),
+            unit: line("go -C runners/go test ./..."),
         },
         Language {
             name: "python".into(),
@@ -155,6 +164,7 @@ pub fn builtin(target: &Path) -> Vec<Language> {
             // and skipping them halves the start-up time.
             runner: line("python3 -S -E runners/python/runner.py"),
             demo: line("python3 -S -E runners/python/demo.py"),
+            unit: line("python3 -S -E -m unittest discover -s runners/python/tests -t runners/python"),
         },
         Language {
             name: "php".into(),
@@ -165,6 +175,7 @@ pub fn builtin(target: &Path) -> Vec<Language> {
             // command line too, so even a parse error stays off stdout.
             runner: line("php -n -d display_errors=stderr runners/php/runner.php"),
             demo: line("php -n -d display_errors=stderr runners/php/demo.php"),
+            unit: line("php -n -d display_errors=stderr runners/php/tests/run.php"),
         },
         Language {
             name: "typescript".into(),
@@ -189,11 +200,13 @@ pub fn builtin(target: &Path) -> Vec<Language> {
                         "runners/typescript/node_modules/.package-lock.json",
                         "runners/typescript/dist/runner.js",
                         "runners/typescript/dist/demo.js",
+                        "runners/typescript/dist/test/outbox.test.js",
                     ],
                 ),
             ],
             runner: line("node runners/typescript/dist/runner.js"),
             demo: line("node runners/typescript/dist/demo.js"),
+            unit: line("node --test runners/typescript/dist/test/outbox.test.js"),
         },
     ]
 }

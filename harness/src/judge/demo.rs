@@ -104,3 +104,120 @@ pub fn transcript_difference(expected: &str, actual: &str) -> Option<String> {
         }
     }
 }
+
+/// Bad configs every demo must refuse as the Rust demo does: exit code 2
+/// and the same first line on stderr (which names the file and the key).
+/// Constant data written by the harness, never from a case file.
+pub const BAD_CONFIGS: [(&str, &str); 14] = [
+    ("missing_max_passes", r#"{"batch_size": 3}"#),
+    ("missing_batch_size", r#"{"max_passes": 10}"#),
+    ("string", r#"{"batch_size": "3", "max_passes": 10}"#),
+    ("fraction", r#"{"batch_size": 3.5, "max_passes": 10}"#),
+    ("boolean", r#"{"batch_size": 3, "max_passes": true}"#),
+    ("null", r#"{"batch_size": null, "max_passes": 10}"#),
+    ("batch_zero", r#"{"batch_size": 0, "max_passes": 10}"#),
+    ("passes_negative", r#"{"batch_size": 3, "max_passes": -1}"#),
+    ("too_large", r#"{"batch_size": 1e20, "max_passes": 10}"#),
+    (
+        "unknown_key",
+        r#"{"batch_size": 3, "max_passes": 10, "verbose": true}"#,
+    ),
+    (
+        "unknown_keys",
+        r#"{"z": 1, "batch_size": 3, "a": 2, "max_passes": 10}"#,
+    ),
+    ("not_json", "batch_size = 3"),
+    ("empty", ""),
+    ("top_array", "[3, 10]"),
+];
+
+/// The exit code every demo gives a config it refuses.
+pub const BAD_CONFIG_EXIT: i32 = 2;
+
+/// How a demo refused one bad config.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The exit code (`None`: killed by a signal or at the deadline).
+    pub code: Option<i32>,
+    /// The first line it wrote to stderr.
+    pub first_line: String,
+}
+
+impl Demo {
+    /// Writes [`BAD_CONFIGS`] (and names one config that does not exist)
+    /// under `dir`; returns each name with its path, relative to the root.
+    pub fn write_bad_configs(&self, dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
+        std::fs::create_dir_all(self.root.join(dir))?;
+        let mut configs = Vec::new();
+        for (name, text) in BAD_CONFIGS {
+            let path = dir.join(format!("{name}.json"));
+            crate::atomic::write(&self.root.join(&path), text.as_bytes())?;
+            configs.push((name.to_owned(), path));
+        }
+        configs.push(("missing_file".to_owned(), dir.join("no-such-config.json")));
+        Ok(configs)
+    }
+
+    /// How a prepared language's demo refuses each config.
+    pub fn refusals(
+        &self,
+        language: &Language,
+        configs: &[(String, PathBuf)],
+    ) -> Result<Vec<Refusal>, String> {
+        configs
+            .iter()
+            .map(|(_, path)| {
+                let mut argv = language.demo.clone();
+                argv.push(path.to_string_lossy().into_owned());
+                let command = exec::Command {
+                    label: format!("the {} demo", language.name),
+                    argv,
+                    dir: self.root.clone(),
+                    deadline: self.deadline,
+                    keep: exec::KEEP,
+                };
+                let output = exec::run(&command, Stdin::Null)
+                    .map_err(|e| format!("{} could not be started: {e}", command.label))?;
+                Ok(Refusal {
+                    code: output.status.and_then(|s| s.code()),
+                    first_line: output
+                        .stderr
+                        .text()
+                        .lines()
+                        .next()
+                        .unwrap_or_default()
+                        .to_owned(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// Where a language's refusals differ from the Rust demo's, or `Ok`.
+pub fn compare_refusals(
+    language: &str,
+    configs: &[(String, PathBuf)],
+    expected: &[Refusal],
+    actual: &[Refusal],
+) -> Result<(), String> {
+    let mut problems = String::new();
+    for (((name, path), want), got) in configs.iter().zip(expected).zip(actual) {
+        if got.code != Some(BAD_CONFIG_EXIT) || got != want {
+            problems.push_str(&format!(
+                "  {name} ({}):\n    expected: exit {BAD_CONFIG_EXIT}, {:?}\n    actual:   exit {}, {:?}\n",
+                path.display(),
+                want.first_line,
+                got.code.map_or("(killed)".to_owned(), |c| c.to_string()),
+                got.first_line
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the {language} demo refuses bad configs otherwise than the Rust demo (exit code and first \
+             line of stderr):\n{problems}"
+        ))
+    }
+}

@@ -94,8 +94,11 @@ pub enum Reason {
         /// The first failure, shrunk.
         report: String,
     },
-    /// The demo failed, or printed another transcript.
+    /// The demo failed, or printed another transcript, or refused a bad
+    /// config otherwise than the Rust demo.
     Demo(String),
+    /// The port's own unit tests failed.
+    Unit(String),
     /// A trial listed as a known failure passes now.
     StaleKnownFailure {
         /// The trial.
@@ -140,7 +143,10 @@ impl fmt::Display for Reason {
                 f,
                 "{failed} of {total} generated scenarios (seed {seed}) failed.\n{report}"
             ),
-            Reason::Demo(why) | Reason::Reference(why) | Reason::Harness(why) => f.write_str(why),
+            Reason::Demo(why)
+            | Reason::Unit(why)
+            | Reason::Reference(why)
+            | Reason::Harness(why) => f.write_str(why),
             Reason::StaleKnownFailure {
                 trial,
                 language,
@@ -184,7 +190,10 @@ impl Reason {
                 seed,
                 ..
             } => format!("{failed} of {total} generated scenarios (seed {seed}) failed"),
-            Reason::Demo(why) | Reason::Reference(why) | Reason::Harness(why) => {
+            Reason::Demo(why)
+            | Reason::Unit(why)
+            | Reason::Reference(why)
+            | Reason::Harness(why) => {
                 crate::text::excerpt(why.lines().next().unwrap_or_default(), 200)
             }
             Reason::StaleKnownFailure { trial, .. } => {

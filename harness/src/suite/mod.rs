@@ -15,7 +15,7 @@ use crate::config::{self, Settings, GENERATED_COUNT, GENERATED_SEED};
 use crate::differential;
 use crate::exec;
 use crate::judge::compare::compare;
-use crate::judge::demo::Demo;
+use crate::judge::demo::{self, Demo, Refusal};
 use crate::judge::known_failures::{self, KnownFailures};
 use crate::judge::{CaseHeader, Reason, Verdict};
 use crate::protocol::Reply;
@@ -43,7 +43,13 @@ pub struct Suite {
     pub demo: Demo,
     /// The fixed-seed generated scenarios, drawn once for all languages.
     generated: OnceLock<Result<Vec<Case>, String>>,
+    /// The bad demo configs and how the Rust demo refuses them, found once
+    /// for all languages.
+    refusals: OnceLock<Result<BadConfigs, String>>,
 }
+
+/// The bad demo configs (name, path) and the Rust demo's refusal of each.
+type BadConfigs = (Vec<(String, PathBuf)>, Vec<Refusal>);
 
 impl Suite {
     /// The suite of this repository with the environment's settings: what
@@ -85,6 +91,7 @@ impl Suite {
             },
             settings,
             generated: OnceLock::new(),
+            refusals: OnceLock::new(),
         })
     }
 
@@ -182,6 +189,70 @@ impl Suite {
             Err(why) => Verdict::Fail(Reason::Demo(why)),
         };
         self.apply_known_failure(&language.name, config::DEMO_TRIAL, verdict)
+    }
+}
+
+impl Suite {
+    /// Judges how a prepared language's demo refuses bad configs, against
+    /// the Rust demo (the reference is prepared here if it is not yet).
+    pub fn check_demo_config(&self, language: &Language) -> Verdict {
+        let reference = self.refusals.get_or_init(|| {
+            let rust = &self.languages[0];
+            self.prepare(rust).map_err(|why| why.to_string())?;
+            let dir = config::work_dir(&self.root, "demo-configs");
+            let dir = dir.strip_prefix(&self.root).unwrap_or(&dir).to_path_buf();
+            let configs = self.demo.write_bad_configs(&dir).map_err(|e| {
+                format!("cannot write the bad configs under {}: {e}", dir.display())
+            })?;
+            let refusals = self.demo.refusals(rust, &configs)?;
+            Ok((configs, refusals))
+        });
+        let verdict = match reference {
+            Err(why) => Verdict::Fail(Reason::Reference(format!(
+                "the Rust demo's refusals could not be found: {why}"
+            ))),
+            Ok((configs, expected)) => match self.demo.refusals(language, configs) {
+                Err(why) => Verdict::Fail(Reason::Demo(why)),
+                Ok(actual) => {
+                    match demo::compare_refusals(&language.name, configs, expected, &actual) {
+                        Ok(()) => Verdict::Pass,
+                        Err(why) => Verdict::Fail(Reason::Demo(why)),
+                    }
+                }
+            },
+        };
+        self.apply_known_failure(&language.name, config::DEMO_CONFIG_TRIAL, verdict)
+    }
+
+    /// Runs a prepared language's own unit tests.
+    pub fn check_unit(&self, language: &Language) -> Verdict {
+        let command = exec::Command {
+            label: format!("the {} unit tests", language.name),
+            argv: language.unit.clone(),
+            dir: self.root.clone(),
+            deadline: self.settings.build_timeout,
+            keep: exec::KEEP,
+        };
+        let verdict = match exec::run(&command, exec::Stdin::Null) {
+            Ok(output) if output.success() => Verdict::Pass,
+            Ok(output) => {
+                let mut printed = output.stdout.text();
+                printed.push_str(&output.stderr.text());
+                Verdict::Fail(Reason::Unit(format!(
+                    "{} (`{}`) failed ({}):\n{}",
+                    command.label,
+                    command.argv.join(" "),
+                    output.describe(),
+                    crate::text::tail(&printed, 60)
+                )))
+            }
+            Err(e) => Verdict::Fail(Reason::Unit(format!(
+                "{} (`{}`) could not be started: {e}",
+                command.label,
+                command.argv.join(" ")
+            ))),
+        };
+        self.apply_known_failure(&language.name, config::UNIT_TRIAL, verdict)
     }
 }
 

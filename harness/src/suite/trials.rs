@@ -13,7 +13,10 @@ use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
 use super::junit::{Recorded, Recorder};
 use super::Suite;
-use crate::config::{trial_name, DEMO_TRIAL, GENERATED_COUNT, GENERATED_SEED, GENERATED_TRIAL};
+use crate::config::{
+    trial_name, DEMO_CONFIG_TRIAL, DEMO_TRIAL, GENERATED_COUNT, GENERATED_SEED, GENERATED_TRIAL,
+    UNIT_TRIAL,
+};
 use crate::differential;
 use crate::judge::{Reason, Verdict};
 use crate::protocol::{Reply, Request};
@@ -39,6 +42,8 @@ struct Job {
     prepared: OnceLock<Result<(), NotReady>>,
     run: OnceLock<Run>,
     demo: OnceLock<Verdict>,
+    demo_config: OnceLock<Verdict>,
+    unit: OnceLock<Verdict>,
 }
 
 /// Which of a language's trials the filter selected.
@@ -47,6 +52,8 @@ struct Selection {
     cases: Vec<usize>,
     generated: bool,
     demo: bool,
+    demo_config: bool,
+    unit: bool,
 }
 
 /// The verdicts of one runner session: the table's cases, then the
@@ -137,12 +144,24 @@ impl Job {
     }
 
     fn demo_verdict(&self) -> Verdict {
-        self.demo
-            .get_or_init(|| match self.prepared() {
-                Err(why) => self.suite.not_ready(why),
-                Ok(()) => self.suite.check_demo(self.language()),
-            })
-            .clone()
+        self.once(&self.demo, Suite::check_demo)
+    }
+
+    fn demo_config_verdict(&self) -> Verdict {
+        self.once(&self.demo_config, Suite::check_demo_config)
+    }
+
+    fn unit_verdict(&self) -> Verdict {
+        self.once(&self.unit, Suite::check_unit)
+    }
+
+    /// A check of the prepared language, run once and shared.
+    fn once(&self, cell: &OnceLock<Verdict>, check: fn(&Suite, &Language) -> Verdict) -> Verdict {
+        cell.get_or_init(|| match self.prepared() {
+            Err(why) => self.suite.not_ready(why),
+            Ok(()) => check(&self.suite, self.language()),
+        })
+        .clone()
     }
 }
 
@@ -177,6 +196,8 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             prepared: OnceLock::new(),
             run: OnceLock::new(),
             demo: OnceLock::new(),
+            demo_config: OnceLock::new(),
+            unit: OnceLock::new(),
         });
         let trial = |name: &str, verdict: Box<dyn Fn(&Job) -> Verdict + Send>| {
             let job = Arc::clone(&job);
@@ -214,7 +235,17 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
         let demo = trial(DEMO_TRIAL, Box::new(Job::demo_verdict));
         selection.demo = is_selected(args, &demo);
         trials.push(demo);
-        let busy = !selection.cases.is_empty() || selection.generated || selection.demo;
+        let demo_config = trial(DEMO_CONFIG_TRIAL, Box::new(Job::demo_config_verdict));
+        selection.demo_config = is_selected(args, &demo_config);
+        trials.push(demo_config);
+        let unit = trial(UNIT_TRIAL, Box::new(Job::unit_verdict));
+        selection.unit = is_selected(args, &unit);
+        trials.push(unit);
+        let busy = !selection.cases.is_empty()
+            || selection.generated
+            || selection.demo
+            || selection.demo_config
+            || selection.unit;
         let _ = job.selection.set(selection);
         if busy && !args.list {
             jobs.push(job);
@@ -223,8 +254,15 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
     for job in jobs {
         std::thread::spawn(move || {
             job.run();
-            if job.selection.get().is_some_and(|s| s.demo) {
+            let selection = job.selection.get();
+            if selection.is_some_and(|s| s.demo) {
                 job.demo_verdict();
+            }
+            if selection.is_some_and(|s| s.demo_config) {
+                job.demo_config_verdict();
+            }
+            if selection.is_some_and(|s| s.unit) {
+                job.unit_verdict();
             }
         });
     }
