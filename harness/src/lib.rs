@@ -19,6 +19,7 @@ pub mod language;
 pub mod process;
 pub mod properties;
 pub mod protocol;
+pub mod report;
 pub mod suite;
 
 use std::path::PathBuf;
