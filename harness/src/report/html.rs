@@ -50,7 +50,7 @@ table.matrix { border-collapse: collapse; }
 .published { border-color: #2e7d32; background: #e8f5e9; }
 .down { border-color: #c62828; background: #ffebee; }
 .acklost { border-color: #e65100; background: #fff3e0; }
-.skipped { border-color: #8a8a8a; border-style: dashed; background: #fafafa; color: #4a4a4a; }
+.skipped { border-color: #8a8a8a; border-style: dashed; border-left-style: solid; background: #fafafa; color: #4a4a4a; }
 .new { border-color: #3949ab; background: #eef0fb; }
 .dup { color: #6a1b9a; font-weight: 600; }
 .sent { font-size: 12px; margin: .3rem 0; }
