@@ -15,7 +15,8 @@
 //! - [`oracle`]: expected outcomes from the reference crate;
 //! - [`judge`]: verdicts and their reasons, comparing, known failures, the demo;
 //! - [`differential`]: generated scenarios, properties, shrinking;
-//! - [`suite`]: one run of the suite as libtest-mimic trials, and its JUnit report.
+//! - [`suite`]: one run of the suite as libtest-mimic trials, and its JUnit report;
+//! - [`report`]: the HTML report page, a matrix of languages and cases with a picture per case.
 
 pub mod atomic;
 pub mod config;
@@ -24,6 +25,7 @@ pub mod exec;
 pub mod judge;
 pub mod oracle;
 pub mod protocol;
+pub mod report;
 pub mod session;
 pub mod suite;
 pub mod table;

@@ -20,6 +20,7 @@ mod consumer;
 mod message;
 mod relay;
 mod table;
+pub mod trace;
 
 pub use broker::{Broker, Failure, FlakyBroker, PublishFailed};
 pub use consumer::IdempotentConsumer;

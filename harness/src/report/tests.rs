@@ -1,0 +1,378 @@
+use std::collections::BTreeMap;
+
+use super::html::escape;
+use super::picture::simulate;
+use super::*;
+
+fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> ScenarioMessage {
+    ScenarioMessage {
+        id,
+        aggregate: aggregate.to_string(),
+        event_type: event_type.to_string(),
+        written_after_pass: after,
+    }
+}
+
+/// SPEC.md's lost-ack story with one row written after pass 1.
+fn lost_ack() -> Scenario {
+    Scenario {
+        batch_size: 10,
+        messages: vec![
+            message(1, "order-1", "OrderPlaced", 0),
+            message(2, "order-2", "OrderPlaced", 0),
+            message(3, "order-1", "OrderPaid", 0),
+            message(4, "order-1", "OrderShipped", 1),
+        ],
+        failures: BTreeMap::from([(1, Failure::LostAck), (2, Failure::Down)]),
+        passes: 3,
+        restart_each_pass: false,
+    }
+}
+
+fn row(name: &str, scenario: Option<Scenario>, cells: &[(&str, Cell)]) -> Row {
+    Row {
+        name: name.to_string(),
+        description: format!("What {name} shows."),
+        scenario,
+        cells: cells
+            .iter()
+            .map(|(language, cell)| (language.to_string(), cell.clone()))
+            .collect(),
+    }
+}
+
+fn report(rows: Vec<Row>) -> Report {
+    Report {
+        date: "2026-11-30T06:00:00Z".to_string(),
+        commit: "4122aa5".to_string(),
+        toolchains: vec![Toolchain {
+            name: "Rust".to_string(),
+            version: "rustc 1.80.0".to_string(),
+        }],
+        languages: ["rust", "go"].map(String::from).to_vec(),
+        rows,
+    }
+}
+
+#[test]
+fn escape_covers_text_and_attributes() {
+    assert_eq!(
+        escape(r#"<a href="x" title='y'>&amp;</a>"#),
+        "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;"
+    );
+    assert_eq!(escape("order-1 ✓"), "order-1 ✓");
+}
+
+#[test]
+fn nothing_from_the_input_becomes_markup() {
+    let hostile = "</pre><script>alert(1)</script>";
+    let mut scenario = lost_ack();
+    scenario.messages[0].aggregate = "<b>order</b>".to_string();
+    let mut r = row(
+        "case_<x>",
+        Some(scenario),
+        &[("rust", Cell::Fail(hostile.to_string()))],
+    );
+    r.description = hostile.to_string();
+    let mut report = report(vec![r]);
+    report.commit = "\"><script>".to_string();
+    let page = render(&report);
+    assert!(!page.contains("<script"), "{page}");
+    assert!(!page.contains("<b>order"));
+    assert!(page.contains("&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(page.contains("&lt;b&gt;order&lt;/b&gt;"));
+    // The id of a name with markup characters needs no escaping in a URL.
+    assert!(page.contains("id=\"case-case_-3cx-3e\""));
+}
+
+#[test]
+fn a_failing_cell_shows_its_text_and_links_to_it_verbatim() {
+    let failure = "sent differs in pass 1\n  expected [2]\n  actual   [1, 2]\n";
+    let page = render(&report(vec![row(
+        "lost_ack",
+        Some(lost_ack()),
+        &[
+            ("rust", Cell::Pass),
+            ("go", Cell::Fail(failure.to_string())),
+        ],
+    )]));
+    let cell = page
+        .split("data-cell=\"lost_ack/go\"")
+        .nth(1)
+        .and_then(|rest| rest.split("</td>").next())
+        .expect("the go cell");
+    assert!(cell.contains("data-status=\"fail\""), "{cell}");
+    assert!(cell.contains("✗ fail"));
+    assert!(cell.contains("<span class=\"why\">sent differs in pass 1</span>"));
+    assert!(cell.contains("href=\"#r-lost_ack--go\""));
+    assert!(page.contains(
+        "id=\"r-lost_ack--go\"><b>go: ✗ fail</b><pre>sent differs in pass 1\n  expected [2]\n  actual   [1, 2]\n</pre>"
+    ));
+    assert!(page.contains("data-cell=\"lost_ack/rust\" data-status=\"pass\""));
+}
+
+#[test]
+fn every_status_has_a_word_and_the_summary_counts_it() {
+    let rows = vec![
+        row(
+            "a",
+            None,
+            &[
+                ("rust", Cell::Pass),
+                ("go", Cell::Ignored("go is not installed".to_string())),
+            ],
+        ),
+        row(
+            "b",
+            None,
+            &[
+                ("rust", Cell::Pass),
+                ("go", Cell::KnownFailure("issue 9".to_string())),
+            ],
+        ),
+        row(
+            "generated",
+            None,
+            &[("rust", Cell::Fail("boom".to_string()))],
+        ),
+    ];
+    let report = report(rows);
+    assert_eq!(
+        report.summary("go"),
+        Summary {
+            passed: 0,
+            failed: 0,
+            ignored: 1,
+            known_failures: 1,
+            not_run: 1
+        }
+    );
+    let page = render(&report);
+    assert!(page.contains(
+        "data-summary=\"rust\" data-passed=\"2\" data-failed=\"1\" data-ignored=\"0\" \
+         data-known-failures=\"0\" data-not-run=\"0\" class=\"bad\">rust: 2 passed, 1 failed, 0 ignored, 0 known failures</li>"
+    ));
+    assert!(page.contains(">go: 0 passed, 0 failed, 1 ignored, 1 known failure, 1 not run</li>"));
+    for word in [
+        "– ignored",
+        "! known failure",
+        "not run",
+        "go is not installed",
+    ] {
+        assert!(page.contains(word), "{word}");
+    }
+    assert_eq!(page.matches("<td class=\"cell ").count(), 6);
+}
+
+#[test]
+fn the_picture_is_the_reference_trace() {
+    let run = simulate(&lost_ack()).unwrap();
+    let sent: Vec<_> = run.passes.iter().map(|p| p.sent.clone()).collect();
+    assert_eq!(sent, [vec![], vec![1, 2, 3, 4]]);
+    assert_eq!(run.idle_passes, Some((3, 3)));
+    assert_eq!(run.passes[0].events.len(), 3);
+    assert_eq!(run.passes[0].written_after.len(), 1);
+
+    let mut out = String::new();
+    picture::render(&mut out, &lost_ack());
+    let pass1 = out.find("<h4>pass 1").unwrap();
+    let written = out.find("<h4>written after pass 1</h4>").unwrap();
+    let pass2 = out.find("<h4>pass 2").unwrap();
+    assert!(pass1 < written && written < pass2, "{out}");
+    let first_pass = &out[pass1..written];
+    for text in [
+        "#1 order-1 OrderPlaced</span><span class=\"what\">attempt 1: ack lost (delivered)",
+        "#2 order-2 OrderPlaced</span><span class=\"what\">attempt 2: broker down",
+        "#3 order-1 OrderPaid</span><span class=\"what\">skipped: order-1 blocked",
+        "handled order-1 OrderPlaced",
+        "sent []",
+    ] {
+        assert!(first_pass.contains(text), "{text} in {first_pass}");
+    }
+    let second_pass = &out[pass2..];
+    assert!(second_pass
+        .contains("attempt 3: published</span><span class=\"dup\">consumer: duplicate dropped"));
+    assert!(second_pass.contains("#1 duplicate dropped"));
+    assert!(second_pass
+        .contains("#4 order-1 OrderShipped</span><span class=\"what\">attempt 6: published"));
+    assert!(second_pass.contains("sent [1, 2, 3, 4]"));
+}
+
+#[test]
+fn idle_and_restarted_passes_are_labelled() {
+    let mut scenario = lost_ack();
+    scenario.passes = 1_000_000;
+    scenario.restart_each_pass = true;
+    let run = simulate(&scenario).unwrap();
+    assert_eq!(run.passes.len(), 2);
+    assert_eq!(run.idle_passes, Some((3, 1_000_000)));
+    let page = render(&report(vec![row("long", Some(scenario), &[])]));
+    assert!(page.contains("pass 2 <span class=\"restart\">new relay</span>"));
+    assert!(
+        page.contains("<h4>passes 3–1000000</h4><p class=\"none\">outbox empty: nothing to send")
+    );
+}
+
+#[test]
+fn a_refused_scenario_says_why_instead_of_a_picture() {
+    let mut scenario = lost_ack();
+    scenario.messages[1].id = 1;
+    let page = render(&report(vec![row("bad", Some(scenario), &[])]));
+    assert!(page.contains(
+        "The reference refused the scenario: message 1: message id 1 is not greater than the last id 1"
+    ));
+}
+
+/// The case table's expectations were blessed from the reference, so the
+/// picture's passes must send exactly what every case expects; this keeps
+/// the picture's way of running a scenario equal to the runners'.
+#[test]
+fn the_picture_sends_what_every_table_case_expects() {
+    let dir = crate::repo_root().join("cases");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.ends_with(".json") || name == "schema.json" {
+            continue;
+        }
+        let file: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for case in file["cases"].as_array().unwrap() {
+            let scenario = Scenario {
+                batch_size: case["batch_size"].as_u64().unwrap(),
+                messages: case["messages"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| {
+                        message(
+                            m["id"].as_u64().unwrap(),
+                            m["aggregate"].as_str().unwrap(),
+                            m["type"].as_str().unwrap(),
+                            m["written_after_pass"].as_u64().unwrap_or(0),
+                        )
+                    })
+                    .collect(),
+                failures: case["failures"]
+                    .as_object()
+                    .map(|failures| {
+                        failures
+                            .iter()
+                            .map(|(attempt, kind)| {
+                                let kind = match kind.as_str().unwrap() {
+                                    "down" => Failure::Down,
+                                    _ => Failure::LostAck,
+                                };
+                                (attempt.parse().unwrap(), kind)
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                passes: case["passes"].as_u64().unwrap(),
+                restart_each_pass: case["restart_each_pass"].as_bool().unwrap_or(false),
+            };
+            let Some(expected) = case["expect"]["sent"].as_array() else {
+                continue;
+            };
+            let run = simulate(&scenario).unwrap();
+            let mut sent: Vec<serde_json::Value> = run
+                .passes
+                .iter()
+                .map(|p| serde_json::json!(p.sent))
+                .collect();
+            if let Some((first, last)) = run.idle_passes {
+                sent.extend((first..=last).map(|_| serde_json::json!([])));
+            }
+            assert_eq!(&sent, expected, "{name}: {}", case["name"]);
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 5,
+        "only {checked} cases found in {}",
+        dir.display()
+    );
+}
+
+#[test]
+fn thirty_cases_in_five_languages_stay_well_under_a_megabyte() {
+    let languages = ["rust", "go", "python", "php", "typescript"];
+    let scenario = Scenario {
+        batch_size: 4,
+        messages: (1..=12)
+            .map(|id| message(id, &format!("order-{}", id % 3), "OrderEvent", id / 6))
+            .collect(),
+        failures: BTreeMap::from([
+            (1, Failure::LostAck),
+            (3, Failure::Down),
+            (7, Failure::LostAck),
+        ]),
+        passes: 8,
+        restart_each_pass: false,
+    };
+    let failure = "sent differs in pass 2\n".repeat(40);
+    let rows = (0..30)
+        .map(|i| {
+            let cells: Vec<(&str, Cell)> = languages
+                .iter()
+                .map(|&l| {
+                    let cell = if i % 7 == 0 && l == "php" {
+                        Cell::Fail(failure.clone())
+                    } else {
+                        Cell::Pass
+                    };
+                    (l, cell)
+                })
+                .collect();
+            row(&format!("case_{i}"), Some(scenario.clone()), &cells)
+        })
+        .collect();
+    let mut report = report(rows);
+    report.languages = languages.map(String::from).to_vec();
+    let page = render(&report);
+    eprintln!("30 cases x 5 languages: {} bytes", page.len());
+    assert!(page.len() < 400_000, "{} bytes", page.len());
+    assert_eq!(page.matches("<td class=\"cell ").count(), 150);
+
+    // A huge case is summarised, not drawn row by row.
+    let huge = Scenario {
+        batch_size: 100_000,
+        messages: (1..=10_000)
+            .map(|id| message(id, "order-1", "E", 0))
+            .collect(),
+        failures: BTreeMap::new(),
+        passes: 1_000_000,
+        restart_each_pass: false,
+    };
+    let page = render(&report_with(huge));
+    assert!(page.len() < 100_000, "{} bytes", page.len());
+    assert!(page.contains("… and 9960 more rows"));
+}
+
+fn report_with(scenario: Scenario) -> Report {
+    report(vec![row("huge", Some(scenario), &[])])
+}
+
+#[test]
+fn write_replaces_the_file_whole_and_leaves_no_temporary() {
+    let dir = crate::repo_root()
+        .join("target/parity/report-unit")
+        .join(format!("{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("report.html");
+    let report = report(vec![row("lost_ack", Some(lost_ack()), &[])]);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(&path, "old").unwrap();
+    write(&path, &report).unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), render(&report));
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["report.html"]);
+
+    let err = write(&path.join("below-a-file.html"), &report).unwrap_err();
+    assert!(err.to_string().contains("below-a-file.html"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
