@@ -1,6 +1,7 @@
 # The parity suite of the Outbox relay practice.
 #   make test                      every language, every case, every demo
 #   make test T=patterns/enterprise/outbox/practice/go    one language (or one case)
+#   make report                    make test, and the HTML report page (target/parity/report.html)
 #   make demo                      the Rust demo, then each other language's, compared
 #   make fuzz SEED=7 COUNT=100000  generated scenarios through every language (or DURATION=60 seconds; SAVE=1
 #                                  appends shrunk failures to cases/regressions.json)
@@ -19,7 +20,7 @@ COUNT ?=
 DURATION ?=
 SAVE ?=
 
-.PHONY: test self-test parity demo fuzz bench bless new-case mutants lint setup clean
+.PHONY: test self-test parity report demo fuzz bench bless new-case mutants lint setup clean
 
 # Every trial: each language's cases, generated scenarios, demo, demo
 # config errors and its own unit tests (Rust's `unit` is `cargo test
@@ -33,6 +34,12 @@ self-test:
 
 parity:
 	$(CARGO) test --quiet --package parity --test parity -- $(T) $(ARGS)
+
+# The suite (same T, ARGS and environment as make test), and the HTML report
+# page of its results: the language-by-case matrix and a picture per case.
+REPORT ?= target/parity/report.html
+report:
+	PARITY_REPORT=$(REPORT) $(MAKE) --no-print-directory parity
 
 demo:
 	$(CARGO) run --quiet --package parity --bin demos

@@ -1,13 +1,16 @@
 //! `cargo test --test parity`: every language against the shared case table.
 //! Takes libtest's arguments (a filter such as
 //! `patterns/enterprise/outbox/practice/go`, `--exact`, `--skip`, `--list`,
-//! `--format json`); `PARITY_JUNIT=path` also writes a JUnit XML report.
-//! A relative path is taken from the repository root, like `PARITY_CASES`'s.
+//! `--format json`); `PARITY_JUNIT=path` also writes a JUnit XML report and
+//! `PARITY_REPORT=path` the HTML report page. A relative path is taken from
+//! the repository root, like `PARITY_CASES`'s; both files are written
+//! atomically.
 
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use libtest_mimic::Arguments;
+use parity::report;
 use parity::suite::junit::{self, Recorder};
 use parity::suite::{trials, Suite};
 
@@ -23,19 +26,34 @@ fn main() -> ExitCode {
         }
     };
     let recorder = Recorder::default();
-    let conclusion = libtest_mimic::run(&args, trials(suite, &args, &recorder));
+    let conclusion = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
+    let records = recorder
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut written = true;
     if let Some(path) = std::env::var_os("PARITY_JUNIT").filter(|p| !p.is_empty()) {
         let path = root.join(path);
-        let records = recorder
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Err(e) = std::fs::write(&path, junit::report(&records)) {
+        if let Err(e) = parity::atomic::write(&path, junit::report(&records).as_bytes()) {
             eprintln!(
                 "parity: cannot write the JUnit report {}: {e}",
-                path.to_string_lossy()
+                path.display()
             );
-            return ExitCode::FAILURE;
+            written = false;
         }
     }
-    conclusion.exit_code()
+    if let Some(path) = std::env::var_os("PARITY_REPORT").filter(|p| !p.is_empty()) {
+        let path = root.join(path);
+        match report::write(&path, &report::run::from_run(&suite, &records)) {
+            Ok(()) => eprintln!("parity: report written to {}", path.display()),
+            Err(e) => {
+                eprintln!("parity: cannot write the report: {e}");
+                written = false;
+            }
+        }
+    }
+    if written {
+        conclusion.exit_code()
+    } else {
+        ExitCode::FAILURE
+    }
 }

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use parity::report::{self, Cell, Failure, Report, Row, Scenario, ScenarioMessage, Toolchain};
+use parity::report::{self, Cell, Failure, Report, Row, Scenario, Toolchain};
 
 /// Chromium starts in 1-5 s here; a minute means it hangs.
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -41,8 +41,8 @@ const FLAGS: &[&str] = &[
 /// The go cell's failure text: a diff with characters HTML must escape.
 const GO_FAILURE: &str = "sent differs in pass 1\n  expected: [[2], [1, 3]]\n  actual:   [[2, 3], [1]]\n  (order-1 <OrderPaid> overtook #1 & was sent first)";
 
-fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> ScenarioMessage {
-    ScenarioMessage {
+fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> parity::table::Row {
+    parity::table::Row {
         id,
         aggregate: aggregate.into(),
         event_type: event_type.into(),

@@ -314,7 +314,7 @@ fn a_known_failure_is_ignored_with_its_reason_and_a_stale_one_fails() {
     let (verdicts, _) = run(&suite, &fake("fake-known", "wrong-result", "lost_ack"));
     assert_eq!(
         verdicts["lost_ack"],
-        Verdict::Ignore("known failure: the port does not dedupe yet".into())
+        Verdict::KnownFailure("the port does not dedupe yet".into())
     );
     match &verdicts["batch_of_two"] {
         Verdict::Fail(reason) => assert!(

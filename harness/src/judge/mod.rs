@@ -18,8 +18,11 @@ pub enum Verdict {
     Pass,
     /// It did not, and this says why.
     Fail(Reason),
-    /// Not judged, and this says why (toolchain missing, known failure).
+    /// Not judged, and this says why (a missing toolchain).
     Ignore(String),
+    /// Failed as the language's known-failures list says it does; the
+    /// list's reason.
+    KnownFailure(String),
 }
 
 /// Which case a reason is about, as messages show it.

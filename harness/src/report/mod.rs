@@ -13,13 +13,13 @@
 
 mod html;
 mod picture;
+pub mod run;
 
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 
-pub use outbox::Failure;
+pub use crate::table::{Failure, Scenario};
 
 /// Everything the page shows about one run of the suite.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -75,35 +75,6 @@ pub enum Cell {
     KnownFailure(String),
 }
 
-/// A case's scenario, as the case table states it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Scenario {
-    /// Rows per pass.
-    pub batch_size: u64,
-    /// Outbox rows in insertion order.
-    pub messages: Vec<ScenarioMessage>,
-    /// Attempt number (counted from 1 over the broker's life) to failure.
-    pub failures: BTreeMap<u64, Failure>,
-    /// How many times the relay runs.
-    pub passes: u64,
-    /// A new relay is built before every pass.
-    pub restart_each_pass: bool,
-}
-
-/// One outbox row of a scenario.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ScenarioMessage {
-    /// Outbox id.
-    pub id: u64,
-    /// The order whose events stay in order.
-    pub aggregate: String,
-    /// The event (`type` in the case table).
-    pub event_type: String,
-    /// Written into the outbox after this pass; 0 (the case table's
-    /// default) means before the first pass.
-    pub written_after_pass: u64,
-}
-
 /// How many cells of one language's column say what; the page prints one
 /// line of these per language, and a test can compare them with libtest's.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -147,32 +118,12 @@ pub fn render(report: &Report) -> String {
 /// never sees half a page: a temporary file in the same folder, flushed to
 /// disk, then renamed over `path`. Creates the folder if needed.
 pub fn write(path: &Path, report: &Report) -> io::Result<()> {
-    write_page(path, &render(report))
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
-}
-
-fn write_page(path: &Path, page: &str) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
-    std::fs::create_dir_all(dir)?;
-    let mut temp_name = std::ffi::OsString::from(".");
-    temp_name.push(file_name);
-    temp_name.push(format!(".{}.tmp", std::process::id()));
-    let temp = dir.join(temp_name);
-    let written = File::create(&temp).and_then(|mut file| {
-        file.write_all(page.as_bytes())?;
-        file.sync_all()
-    });
-    let renamed = written.and_then(|()| std::fs::rename(&temp, path));
-    if renamed.is_err() {
-        let _ = std::fs::remove_file(&temp);
+    let written = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => std::fs::create_dir_all(dir),
+        _ => Ok(()),
     }
-    renamed
+    .and_then(|()| crate::atomic::write(path, render(report).as_bytes()));
+    written.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }
 
 #[cfg(test)]

@@ -4,14 +4,13 @@
 //! The picture is drawn from what the reference did, never from the case's
 //! `expect`, so it teaches the behaviour every port is checked against.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use outbox::trace::{Event, ObservedBroker, Outcome};
-use outbox::{FlakyBroker, IdempotentConsumer, Message, OutboxRelay, OutboxTable};
+use outbox::trace::{Event, Outcome};
+use outbox::Message;
 
 use super::html::escape;
-use super::{Failure, Scenario, ScenarioMessage};
+use super::{Failure, Scenario};
 
 /// More passes than this are summarised, not drawn, so a long case keeps
 /// the page small.
@@ -46,68 +45,25 @@ pub(super) struct Run {
     pub idle_passes: Option<(u64, u64)>,
 }
 
-/// Runs `scenario` through the reference as the runner protocol specifies
-/// (rows with `written_after_pass == k` are added after pass k). Stops
-/// simulating once the outbox is empty and nothing more will be written,
-/// because the remaining passes cannot do anything. `Err` names the row
-/// the table refused.
+/// The reference's run of `scenario`, traced (the pass loop is the
+/// runner protocol's, shared with every other use of the reference).
 pub(super) fn simulate(scenario: &Scenario) -> Result<Run, String> {
-    let to_message =
-        |m: &ScenarioMessage| Message::new(m.id, m.aggregate.as_str(), m.event_type.as_str());
-    let mut writes: HashMap<u64, Vec<Message>> = HashMap::new();
-    for m in &scenario.messages {
-        writes
-            .entry(m.written_after_pass)
-            .or_default()
-            .push(to_message(m));
-    }
-    let last_write = writes.keys().copied().max().unwrap_or(0);
-    let mut table = OutboxTable::new();
-    let add = |table: &mut OutboxTable, rows: &[Message]| {
-        rows.iter().try_for_each(|m| {
-            table
-                .add(m.clone())
-                .map_err(|e| format!("message {}: {e}", m.id))
+    let trace = outbox_runner::scenario::trace(scenario)?;
+    let passes = trace
+        .passes
+        .into_iter()
+        .map(|pass| Pass {
+            number: pass.number,
+            new_relay: pass.number == 1 || scenario.restart_each_pass,
+            events: pass.events,
+            sent: pass.sent,
+            written_after: pass.written_after,
         })
-    };
-    let initial = writes.remove(&0).unwrap_or_default();
-    add(&mut table, &initial)?;
-
-    let failures = scenario
-        .failures
-        .iter()
-        .map(|(&attempt, &failure)| (attempt, failure))
         .collect();
-    let mut broker = ObservedBroker::new(
-        FlakyBroker::new(IdempotentConsumer::new(), failures),
-        Vec::new(),
-    );
-    let batch_size = usize::try_from(scenario.batch_size).unwrap_or(usize::MAX);
-    let mut passes = Vec::new();
-    let mut idle_passes = None;
-    for number in 1..=scenario.passes {
-        if !table.has_unsent() && number > last_write {
-            idle_passes = Some((number, scenario.passes));
-            break;
-        }
-        // The relay keeps no state between passes (it all lives in the
-        // table), so building one per pass behaves as one long-lived relay.
-        let sent = OutboxRelay::new(&mut table, &mut broker, batch_size).run_once();
-        let events = std::mem::take(broker.observer_mut());
-        let written_after = writes.remove(&number).unwrap_or_default();
-        add(&mut table, &written_after)?;
-        passes.push(Pass {
-            number,
-            new_relay: number == 1 || scenario.restart_each_pass,
-            events,
-            sent,
-            written_after,
-        });
-    }
     Ok(Run {
-        initial,
+        initial: trace.initial,
         passes,
-        idle_passes,
+        idle_passes: trace.idle_from.map(|from| (from, scenario.passes)),
     })
 }
 

@@ -4,8 +4,8 @@ use super::html::escape;
 use super::picture::simulate;
 use super::*;
 
-fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> ScenarioMessage {
-    ScenarioMessage {
+fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> crate::table::Row {
+    crate::table::Row {
         id,
         aggregate: aggregate.to_string(),
         event_type: event_type.to_string(),
@@ -228,71 +228,16 @@ fn a_refused_scenario_says_why_instead_of_a_picture() {
 /// the picture's way of running a scenario equal to the runners'.
 #[test]
 fn the_picture_sends_what_every_table_case_expects() {
-    let dir = crate::repo_root().join("cases");
-    let mut checked = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if !name.ends_with(".json") || name == "schema.json" {
-            continue;
+    let cases = crate::table::load(&[crate::repo_root().join("cases")]).expect("the table loads");
+    for case in &cases {
+        let run = simulate(&case.scenario).unwrap();
+        let mut sent: Vec<Vec<u64>> = run.passes.iter().map(|p| p.sent.clone()).collect();
+        if let Some((first, last)) = run.idle_passes {
+            sent.extend((first..=last).map(|_| Vec::new()));
         }
-        let file: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        for case in file["cases"].as_array().unwrap() {
-            let scenario = Scenario {
-                batch_size: case["batch_size"].as_u64().unwrap(),
-                messages: case["messages"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|m| {
-                        message(
-                            m["id"].as_u64().unwrap(),
-                            m["aggregate"].as_str().unwrap(),
-                            m["type"].as_str().unwrap(),
-                            m["written_after_pass"].as_u64().unwrap_or(0),
-                        )
-                    })
-                    .collect(),
-                failures: case["failures"]
-                    .as_object()
-                    .map(|failures| {
-                        failures
-                            .iter()
-                            .map(|(attempt, kind)| {
-                                let kind = match kind.as_str().unwrap() {
-                                    "down" => Failure::Down,
-                                    _ => Failure::LostAck,
-                                };
-                                (attempt.parse().unwrap(), kind)
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-                passes: case["passes"].as_u64().unwrap(),
-                restart_each_pass: case["restart_each_pass"].as_bool().unwrap_or(false),
-            };
-            let Some(expected) = case["expect"]["sent"].as_array() else {
-                continue;
-            };
-            let run = simulate(&scenario).unwrap();
-            let mut sent: Vec<serde_json::Value> = run
-                .passes
-                .iter()
-                .map(|p| serde_json::json!(p.sent))
-                .collect();
-            if let Some((first, last)) = run.idle_passes {
-                sent.extend((first..=last).map(|_| serde_json::json!([])));
-            }
-            assert_eq!(&sent, expected, "{name}: {}", case["name"]);
-            checked += 1;
-        }
+        assert_eq!(sent, case.expect.sent, "{}", case.name);
     }
-    assert!(
-        checked >= 5,
-        "only {checked} cases found in {}",
-        dir.display()
-    );
+    assert!(cases.len() >= 5, "only {} cases", cases.len());
 }
 
 #[test]

@@ -46,6 +46,11 @@ pub fn report(records: &[Recorded]) -> String {
                     status.set_description(reason.to_string());
                     status
                 }
+                Verdict::KnownFailure(reason) => {
+                    let mut status = TestCaseStatus::skipped();
+                    status.set_message(format!("known failure: {reason}"));
+                    status
+                }
                 Verdict::Ignore(reason) => {
                     let mut status = TestCaseStatus::skipped();
                     status.set_message(reason.as_str());

@@ -171,14 +171,14 @@ impl Suite {
             return verdict;
         };
         match verdict {
-            Verdict::Fail(_) => Verdict::Ignore(format!("known failure: {reason}")),
+            Verdict::Fail(_) => Verdict::KnownFailure(reason.clone()),
             Verdict::Pass => Verdict::Fail(Reason::StaleKnownFailure {
                 trial: trial.to_owned(),
                 language: language.to_owned(),
                 reason: reason.clone(),
                 list: known_failures::path(language),
             }),
-            ignored @ Verdict::Ignore(_) => ignored,
+            other @ (Verdict::Ignore(_) | Verdict::KnownFailure(_)) => other,
         }
     }
 

@@ -29,6 +29,9 @@ impl Verdict {
         match self {
             Verdict::Pass => Ok(Completion::Completed),
             Verdict::Ignore(reason) => Ok(Completion::ignored_with(reason)),
+            Verdict::KnownFailure(reason) => {
+                Ok(Completion::ignored_with(format!("known failure: {reason}")))
+            }
             Verdict::Fail(reason) => Err(reason.to_string().into()),
         }
     }

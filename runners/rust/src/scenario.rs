@@ -6,7 +6,10 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use outbox::{FlakyBroker, IdempotentConsumer, Message, MessageId, OutboxRelay, OutboxTable};
+use outbox::trace::{Event, ObservedBroker};
+use outbox::{
+    Broker, FlakyBroker, IdempotentConsumer, Message, MessageId, OutboxRelay, OutboxTable,
+};
 use serde::{Deserialize, Serialize};
 
 /// What a case asks of the relay: everything but its name, description and
@@ -104,38 +107,136 @@ impl From<&Row> for Message {
 /// Runs a scenario through the reference. `Err` carries the reference's
 /// own refusal (a row whose id does not increase), which the harness never
 /// sends but a hand-written request can.
-///
-/// Rows are written through the table's ordinary `add` at their pass
-/// boundary. The relay borrows the table for as long as it lives, so it is
-/// built anew for every pass: it keeps no state of its own (everything is in
-/// the table), which is also why `restart_each_pass` cannot change what the
-/// reference does.
 pub fn run(scenario: &Scenario) -> Result<Outcome, String> {
-    let failures: HashMap<u64, outbox::Failure> = scenario
-        .failures
-        .iter()
-        .map(|(&attempt, &failure)| (attempt, failure.into()))
-        .collect();
-    let mut table = OutboxTable::new();
-    let mut broker = FlakyBroker::new(IdempotentConsumer::new(), failures);
-    let batch_size = usize::try_from(scenario.batch_size).unwrap_or(usize::MAX);
-    let mut rows = scenario.messages.iter().peekable();
-    let mut write_rows_of = |pass: u64, table: &mut OutboxTable| -> Result<(), String> {
-        while let Some(row) = rows.next_if(|row| row.written_after_pass <= pass) {
-            table.add(row.into()).map_err(|e| e.to_string())?;
-        }
-        Ok(())
-    };
-    write_rows_of(0, &mut table)?;
+    let mut broker = FlakyBroker::new(IdempotentConsumer::new(), failures(scenario));
     let mut sent = Vec::new();
-    for pass in 1..=scenario.passes {
-        sent.push(OutboxRelay::new(&mut table, &mut broker, batch_size).run_once());
-        write_rows_of(pass, &mut table)?;
-    }
+    drive(scenario, &mut broker, |_, pass| {
+        sent.push(pass.sent);
+        true
+    })?;
     let consumer = broker.consumer();
     Ok(Outcome {
         sent,
         journal: consumer.journal().to_vec(),
         duplicates: consumer.duplicates(),
     })
+}
+
+/// What the reference did in one pass, event by event: what a picture of
+/// the case draws.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PassTrace {
+    /// Counted from 1.
+    pub number: u64,
+    /// One event per row of the batch, in batch order.
+    pub events: Vec<Event>,
+    /// The ids the relay reported sent.
+    pub sent: Vec<MessageId>,
+    /// The rows written into the outbox right after this pass.
+    pub written_after: Vec<Message>,
+}
+
+/// The reference's run of a scenario, traced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trace {
+    /// Rows in the outbox before the first pass.
+    pub initial: Vec<Message>,
+    /// The passes, up to the first from which nothing can happen any more.
+    pub passes: Vec<PassTrace>,
+    /// Passes from this one to the last have nothing to do (the outbox is
+    /// empty and no row is written later), so they are not traced.
+    pub idle_from: Option<u64>,
+}
+
+/// Runs a scenario through the reference with an observing broker.
+pub fn trace(scenario: &Scenario) -> Result<Trace, String> {
+    let flaky = FlakyBroker::new(IdempotentConsumer::new(), failures(scenario));
+    let mut broker = ObservedBroker::new(flaky, Vec::new());
+    let mut passes = Vec::new();
+    let mut idle_from = None;
+    let initial = drive(scenario, &mut broker, |broker, pass| {
+        passes.push(PassTrace {
+            number: pass.number,
+            events: std::mem::take(broker.observer_mut()),
+            sent: pass.sent,
+            written_after: pass.written_after,
+        });
+        if pass.idle && pass.number < scenario.passes {
+            idle_from = Some(pass.number + 1);
+            return false;
+        }
+        true
+    })?;
+    Ok(Trace {
+        initial,
+        passes,
+        idle_from,
+    })
+}
+
+fn failures(scenario: &Scenario) -> HashMap<u64, outbox::Failure> {
+    scenario
+        .failures
+        .iter()
+        .map(|(&attempt, &failure)| (attempt, failure.into()))
+        .collect()
+}
+
+/// One pass as [`drive`] reports it.
+struct Pass {
+    number: u64,
+    sent: Vec<MessageId>,
+    written_after: Vec<Message>,
+    /// Nothing is unsent and no row is written later.
+    idle: bool,
+}
+
+/// The pass loop every runner follows (SPEC.md, "Runner protocol"): the
+/// rows written before the first pass, then each pass and the rows written
+/// after it, through the table's ordinary `add`; `after_pass` returns
+/// false to stop early. Returns the rows written before the first pass.
+///
+/// The relay borrows the table for as long as it lives, so it is built
+/// anew for every pass: it keeps no state of its own (everything is in the
+/// table), which is also why `restart_each_pass` cannot change what the
+/// reference does.
+fn drive<B: Broker>(
+    scenario: &Scenario,
+    broker: &mut B,
+    mut after_pass: impl FnMut(&mut B, Pass) -> bool,
+) -> Result<Vec<Message>, String> {
+    let mut table = OutboxTable::new();
+    let batch_size = usize::try_from(scenario.batch_size).unwrap_or(usize::MAX);
+    let mut rows = scenario.messages.iter().peekable();
+    let mut write = |pass: u64, table: &mut OutboxTable| -> Result<Vec<Message>, String> {
+        let mut written = Vec::new();
+        while let Some(row) = rows.next_if(|row| row.written_after_pass <= pass) {
+            let message = Message::from(row);
+            table
+                .add(message.clone())
+                .map_err(|e| format!("message {}: {e}", row.id))?;
+            written.push(message);
+        }
+        Ok(written)
+    };
+    let initial = write(0, &mut table)?;
+    for number in 1..=scenario.passes {
+        let sent = OutboxRelay::new(&mut table, broker, batch_size).run_once();
+        let written_after = write(number, &mut table)?;
+        let idle = !table.has_unsent()
+            && scenario
+                .messages
+                .last()
+                .is_none_or(|row| row.written_after_pass <= number);
+        let pass = Pass {
+            number,
+            sent,
+            written_after,
+            idle,
+        };
+        if !after_pass(broker, pass) {
+            break;
+        }
+    }
+    Ok(initial)
 }

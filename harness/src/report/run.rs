@@ -1,0 +1,176 @@
+//! A run of the suite as a [`Report`]: the recorded verdicts become the
+//! matrix's cells, the case table its rows and pictures, and the machine
+//! says the date, the commit and the toolchains.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, SystemTime};
+
+use super::{Cell, Report, Row, Toolchain};
+use crate::config::{
+    DEMO_CONFIG_TRIAL, DEMO_TRIAL, GENERATED_COUNT, GENERATED_SEED, GENERATED_TRIAL, PREFIX,
+    UNIT_TRIAL,
+};
+use crate::exec::{self, Stdin};
+use crate::judge::Verdict;
+use crate::suite::junit::Recorded;
+use crate::suite::Suite;
+use crate::text::excerpt;
+
+/// The most of one failure's text the page shows: a runner that floods
+/// its stderr cannot push the page past its size.
+const MAX_FAILURE_TEXT: usize = 20_000;
+
+/// The report of a run: one row per case and per trial of each language
+/// (`generated`, `demo`, `demo_config`, `unit`), one column per language.
+pub fn from_run(suite: &Suite, records: &[Recorded]) -> Report {
+    let mut cells: BTreeMap<(String, String), Cell> = BTreeMap::new();
+    for record in records {
+        let prefix = format!("{PREFIX}/{}/", record.language);
+        let Some(row) = record.trial.strip_prefix(&prefix) else {
+            continue;
+        };
+        let cell = match &record.verdict {
+            Verdict::Pass => Cell::Pass,
+            Verdict::Fail(reason) => Cell::Fail(excerpt(&reason.to_string(), MAX_FAILURE_TEXT)),
+            Verdict::Ignore(reason) => Cell::Ignored(reason.clone()),
+            Verdict::KnownFailure(reason) => Cell::KnownFailure(reason.clone()),
+        };
+        cells.insert((row.to_owned(), record.language.clone()), cell);
+    }
+    let mut row = |name: &str, description: String, scenario| Row {
+        name: name.to_owned(),
+        description,
+        scenario,
+        cells: suite
+            .languages
+            .iter()
+            .filter_map(|l| {
+                let cell = cells.remove(&(name.to_owned(), l.name.clone()))?;
+                Some((l.name.clone(), cell))
+            })
+            .collect(),
+    };
+    let mut rows: Vec<Row> = suite
+        .cases
+        .iter()
+        .map(|case| {
+            row(
+                &case.name,
+                case.description.clone(),
+                Some(case.scenario.clone()),
+            )
+        })
+        .collect();
+    rows.push(row(
+        GENERATED_TRIAL,
+        format!(
+            "{GENERATED_COUNT} scenarios drawn from seed {GENERATED_SEED}, each also run with a new relay \
+             before every pass, checked against the reference and the properties."
+        ),
+        None,
+    ));
+    rows.push(row(
+        DEMO_TRIAL,
+        "The demo, the relay as a process, prints the Rust demo's transcript byte for byte.".into(),
+        None,
+    ));
+    rows.push(row(
+        DEMO_CONFIG_TRIAL,
+        "The demo refuses each bad config with exit code 2 and the Rust demo's first line.".into(),
+        None,
+    ));
+    rows.push(row(
+        UNIT_TRIAL,
+        "The port's own tests, with its language's standard tool: the idioms the table cannot see."
+            .into(),
+        None,
+    ));
+    Report {
+        date: utc_now(),
+        commit: commit(suite),
+        toolchains: suite
+            .languages
+            .iter()
+            .map(|language| Toolchain {
+                name: language.name.clone(),
+                version: first_line_of(suite, &language.probe),
+            })
+            .collect(),
+        languages: suite.languages.iter().map(|l| l.name.clone()).collect(),
+        rows,
+    }
+}
+
+fn first_line_of(suite: &Suite, argv: &[String]) -> String {
+    let command = exec::Command {
+        label: format!("`{}`", argv.join(" ")),
+        argv: argv.to_vec(),
+        dir: suite.root.clone(),
+        deadline: Duration::from_secs(30),
+        keep: 4096,
+    };
+    match exec::run(&command, Stdin::Null) {
+        Ok(output) if output.success() => output
+            .stdout
+            .text()
+            .lines()
+            .next()
+            .unwrap_or("(printed nothing)")
+            .to_owned(),
+        Ok(output) => format!("not available ({})", output.describe()),
+        Err(e) => format!("not available ({e})"),
+    }
+}
+
+fn commit(suite: &Suite) -> String {
+    let git = |args: &[&str]| {
+        let mut argv = vec!["git".to_owned()];
+        argv.extend(args.iter().map(|a| (*a).to_owned()));
+        first_line_of(suite, &argv)
+    };
+    let hash = git(&["rev-parse", "--short=12", "HEAD"]);
+    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]);
+    if dirty == "(printed nothing)" {
+        hash
+    } else {
+        format!("{hash}-dirty")
+    }
+}
+
+/// Now, as `YYYY-MM-DD HH:MM UTC`.
+fn utc_now() -> String {
+    let seconds = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (seconds / 86_400, seconds % 86_400);
+    let (year, month, day) = civil_from_days(days as i64);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        rest / 3600,
+        rest % 3600 / 60
+    )
+}
+
+/// Howard Hinnant's days-to-civil conversion, proleptic Gregorian.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn days_become_dates() {
+        assert_eq!(super::civil_from_days(0), (1970, 1, 1));
+        assert_eq!(super::civil_from_days(20_787), (2026, 11, 30));
+        assert_eq!(super::civil_from_days(11_016), (2000, 2, 29));
+    }
+}
