@@ -59,6 +59,16 @@ const BOTH_REFUSE: &[(&str, &str, &str)] = &[
     ),
     ("too many passes", r#""passes": 2"#, r#""passes": 1000001"#),
     (
+        "a negative written_after_pass",
+        r#""type": "OrderPlaced"}"#,
+        r#""type": "OrderPlaced", "written_after_pass": -1}"#,
+    ),
+    (
+        "a reserved name",
+        r#""name": "good""#,
+        r#""name": "unit""#,
+    ),
+    (
         "an unknown failure kind",
         r#""1": "down""#,
         r#""1": "timeout""#,
@@ -99,6 +109,17 @@ const HARNESS_ONLY: &[(&str, &str, &str)] = &[
     ),
     // Order between array items is not expressible.
     ("ids not increasing", r#"{"id": 2,"#, r#"{"id": 1,"#),
+    (
+        "written_after_pass decreasing",
+        r#"{"id": 1, "aggregate": "order-1", "type": "OrderPlaced"}"#,
+        r#"{"id": 1, "aggregate": "order-1", "type": "OrderPlaced", "written_after_pass": 1}"#,
+    ),
+    // A number against the value of another field.
+    (
+        "written_after_pass after the last pass",
+        r#"{"id": 2, "aggregate": "order-2", "type": "OrderPlaced"}"#,
+        r#"{"id": 2, "aggregate": "order-2", "type": "OrderPlaced", "written_after_pass": 3}"#,
+    ),
     // The length of one array against the value of another field.
     (
         "expect.sent not one list per pass",
