@@ -8,17 +8,27 @@
 //! same table from it (an unclosed tag moves cells around); the DOM that
 //! Chromium dumps after load can.
 //!
-//! Where Chromium is missing the test says so and passes, like a missing
-//! toolchain; with `PARITY_STRICT=1` (CI) that is a failure.
+//! Two pages: a fixture written by hand (every kind of cell, counted by
+//! hand), and the page of a real run of the suite over two fake languages,
+//! one of them failing a case, whose matrix must hold one cell per trial
+//! of the run and whose counts must equal libtest's.
+//!
+//! Where Chromium is missing the trials are ignored with the reason, like a
+//! missing toolchain; with `PARITY_STRICT=1` (CI) that is a failure.
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
-use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
 
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use parity::config::Settings;
+use parity::exec::{self, Stdin};
 use parity::report::{self, Cell, Failure, Report, Row, Scenario, Toolchain};
+use parity::suite::junit::Recorder;
+use parity::suite::{trials, Suite};
+use parity::toolchain::Language;
 
 /// Chromium starts in 1-5 s here; a minute means it hangs.
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -144,16 +154,6 @@ fn strict() -> bool {
     std::env::var("PARITY_STRICT").is_ok_and(|v| v == "1")
 }
 
-/// Says why the browser part did not run, on the real stderr (libtest
-/// captures only `eprintln!`), or fails under `PARITY_STRICT=1`.
-fn skip(reason: &str) {
-    assert!(
-        !strict(),
-        "{reason}; PARITY_STRICT=1 makes a missing browser a failure (install the Debian package chromium, or run make setup)"
-    );
-    let _ = writeln!(std::io::stderr(), "report_browser: skipped: {reason}");
-}
-
 fn find_chromium() -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     ["chromium", "chromium-browser"].iter().find_map(|name| {
@@ -169,62 +169,39 @@ struct Output {
     stderr: String,
 }
 
-/// Starts Chromium in its own process group with a fresh profile, waits at
-/// most [`TIMEOUT`], and kills the whole group afterwards either way: the
-/// launcher script and Chromium's helper processes must not outlive it.
+/// Starts Chromium through the harness's one process layer (its own
+/// process group, a deadline, bounded output, the group killed whatever
+/// happens: the launcher script and Chromium's helpers must not outlive
+/// it), with a fresh profile.
 fn chromium(program: &Path, dir: &Path, label: &str, args: &[String]) -> Result<Output, String> {
     let profile = dir.join(format!("profile-{label}"));
     let _ = std::fs::remove_dir_all(&profile);
     std::fs::create_dir_all(&profile).map_err(|e| format!("{}: {e}", profile.display()))?;
-    // Files, not pipes: a full pipe would stall Chromium until the timeout.
-    let stdout_path = dir.join(format!("{label}.stdout"));
-    let stderr_path = dir.join(format!("{label}.stderr"));
-    let open =
-        |path: &Path| std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()));
-    let mut child = Command::new(program)
-        .args(FLAGS)
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(open(&stdout_path)?)
-        .stderr(open(&stderr_path)?)
-        .process_group(0)
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
-    let group = i32::try_from(child.id()).map_err(|e| e.to_string())?;
-    let deadline = Instant::now() + TIMEOUT;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Ok(status),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(50)),
-            Ok(None) => {
-                break Err(format!(
-                    "{label}: Chromium did not finish within {TIMEOUT:?}"
-                ))
-            }
-            Err(e) => break Err(format!("{label}: waiting for Chromium: {e}")),
-        }
+    let mut argv = vec![program.to_string_lossy().into_owned()];
+    argv.extend(FLAGS.iter().map(|f| (*f).to_owned()));
+    argv.push(format!("--user-data-dir={}", profile.display()));
+    argv.extend(args.iter().cloned());
+    let command = exec::Command {
+        label: format!("Chromium ({label})"),
+        argv,
+        dir: dir.to_path_buf(),
+        deadline: TIMEOUT,
+        keep: 16 * 1024 * 1024,
     };
-    // SAFETY: killpg only sends a signal; the group is the one the child
-    // leads (process_group(0)), so nothing of ours outside it is touched.
-    unsafe {
-        libc::killpg(group, libc::SIGKILL);
-    }
-    let _ = child.wait();
+    let output = exec::run(&command, Stdin::Null).map_err(|e| format!("{label}: {e}"))?;
     let _ = std::fs::remove_dir_all(&profile);
-    let read = |path: &Path| std::fs::read_to_string(path).unwrap_or_default();
-    let output = Output {
-        stdout: read(&stdout_path),
-        stderr: read(&stderr_path),
+    let printed = Output {
+        stdout: output.stdout.text(),
+        stderr: output.stderr.text(),
     };
-    let status = status?;
-    if !status.success() {
+    if !output.success() {
         return Err(format!(
-            "{label}: Chromium exited with {status}; stderr ends:\n{}",
-            tail(&output.stderr)
+            "{label}: Chromium ended ({}); stderr ends:\n{}",
+            output.describe(),
+            tail(&printed.stderr)
         ));
     }
-    Ok(output)
+    Ok(printed)
 }
 
 fn tail(text: &str) -> String {
@@ -268,13 +245,14 @@ fn expected_status(cell: Option<&Cell>) -> &'static str {
     }
 }
 
-#[test]
-fn the_report_renders_in_chromium() {
-    let dir = parity::repo_root().join("target/parity/report-browser");
+/// Writes `report` as `<name>.html`, checks it is self-contained, loads it
+/// in Chromium (checking first that the console check can see an error)
+/// and returns its DOM after load; a screenshot `<name>.png` is kept.
+fn load(program: &Path, name: &str, report: &Report) -> String {
+    let dir = parity::config::target_dir(&parity::repo_root()).join("parity/report-browser");
     std::fs::create_dir_all(&dir).unwrap();
-    let page_path = dir.join("report.html");
-    let report = fixture();
-    report::write(&page_path, &report).unwrap();
+    let page_path = dir.join(format!("{name}.html"));
+    report::write(&page_path, report).unwrap();
     let html = std::fs::read_to_string(&page_path).unwrap();
 
     // Self-contained: nothing is fetched, so it works from file:// and offline.
@@ -289,23 +267,18 @@ fn the_report_renders_in_chromium() {
         assert!(href.starts_with('#') || href.starts_with("data:"), "{tag}");
     }
 
-    let Some(program) = find_chromium() else {
-        skip("Chromium is not installed (no chromium or chromium-browser on PATH)");
-        return;
-    };
-
     // The console check must be able to fail: a page that logs an error
     // has to show up in the log as this Chromium writes it.
-    let canary = dir.join("canary.html");
+    let canary = dir.join(format!("canary-{name}.html"));
     std::fs::write(
         &canary,
         "<!DOCTYPE html><title>canary</title><script>console.error('canary error')</script>",
     )
     .unwrap();
     let seen = chromium(
-        &program,
+        program,
         &dir,
-        "canary",
+        &format!("canary-{name}"),
         &["--dump-dom".into(), file_url(&canary)],
     )
     .unwrap();
@@ -315,12 +288,12 @@ fn the_report_renders_in_chromium() {
         tail(&seen.stderr)
     );
 
-    let screenshot = dir.join("report.png");
+    let screenshot = dir.join(format!("{name}.png"));
     let _ = std::fs::remove_file(&screenshot);
     let out = chromium(
-        &program,
+        program,
         &dir,
-        "report",
+        name,
         &[
             "--dump-dom".into(),
             format!("--screenshot={}", screenshot.display()),
@@ -335,8 +308,17 @@ fn the_report_renders_in_chromium() {
         "console messages:\n{}",
         console.join("\n")
     );
+    assert!(
+        screenshot.is_file(),
+        "no screenshot at {}",
+        screenshot.display()
+    );
+    out.stdout
+}
 
-    let dom = &out.stdout;
+/// The matrix of a loaded page, checked against `report`: one cell per
+/// (row, language) with the report's status, each linking to its details.
+fn check_matrix(dom: &str, report: &Report) -> usize {
     let matrix_start = dom
         .find("<table class=\"matrix\">")
         .expect("the matrix in the DOM");
@@ -374,25 +356,38 @@ fn the_report_renders_in_chromium() {
         }
     }
 
-    for (language, [passed, failed, ignored, known, not_run]) in EXPECTED_SUMMARY {
-        let tag = start_tags(dom, "li")
-            .into_iter()
-            .find(|tag| attribute(tag, "data-summary") == Some(language))
-            .unwrap_or_else(|| panic!("no summary line for {language}"));
-        let count = |name: &str| attribute(tag, name).and_then(|v| v.parse::<usize>().ok());
+    cells.len()
+}
+
+/// The counts of one language's summary line:
+/// [passed, failed, ignored, known failures, not run].
+fn summary(dom: &str, language: &str) -> [Option<usize>; 5] {
+    let tag = start_tags(dom, "li")
+        .into_iter()
+        .find(|tag| attribute(tag, "data-summary") == Some(language))
+        .unwrap_or_else(|| panic!("no summary line for {language}"));
+    let count = |name: &str| attribute(tag, name).and_then(|v| v.parse::<usize>().ok());
+    [
+        count("data-passed"),
+        count("data-failed"),
+        count("data-ignored"),
+        count("data-known-failures"),
+        count("data-not-run"),
+    ]
+}
+
+/// The hand-written fixture: every kind of cell, counted by hand.
+fn the_fixture_page(program: &Path) {
+    let report = fixture();
+    let dom = load(program, "fixture", &report);
+    check_matrix(&dom, &report);
+    for (language, counts) in EXPECTED_SUMMARY {
         assert_eq!(
-            [
-                count("data-passed"),
-                count("data-failed"),
-                count("data-ignored"),
-                count("data-known-failures"),
-                count("data-not-run")
-            ],
-            [passed, failed, ignored, known, not_run].map(|n| Some(*n)),
-            "summary of {language}: {tag}"
+            summary(&dom, language),
+            counts.map(Some),
+            "summary of {language}"
         );
     }
-
     // The failure text survives verbatim (re-escaped by the serializer).
     let escaped = GO_FAILURE
         .replace('&', "&amp;")
@@ -413,20 +408,103 @@ fn the_report_renders_in_chromium() {
     ] {
         assert!(dom.contains(text), "{text:?} in the pictures");
     }
+}
 
-    let png = std::fs::read(&screenshot).unwrap_or_default();
+/// A language whose runner is the fake runner, misbehaving on `case`.
+fn fake(name: &str, fault: &str, case: &str) -> Language {
+    let fake_runner = env!("CARGO_BIN_EXE_fake-runner").to_owned();
+    Language {
+        name: name.into(),
+        probe: vec!["true".into()],
+        install_hint: String::new(),
+        build: Vec::new(),
+        runner: vec![fake_runner.clone(), fault.into(), case.into()],
+        demo: vec![fake_runner],
+        unit: vec!["true".into()],
+    }
+}
+
+/// A real run of the suite over two fake languages, one failing `lost_ack`:
+/// the page has one cell per trial that ran, and its counts are libtest's.
+fn a_real_run_page(program: &Path) {
+    let mut suite =
+        Suite::load(&parity::repo_root(), Settings::default()).expect("the table loads");
+    suite.languages = vec![
+        fake("fake-right", "none", "none"),
+        fake("fake-wrong", "wrong-result", "lost_ack"),
+    ];
+    let suite = Arc::new(suite);
+    let dir = parity::config::target_dir(&parity::repo_root()).join("parity/report-browser");
+    std::fs::create_dir_all(&dir).unwrap();
+    let args = Arguments {
+        skip: vec!["/generated".into(), "/demo".into()],
+        test_threads: Some(2),
+        logfile: Some(dir.join("run.log").to_string_lossy().into_owned()),
+        ..Arguments::default()
+    };
+    let recorder = Recorder::default();
+    let conclusion = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
+    let records = recorder.lock().unwrap().clone();
+    let report = report::run::from_run(&suite, &records);
+    let dom = load(program, "run", &report);
+    let cells = check_matrix(&dom, &report);
+    let ran = conclusion.num_passed + conclusion.num_failed + conclusion.num_ignored;
+    assert_eq!(records.len() as u64, ran, "one record per trial that ran");
+    let not_run_cells = dom.matches("data-status=\"notrun\"").count() as u64;
+    assert_eq!(
+        cells as u64 - not_run_cells,
+        ran,
+        "one matrix cell per trial of the run"
+    );
+    assert_eq!(conclusion.num_failed, 1, "only fake-wrong's lost_ack fails");
+    let [mut passed, mut failed, mut ignored] = [0, 0, 0];
+    for language in ["fake-right", "fake-wrong"] {
+        let [p, f, i, k, _] = summary(&dom, language).map(Option::unwrap_or_default);
+        passed += p as u64;
+        failed += f as u64;
+        ignored += (i + k) as u64;
+    }
+    assert_eq!(
+        [passed, failed, ignored],
+        [
+            conclusion.num_passed,
+            conclusion.num_failed,
+            conclusion.num_ignored
+        ],
+        "the page's counts against libtest's summary"
+    );
     assert!(
-        png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 10_000,
-        "screenshot {}: {} bytes",
-        screenshot.display(),
-        png.len()
+        dom.contains("duplicates: expected 1, actual 999"),
+        "the failing cell's diff is on the page"
     );
-    let _ = writeln!(
-        std::io::stderr(),
-        "report_browser: {} ({} bytes), screenshot {} ({} bytes)",
-        page_path.display(),
-        html.len(),
-        screenshot.display(),
-        png.len()
-    );
+}
+
+fn main() -> ExitCode {
+    let args = Arguments::from_args();
+    let browser = find_chromium();
+    let trial = |name: &'static str, check: fn(&Path)| {
+        let browser = browser.clone();
+        Trial::ignorable_test(name, move || -> Result<Completion, Failed> {
+            const MISSING: &str =
+                "Chromium is not installed (no chromium or chromium-browser on PATH): install the Debian \
+                 package chromium, or run make setup";
+            match &browser {
+                Some(program) => {
+                    check(program);
+                    Ok(Completion::Completed)
+                }
+                None if strict() => {
+                    Err(format!("{MISSING} (PARITY_STRICT=1 makes this a failure)").into())
+                }
+                None => Ok(Completion::ignored_with(format!(
+                    "{MISSING}, or set PARITY_STRICT=1 to make this a failure"
+                ))),
+            }
+        })
+    };
+    let trials = vec![
+        trial("report_browser/the_fixture_page", the_fixture_page),
+        trial("report_browser/a_real_run_page", a_real_run_page),
+    ];
+    libtest_mimic::run(&args, trials).exit_code()
 }

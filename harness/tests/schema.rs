@@ -63,11 +63,7 @@ const BOTH_REFUSE: &[(&str, &str, &str)] = &[
         r#""type": "OrderPlaced"}"#,
         r#""type": "OrderPlaced", "written_after_pass": -1}"#,
     ),
-    (
-        "a reserved name",
-        r#""name": "good""#,
-        r#""name": "unit""#,
-    ),
+    ("a reserved name", r#""name": "good""#, r#""name": "unit""#),
     (
         "an unknown failure kind",
         r#""1": "down""#,

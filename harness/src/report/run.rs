@@ -31,7 +31,11 @@ pub fn from_run(suite: &Suite, records: &[Recorded]) -> Report {
         };
         let cell = match &record.verdict {
             Verdict::Pass => Cell::Pass,
-            Verdict::Fail(reason) => Cell::Fail(excerpt(&reason.to_string(), MAX_FAILURE_TEXT)),
+            // The summary first: the matrix cell shows the first line.
+            Verdict::Fail(reason) => Cell::Fail(excerpt(
+                &format!("{}\n\n{reason}", reason.summary()),
+                MAX_FAILURE_TEXT,
+            )),
             Verdict::Ignore(reason) => Cell::Ignored(reason.clone()),
             Verdict::KnownFailure(reason) => Cell::KnownFailure(reason.clone()),
         };
