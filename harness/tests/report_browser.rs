@@ -154,9 +154,22 @@ fn strict() -> bool {
     std::env::var("PARITY_STRICT").is_ok_and(|v| v == "1")
 }
 
+/// `PARITY_CHROMIUM` when set, else the first Chromium or Chrome on PATH
+/// (Debian names it `chromium`, Ubuntu `chromium-browser`, and CI images
+/// often carry Google Chrome).
 fn find_chromium() -> Option<PathBuf> {
+    if let Some(program) = std::env::var_os("PARITY_CHROMIUM").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(program));
+    }
     let path = std::env::var_os("PATH")?;
-    ["chromium", "chromium-browser"].iter().find_map(|name| {
+    [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ]
+    .iter()
+    .find_map(|name| {
         std::env::split_paths(&path)
             .map(|dir| dir.join(name))
             .find(|candidate| candidate.is_file())
