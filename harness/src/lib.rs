@@ -12,7 +12,8 @@
 //! - [`protocol`] and [`session`]: request lines, answers, a runner process;
 //! - [`exec`]: the one way a child is started (group, deadline, bounded output);
 //! - [`toolchain`]: the languages, their probes and builds;
-//! - [`oracle`]: expected outcomes from the reference crate;
+//! - [`oracle`]: expected outcomes from the reference crate; [`in_process`]: the
+//!   reference as a runner, without a process;
 //! - [`judge`]: verdicts and their reasons, comparing, known failures, the demo;
 //! - [`differential`]: generated scenarios, properties, shrinking;
 //! - [`suite`]: one run of the suite as libtest-mimic trials, and its JUnit report;
@@ -22,6 +23,7 @@ pub mod atomic;
 pub mod config;
 pub mod differential;
 pub mod exec;
+pub mod in_process;
 pub mod judge;
 pub mod oracle;
 pub mod protocol;

@@ -3,9 +3,6 @@
 
 use outbox_runner::scenario::{self, Outcome, Scenario};
 
-use crate::protocol::{parse_answer, Reply, Request};
-use crate::session::Runner;
-
 /// What the Rust reference does with a scenario the harness validated.
 ///
 /// # Panics
@@ -27,24 +24,4 @@ pub fn try_expect(scenario: &Scenario) -> Result<Outcome, String> {
             .unwrap_or_default();
         Err(format!("the reference panicked: {text}"))
     })
-}
-
-/// The reference as a [`Runner`]: it answers each request line in this
-/// process exactly as the Rust runner binary does, so a differential run
-/// or a shrink can be tried without starting a process.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Reference;
-
-impl Runner for Reference {
-    fn run(&self, requests: &[Request]) -> Vec<Reply> {
-        requests
-            .iter()
-            .map(|request| {
-                let answer = outbox_runner::answer(&request.line);
-                parse_answer(answer.as_bytes(), &request.name).unwrap_or_else(|bad| {
-                    Reply::Fault(format!("the reference answered badly: {bad:?}"))
-                })
-            })
-            .collect()
-    }
 }

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use parity::differential::{cases, check_all, shrink};
 use parity::exec;
-use parity::oracle::Reference;
+use parity::in_process::Reference;
 use parity::protocol::Request;
 use parity::session::Session;
 use parity::table::Case;
