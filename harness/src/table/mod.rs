@@ -19,6 +19,11 @@ pub use outbox_runner::scenario::{Failure, Outcome, Row, Scenario};
 pub const MAX_ID: u64 = 9_007_199_254_740_991;
 /// The most passes a case may ask for, so a typo cannot hang a runner.
 pub const MAX_PASSES: u64 = 1_000_000;
+/// The longest case name: it is part of a trial name, which libtest-mimic
+/// prints whole (and panics on beyond 65,535 characters).
+pub const MAX_NAME_CHARS: usize = 200;
+/// The largest case file read, so a runaway file cannot exhaust memory.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// One validated case.
 #[derive(Debug, Clone, PartialEq, Eq)]
