@@ -275,3 +275,22 @@ fn new_case_refuses_the_reserved_names() {
     assert!(error.contains("201 characters long"), "{error}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), WITHOUT_EXPECT);
 }
+
+#[test]
+fn bless_through_a_link_writes_the_file_and_keeps_the_link() {
+    let file = scratch("linked-real.json", WITHOUT_EXPECT);
+    let link = file.with_file_name("linked.json");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink("linked-real.json", &link).unwrap();
+    assert_eq!(
+        bless_file(&link, Which::Missing).unwrap(),
+        ["lost_ack_again"]
+    );
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .contains(r#""duplicates": 1"#));
+}

@@ -225,7 +225,9 @@ fn is_case_file(path: &Path) -> bool {
 fn not_regular(meta: &std::fs::Metadata, real: &Path) -> String {
     use std::os::unix::fs::FileTypeExt;
     let kind = meta.file_type();
-    let what = if kind.is_fifo() {
+    let what = if kind.is_dir() {
+        "a folder".to_owned()
+    } else if kind.is_fifo() {
         "a named pipe (FIFO)".to_owned()
     } else if kind.is_char_device() {
         format!("a character device ({})", real.display())
