@@ -7,7 +7,7 @@
 use outbox_runner::protocol::{Answer, CaseRequest};
 use serde_json::error::Category;
 
-use crate::table::json::Json;
+use crate::table::json::{self, Json};
 use crate::table::{Case, Outcome};
 
 /// One request ready to send: the case's name (to check the answer's) and
@@ -75,7 +75,7 @@ fn parse_answer_slowly(line: &[u8], name: &str) -> Result<Reply, BadLine> {
     // would pass as the error "b".
     let value = Json::parse(text).map_err(|e| match e.classify() {
         Category::Data => BadLine::Malformed(e.to_string()),
-        _ => BadLine::Malformed(format!("not JSON ({e})")),
+        _ => BadLine::Malformed(format!("not JSON ({})", json::explain(text, &e))),
     })?;
     let Json::Object(mut fields) = value else {
         return Err(malformed("not a JSON object"));
@@ -201,6 +201,10 @@ mod tests {
         );
         for (line, why) in [
             ("hello", "not JSON"),
+            (
+                r#"{"name":"c","sent":[],"journal":["\ud800"],"duplicates":0}"#,
+                r"not JSON (a lone surrogate (\ud800) is not valid UTF-8 text at line 1 column 35)",
+            ),
             ("[1]", "not a JSON object"),
             (r#"{"sent":[]}"#, "no string field `name`"),
             (

@@ -132,9 +132,9 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 }
 
-/// serde_json's message, or for a lone surrogate one that says so and
-/// points at the escape itself (serde_json points past it).
-fn explain(text: &str, error: &serde_json::Error) -> String {
+/// serde_json's message about `text`, or for a lone surrogate one that
+/// says so and points at the escape itself (serde_json points past it).
+pub fn explain(text: &str, error: &serde_json::Error) -> String {
     let message = error.to_string();
     let about_escape = ["hex escape", "surrogate"]
         .iter()
