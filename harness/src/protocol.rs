@@ -5,8 +5,9 @@
 //! was on.
 
 use outbox_runner::protocol::{Answer, CaseRequest};
-use serde_json::Value;
+use serde_json::error::Category;
 
+use crate::table::json::{self, Json};
 use crate::table::{Case, Outcome};
 
 /// One request ready to send: the case's name (to check the answer's) and
@@ -69,35 +70,43 @@ pub fn parse_answer(line: &[u8], name: &str) -> Result<Reply, BadLine> {
 fn parse_answer_slowly(line: &[u8], name: &str) -> Result<Reply, BadLine> {
     let malformed = |why: &str| BadLine::Malformed(why.to_owned());
     let text = std::str::from_utf8(line).map_err(|_| malformed("the line is not UTF-8"))?;
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| BadLine::Malformed(format!("not JSON ({e})")))?;
-    let Value::Object(mut fields) = value else {
+    // The strict tree, as for case files: serde_json's own `Value` keeps the
+    // last of two repeated keys, so `{"name":"c","error":"a","error":"b"}`
+    // would pass as the error "b".
+    let value = Json::parse(text).map_err(|e| match e.classify() {
+        Category::Data => BadLine::Malformed(e.to_string()),
+        _ => BadLine::Malformed(format!("not JSON ({})", json::explain(text, &e))),
+    })?;
+    let Json::Object(mut fields) = value else {
         return Err(malformed("not a JSON object"));
     };
-    match fields.remove("name") {
-        Some(Value::String(answered)) if answered == name => {}
-        Some(Value::String(answered)) => return Err(BadLine::OtherCase(answered)),
+    match take(&mut fields, "name") {
+        Some(Json::Str(answered)) if answered == name => {}
+        Some(Json::Str(answered)) => return Err(BadLine::OtherCase(answered)),
         _ => return Err(malformed("no string field `name`")),
     }
-    if let Some(error) = fields.remove("error") {
-        let Value::String(error) = error else {
+    if let Some(error) = take(&mut fields, "error") {
+        let Json::Str(error) = error else {
             return Err(malformed("`error` is not a string"));
         };
-        return match fields.keys().next() {
-            Some(extra) => Err(BadLine::Malformed(format!(
+        return match fields.first() {
+            Some((extra, _)) => Err(BadLine::Malformed(format!(
                 "an `error` answer has an extra field `{extra}`"
             ))),
             None => Ok(Reply::Error(error)),
         };
     }
-    let sent = match fields.remove("sent") {
-        Some(Value::Array(passes)) => passes
+    let sent = match take(&mut fields, "sent") {
+        Some(Json::Array(passes)) => passes
             .into_iter()
             .enumerate()
             .map(|(pass, ids)| match ids {
-                Value::Array(ids) => ids
+                Json::Array(ids) => ids
                     .into_iter()
-                    .map(|id| id.as_u64().ok_or(()))
+                    .map(|id| match id {
+                        Json::UInt(id) => Ok(id),
+                        _ => Err(()),
+                    })
                     .collect::<Result<Vec<u64>, ()>>()
                     .map_err(|()| {
                         BadLine::Malformed(format!(
@@ -112,21 +121,21 @@ fn parse_answer_slowly(line: &[u8], name: &str) -> Result<Reply, BadLine> {
             .collect::<Result<Vec<_>, _>>()?,
         other => return Err(wrong_field("sent", "a list of lists of ids", other)),
     };
-    let journal = match fields.remove("journal") {
-        Some(Value::Array(entries)) => entries
+    let journal = match take(&mut fields, "journal") {
+        Some(Json::Array(entries)) => entries
             .into_iter()
             .map(|entry| match entry {
-                Value::String(s) => Ok(s),
+                Json::Str(s) => Ok(s),
                 _ => Err(malformed("`journal` holds something that is not a string")),
             })
             .collect::<Result<Vec<_>, _>>()?,
         other => return Err(wrong_field("journal", "a list of strings", other)),
     };
-    let duplicates = match fields.remove("duplicates") {
-        Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or_default(),
+    let duplicates = match take(&mut fields, "duplicates") {
+        Some(Json::UInt(n)) => n,
         other => return Err(wrong_field("duplicates", "a non-negative integer", other)),
     };
-    if let Some(extra) = fields.keys().next() {
+    if let Some((extra, _)) = fields.first() {
         return Err(BadLine::Malformed(format!("unknown field `{extra}`")));
     }
     Ok(Reply::Answer(Outcome {
@@ -136,21 +145,27 @@ fn parse_answer_slowly(line: &[u8], name: &str) -> Result<Reply, BadLine> {
     }))
 }
 
-fn wrong_field(field: &str, wanted: &str, got: Option<Value>) -> BadLine {
+/// Removes and returns the field `key` (keys are not repeated in a tree).
+fn take(fields: &mut Vec<(String, Json)>, key: &str) -> Option<Json> {
+    let at = fields.iter().position(|(k, _)| k == key)?;
+    Some(fields.remove(at).1)
+}
+
+fn wrong_field(field: &str, wanted: &str, got: Option<Json>) -> BadLine {
     BadLine::Malformed(match got {
         None => format!("no field `{field}`"),
         Some(value) => format!("`{field}` is {} instead of {wanted}", describe(&value)),
     })
 }
 
-fn describe(value: &Value) -> &'static str {
+fn describe(value: &Json) -> &'static str {
     match value {
-        Value::Null => "null (empty lists are written `[]`)",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
+        Json::Null => "null (empty lists are written `[]`)",
+        Json::Bool(_) => "a boolean",
+        Json::UInt(_) | Json::NegInt(_) | Json::Float(_) => "a number",
+        Json::Str(_) => "a string",
+        Json::Array(_) => "a list",
+        Json::Object(_) => "an object",
     }
 }
 
@@ -186,6 +201,10 @@ mod tests {
         );
         for (line, why) in [
             ("hello", "not JSON"),
+            (
+                r#"{"name":"c","sent":[],"journal":["\ud800"],"duplicates":0}"#,
+                r"not JSON (a lone surrogate (\ud800) is not valid UTF-8 text at line 1 column 35)",
+            ),
             ("[1]", "not a JSON object"),
             (r#"{"sent":[]}"#, "no string field `name`"),
             (
@@ -207,6 +226,39 @@ mod tests {
         ] {
             match parse(line) {
                 Err(BadLine::Malformed(m)) => assert!(m.contains(why), "{line}: {m}"),
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn refuses_every_repeated_key() {
+        for (line, key) in [
+            (
+                r#"{"name":"c","name":"c","sent":[],"journal":[],"duplicates":0}"#,
+                "name",
+            ),
+            (
+                r#"{"name":"d","name":"c","sent":[],"journal":[],"duplicates":0}"#,
+                "name",
+            ),
+            (r#"{"name":"c","error":"a","error":"b"}"#, "error"),
+            (
+                r#"{"name":"c","sent":[[1]],"sent":[],"journal":[],"duplicates":0}"#,
+                "sent",
+            ),
+            (
+                r#"{"name":"c","sent":[],"journal":[],"duplicates":0,"duplicates":1}"#,
+                "duplicates",
+            ),
+        ] {
+            match parse(line) {
+                Err(BadLine::Malformed(m)) => assert!(
+                    m.starts_with(&format!(
+                        "repeated key \"{key}\" in one object at line 1 column "
+                    )),
+                    "{line}: {m}"
+                ),
                 other => panic!("{line}: {other:?}"),
             }
         }

@@ -36,7 +36,7 @@ const WITHOUT_EXPECT: &str = r#"{
 "#;
 
 fn scratch(name: &str, text: &str) -> PathBuf {
-    let dir = parity::repo_root().join("target/parity/tests/bless");
+    let dir = parity::config::scratch_dir(&parity::repo_root(), "bless");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
@@ -151,4 +151,146 @@ fn new_case_starts_from_a_template_that_must_be_described_before_blessing() {
         bless_file(&file, Which::Missing).unwrap(),
         ["lost_ack_again", "my_new_case"]
     );
+}
+
+/// Blessed by hand, in the author's own layout (four spaces, one field a
+/// line, its own `$schema`): not the canonical layout.
+const HAND_WRITTEN: &str = r#"{
+    "$schema": "../../cases/schema.json",
+    "cases": [
+        {
+            "name": "hand_written",
+            "description": "Laid out by its author.",
+            "batch_size": 2,
+            "messages": [
+                {"id": 1, "aggregate": "order-1", "type": "OrderPlaced"}
+            ],
+            "passes": 1,
+            "expect": {"sent": [[1]], "journal": ["order-1 OrderPlaced"], "duplicates": 0}
+        }
+    ]
+}
+"#;
+
+#[test]
+fn bless_leaves_a_file_with_nothing_to_bless_byte_for_byte() {
+    let file = scratch("nothing-to-bless.json", HAND_WRITTEN);
+    assert_eq!(
+        bless_file(&file, Which::Missing).unwrap(),
+        Vec::<String>::new()
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), HAND_WRITTEN);
+    assert_eq!(bless_file(&file, Which::All).unwrap(), Vec::<String>::new());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), HAND_WRITTEN);
+    // A path with no file is not created either.
+    let missing = file.with_file_name("missing.json");
+    let _ = std::fs::remove_file(&missing);
+    assert_eq!(
+        bless_file(&missing, Which::Missing).unwrap(),
+        Vec::<String>::new()
+    );
+    assert!(!missing.exists());
+}
+
+#[test]
+fn bless_changes_only_the_blessed_lines_of_a_hand_laid_out_file() {
+    let unblessed = HAND_WRITTEN.replace(
+        r#""passes": 1,
+            "expect": {"sent": [[1]], "journal": ["order-1 OrderPlaced"], "duplicates": 0}"#,
+        r#""passes": 1"#,
+    );
+    let file = scratch("hand-laid-out.json", &unblessed);
+    assert_eq!(bless_file(&file, Which::Missing).unwrap(), ["hand_written"]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), HAND_WRITTEN);
+
+    // BLESS=all replaces a wrong expect where it stands.
+    let wrong = HAND_WRITTEN.replace(r#""sent": [[1]]"#, r#""sent": [[]]"#);
+    std::fs::write(&file, &wrong).unwrap();
+    assert_eq!(bless_file(&file, Which::All).unwrap(), ["hand_written"]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), HAND_WRITTEN);
+}
+
+#[test]
+fn bless_and_new_case_keep_the_authors_schema() {
+    let unblessed = WITHOUT_EXPECT.replace("./schema.json", "my-own-schema.json");
+    let file = scratch("own-schema.json", &unblessed);
+    assert_eq!(
+        bless_file(&file, Which::Missing).unwrap(),
+        ["lost_ack_again"]
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.starts_with("{\n  \"$schema\": \"my-own-schema.json\",\n"),
+        "{text}"
+    );
+    new_case(&file, "with_own_schema", &[]).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("\"$schema\": \"my-own-schema.json\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_failed_write_leaves_the_old_file_byte_for_byte_and_says_so() {
+    let file = scratch("failed-write.json", WITHOUT_EXPECT);
+    // The temporary file's name taken by a folder: the write fails (even as
+    // root, where a read-only folder would not stop it).
+    let temporary = file.with_file_name(format!(".failed-write.json.{}.tmp", std::process::id()));
+    std::fs::create_dir_all(&temporary).unwrap();
+    let error = bless_file(&file, Which::Missing).unwrap_err();
+    assert!(
+        error.starts_with(&format!(
+            "{}: cannot write (the file is unchanged): ",
+            file.display()
+        )),
+        "{error}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), WITHOUT_EXPECT);
+    let error = new_case(&file, "never_written", &[]).unwrap_err();
+    assert!(
+        error.contains("cannot write (the file is unchanged)"),
+        "{error}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), WITHOUT_EXPECT);
+    std::fs::remove_dir(&temporary).unwrap();
+
+    // A path whose folder is a file: refused with the reason.
+    let error = new_case(&file.join("inside.json"), "never_written", &[]).unwrap_err();
+    assert!(error.contains("inside.json"), "{error}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), WITHOUT_EXPECT);
+}
+
+#[test]
+fn new_case_refuses_the_reserved_names() {
+    let file = scratch("reserved.json", WITHOUT_EXPECT);
+    for name in parity::config::RESERVED_NAMES {
+        let error = new_case(&file, name, &[]).unwrap_err();
+        assert_eq!(
+            error,
+            format!("{name:?} is reserved for a trial of each language: pick another name")
+        );
+    }
+    let error = new_case(&file, &"a".repeat(201), &[]).unwrap_err();
+    assert!(error.contains("201 characters long"), "{error}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), WITHOUT_EXPECT);
+}
+
+#[test]
+fn bless_through_a_link_writes_the_file_and_keeps_the_link() {
+    let file = scratch("linked-real.json", WITHOUT_EXPECT);
+    let link = file.with_file_name("linked.json");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink("linked-real.json", &link).unwrap();
+    assert_eq!(
+        bless_file(&link, Which::Missing).unwrap(),
+        ["lost_ack_again"]
+    );
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .contains(r#""duplicates": 1"#));
 }

@@ -1,12 +1,15 @@
 //! `make bless`: `expect` computed by the Rust reference and written back
 //! into the case file, so adding a case is a JSON edit and a review of the
-//! diff. The file is rewritten in the canonical layout (see [`layout`]),
-//! which every case file is kept in, so `git diff` shows only what was
-//! blessed; a file with nothing to change is not written at all.
+//! diff. Only what is blessed changes (see [`bless_file`]), and every write
+//! is atomic: a crash or a full disk leaves the old file whole.
 
 use std::path::Path;
 
-use super::{is_valid_name, layout, validate, Case, Draft, Failure, Outcome, Row, Scenario};
+use super::json::Json;
+use super::{
+    is_valid_name, layout, validate, Case, CaseError, Draft, Failure, Outcome, Row, Scenario,
+    MAX_NAME_CHARS,
+};
 use crate::config::RESERVED_NAMES;
 use crate::oracle;
 
@@ -21,53 +24,116 @@ pub enum Which {
 
 /// Blesses one file; returns the names whose `expect` was written or changed.
 /// A file with any other problem is left alone and its problems returned.
+///
+/// Only what is blessed changes: a file with nothing to bless is not
+/// written at all, whatever its layout (a case author who runs `make bless`
+/// expects `git diff` to show expected values, not a reformatted file they
+/// never asked for). A file in the canonical layout stays in it; in any
+/// other layout, the new `expect` is written in where it belongs and every
+/// other byte is kept, `$schema` included.
 pub fn bless_file(path: &Path, which: Which) -> Result<Vec<String>, String> {
-    let mut drafts = read_drafts(path)?;
-    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let Some(file) = CaseFile::read(path)? else {
+        return Ok(Vec::new());
+    };
+    let mut drafts = file.drafts.clone();
     let mut blessed = Vec::new();
-    for draft in &mut drafts {
+    let mut changed = Vec::new();
+    for (index, draft) in drafts.iter_mut().enumerate() {
         if draft.has_expect && which == Which::Missing {
             continue;
         }
         let outcome = oracle::expect(&draft.case.scenario);
         if !draft.has_expect || outcome != draft.case.expect {
             blessed.push(draft.case.name.clone());
+            changed.push(index);
+            draft.case.expect = outcome;
+            draft.has_expect = true;
         }
-        draft.case.expect = outcome;
-        draft.has_expect = true;
     }
-    let new_text = layout::file_text_drafts(&drafts);
-    if new_text != text {
-        crate::atomic::write(path, new_text.as_bytes()).map_err(|e| {
-            format!(
-                "{}: cannot write (the file is unchanged): {e}",
-                path.display()
-            )
-        })?;
+    if blessed.is_empty() {
+        return Ok(blessed);
     }
+    let new_text = if file.is_canonical() {
+        file.canonical(&drafts)
+    } else {
+        layout::with_expects(&file.text, &drafts, &changed)
+            .unwrap_or_else(|| file.canonical(&drafts))
+    };
+    write(path, &new_text)?;
     Ok(blessed)
 }
 
-/// The drafts of a case file; a missing file has none.
-fn read_drafts(path: &Path) -> Result<Vec<Draft>, String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
-    };
-    let mut errors = Vec::new();
-    let drafts = validate::parse_drafts(path, &text, &mut errors);
-    if errors.is_empty() {
-        Ok(drafts)
-    } else {
-        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        Err(lines.join("\n"))
+/// A case file as read for writing back.
+struct CaseFile {
+    text: String,
+    drafts: Vec<Draft>,
+    /// The author's `$schema`, kept as it is.
+    schema: Option<String>,
+}
+
+impl CaseFile {
+    /// The file at `path`, or `None` if there is none; a file with any
+    /// problem is an error listing them all.
+    fn read(path: &Path) -> Result<Option<CaseFile>, String> {
+        match std::fs::symlink_metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
+            Ok(_) => {}
+        }
+        let text =
+            super::read(path).map_err(|problem| CaseError::file(path, problem).to_string())?;
+        let mut errors = Vec::new();
+        let drafts = validate::parse_drafts(path, &text, &mut errors);
+        if !errors.is_empty() {
+            let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            return Err(lines.join("\n"));
+        }
+        let schema = match Json::parse(&text) {
+            Ok(Json::Object(fields)) => fields.into_iter().find_map(|(key, value)| match value {
+                Json::Str(schema) if key == "$schema" => Some(schema),
+                _ => None,
+            }),
+            _ => None,
+        };
+        Ok(Some(CaseFile {
+            text,
+            drafts,
+            schema,
+        }))
     }
+
+    /// `drafts` in the canonical layout, with this file's `$schema`.
+    fn canonical(&self, drafts: &[Draft]) -> String {
+        layout::file_text_drafts(self.schema.as_deref(), drafts)
+    }
+
+    fn is_canonical(&self) -> bool {
+        self.canonical(&self.drafts) == self.text
+    }
+}
+
+/// Writes `text` to `path` atomically; an error says the file is unchanged.
+/// A link is followed, so the file it points to is written and the link
+/// stays a link (a rename over the link would replace it by a copy).
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    crate::atomic::write(&real, text.as_bytes()).map_err(|e| {
+        format!(
+            "{}: cannot write (the file is unchanged): {e}",
+            path.display()
+        )
+    })
 }
 
 /// Appends a template case named `name` (no `expect`, a TODO description)
 /// to `path`, creating the file if needed.
 pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String> {
+    let length = name.chars().count();
+    if length > MAX_NAME_CHARS {
+        return Err(format!(
+            "the name is {length} characters long, over the limit of {MAX_NAME_CHARS}: shorten it"
+        ));
+    }
     if !is_valid_name(name) {
         return Err(format!(
             "{name:?} is not a valid case name: use lowercase letters, digits and `_`"
@@ -84,14 +150,14 @@ pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String
             other.file.display()
         ));
     }
-    let mut drafts = read_drafts(path)?;
+    let file = CaseFile::read(path)?;
     let row = |id: u64, aggregate: &str, event_type: &str| Row {
         id,
         aggregate: aggregate.into(),
         event_type: event_type.into(),
         written_after_pass: 0,
     };
-    let template = Case {
+    let case = Case {
         file: path.to_path_buf(),
         name: name.to_owned(),
         description: "TODO: what this case shows, in a sentence or two.".into(),
@@ -108,14 +174,25 @@ pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String
         },
         expect: Outcome::default(),
     };
-    drafts.push(Draft {
-        case: template,
+    let template = Draft {
+        case,
         has_expect: false,
-    });
-    crate::atomic::write(path, layout::file_text_drafts(&drafts).as_bytes()).map_err(|e| {
-        format!(
-            "{}: cannot write (the file is unchanged): {e}",
-            path.display()
-        )
-    })
+    };
+    let text = match file {
+        None => layout::file_text_drafts(Some(layout::SCHEMA), &[template]),
+        Some(file) if file.is_canonical() => {
+            let mut drafts = file.drafts.clone();
+            drafts.push(template);
+            file.canonical(&drafts)
+        }
+        Some(file) => {
+            let case = layout::case_value(&template.case, false);
+            layout::with_case_appended(&file.text, &case).unwrap_or_else(|| {
+                let mut drafts = file.drafts.clone();
+                drafts.push(template);
+                file.canonical(&drafts)
+            })
+        }
+    };
+    write(path, &text)
 }

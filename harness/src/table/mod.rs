@@ -9,7 +9,7 @@ pub mod json;
 pub mod layout;
 pub mod validate;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -19,6 +19,11 @@ pub use outbox_runner::scenario::{Failure, Outcome, Row, Scenario};
 pub const MAX_ID: u64 = 9_007_199_254_740_991;
 /// The most passes a case may ask for, so a typo cannot hang a runner.
 pub const MAX_PASSES: u64 = 1_000_000;
+/// The longest case name: it is part of a trial name, which libtest-mimic
+/// prints whole (and panics on beyond 65,535 characters).
+pub const MAX_NAME_CHARS: usize = 200;
+/// The largest case file read, so a runaway file cannot exhaust memory.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// One validated case.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,10 +96,10 @@ pub fn load(sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
     let mut cases: Vec<Case> = Vec::new();
     let mut first_file: HashMap<String, PathBuf> = HashMap::new();
     for file in &files {
-        let text = match std::fs::read_to_string(file) {
+        let text = match read(file) {
             Ok(text) => text,
-            Err(e) => {
-                errors.push(CaseError::file(file, format!("cannot read: {e}")));
+            Err(problem) => {
+                errors.push(CaseError::file(file, problem));
                 continue;
             }
         };
@@ -124,37 +129,160 @@ pub fn load(sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
 
 /// The case files among `sources`: files as given, folders searched for
 /// `*.json` except `schema.json`, in sorted order; and what could not be read.
+///
+/// Each real file comes once, under the first path it was reached by,
+/// however many links or sources lead to it; a link back to a folder being
+/// searched is named as a loop instead of followed; what is not a regular
+/// file is refused here, before anything opens it (a FIFO would block).
 pub fn files(sources: &[PathBuf]) -> (Vec<PathBuf>, Vec<CaseError>) {
-    let mut files = Vec::new();
-    let mut errors = Vec::new();
+    let mut walk = Walk::default();
     for source in sources {
-        if let Err(e) = collect_files(source, &mut files) {
-            errors.push(CaseError::file(source, format!("cannot read: {e}")));
-        }
+        walk.visit(source, true);
     }
-    (files, errors)
+    (walk.files, walk.errors)
 }
 
-fn collect_files(source: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    if !source.is_dir() {
-        std::fs::metadata(source)?;
-        files.push(source.to_path_buf());
-        return Ok(());
-    }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(source)?
-        .map(|entry| entry.map(|e| e.path()))
-        .collect::<Result<_, _>>()?;
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            collect_files(&path, files)?;
-        } else if path.extension().is_some_and(|ext| ext == "json")
-            && path.file_name().is_some_and(|name| name != "schema.json")
-        {
-            files.push(path);
+/// The state of one search of the sources.
+#[derive(Default)]
+struct Walk {
+    files: Vec<PathBuf>,
+    errors: Vec<CaseError>,
+    /// Canonical paths of the files and folders already taken.
+    seen: HashSet<PathBuf>,
+    /// The folders being searched, canonical, outermost first.
+    open: Vec<PathBuf>,
+}
+
+impl Walk {
+    /// Takes `path`: a folder is searched, a file kept. `given`: named by
+    /// the user, so a problem is reported even when it is not `*.json`.
+    fn visit(&mut self, path: &Path, given: bool) {
+        let found = std::fs::canonicalize(path)
+            .and_then(|real| std::fs::metadata(&real).map(|meta| (real, meta)));
+        let (real, meta) = match found {
+            Ok(found) => found,
+            Err(e) if given || is_case_file(path) => {
+                let problem = if e.raw_os_error() == Some(libc::ELOOP) {
+                    "a symlink loop: its links lead to one another, never to a file".to_owned()
+                } else {
+                    format!("cannot read: {e}")
+                };
+                self.errors.push(CaseError::file(path, problem));
+                return;
+            }
+            // A dangling link that is not a case file is none of ours.
+            Err(_) => return,
+        };
+        if meta.is_dir() {
+            if self.open.contains(&real) {
+                self.errors.push(CaseError::file(
+                    path,
+                    format!(
+                        "a symlink loop: it leads back to {}, a folder it is in, so it is not followed",
+                        real.display()
+                    ),
+                ));
+            } else if self.seen.insert(real.clone()) {
+                self.open.push(real);
+                self.search(path);
+                self.open.pop();
+            }
+        } else if given || is_case_file(path) {
+            if !meta.is_file() {
+                self.errors
+                    .push(CaseError::file(path, not_regular(&meta, &real)));
+            } else if self.seen.insert(real) {
+                self.files.push(path.to_path_buf());
+            }
         }
     }
-    Ok(())
+
+    fn search(&mut self, folder: &Path) {
+        let entries = std::fs::read_dir(folder)
+            .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect());
+        let mut entries: Vec<PathBuf> = match entries {
+            Ok(entries) => entries,
+            Err(e) => {
+                self.errors
+                    .push(CaseError::file(folder, format!("cannot read: {e}")));
+                return;
+            }
+        };
+        entries.sort();
+        for entry in entries {
+            self.visit(&entry, false);
+        }
+    }
+}
+
+/// A `*.json` file other than `schema.json`.
+fn is_case_file(path: &Path) -> bool {
+    path.extension().is_some_and(|ext| ext == "json")
+        && path.file_name().is_some_and(|name| name != "schema.json")
+}
+
+/// Why a file that is not a regular one is not read.
+fn not_regular(meta: &std::fs::Metadata, real: &Path) -> String {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = meta.file_type();
+    let what = if kind.is_dir() {
+        "a folder".to_owned()
+    } else if kind.is_fifo() {
+        "a named pipe (FIFO)".to_owned()
+    } else if kind.is_char_device() {
+        format!("a character device ({})", real.display())
+    } else if kind.is_block_device() {
+        format!("a block device ({})", real.display())
+    } else if kind.is_socket() {
+        "a socket".to_owned()
+    } else {
+        "something else".to_owned()
+    };
+    format!("{what}, not a regular file: a case file must be a regular file")
+}
+
+/// A case file's text, read safely: a file that is not regular is refused
+/// without blocking on it, one over [`MAX_FILE_BYTES`] is refused unread,
+/// and no more than that is ever read (a file may grow, or lie about its
+/// size). The error is a problem for [`CaseError::file`].
+pub fn read(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    // Non-blocking, so that opening a FIFO returns at once; the check of
+    // its type then comes from the opened file itself, not from an earlier
+    // look that the path may no longer match.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
+    if !meta.is_file() {
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        return Err(not_regular(&meta, &real));
+    }
+    let too_large = |size: u64| {
+        format!(
+            "is {size} bytes, over the limit of {MAX_FILE_BYTES} bytes ({} MiB) for a case file: split it",
+            MAX_FILE_BYTES / (1024 * 1024)
+        )
+    };
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_large(meta.len()));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "is not UTF-8 text: the bytes at offset {} are not UTF-8",
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 /// A case name: lowercase letters, digits and `_`, at least one.

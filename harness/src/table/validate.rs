@@ -9,7 +9,8 @@ use std::path::Path;
 
 use super::json::Json;
 use super::{
-    is_valid_name, Case, CaseError, Draft, Failure, Outcome, Row, Scenario, MAX_ID, MAX_PASSES,
+    is_valid_name, Case, CaseError, Draft, Failure, Outcome, Row, Scenario, MAX_ID, MAX_NAME_CHARS,
+    MAX_PASSES,
 };
 use crate::config::RESERVED_NAMES;
 
@@ -38,7 +39,16 @@ fn parse_cases(
     errors: &mut Vec<CaseError>,
     rule: ExpectRule,
 ) -> Vec<Draft> {
-    let root = match Json::parse(text) {
+    if text.starts_with('\u{feff}') {
+        // serde_json would say "expected value at line 1 column 1", and an
+        // editor does not show the mark: name it.
+        errors.push(CaseError::file(
+            file,
+            "starts with a UTF-8 byte order mark: save it without one".into(),
+        ));
+        return Vec::new();
+    }
+    let root = match Json::parse_for_people(text) {
         Ok(root) => root,
         Err(e) => {
             errors.push(CaseError::file(file, format!("not valid JSON: {e}")));
@@ -82,6 +92,13 @@ fn parse_case(
 
     let name = get(fields, "name").and_then(|v| check.string("name", v));
     match &name {
+        Some(name) if name.chars().count() > MAX_NAME_CHARS => check.fail(
+            "name",
+            format!(
+                "is {} characters long, over the limit of {MAX_NAME_CHARS}: shorten it",
+                name.chars().count()
+            ),
+        ),
         Some(name) if RESERVED_NAMES.contains(&name.as_str()) => check.fail(
             "name",
             format!("{name:?} is reserved for a trial of each language: pick another name"),
@@ -272,6 +289,16 @@ impl Checker<'_> {
                 self.fail(field, format!("must be from {min} to {max}, not {n}"));
                 None
             }
+            Json::Float(x) if *x < min as f64 || *x > max as f64 => {
+                // Too large for 64 bits, or written with an exponent: either
+                // way the value is what is wrong, not how it is written.
+                let side = if *x < min as f64 { "small" } else { "large" };
+                self.fail(
+                    field,
+                    format!("must be from {min} to {max}, not {}: too {side}", plain(*x)),
+                );
+                None
+            }
             Json::Float(x) => {
                 self.fail(
                     field,
@@ -456,6 +483,16 @@ impl Checker<'_> {
             journal,
             duplicates: duplicates?,
         })
+    }
+}
+
+/// A number as a person writes it: every digit of an integer up to 10^21,
+/// an exponent beyond.
+fn plain(x: f64) -> String {
+    if x.abs() < 1e21 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:e}")
     }
 }
 

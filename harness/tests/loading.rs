@@ -1,0 +1,189 @@
+//! Loading the case table cannot hang, exhaust memory or blame a file on
+//! itself: each real file is read once, a symlink loop is named instead of
+//! followed, what is not a regular file is refused before it is opened, a
+//! case file has a size cap, and a huge object loads in linear time.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use parity::table::{self as case, validate, Case, CaseError};
+
+mod common;
+
+use common::GOOD_CASE;
+
+/// A fresh scratch folder under the target folder.
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = parity::config::scratch_dir(&parity::repo_root(), &format!("loading/{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `case::load(sources)`, failing the test instead of hanging when it
+/// does not return within `seconds` (the thread is left behind, and ends
+/// with the test process).
+fn load_within(seconds: u64, sources: Vec<PathBuf>) -> Result<Vec<Case>, Vec<String>> {
+    let (done, result) = mpsc::channel();
+    std::thread::spawn(move || {
+        let loaded = case::load(&sources)
+            .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>());
+        let _ = done.send(loaded);
+    });
+    result
+        .recv_timeout(Duration::from_secs(seconds))
+        .unwrap_or_else(|_| panic!("loading did not end within {seconds} s"))
+}
+
+fn good_file(dir: &Path, file: &str) -> PathBuf {
+    let path = dir.join(file);
+    std::fs::write(&path, format!(r#"{{"cases": [{GOOD_CASE}]}}"#)).unwrap();
+    path
+}
+
+#[test]
+fn a_symlink_loop_is_named_and_not_followed() {
+    let dir = scratch_dir("symlink-loop");
+    good_file(&dir, "a.json");
+    std::os::unix::fs::symlink(".", dir.join("here")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("again")).unwrap();
+    let errors = load_within(10, vec![dir.clone()]).unwrap_err();
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    for (error, link) in errors.iter().zip(["again", "here"]) {
+        assert_eq!(
+            *error,
+            format!(
+                "{}: a symlink loop: it leads back to {}, a folder it is in, so it is not followed",
+                dir.join(link).display(),
+                dir.display()
+            )
+        );
+    }
+}
+
+#[test]
+fn each_real_file_is_read_once() {
+    let dir = scratch_dir("read-once");
+    let file = good_file(&dir, "a.json");
+    std::os::unix::fs::symlink("a.json", dir.join("b.json")).unwrap();
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    std::os::unix::fs::symlink("../a.json", dir.join("sub/c.json")).unwrap();
+    // The same file listed twice, by a folder and by name, and by two links.
+    let cases = load_within(10, vec![file.clone(), dir.clone(), file]).expect("no self-conflict");
+    assert_eq!(cases.len(), 1);
+    assert_eq!(cases[0].name, "good");
+}
+
+#[test]
+fn a_fifo_named_json_is_refused_without_being_opened() {
+    let dir = scratch_dir("fifo");
+    let fifo = dir.join("pipe.json");
+    let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates the node.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    let message = format!(
+        "{}: a named pipe (FIFO), not a regular file: a case file must be a regular file",
+        fifo.display()
+    );
+    assert_eq!(
+        load_within(5, vec![dir]).unwrap_err(),
+        std::slice::from_ref(&message)
+    );
+    assert_eq!(load_within(5, vec![fifo.clone()]).unwrap_err(), [message]);
+    // `make bless` reads the file it writes the same way.
+    let error =
+        parity::table::bless::bless_file(&fifo, parity::table::bless::Which::Missing).unwrap_err();
+    assert!(
+        error.contains("a named pipe (FIFO), not a regular file"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_symlink_to_dev_zero_is_not_read() {
+    let dir = scratch_dir("dev-zero");
+    let link = dir.join("zero.json");
+    std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+    assert_eq!(
+        load_within(5, vec![dir]).unwrap_err(),
+        [format!(
+            "{}: a character device (/dev/zero), not a regular file: a case file must be a regular file",
+            link.display()
+        )]
+    );
+}
+
+#[test]
+fn a_case_file_over_the_size_cap_is_refused_unread() {
+    let dir = scratch_dir("size-cap");
+    let big = dir.join("big.json");
+    // Sparse: 64 MiB and one byte on disk cost nothing.
+    let file = std::fs::File::create(&big).unwrap();
+    file.set_len(64 * 1024 * 1024 + 1).unwrap();
+    drop(file);
+    assert_eq!(
+        load_within(10, vec![big.clone()]).unwrap_err(),
+        [format!(
+            "{}: is 67108865 bytes, over the limit of 67108864 bytes (64 MiB) for a case file: split it",
+            big.display()
+        )]
+    );
+}
+
+#[test]
+fn a_hundred_thousand_keys_load_in_linear_time() {
+    let keys: Vec<String> = (1..=100_000).map(|n| format!(r#""{n}": "down""#)).collect();
+    let text = format!(
+        r#"{{"cases": [{}]}}"#,
+        GOOD_CASE.replacen(
+            r#""failures": {"1": "down"}"#,
+            &format!(r#""failures": {{{}}}"#, keys.join(", ")),
+            1
+        )
+    );
+    assert!(text.len() > 1_500_000);
+    let (done, result) = mpsc::channel();
+    std::thread::spawn(move || {
+        let started = Instant::now();
+        let mut errors: Vec<CaseError> = Vec::new();
+        let cases = validate::parse_drafts(Path::new("big.json"), &text, &mut errors);
+        let _ = done.send((started.elapsed(), cases.len(), errors.len()));
+    });
+    let (took, cases, errors) = result
+        .recv_timeout(Duration::from_secs(20))
+        .expect("100,000 keys took more than 20 s: the repeated-key check is not linear");
+    // The expect no longer matches so many failures; only the time matters here.
+    assert_eq!((cases, errors), (1, 0));
+    // Well under a second in a release build; a debug build on a busy
+    // machine is given some slack.
+    assert!(took < Duration::from_secs(2), "took {took:?}");
+}
+
+#[test]
+fn a_case_name_has_a_length_limit() {
+    let long = "a".repeat(70_000);
+    let text = format!(
+        r#"{{"cases": [{}]}}"#,
+        GOOD_CASE.replacen("\"good\"", &format!("\"{long}\""), 1)
+    );
+    let mut errors: Vec<CaseError> = Vec::new();
+    validate::parse_file(Path::new("cases/bad.json"), &text, &mut errors);
+    let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        errors,
+        ["cases/bad.json: case #1 (cases[0]): field `name`: is 70000 characters long, over the limit of 200: \
+          shorten it"]
+    );
+    let at_limit = "a".repeat(200);
+    let text = format!(
+        r#"{{"cases": [{}]}}"#,
+        GOOD_CASE.replacen("\"good\"", &format!("\"{at_limit}\""), 1)
+    );
+    let mut errors: Vec<CaseError> = Vec::new();
+    assert_eq!(
+        validate::parse_file(Path::new("cases/ok.json"), &text, &mut errors).len(),
+        1,
+        "{errors:?}"
+    );
+}
