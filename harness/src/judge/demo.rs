@@ -116,7 +116,10 @@ pub const BAD_CONFIGS: [(&str, &str); 10] = [
     ("boolean", r#"{"batch_size": 3, "max_passes": true}"#),
     ("batch_zero", r#"{"batch_size": 0, "max_passes": 10}"#),
     ("passes_negative", r#"{"batch_size": 3, "max_passes": -1}"#),
-    ("unknown_keys", r#"{"z": 1, "batch_size": 3, "a": 2, "max_passes": 10}"#),
+    (
+        "unknown_keys",
+        r#"{"z": 1, "batch_size": 3, "a": 2, "max_passes": 10}"#,
+    ),
     ("not_json", "batch_size = 3"),
     ("top_array", "[3, 10]"),
 ];

@@ -5,6 +5,7 @@
 //! collected, so a broken table is fixed in one round.
 
 pub mod bless;
+mod checker;
 pub mod json;
 pub mod layout;
 pub mod validate;

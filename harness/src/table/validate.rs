@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use super::checker::{get, Checker};
 use super::json::Json;
 use super::{
     is_valid_name, Case, CaseError, Draft, Failure, Outcome, Row, Scenario, MAX_ID, MAX_NAME_CHARS,
@@ -178,144 +179,7 @@ fn parse_case(
     Some(Draft { case, has_expect })
 }
 
-fn get<'j>(fields: &'j [(String, Json)], key: &str) -> Option<&'j Json> {
-    fields.iter().find(|(k, _)| k == key).map(|(_, v)| v)
-}
-
-fn join(prefix: &str, field: &str) -> String {
-    if prefix.is_empty() {
-        field.to_owned()
-    } else {
-        format!("{prefix}.{field}")
-    }
-}
-
-/// Checks values of one file and records what is wrong with them.
-struct Checker<'a> {
-    file: &'a Path,
-    case: Option<String>,
-    errors: &'a mut Vec<CaseError>,
-}
-
 impl Checker<'_> {
-    fn fail(&mut self, field: &str, problem: String) {
-        self.errors.push(CaseError {
-            file: self.file.to_path_buf(),
-            case: self.case.clone(),
-            field: (!field.is_empty()).then(|| field.to_owned()),
-            problem,
-        });
-    }
-
-    fn wrong_type(&mut self, field: &str, wanted: &str, value: &Json) {
-        self.fail(field, format!("must be {wanted}, not {}", value.kind()));
-    }
-
-    /// Reports unknown and missing fields; false if any.
-    fn fields(
-        &mut self,
-        prefix: &str,
-        fields: &[(String, Json)],
-        required: &[&str],
-        optional: &[&str],
-    ) -> bool {
-        let before = self.errors.len();
-        for (key, _) in fields {
-            if !required.contains(&key.as_str()) && !optional.contains(&key.as_str()) {
-                let mut known: Vec<&str> = required.iter().chain(optional).copied().collect();
-                known.sort_unstable();
-                self.fail(
-                    &join(prefix, key),
-                    format!("unknown field (known fields: {})", known.join(", ")),
-                );
-            }
-        }
-        for key in required {
-            if get(fields, key).is_none() {
-                self.fail(&join(prefix, key), "required field is missing".into());
-            }
-        }
-        self.errors.len() == before
-    }
-
-    fn object<'j>(&mut self, field: &str, value: &'j Json) -> Option<&'j [(String, Json)]> {
-        match value {
-            Json::Object(fields) => Some(fields),
-            other => {
-                self.wrong_type(field, "an object", other);
-                None
-            }
-        }
-    }
-
-    fn array<'j>(&mut self, field: &str, value: &'j Json) -> Option<&'j [Json]> {
-        match value {
-            Json::Array(items) => Some(items),
-            other => {
-                self.wrong_type(field, "an array (write `[]` for none)", other);
-                None
-            }
-        }
-    }
-
-    fn string(&mut self, field: &str, value: &Json) -> Option<String> {
-        match value {
-            Json::Str(s) => Some(s.clone()),
-            other => {
-                self.wrong_type(field, "a string", other);
-                None
-            }
-        }
-    }
-
-    fn boolean(&mut self, field: &str, value: &Json) -> Option<bool> {
-        match value {
-            Json::Bool(b) => Some(*b),
-            other => {
-                self.wrong_type(field, "true or false", other);
-                None
-            }
-        }
-    }
-
-    fn int(&mut self, field: &str, value: &Json, min: u64, max: u64) -> Option<u64> {
-        match value {
-            Json::UInt(n) if (min..=max).contains(n) => Some(*n),
-            Json::UInt(n) => {
-                self.fail(field, format!("must be from {min} to {max}, not {n}"));
-                None
-            }
-            Json::NegInt(n) => {
-                self.fail(field, format!("must be from {min} to {max}, not {n}"));
-                None
-            }
-            Json::Float(x) if *x < min as f64 || *x > max as f64 => {
-                // Too large for 64 bits, or written with an exponent: either
-                // way the value is what is wrong, not how it is written.
-                let side = if *x < min as f64 { "small" } else { "large" };
-                self.fail(
-                    field,
-                    format!("must be from {min} to {max}, not {}: too {side}", plain(*x)),
-                );
-                None
-            }
-            Json::Float(x) => {
-                self.fail(
-                    field,
-                    format!(
-                        "must be an integer from {min} to {max} written without fraction or \
-                         exponent, not {x:?}"
-                    ),
-                );
-                None
-            }
-            other => {
-                self.wrong_type(field, &format!("an integer from {min} to {max}"), other);
-                None
-            }
-        }
-    }
-
     fn messages(&mut self, value: &Json) -> Option<Vec<Row>> {
         let items = self.array("messages", value)?;
         let before = self.errors.len();
@@ -488,14 +352,6 @@ impl Checker<'_> {
 
 /// A number as a person writes it: every digit of an integer up to 10^21,
 /// an exponent beyond.
-fn plain(x: f64) -> String {
-    if x.abs() < 1e21 {
-        format!("{x:.0}")
-    } else {
-        format!("{x:e}")
-    }
-}
-
 /// A failure key: a canonical decimal attempt number from 1 to 2^53-1.
 fn parse_attempt(key: &str) -> Option<u64> {
     let canonical = !key.is_empty()
