@@ -34,6 +34,7 @@ fn main() -> ExitCode {
             }
         },
         "cannot-start" => {
+            record_pid(std::process::id());
             eprintln!("  File \"runner.py\", line 1\nSyntaxError: invalid syntax (fake)");
             return ExitCode::FAILURE;
         }
