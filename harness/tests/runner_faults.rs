@@ -20,7 +20,7 @@ use std::sync::Arc;
 /// Where an inner libtest run writes, so its own summary line (a FAILED
 /// one, on purpose) does not mix with this test binary's.
 fn log(name: &str) -> String {
-    let dir = parity::repo_root().join("target/parity/tests");
+    let dir = parity::config::scratch_dir(&parity::repo_root(), "runner-faults");
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(format!("{name}.log"))
         .to_string_lossy()
@@ -140,7 +140,8 @@ fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
         elapsed < TIMEOUT + Duration::from_secs(2),
         "took {elapsed:?}"
     );
-    let pid_file = parity::repo_root().join("target/parity/fake-grandchild.pid");
+    let pid_file =
+        parity::config::target_dir(&parity::repo_root()).join("parity/fake-grandchild.pid");
     let pid: i32 = std::fs::read_to_string(&pid_file)
         .expect("the fake wrote its grandchild's pid")
         .parse()

@@ -74,10 +74,7 @@ fn main() -> ExitCode {
                     .arg("30")
                     .spawn()
                     .expect("sleep starts");
-                let _ = std::fs::write(
-                    "target/parity/fake-grandchild.pid",
-                    grandchild.id().to_string(),
-                );
+                let _ = std::fs::write(grandchild_pid_file(), grandchild.id().to_string());
                 return ExitCode::FAILURE;
             }
             "setsid" => {
@@ -149,6 +146,12 @@ fn main() -> ExitCode {
         return ExitCode::from(4);
     }
     ExitCode::SUCCESS
+}
+
+/// Where the `grandchild` fault leaves its grandchild's pid: under the
+/// target folder (`CARGO_TARGET_DIR` when set).
+pub fn grandchild_pid_file() -> std::path::PathBuf {
+    parity::config::target_dir(&parity::repo_root()).join("parity/fake-grandchild.pid")
 }
 
 /// Appends `pid` to the file `FAKE_PIDS` names, if any.
