@@ -300,6 +300,24 @@ fn failure(verdicts: &BTreeMap<String, Verdict>, trial: &str) -> String {
 }
 
 #[test]
+fn answers_too_large_to_keep_fail_the_case_that_crosses_the_bound() {
+    let cases = seed_cases();
+    let many: Vec<Case> = cases.iter().chain(&cases).cloned().collect();
+    let mut runner = session("big-answers", "big-string", "*");
+    runner.command.deadline = Duration::from_secs(30);
+    let replies = runner.run(&Request::cases(&many));
+    let peak = peak_rss_mb();
+    println!("{} answers of 7 MB: peak RSS {peak} MB", many.len());
+    let first = replies
+        .iter()
+        .position(|r| matches!(r, Reply::Fault(_)))
+        .expect("a fault");
+    assert_eq!(first, 9, "the tenth answer of 7 MB crosses 64 MiB");
+    assert!(fault_of(&replies[first]).contains("answers add up to more than"));
+    assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
+}
+
+#[test]
 fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
     let pids = scratch("cannot-start").join("pids");
     let language = fake_language("fake-syntax", counted_argv(&pids, "cannot-start", "*"));

@@ -22,6 +22,7 @@ use crate::judge::{Reason, Verdict};
 use crate::protocol::Request;
 use crate::session::{Answers, Runner, Session};
 use crate::table::Case;
+use crate::text::relative_in;
 use crate::toolchain::{Language, NotReady};
 
 impl Verdict {
@@ -191,8 +192,9 @@ fn after_last_answer(runner: &Session, why: &str, verdict: &Verdict) -> Verdict 
     };
     Verdict::Fail(Reason::Runner(format!(
         "{} faulted after its last answer: not this case's fault, but this trial ends the runner's \
-         stream, so it carries it ({own}).\n{why}",
-        runner.command.label
+         stream, so it carries it ({own}).\n{}",
+        runner.command.label,
+        relative_in(why, &runner.command.dir)
     )))
 }
 
@@ -207,7 +209,8 @@ fn judge_generated(runner: &Session, cases: &[Case], answers: &Answers) -> Verdi
             None => Verdict::Pass,
             Some(why) => Verdict::Fail(Reason::Runner(format!(
                 "{language} answered every generated scenario right, then faulted: not a \
-                 scenario's fault, the runner's (nothing to shrink).\n{why}"
+                 scenario's fault, the runner's (nothing to shrink).\n{}",
+                relative_in(why, &runner.command.dir)
             ))),
         };
     }
@@ -240,7 +243,7 @@ fn judge_generated(runner: &Session, cases: &[Case], answers: &Answers) -> Verdi
         failed: problems.len(),
         total: GENERATED_COUNT,
         seed: GENERATED_SEED,
-        report,
+        report: relative_in(&report, &runner.command.dir),
     })
 }
 
