@@ -277,6 +277,7 @@ fn save(path: &std::path::Path, findings: &[(String, Finding)]) -> Result<(), St
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
     };
+    let before = cases.len();
     for (language, finding) in findings {
         if !finding.reference_is_right {
             eprintln!(
@@ -297,6 +298,10 @@ fn save(path: &std::path::Path, findings: &[(String, Finding)]) -> Result<(), St
             );
             cases.push(finding.shrunk.clone());
         }
+    }
+    if cases.len() == before {
+        // Nothing to add: the file is left as it is (or not made at all).
+        return Ok(());
     }
     parity::atomic::write(path, layout::file_text(&cases).as_bytes()).map_err(|e| {
         format!(
