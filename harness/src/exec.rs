@@ -232,6 +232,8 @@ struct Registry {
     live: BTreeSet<libc::pid_t>,
     /// All of them: an orphan in one of these groups is a stray.
     ever: BTreeSet<libc::pid_t>,
+    /// Strays killed and not yet reaped (a zombie's mark cannot be read).
+    strays: BTreeSet<libc::pid_t>,
 }
 
 /// The registry, locked while a child starts (so a sweep never sees a new
@@ -240,6 +242,7 @@ fn registry() -> MutexGuard<'static, Registry> {
     static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
         live: BTreeSet::new(),
         ever: BTreeSet::new(),
+        strays: BTreeSet::new(),
     });
     REGISTRY
         .lock()
@@ -358,7 +361,7 @@ fn is_marked(pid: libc::pid_t, harness: libc::pid_t) -> bool {
 /// children (listed, or in its own group, like a test's helper process)
 /// are left alone. Returns how many strays were killed.
 pub fn sweep() -> usize {
-    let registry = registry();
+    let mut registry = registry();
     let me = std::process::id() as libc::pid_t;
     let Some(this) = read_proc(me) else {
         return 0;
@@ -380,6 +383,7 @@ pub fn sweep() -> usize {
                 continue;
             }
             let ours = registry.ever.contains(&proc.group)
+                || registry.strays.contains(&proc.pid)
                 || proc.session != this.session
                 || is_marked(proc.pid, me);
             if !ours {
@@ -391,6 +395,7 @@ pub fn sweep() -> usize {
                 unsafe {
                     libc::waitpid(proc.pid, std::ptr::null_mut(), libc::WNOHANG);
                 }
+                registry.strays.remove(&proc.pid);
             } else if !registry.live.contains(&proc.group) {
                 // SAFETY: signals a stray and its group, both descendants
                 // of children this process started.
@@ -401,6 +406,7 @@ pub fn sweep() -> usize {
                     }
                 }
                 killed.insert(proc.pid);
+                registry.strays.insert(proc.pid);
                 dying = true;
             }
         }

@@ -486,9 +486,13 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
     let dir = scratch("build-hang");
     let pid_file = dir.join("setsid.pid");
     let mut language = fake_language("fake-build", vec![fake_runner()]);
+    // One grandchild leaves the session, one only the group (same session,
+    // found by the mark it inherits).
     let script = format!(
-        "echo building; setsid sleep 300 & echo $! > {}; sleep 300",
-        pid_file.display()
+        "echo building; setsid sleep 300 & echo $! > {pids}; \
+         python3 -c 'import os, time; os.setpgid(0, 0); time.sleep(300)' & echo $! >> {pids}; \
+         sleep 300",
+        pids = pid_file.display()
     );
     language.build = vec![parity::toolchain::Step::always(vec![
         "sh".into(),
@@ -507,14 +511,30 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
     );
     assert!(why.contains("building"), "{why}");
     assert!(elapsed < Duration::from_secs(3), "took {elapsed:?}");
-    let pid: i32 = std::fs::read_to_string(&pid_file)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    let pids = pids_in(&pid_file);
+    assert_eq!(pids.len(), 2, "both grandchildren started");
     assert!(
-        gone_within(&[pid], Duration::from_secs(1)),
-        "the setsid grandchild {pid} of the build outlived it"
+        gone_within(&pids, Duration::from_secs(1)),
+        "grandchildren of the build outlived it: {:?}",
+        pids.iter().filter(|&&p| !is_gone(p)).collect::<Vec<_>>()
+    );
+    // Killed, and reaped: no zombie is left a child of the harness.
+    let me = std::process::id().to_string();
+    let ours = |pid: &i32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit(')')
+                .next()
+                .and_then(|rest| rest.split_whitespace().nth(1))
+                == Some(&me)
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(1);
+    while pids.iter().any(ours) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        !pids.iter().any(ours),
+        "a zombie of the harness was not reaped: {pids:?}"
     );
 }
 
