@@ -2,7 +2,9 @@
 //! line up front while its answers are read line by line with a deadline
 //! per case. Because answers stream, a crash, a hang or a stray line is
 //! blamed on the case the runner was on; the runner is then started again
-//! for the cases after it.
+//! for the cases after it, unless it has faulted on [`FAULT_BUDGET`] cases
+//! in a row: then the cases left fail at once, so a runner that cannot
+//! start (or hangs on everything) costs seconds, not a restart per case.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -17,6 +19,25 @@ use crate::text::{excerpt, tail};
 pub trait Runner {
     /// One reply per request, in order.
     fn run(&self, requests: &[Request]) -> Vec<Reply>;
+
+    /// One reply per request, and what went wrong after the last answer (a
+    /// non-zero exit, more output): a fault of the runner, not of any case.
+    fn run_all(&self, requests: &[Request]) -> Answers {
+        Answers {
+            replies: self.run(requests),
+            after: None,
+        }
+    }
+}
+
+/// A session's replies, and the runner's fault after its last answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answers {
+    /// One reply per request, in order.
+    pub replies: Vec<Reply>,
+    /// What the runner did wrong once every case was answered; no case's
+    /// reply is changed by it.
+    pub after: Option<String>,
 }
 
 /// A runner program speaking the protocol on stdin and stdout.
@@ -30,24 +51,66 @@ pub struct Session {
     pub log_dir: PathBuf,
 }
 
+/// How many cases in a row a runner may fault on before the cases left are
+/// failed without starting it again.
+pub const FAULT_BUDGET: usize = 3;
+
+/// The most answer bytes one session keeps in memory (answers are judged
+/// once all are in): far above what any case table's answers take, and a
+/// bound on what a runner printing huge answers costs.
+pub const MAX_ANSWER_BYTES: usize = 64 * 1024 * 1024;
+
 /// Numbers each runner start of this process, for its log's name.
 static STARTS: AtomicU64 = AtomicU64::new(0);
 
+/// How one runner start ended.
+struct Stretch {
+    /// The fault after the last answer, when the start answered every case.
+    after: Option<String>,
+    /// The stderr log of a start that faulted, when it wrote to stderr.
+    log: Option<PathBuf>,
+}
+
 impl Runner for Session {
     fn run(&self, requests: &[Request]) -> Vec<Reply> {
+        self.run_all(requests).replies
+    }
+
+    fn run_all(&self, requests: &[Request]) -> Answers {
         let mut replies = Vec::with_capacity(requests.len());
+        let mut after = None;
+        let mut kept = 0;
+        let mut last_log = None;
         while replies.len() < requests.len() {
-            let start = replies.len();
-            if let Err(e) = self.run_stretch(&requests[start..], &mut replies) {
-                let why = format!(
-                    "{} could not be started ({}): {e}",
-                    self.command.label,
-                    self.command.argv.join(" ")
-                );
+            let in_a_row = replies
+                .iter()
+                .rev()
+                .take_while(|r| matches!(r, Reply::Fault(_)))
+                .count();
+            if in_a_row >= FAULT_BUDGET {
+                let why = self.out_of_budget(requests, &replies, last_log.as_ref());
                 replies.resize(requests.len(), Reply::Fault(why));
+                break;
+            }
+            let start = replies.len();
+            match self.run_stretch(&requests[start..], &mut replies, &mut kept) {
+                Ok(stretch) => {
+                    after = stretch.after;
+                    if stretch.log.is_some() {
+                        last_log = stretch.log;
+                    }
+                }
+                Err(e) => {
+                    let why = format!(
+                        "{} could not be started ({}): {e}",
+                        self.command.label,
+                        self.command.argv.join(" ")
+                    );
+                    replies.resize(requests.len(), Reply::Fault(why));
+                }
             }
         }
-        replies
+        Answers { replies, after }
     }
 }
 
@@ -56,9 +119,42 @@ impl Session {
         &self.command.label
     }
 
+    /// The message of every case left once the runner has used up its
+    /// fault budget: what the last fault was, and where its log is.
+    fn out_of_budget(
+        &self,
+        requests: &[Request],
+        replies: &[Reply],
+        log: Option<&PathBuf>,
+    ) -> String {
+        let last = replies.len() - 1;
+        let last_fault = match &replies[last] {
+            Reply::Fault(why) => why.lines().next().unwrap_or_default(),
+            _ => "",
+        };
+        let log = log.map_or_else(
+            || "it wrote nothing to stderr".to_owned(),
+            |log| format!("its stderr is in {}", log.display()),
+        );
+        format!(
+            "not run: {} faulted on {FAULT_BUDGET} cases in a row, so it was not started again for the \
+             {} case(s) left. The last fault, on case `{}`: {}\n({log}; the cases before name the \
+             other faults.)",
+            self.label(),
+            requests.len() - replies.len(),
+            requests[last].name,
+            excerpt(last_fault, 300),
+        )
+    }
+
     /// Starts one process for `requests` and reads its answers into
     /// `replies`, up to and including the first case it faults on.
-    fn run_stretch(&self, requests: &[Request], replies: &mut Vec<Reply>) -> std::io::Result<()> {
+    fn run_stretch(
+        &self,
+        requests: &[Request],
+        replies: &mut Vec<Reply>,
+        kept: &mut usize,
+    ) -> std::io::Result<Stretch> {
         let mut input = Vec::with_capacity(requests.iter().map(|r| r.line.len() + 1).sum());
         for request in requests {
             input.extend_from_slice(request.line.as_bytes());
@@ -66,12 +162,34 @@ impl Session {
         }
         let mut child = exec::spawn(&self.command, input)?;
         let timeout = self.command.deadline;
-        for request in requests {
+        for (index, request) in requests.iter().enumerate() {
+            let previous = index.checked_sub(1).map(|i| requests[i].name.as_str());
             let fault = match child.next(timeout) {
                 Ok(Next::Line(line)) => match parse_answer(&line, &request.name) {
+                    Ok(_) if *kept + line.len() > MAX_ANSWER_BYTES => format!(
+                        "{}'s answers add up to more than {MAX_ANSWER_BYTES} bytes ({} with this one of {}); \
+                         no case needs that much.",
+                        self.label(),
+                        *kept + line.len(),
+                        line.len()
+                    ),
                     Ok(reply) => {
+                        *kept += line.len();
                         replies.push(reply);
                         continue;
+                    }
+                    Err(BadLine::OtherCase(other)) if Some(other.as_str()) == previous => {
+                        // The answer printed twice is the previous case's
+                        // fault: this case gets a fresh runner.
+                        let why = format!(
+                            "{} answered this case twice (the second answer came where the next case's, \
+                             `{}`, was due):\n  {}",
+                            self.label(),
+                            request.name,
+                            excerpt(&String::from_utf8_lossy(&line), 300)
+                        );
+                        let log = self.blame_previous(&mut child, replies, why);
+                        return Ok(Stretch { after: None, log });
                     }
                     Err(BadLine::Malformed(why)) => format!(
                         "{} printed a line that is not the protocol's answer ({why}):\n  {}",
@@ -90,86 +208,111 @@ impl Session {
                     exec::MAX_LINE,
                     excerpt(&String::from_utf8_lossy(&start), 300)
                 ),
-                Ok(Next::Eof(status)) => {
-                    let stderr = child.kill();
-                    format!(
-                        "{} exited ({}) before answering this case.{}",
-                        self.label(),
-                        exec::describe_status(status),
-                        self.stderr_report(&stderr)
-                    )
-                }
+                Ok(Next::Eof(status)) => format!(
+                    "{} exited ({}) before answering this case.",
+                    self.label(),
+                    exec::describe_status(status),
+                ),
                 Ok(Next::ReadError(e)) => format!("reading {}'s output failed: {e}", self.label()),
-                Err(RecvTimeoutError::Timeout) => {
-                    let stderr = child.kill();
-                    format!(
-                        "{} gave no answer within {} s (PARITY_TIMEOUT); its process group was killed and the \
-                         cases after this one went to a fresh runner. If the case is only slow, raise \
-                         PARITY_TIMEOUT; to look at it alone, run its trial by name.{}",
-                        self.label(),
-                        timeout.as_secs_f64(),
-                        self.stderr_report(&stderr)
-                    )
-                }
+                Err(RecvTimeoutError::Timeout) => format!(
+                    "{} gave no answer within {} s (PARITY_TIMEOUT); its process group was killed and the \
+                     cases after this one went to a fresh runner. If the case is only slow, raise \
+                     PARITY_TIMEOUT; to look at it alone, run its trial by name.",
+                    self.label(),
+                    timeout.as_secs_f64(),
+                ),
                 Err(RecvTimeoutError::Disconnected) => {
                     format!("{} stopped answering.", self.label())
                 }
             };
-            child.kill();
-            replies.push(Reply::Fault(fault));
-            return Ok(());
+            // The group is killed before the message is finished: what it
+            // wrote to stderr is then complete, and bounded.
+            let stderr = child.kill();
+            let (report, log) = self.stderr_report(&stderr);
+            replies.push(Reply::Fault(fault + &report));
+            return Ok(Stretch { after: None, log });
         }
 
         // Every case answered: the runner must now exit 0 without saying more.
-        let epilogue = match child.next(timeout) {
+        let last = requests.last().map(|r| r.name.as_str());
+        let after = match child.next(timeout) {
             Ok(Next::Eof(Some(status))) if status.success() => None,
-            Ok(Next::Eof(status)) => {
-                let stderr = child.kill();
-                Some(format!(
-                    "after answering every case, {} exited ({}).{}",
+            Ok(Next::Line(line)) if last.is_some_and(|name| is_answer_for(&line, name)) => {
+                let why = format!(
+                    "{} answered this case twice (the second answer came after the last case):\n  {}",
                     self.label(),
-                    exec::describe_status(status),
-                    self.stderr_report(&stderr)
-                ))
+                    excerpt(&String::from_utf8_lossy(&line), 300)
+                );
+                let log = self.blame_previous(&mut child, replies, why);
+                return Ok(Stretch { after: None, log });
             }
+            Ok(Next::Eof(status)) => Some(format!(
+                "after answering every case, {} exited ({}).",
+                self.label(),
+                exec::describe_status(status),
+            )),
             Ok(Next::Line(line)) | Ok(Next::TooLong(line, _)) => Some(format!(
                 "after answering every case, {} printed more:\n  {}",
                 self.label(),
                 excerpt(&String::from_utf8_lossy(&line), 300)
             )),
-            Ok(Next::ReadError(e)) => {
-                Some(format!("reading {}'s output failed: {e}", self.label()))
-            }
+            Ok(Next::ReadError(e)) => Some(format!(
+                "after answering every case, reading {}'s output failed: {e}",
+                self.label()
+            )),
             Err(_) => Some(format!(
                 "{} did not exit within {} s after its input ended.",
                 self.label(),
                 timeout.as_secs_f64()
             )),
         };
-        child.kill();
-        if let (Some(why), Some(last)) = (epilogue, replies.last_mut()) {
-            *last = Reply::Fault(why);
+        let stderr = child.kill();
+        let Some(after) = after else {
+            return Ok(Stretch {
+                after: None,
+                log: None,
+            });
+        };
+        let (report, log) = self.stderr_report(&stderr);
+        Ok(Stretch {
+            after: Some(after + &report),
+            log,
+        })
+    }
+
+    /// Turns the last reply into the fault `why` (an answer printed twice)
+    /// once the runner is killed.
+    fn blame_previous(
+        &self,
+        child: &mut exec::Child,
+        replies: &mut [Reply],
+        why: String,
+    ) -> Option<PathBuf> {
+        let stderr = child.kill();
+        let (report, log) = self.stderr_report(&stderr);
+        if let Some(last) = replies.last_mut() {
+            *last = Reply::Fault(why + &report);
         }
-        Ok(())
+        log
     }
 
     /// The tail of a start's stderr for a message, the whole capture kept
-    /// in a log file of its own.
-    fn stderr_report(&self, stderr: &Capture) -> String {
+    /// in a log file of its own (named in the message, and returned).
+    fn stderr_report(&self, stderr: &Capture) -> (String, Option<PathBuf>) {
         if stderr.total() == 0 {
-            return " It wrote nothing to stderr.".to_owned();
+            return (" It wrote nothing to stderr.".to_owned(), None);
         }
         let text = stderr.text();
         let start = STARTS.fetch_add(1, Ordering::Relaxed);
         let log = self
             .log_dir
             .join(format!("runner-{}-{start}.stderr", std::process::id()));
-        let kept = std::fs::create_dir_all(&self.log_dir)
-            .and_then(|()| std::fs::write(&log, &text))
-            .map_or_else(
-                |e| format!("it could not be kept in {}: {e}", log.display()),
-                |()| format!("what was kept of it is in {}", log.display()),
-            );
+        let written =
+            std::fs::create_dir_all(&self.log_dir).and_then(|()| std::fs::write(&log, &text));
+        let kept = match &written {
+            Ok(()) => format!("what was kept of it is in {}", log.display()),
+            Err(e) => format!("it could not be kept in {}: {e}", log.display()),
+        };
         let cut = if stderr.is_cut() {
             format!(
                 "; it wrote {} bytes, of which the start and the end were kept",
@@ -178,9 +321,21 @@ impl Session {
         } else {
             String::new()
         };
-        format!(
-            "\nstderr (last lines; {kept}{cut}):\n  {}",
-            tail(&text, 20).replace('\n', "\n  ")
+        (
+            format!(
+                "\nstderr (last lines; {kept}{cut}):\n  {}",
+                tail(&text, 20).replace('\n', "\n  ")
+            ),
+            written.ok().map(|()| log),
         )
     }
+}
+
+/// Whether `line` is a JSON object whose `name` is `name` (well-formed or
+/// not otherwise): the mark of an answer printed again.
+fn is_answer_for(line: &[u8], name: &str) -> bool {
+    serde_json::from_slice::<serde_json::Value>(line)
+        .ok()
+        .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(|n| n == name))
+        .unwrap_or(false)
 }

@@ -120,14 +120,20 @@ fn line(command: &str) -> Vec<String> {
 }
 
 /// The built-in languages, the reference first. `target` is cargo's target
-/// folder, relative to the repository root or absolute.
+/// folder, relative to the repository root or absolute: what the harness
+/// builds and stamps goes under it (`CARGO_TARGET_DIR` moves it all).
 pub fn builtin(target: &Path) -> Vec<Language> {
-    let release = |bin: &str| {
-        target
-            .join("release")
-            .join(bin)
-            .to_string_lossy()
-            .into_owned()
+    let under = |path: &str| target.join(path).to_string_lossy().into_owned();
+    let release = |bin: &str| under(&format!("release/{bin}"));
+    // `go -C` runs in runners/go, so the output folder must not be relative.
+    let go_out = {
+        let out = target.join("parity/go");
+        let out = if out.is_absolute() {
+            out
+        } else {
+            Path::new("../..").join(out)
+        };
+        format!("{}/", out.display())
     };
     vec![
         Language {
@@ -148,11 +154,15 @@ pub fn builtin(target: &Path) -> Vec<Language> {
             name: "go".into(),
             probe: line("go version"),
             install_hint: "install Go 1.22 or newer (https://go.dev/dl/)".into(),
-            build: vec![Step::always(line(
-                "go -C runners/go build -o ../../target/parity/go/ ./cmd/runner ./cmd/demo",
-            ))],
-            runner: line("target/parity/go/runner"),
-            demo: line("target/parity/go/demo"),
+            build: vec![Step::always(
+                ["go", "-C", "runners/go", "build", "-o", &go_out]
+                    .into_iter()
+                    .map(str::to_owned)
+                    .chain(line("./cmd/runner ./cmd/demo"))
+                    .collect(),
+            )],
+            runner: vec![under("parity/go/runner")],
+            demo: vec![under("parity/go/demo")],
             unit: line("go -C runners/go test ./..."),
         },
         Language {
@@ -184,7 +194,7 @@ pub fn builtin(target: &Path) -> Vec<Language> {
             build: vec![
                 Step::unless_fresh(
                     line("npm ci --prefix runners/typescript --no-audit --no-fund"),
-                    "target/parity/typescript/npm-ci.stamp",
+                    &under("parity/typescript/npm-ci.stamp"),
                     &[
                         "runners/typescript/package-lock.json",
                         "runners/typescript/node_modules/.package-lock.json",
@@ -193,7 +203,7 @@ pub fn builtin(target: &Path) -> Vec<Language> {
                 // tsc's start-up alone takes a second: skip it while nothing changed.
                 Step::unless_fresh(
                     line("node runners/typescript/node_modules/typescript/bin/tsc -p runners/typescript"),
-                    "target/parity/typescript/tsc.stamp",
+                    &under("parity/typescript/tsc.stamp"),
                     &[
                         "runners/typescript/src",
                         "runners/typescript/tsconfig.json",
@@ -322,6 +332,28 @@ fn both(output: &exec::Output) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_the_harness_builds_goes_under_the_target_folder() {
+        for target in ["/elsewhere/target", "relative/target"] {
+            let languages = builtin(Path::new(target));
+            let go = &languages[1];
+            assert_eq!(go.runner, [format!("{target}/parity/go/runner")]);
+            let out = &go.build[0].argv;
+            let out = &out[out.iter().position(|a| a == "-o").unwrap() + 1];
+            let seen_from_the_root = Path::new("runners/go").join(out);
+            assert!(
+                seen_from_the_root.ends_with(format!("{target}/parity/go"))
+                    || out == &format!("{target}/parity/go/"),
+                "{out}"
+            );
+            for step in &languages[4].build {
+                let stamp = &step.unless_fresh.as_ref().unwrap().stamp;
+                assert!(stamp.starts_with(target), "{}", stamp.display());
+            }
+            assert!(languages[0].runner[0].starts_with(target));
+        }
+    }
 
     #[test]
     fn a_step_is_fresh_only_after_success_and_until_an_input_changes() {

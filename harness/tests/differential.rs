@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use parity::differential::{cases, check_all, shrink};
+use parity::differential::{cases, check_all, shrink, Checked};
 use parity::exec;
 use parity::in_process::Reference;
 use parity::protocol::Request;
@@ -35,8 +35,11 @@ fn scenarios(seed: u64) -> (Vec<Case>, Vec<Request>) {
 #[test]
 fn a_correct_runner_agrees_on_every_scenario() {
     let (cases, requests) = scenarios(99);
-    assert_eq!(check_all(&runner("none"), &cases, &requests), Vec::new());
-    assert_eq!(check_all(&Reference, &cases, &requests), Vec::new());
+    assert_eq!(
+        check_all(&runner("none"), &cases, &requests),
+        Checked::default()
+    );
+    assert_eq!(check_all(&Reference, &cases, &requests), Checked::default());
 }
 
 #[test]
@@ -44,9 +47,15 @@ fn a_relay_that_does_not_block_is_found_and_shrunk_to_at_most_three_messages() {
     let seed = 1;
     let buggy = runner("no-block");
     let (cases, requests) = scenarios(seed);
-    let problems = check_all(&buggy, &cases, &requests);
-    let (index, problem) = problems.first().cloned().expect("the planted bug is found");
-    let finding = shrink(&buggy, seed, index, problem);
+    let checked = check_all(&buggy, &cases, &requests);
+    let problem = checked
+        .problems
+        .first()
+        .cloned()
+        .expect("the planted bug is found");
+    assert!(!problem.fault, "a wrong result, not a fault: {problem:?}");
+    assert_eq!(checked.runner_fault, None);
+    let finding = shrink(&buggy, seed, problem.index, problem.text);
     assert!(
         finding.shrunk.scenario.messages.len() <= 3,
         "{}",
@@ -57,4 +66,73 @@ fn a_relay_that_does_not_block_is_found_and_shrunk_to_at_most_three_messages() {
     assert!(report.contains("As a ready case"), "{report}");
     assert!(report.contains("\"name\": \"regression_s1_"), "{report}");
     println!("{report}");
+}
+
+/// A fake runner that appends its pid to a file at each start, and a way
+/// to count the starts so far.
+fn counted(name: &str, fault: &str) -> (Session, impl Fn() -> usize) {
+    let file = parity::config::scratch_dir(&parity::repo_root(), "differential")
+        .join(format!("{name}.pids"));
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let _ = std::fs::remove_file(&file);
+    let mut session = runner(fault);
+    session.command.argv.splice(
+        0..0,
+        ["env".to_owned(), format!("FAKE_PIDS={}", file.display())],
+    );
+    let starts = move || {
+        std::fs::read_to_string(&file)
+            .map(|pids| pids.lines().count())
+            .unwrap_or(0)
+    };
+    (session, starts)
+}
+
+#[test]
+fn a_runner_that_cannot_start_is_a_fault_and_is_not_shrunk() {
+    let (broken, starts) = counted("cannot-start", "cannot-start");
+    let (cases, requests) = scenarios(5);
+    let checked = check_all(&broken, &cases, &requests);
+    assert_eq!(checked.problems.len(), 500, "every scenario is a problem");
+    assert!(
+        checked.problems.iter().all(|p| p.fault),
+        "{:?}",
+        checked.problems[0]
+    );
+    assert!(
+        checked.problems[499]
+            .text
+            .contains("faulted on 3 cases in a row"),
+        "{}",
+        checked.problems[499].text
+    );
+    assert_eq!(
+        starts(),
+        3,
+        "started once per fault of the budget, not per case"
+    );
+    // Asked to shrink a fault anyway, the shrinker gives up at the first:
+    // one session for one scenario pair (two starts: the second case gets a
+    // fresh runner, as any case after a fault does), never another.
+    let finding = shrink(&broken, 5, 0, checked.problems[0].text.clone());
+    assert_eq!(finding.index, 0);
+    let by_shrinker = starts() - 3;
+    assert!(
+        by_shrinker <= 2,
+        "the shrinker started a runner that cannot start {by_shrinker} times"
+    );
+}
+
+#[test]
+fn a_fault_after_the_last_answer_is_the_runners_not_a_scenarios() {
+    let (cases, requests) = scenarios(6);
+    let checked = check_all(&runner("exit-after"), &cases, &requests);
+    assert_eq!(
+        checked.problems,
+        Vec::new(),
+        "every scenario was answered right"
+    );
+    let fault = checked.runner_fault.expect("the exit is reported");
+    assert!(fault.contains("after answering every case"), "{fault}");
+    assert!(fault.contains("exit status: 4"), "{fault}");
 }

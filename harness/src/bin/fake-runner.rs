@@ -2,10 +2,19 @@
 //! then misbehaves in a chosen way. The harness's own tests use it to show
 //! that each runner fault fails that case only, with a clear message.
 //!
-//! Usage: `fake-runner <fault> <case>`; faults: crash, hang, grandchild,
-//! garbage, wrong-name, error, wrong-result, null-list, stop, chatter; and
-//! `no-block` (any case name): a relay whose block-on-failure line is gone,
-//! the planted bug the differential run must find.
+//! Usage: `fake-runner <fault> <case>` (`*`: every case); faults: crash,
+//! hang, grandchild, setsid (a grandchild in a session of its own, then a
+//! hang), garbage, wrong-name, error, wrong-result, null-list, stop,
+//! chatter, twice (the answer printed twice), stderr-flood, endless-line,
+//! big-string (a 7 MB journal entry, under the line bound) and huge-string
+//! (100 MB, over it); whole-runner faults: `no-block` (a relay whose
+//! block-on-failure line is gone, the planted bug the differential run must
+//! find), `cannot-start` (exits at once like a syntax error), `exit-after`
+//! (answers every case, then exits 1); and as a demo, `demo-forever <config>`
+//! prints without end.
+//!
+//! `FAKE_PIDS=<file>`: the pids of the runner and of any grandchild it
+//! starts are appended to the file, for the tests that look for strays.
 
 use std::io::{self, BufRead, Write};
 use std::process::{Command, ExitCode};
@@ -18,6 +27,19 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let mut out = io::stdout().lock();
+    match fault.as_str() {
+        "demo-forever" => loop {
+            if writeln!(out, "the demo that never ends").is_err() {
+                return ExitCode::FAILURE;
+            }
+        },
+        "cannot-start" => {
+            record_pid(std::process::id());
+            eprintln!("  File \"runner.py\", line 1\nSyntaxError: invalid syntax (fake)");
+            return ExitCode::FAILURE;
+        }
+        _ => record_pid(std::process::id()),
+    }
     for line in io::stdin().lock().lines() {
         let line = line.expect("stdin is readable");
         if fault == "no-block" {
@@ -29,7 +51,7 @@ fn main() -> ExitCode {
         let answer = outbox_runner::answer(&line);
         let mut value: serde_json::Value =
             serde_json::from_str(&answer).expect("the runner answers JSON");
-        if value["name"] != target.as_str() {
+        if target != "*" && value["name"] != target.as_str() {
             writeln!(out, "{answer}")
                 .and_then(|()| out.flush())
                 .expect("stdout is writable");
@@ -52,11 +74,46 @@ fn main() -> ExitCode {
                     .arg("30")
                     .spawn()
                     .expect("sleep starts");
-                let _ = std::fs::write(
-                    "target/parity/fake-grandchild.pid",
-                    grandchild.id().to_string(),
-                );
+                let _ = std::fs::write(grandchild_pid_file(), grandchild.id().to_string());
                 return ExitCode::FAILURE;
+            }
+            "setsid" => {
+                // A grandchild that leaves the runner's group and session:
+                // killing the group does not reach it.
+                let mut command = Command::new("sleep");
+                command.arg("300");
+                // SAFETY: setsid is async-signal-safe and touches no memory.
+                unsafe {
+                    std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+                        libc::setsid();
+                        Ok(())
+                    });
+                }
+                #[allow(clippy::zombie_processes)]
+                let grandchild = command.spawn().expect("sleep starts");
+                record_pid(grandchild.id());
+                std::thread::sleep(Duration::from_secs(3600));
+                return ExitCode::FAILURE;
+            }
+            "stderr-flood" => {
+                let chunk = "fake runner: flooding stderr ".repeat(1000);
+                let mut err = io::stderr().lock();
+                while writeln!(err, "{chunk}").is_ok() {}
+                return ExitCode::FAILURE;
+            }
+            "endless-line" => {
+                let chunk = "x".repeat(64 * 1024);
+                while out.write_all(chunk.as_bytes()).is_ok() {}
+                return ExitCode::FAILURE;
+            }
+            "big-string" | "huge-string" => {
+                let size = if fault == "big-string" { 7 } else { 100 } * 1_000_000;
+                value["journal"] = serde_json::json!(["y".repeat(size)]);
+                value.to_string()
+            }
+            "twice" => {
+                writeln!(out, "{answer}").expect("stdout is writable");
+                answer
             }
             "stop" => return ExitCode::SUCCESS,
             "garbage" => "this is not the protocol".to_owned(),
@@ -77,13 +134,36 @@ fn main() -> ExitCode {
                 writeln!(out, "{answer}").expect("stdout is writable");
                 "and one more thing".to_owned()
             }
+            "none" | "exit-after" => answer,
             other => panic!("unknown fault {other}"),
         };
         writeln!(out, "{reply}")
             .and_then(|()| out.flush())
             .expect("stdout is writable");
     }
+    if fault == "exit-after" {
+        eprintln!("fake runner: failing after the last answer");
+        return ExitCode::from(4);
+    }
     ExitCode::SUCCESS
+}
+
+/// Where the `grandchild` fault leaves its grandchild's pid: under the
+/// target folder (`CARGO_TARGET_DIR` when set).
+pub fn grandchild_pid_file() -> std::path::PathBuf {
+    parity::config::target_dir(&parity::repo_root()).join("parity/fake-grandchild.pid")
+}
+
+/// Appends `pid` to the file `FAKE_PIDS` names, if any.
+fn record_pid(pid: u32) {
+    if let Some(path) = std::env::var_os("FAKE_PIDS") {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .expect("FAKE_PIDS can be opened");
+        writeln!(file, "{pid}").expect("FAKE_PIDS is writable");
+    }
 }
 
 /// The reference's relay loop with the block-on-failure line removed: a

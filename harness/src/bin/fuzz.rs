@@ -110,6 +110,8 @@ fn main() -> ExitCode {
     let mut batch_number: u64 = 0;
     let mut findings: Vec<(String, Finding)> = Vec::new();
     let mut failed_scenarios: u64 = 0;
+    // Per language, its runner's first fault: no more scenarios after it.
+    let mut faulted: Vec<Option<String>> = vec![None; languages.len()];
     // The next batch is drawn while the runners work on this one.
     let draw = |number: u64, size: usize| {
         let seed = options
@@ -145,36 +147,73 @@ fn main() -> ExitCode {
         batch_number += 1;
         let size = cases.len() / 2;
         let upcoming = batch_size(done + size as u64);
-        let (problems, drawn) = std::thread::scope(|scope| {
+        let (checked, drawn) = std::thread::scope(|scope| {
             let drawing = (upcoming > 0).then(|| scope.spawn(|| draw(batch_number, upcoming)));
             let handles: Vec<_> = runners
                 .iter()
-                .map(|runner| scope.spawn(|| differential::check_all(runner, &cases, &requests)))
+                .zip(&faulted)
+                .map(|(runner, faulted)| {
+                    scope.spawn(|| {
+                        if faulted.is_some() {
+                            differential::Checked::default()
+                        } else {
+                            differential::check_all(runner, &cases, &requests)
+                        }
+                    })
+                })
                 .collect();
-            let problems: Vec<Vec<(usize, String)>> = handles
+            let checked: Vec<differential::Checked> = handles
                 .into_iter()
                 .map(|h| h.join().expect("a checking thread does not panic"))
                 .collect();
             (
-                problems,
+                checked,
                 drawing.map(|h| h.join().expect("the drawing thread does not panic")),
             )
         });
         next = drawn;
-        let mut bad: Vec<usize> = problems.iter().flatten().map(|(index, _)| *index).collect();
+        let mut bad: Vec<usize> = checked
+            .iter()
+            .flat_map(|c| &c.problems)
+            .map(|p| p.index)
+            .collect();
         bad.sort_unstable();
         bad.dedup();
         failed_scenarios += bad.len() as u64;
-        for ((language, runner), problems) in languages.iter().zip(&runners).zip(problems) {
-            let already = findings.iter().any(|(name, _)| *name == language.name);
-            if let (false, Some((index, problem))) = (already, problems.into_iter().next()) {
+        for ((language, runner), (checked, faulted)) in languages
+            .iter()
+            .zip(&runners)
+            .zip(checked.into_iter().zip(faulted.iter_mut()))
+        {
+            // A runner fault is the runner's: reported, never shrunk nor
+            // saved, and the runner is given no more scenarios.
+            let fault = checked
+                .problems
+                .iter()
+                .find(|p| p.fault)
+                .map(|p| format!("on scenario {} of seed {seed}: {}", p.index, p.text))
+                .or_else(|| {
+                    checked
+                        .runner_fault
+                        .map(|why| format!("after its last answer (seed {seed}): {why}"))
+                });
+            if let Some(fault) = fault {
                 eprintln!(
-                    "\nfuzz: {} failed scenario {index} of seed {seed}; shrinking…",
+                    "\nfuzz: the {} runner faulted; it gets no more scenarios",
                     language.name
+                );
+                *faulted = Some(fault);
+            }
+            let already = findings.iter().any(|(name, _)| *name == language.name);
+            let wrong = checked.problems.into_iter().find(|p| !p.fault);
+            if let (false, Some(problem)) = (already, wrong) {
+                eprintln!(
+                    "\nfuzz: {} failed scenario {} of seed {seed}; shrinking…",
+                    language.name, problem.index
                 );
                 findings.push((
                     language.name.clone(),
-                    differential::shrink(runner as &dyn Runner, seed, index, problem),
+                    differential::shrink(runner as &dyn Runner, seed, problem.index, problem.text),
                 ));
             }
         }
@@ -195,6 +234,14 @@ fn main() -> ExitCode {
     for (language, finding) in &findings {
         println!("{}", finding.report(language));
     }
+    for (language, fault) in languages.iter().zip(&faulted) {
+        if let Some(fault) = fault {
+            println!(
+                "The {} runner faulted {fault}\n(a runner fault, not a wrong result: not shrunk, not saved)\n",
+                language.name
+            );
+        }
+    }
     if options.save {
         if let Err(e) = save(&root.join("cases/regressions.json"), &findings) {
             eprintln!("fuzz: {e}");
@@ -209,7 +256,7 @@ fn main() -> ExitCode {
         options.seed,
         done - failed_scenarios
     );
-    if findings.is_empty() {
+    if findings.is_empty() && faulted.iter().all(Option::is_none) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -230,6 +277,7 @@ fn save(path: &std::path::Path, findings: &[(String, Finding)]) -> Result<(), St
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
     };
+    let before = cases.len();
     for (language, finding) in findings {
         if !finding.reference_is_right {
             eprintln!(
@@ -250,6 +298,10 @@ fn save(path: &std::path::Path, findings: &[(String, Finding)]) -> Result<(), St
             );
             cases.push(finding.shrunk.clone());
         }
+    }
+    if cases.len() == before {
+        // Nothing to add: the file is left as it is (or not made at all).
+        return Ok(());
     }
     parity::atomic::write(path, layout::file_text(&cases).as_bytes()).map_err(|e| {
         format!(

@@ -11,7 +11,7 @@ pub mod shrink;
 
 use crate::judge::compare::compare;
 use crate::protocol::{Reply, Request};
-use crate::session::Runner;
+use crate::session::{Answers, Runner};
 use crate::table::{Case, Outcome};
 use generate::{draw, Drawn, MAX_ROWS};
 
@@ -69,29 +69,52 @@ fn answer_of(reply: &Reply) -> Result<&Outcome, String> {
     }
 }
 
+/// What is wrong with one scenario's answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The scenario's index in the run.
+    pub index: usize,
+    /// What is wrong, for a person.
+    pub text: String,
+    /// Whether the runner faulted on the scenario (crashed, hung, printed
+    /// garbage): a fault of the runner, not a wrong result, so it is never
+    /// shrunk nor saved as a regression.
+    pub fault: bool,
+}
+
+/// One runner's verdict on a run of scenario pairs.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Checked {
+    /// The scenarios it got wrong or faulted on, by index.
+    pub problems: Vec<Problem>,
+    /// Its fault after the last answer (a non-zero exit, more output): the
+    /// runner's, not any scenario's.
+    pub runner_fault: Option<String>,
+}
+
 /// Runs scenario pairs through `runner` (their requests made already, so
-/// several runners share the work) and judges every answer; returns the
-/// problems by scenario index.
-pub fn check_all(
-    runner: &dyn Runner,
-    cases: &[Case],
-    requests: &[Request],
-) -> Vec<(usize, String)> {
-    judge_all(cases, &runner.run(requests))
+/// several runners share the work) and judges every answer.
+pub fn check_all(runner: &dyn Runner, cases: &[Case], requests: &[Request]) -> Checked {
+    let Answers { replies, after } = runner.run_all(requests);
+    Checked {
+        problems: judge_all(cases, &replies),
+        runner_fault: after,
+    }
 }
 
 /// Judges the replies to scenario pairs (as [`cases`] makes them); returns
 /// the problems by scenario index. A pair without two replies is a problem.
-pub fn judge_all(cases: &[Case], replies: &[Reply]) -> Vec<(usize, String)> {
+pub fn judge_all(cases: &[Case], replies: &[Reply]) -> Vec<Problem> {
     let mut problems = Vec::new();
     for (index, pair) in cases.chunks(2).enumerate() {
         let answers = replies.get(2 * index..2 * index + 2).unwrap_or_default();
+        let fault = answers.iter().any(|r| matches!(r, Reply::Fault(_)));
         let verdict = match (pair.first(), answers) {
             (Some(plain), [a, b]) => judge_pair(plain, [a, b]),
             _ => Err("no answer".to_owned()),
         };
-        if let Err(problem) = verdict {
-            problems.push((index, problem));
+        if let Err(text) = verdict {
+            problems.push(Problem { index, text, fault });
         }
     }
     problems

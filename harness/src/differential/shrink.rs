@@ -4,8 +4,9 @@
 use proptest::strategy::ValueTree;
 
 use super::generate::{draw, Drawn, MAX_ROWS};
-use super::{case_pair, cases_up_to, check_all, judge_pair, properties};
+use super::{case_pair, cases_up_to, check_all, judge_pair, properties, Problem};
 use crate::oracle;
+use crate::protocol::Reply;
 use crate::protocol::Request;
 use crate::session::Runner;
 use crate::table::{layout, Case};
@@ -35,7 +36,10 @@ pub struct Finding {
 }
 
 /// Shrinks scenario `index` of `seed`, which `runner` gets wrong, to the
-/// smallest scenario it still gets wrong.
+/// smallest scenario it still gets wrong. A runner fault along the way (a
+/// crash, a hang, a runner that cannot start) ends the shrinking with the
+/// smallest failure found so far: a fault is not the failure being shrunk,
+/// and retrying it would only restart a broken runner again and again.
 ///
 /// proptest shrinks a list only in its first round, so a shrunk scenario can
 /// be stuck above the minimum (a failure on attempt 3 needs two messages
@@ -46,9 +50,9 @@ pub fn shrink(runner: &dyn Runner, seed: u64, index: usize, problem: String) -> 
     let tree = draw(seed, index + 1, MAX_ROWS)
         .pop()
         .expect("draw gives index + 1 trees");
-    let (mut drawn, mut shrunk_problem) = shrink_tree(runner, tree, problem.clone());
+    let (mut drawn, mut shrunk_problem, mut faulted) = shrink_tree(runner, tree, problem.clone());
     let mut round = 0u64;
-    while !drawn.rows.is_empty() {
+    while !faulted && !drawn.rows.is_empty() {
         round += 1;
         let round_seed = seed.wrapping_mul(1_000_003).wrapping_add(round);
         let smaller = drawn.rows.len() - 1;
@@ -56,15 +60,24 @@ pub fn shrink(runner: &dyn Runner, seed: u64, index: usize, problem: String) -> 
             break;
         };
         let requests = Request::cases(&candidates);
-        let Some((i, candidate_problem)) =
-            check_all(runner, &candidates, &requests).into_iter().next()
+        let checked = check_all(runner, &candidates, &requests);
+        // A runner fault is not the property failure being shrunk: give up
+        // rather than restart a faulty runner again and again.
+        let Some(Problem {
+            index: i,
+            text: candidate_problem,
+            fault: false,
+        }) = checked.problems.into_iter().next()
         else {
             break;
         };
+        if checked.runner_fault.is_some() {
+            break;
+        }
         let tree = draw(round_seed, i + 1, smaller)
             .pop()
             .expect("draw gives i + 1 trees");
-        (drawn, shrunk_problem) = shrink_tree(runner, tree, candidate_problem);
+        (drawn, shrunk_problem, faulted) = shrink_tree(runner, tree, candidate_problem);
     }
     let name = format!("regression_s{seed}_{index}");
     let scenario = drawn.scenario(false);
@@ -91,38 +104,45 @@ pub fn shrink(runner: &dyn Runner, seed: u64, index: usize, problem: String) -> 
 }
 
 /// proptest's shrink loop over one value tree: simplify while the runner
-/// still fails, step back when it passes.
+/// still fails, step back when it passes; stop at a runner fault (then the
+/// third value is true).
 fn shrink_tree(
     runner: &dyn Runner,
     mut tree: Box<dyn ValueTree<Value = Drawn>>,
     problem: String,
-) -> (Drawn, String) {
-    let fails = |drawn: &Drawn| -> Option<String> {
-        let pair = case_pair(drawn, 0, 0).ok()?;
-        let replies = runner.run(&Request::cases(&pair));
-        match replies.as_slice() {
-            [a, b] => judge_pair(&pair[0], [a, b]).err(),
-            _ => Some("the runner did not answer".to_owned()),
+) -> (Drawn, String, bool) {
+    // `Err` when the runner faulted: shrinking stops there.
+    let fails = |drawn: &Drawn| -> Result<Option<String>, ()> {
+        let Ok(pair) = case_pair(drawn, 0, 0) else {
+            return Ok(None);
+        };
+        let answers = runner.run_all(&Request::cases(&pair));
+        match answers.replies.as_slice() {
+            [Reply::Fault(_), _] | [_, Reply::Fault(_)] => Err(()),
+            _ if answers.after.is_some() => Err(()),
+            [a, b] => Ok(judge_pair(&pair[0], [a, b]).err()),
+            _ => Err(()),
         }
     };
     let mut smallest = (tree.current(), problem);
     if !tree.simplify() {
-        return smallest;
+        return (smallest.0, smallest.1, false);
     }
     for _ in 0..MAX_SHRINK_STEPS {
         let candidate = tree.current();
         let more = match fails(&candidate) {
-            Some(problem) => {
+            Err(()) => return (smallest.0, smallest.1, true),
+            Ok(Some(problem)) => {
                 smallest = (candidate, problem);
                 tree.simplify()
             }
-            None => tree.complicate(),
+            Ok(None) => tree.complicate(),
         };
         if !more {
             break;
         }
     }
-    smallest
+    (smallest.0, smallest.1, false)
 }
 
 fn first_line(text: &str) -> &str {

@@ -52,7 +52,8 @@ fn list_field<T: Debug + PartialEq>(
     let _ = writeln!(out, "  actual:   {}", window(actual, at));
 }
 
-/// The list around index `at`, short enough to read when the list is long.
+/// The list around index `at`, short enough to read when the list is long
+/// (or an entry is).
 fn window<T: Debug>(items: &[T], at: usize) -> String {
     const CONTEXT: usize = 3;
     let start = at.saturating_sub(CONTEXT);
@@ -61,7 +62,9 @@ fn window<T: Debug>(items: &[T], at: usize) -> String {
         .get(start..end)
         .unwrap_or_default()
         .iter()
-        .map(|item| format!("{item:?}"))
+        // An entry a runner made huge is cut: a message quotes runner text
+        // within a bound.
+        .map(|item| crate::text::excerpt(&format!("{item:?}"), 300))
         .collect();
     let mut text = String::from("[");
     if start > 0 {

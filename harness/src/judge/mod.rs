@@ -116,6 +116,10 @@ pub enum Reason {
     /// The Rust reference failed on a scenario, so nothing can be judged
     /// against it there.
     Reference(String),
+    /// The runner faulted after answering every case (a non-zero exit,
+    /// more output): its fault, not a case's; the message says which trial
+    /// carries it and why.
+    Runner(String),
     /// A fault of the harness itself.
     Harness(String),
 }
@@ -149,6 +153,7 @@ impl fmt::Display for Reason {
             Reason::Demo(why)
             | Reason::Unit(why)
             | Reason::Reference(why)
+            | Reason::Runner(why)
             | Reason::Harness(why) => f.write_str(why),
             Reason::StaleKnownFailure {
                 trial,
@@ -196,6 +201,7 @@ impl Reason {
             Reason::Demo(why)
             | Reason::Unit(why)
             | Reason::Reference(why)
+            | Reason::Runner(why)
             | Reason::Harness(why) => {
                 crate::text::excerpt(why.lines().next().unwrap_or_default(), 200)
             }

@@ -17,11 +17,12 @@ use crate::config::{
     trial_name, DEMO_CONFIG_TRIAL, DEMO_TRIAL, GENERATED_COUNT, GENERATED_SEED, GENERATED_TRIAL,
     UNIT_TRIAL,
 };
-use crate::differential;
+use crate::differential::{self, Problem};
 use crate::judge::{Reason, Verdict};
-use crate::protocol::{Reply, Request};
-use crate::session::{Runner, Session};
+use crate::protocol::Request;
+use crate::session::{Answers, Runner, Session};
 use crate::table::Case;
+use crate::text::relative_in;
 use crate::toolchain::{Language, NotReady};
 
 impl Verdict {
@@ -114,14 +115,26 @@ impl Job {
             }
             let runner = self.suite.runner(self.language());
             let requests = Request::cases(table.iter().copied().chain(generated));
-            let mut replies = runner.run(&requests);
+            let Answers { mut replies, after } = runner.run_all(&requests);
             let generated_replies = replies.split_off(table.len());
-            let verdicts = self.suite.judge(name, &table, replies);
+            let mut verdicts = self.suite.judge(name, &table, replies);
+            // A fault after the last answer is the runner's. The generated
+            // scenarios end the stream, so their trial reports it when they
+            // ran; otherwise the last case's trial does, saying so.
+            if generated.is_empty() {
+                if let (Some(why), Some(last)) = (&after, verdicts.last_mut()) {
+                    *last = after_last_answer(&runner, why, last);
+                }
+            }
             Run {
                 cases: table.iter().map(|c| c.name.clone()).zip(verdicts).collect(),
                 generated: generated_failure.or_else(|| {
                     selection.generated.then(|| {
-                        let verdict = judge_generated(&runner, generated, &generated_replies);
+                        let answers = Answers {
+                            replies: generated_replies,
+                            after,
+                        };
+                        let verdict = judge_generated(&runner, generated, &answers);
                         self.suite
                             .apply_known_failure(name, GENERATED_TRIAL, verdict)
                     })
@@ -168,20 +181,69 @@ impl Job {
     }
 }
 
-/// Judges a language's answers to the fixed-seed scenarios; the first one
-/// it gets wrong is shrunk and shown as a ready case.
-fn judge_generated(runner: &Session, cases: &[Case], replies: &[Reply]) -> Verdict {
-    let problems = differential::judge_all(cases, replies);
-    let Some((index, problem)) = problems.first().cloned() else {
-        return Verdict::Pass;
+/// The verdict of the last case of a stream whose runner faulted after its
+/// last answer: a failure that names the runner, not the case.
+fn after_last_answer(runner: &Session, why: &str, verdict: &Verdict) -> Verdict {
+    let own = match verdict {
+        Verdict::Fail(reason) => format!("its own answer failed too:\n{reason}"),
+        Verdict::Pass => "its own answer was right".to_owned(),
+        Verdict::KnownFailure(reason) => format!("its own answer is a known failure ({reason})"),
+        Verdict::Ignore(_) => return verdict.clone(),
     };
+    Verdict::Fail(Reason::Runner(format!(
+        "{} faulted after its last answer: not this case's fault, but this trial ends the runner's \
+         stream, so it carries it ({own}).\n{}",
+        runner.command.label,
+        relative_in(why, &runner.command.dir)
+    )))
+}
+
+/// Judges a language's answers to the fixed-seed scenarios; the first one
+/// it gets wrong is shrunk and shown as a ready case. A runner fault (on a
+/// scenario, or after the last answer) is reported as it is, never shrunk.
+fn judge_generated(runner: &Session, cases: &[Case], answers: &Answers) -> Verdict {
+    let problems = differential::judge_all(cases, &answers.replies);
     let language = runner.command.label.clone();
-    let finding = differential::shrink(runner as &dyn Runner, GENERATED_SEED, index, problem);
+    if problems.is_empty() {
+        return match &answers.after {
+            None => Verdict::Pass,
+            Some(why) => Verdict::Fail(Reason::Runner(format!(
+                "{language} answered every generated scenario right, then faulted: not a \
+                 scenario's fault, the runner's (nothing to shrink).\n{}",
+                relative_in(why, &runner.command.dir)
+            ))),
+        };
+    }
+    let mut report = String::new();
+    let faults: Vec<&Problem> = problems.iter().filter(|p| p.fault).collect();
+    if let Some(first) = faults.first() {
+        report.push_str(&format!(
+            "{} of them are runner faults (a crash, a hang, garbage), not shrunk: a fault is not a \
+             wrong result. The first, on scenario {}:\n{}\n",
+            faults.len(),
+            first.index,
+            first.text
+        ));
+    }
+    if let Some(wrong) = problems.iter().find(|p| !p.fault) {
+        let finding = differential::shrink(
+            runner as &dyn Runner,
+            GENERATED_SEED,
+            wrong.index,
+            wrong.text.clone(),
+        );
+        report.push_str(&finding.report(&language));
+    }
+    if let Some(why) = &answers.after {
+        report.push_str(&format!(
+            "\nAnd after its last answer (the runner's fault, no scenario's):\n{why}\n"
+        ));
+    }
     Verdict::Fail(Reason::Generated {
         failed: problems.len(),
         total: GENERATED_COUNT,
         seed: GENERATED_SEED,
-        report: finding.report(&language),
+        report: relative_in(&report, &runner.command.dir),
     })
 }
 

@@ -1,0 +1,633 @@
+//! What a broken runner or demo cannot do to the harness: hold its memory,
+//! stretch its run, get another case blamed, or outlive it. Each test
+//! drives the fake runner (src/bin/fake-runner.rs) through the real process
+//! layer and measures what the issue's limits are about.
+//!
+//! The memory figures are this test process's peak resident set (VmHWM);
+//! run one test alone (`cargo test --test reliability <name> -- --nocapture`)
+//! to read the figure of one flood.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use libtest_mimic::Arguments;
+use parity::suite::junit::Recorder;
+use parity::suite::trials;
+
+use parity::config::Settings;
+use parity::exec;
+use parity::judge::demo::Demo;
+use parity::judge::Verdict;
+use parity::protocol::{Reply, Request};
+use parity::session::{Runner, Session};
+use parity::suite::Suite;
+use parity::table::Case;
+use parity::toolchain::Language;
+
+const TIMEOUT: Duration = Duration::from_secs(2);
+/// The bound on the harness's memory whatever a child prints.
+const MAX_PEAK_MB: u64 = 200;
+
+fn fake_runner() -> String {
+    env!("CARGO_BIN_EXE_fake-runner").into()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = parity::config::scratch_dir(&parity::repo_root(), "reliability").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn session(name: &str, fault: &str, case: &str) -> Session {
+    Session {
+        command: exec::Command {
+            label: format!("the fake-{fault} runner"),
+            argv: vec![fake_runner(), fault.into(), case.into()],
+            dir: parity::repo_root(),
+            deadline: TIMEOUT,
+            keep: exec::KEEP,
+        },
+        log_dir: scratch(name),
+    }
+}
+
+fn seed_cases() -> Vec<Case> {
+    let settings = Settings {
+        timeout: TIMEOUT,
+        ..Settings::default()
+    };
+    Suite::load(&parity::repo_root(), settings)
+        .expect("the seed table loads")
+        .cases
+}
+
+/// This process's peak resident set so far, in MB.
+fn peak_rss_mb() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .expect("VmHWM in /proc/self/status");
+    let kb: u64 = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    kb / 1024
+}
+
+fn fault_of(reply: &Reply) -> &str {
+    match reply {
+        Reply::Fault(why) => why,
+        other => panic!("expected a fault, got {other:?}"),
+    }
+}
+
+/// The log file a message points to (`… is in <path>`), which must exist
+/// and hold something.
+fn log_named_in(message: &str) -> PathBuf {
+    let start = message
+        .find("is in ")
+        .unwrap_or_else(|| panic!("no log named in:\n{message}"))
+        + "is in ".len();
+    let path: String = message[start..]
+        .chars()
+        .take_while(|c| !c.is_whitespace() && *c != ';' && *c != ')')
+        .collect();
+    // Messages name files relative to the repository root.
+    let path = parity::repo_root().join(path.trim_end_matches(['.', ',']));
+    let size = std::fs::metadata(&path)
+        .unwrap_or_else(|e| panic!("the log {} named in the message: {e}", path.display()))
+        .len();
+    assert!(size > 0, "the log {} is empty", path.display());
+    path
+}
+
+#[test]
+fn a_runner_flooding_stderr_is_cut_off_at_the_timeout_with_bounded_memory() {
+    let cases = seed_cases();
+    let runner = session("stderr-flood", "stderr-flood", &cases[1].name);
+    let started = Instant::now();
+    let replies = runner.run(&Request::cases(&cases));
+    let elapsed = started.elapsed();
+    let peak = peak_rss_mb();
+    println!("stderr flood: {elapsed:?}, peak RSS {peak} MB");
+    let message = fault_of(&replies[1]);
+    assert!(message.contains("gave no answer within 2 s"), "{message}");
+    assert!(
+        message.contains("of which the start and the end were kept"),
+        "{message}"
+    );
+    let log = log_named_in(message);
+    assert!(std::fs::metadata(&log).unwrap().len() <= exec::KEEP as u64 + 100);
+    assert!(message.len() < 20_000, "{} bytes of message", message.len());
+    assert!(
+        elapsed < TIMEOUT + Duration::from_secs(3),
+        "took {elapsed:?}"
+    );
+    assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
+}
+
+#[test]
+fn a_runner_printing_one_endless_line_is_cut_off_with_bounded_memory() {
+    let cases = seed_cases();
+    let runner = session("endless-line", "endless-line", &cases[1].name);
+    let started = Instant::now();
+    let replies = runner.run(&Request::cases(&cases));
+    let elapsed = started.elapsed();
+    let peak = peak_rss_mb();
+    println!("endless stdout line: {elapsed:?}, peak RSS {peak} MB");
+    let message = fault_of(&replies[1]);
+    assert!(message.contains("printed a line of more than"), "{message}");
+    assert!(message.len() < 20_000, "{} bytes of message", message.len());
+    assert!(
+        elapsed < TIMEOUT + Duration::from_secs(3),
+        "took {elapsed:?}"
+    );
+    assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
+    for reply in replies.iter().skip(2) {
+        assert!(matches!(reply, Reply::Answer(_)), "{reply:?}");
+    }
+}
+
+#[test]
+fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
+    let demo = Demo {
+        root: parity::repo_root(),
+        config: PathBuf::from("runners/demo.json"),
+        transcript: PathBuf::from("runners/demo.transcript.txt"),
+        deadline: TIMEOUT,
+    };
+    let language = Language {
+        name: "fake-demo".into(),
+        probe: vec!["true".into()],
+        install_hint: String::new(),
+        build: Vec::new(),
+        runner: Vec::new(),
+        demo: vec![fake_runner(), "demo-forever".into()],
+        unit: Vec::new(),
+    };
+    let started = Instant::now();
+    let why = demo.check(&language).unwrap_err();
+    let elapsed = started.elapsed();
+    let peak = peak_rss_mb();
+    println!("demo printing forever: {elapsed:?}, peak RSS {peak} MB");
+    assert!(why.contains("did not finish within 2 s"), "{why}");
+    assert!(
+        elapsed < TIMEOUT + Duration::from_secs(3),
+        "took {elapsed:?}"
+    );
+    assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
+}
+
+#[test]
+fn a_huge_string_in_an_answer_is_cut_in_the_message() {
+    let cases = seed_cases();
+    for (fault, bound) in [("big-string", "journal"), ("huge-string", "more than")] {
+        let mut runner = session(fault, fault, &cases[0].name);
+        // The fake (a debug build) takes seconds to make 100 MB of JSON.
+        runner.command.deadline = Duration::from_secs(30);
+        let replies = runner.run(&Request::cases(&cases[..2]));
+        let suite_cases: Vec<&Case> = cases[..2].iter().collect();
+        let suite = Suite::load(&parity::repo_root(), Settings::default()).unwrap();
+        let verdicts = suite.judge("fake", &suite_cases, replies);
+        let Verdict::Fail(reason) = &verdicts[0] else {
+            panic!("{fault}: {:?}", verdicts[0]);
+        };
+        let message = reason.to_string();
+        println!(
+            "{fault}: a message of {} bytes, peak RSS {} MB",
+            message.len(),
+            peak_rss_mb()
+        );
+        assert!(
+            message.contains(bound),
+            "{fault}: {}",
+            &message[..message.len().min(2000)]
+        );
+        assert!(
+            message.len() < 20_000,
+            "{fault}: {} bytes of message",
+            message.len()
+        );
+        assert_eq!(
+            verdicts[1],
+            Verdict::Pass,
+            "{fault}: the next case is judged"
+        );
+    }
+    assert!(peak_rss_mb() < MAX_PEAK_MB, "peak RSS {} MB", peak_rss_mb());
+}
+
+fn fake_language(name: &str, argv: Vec<String>) -> Language {
+    Language {
+        name: name.into(),
+        probe: vec!["true".into()],
+        install_hint: String::new(),
+        build: Vec::new(),
+        runner: argv,
+        demo: vec![fake_runner()],
+        unit: vec!["true".into()],
+    }
+}
+
+/// The fake runner's command line, its pid (and its grandchildren's)
+/// appended to `pids` at each start.
+fn counted_argv(pids: &Path, fault: &str, case: &str) -> Vec<String> {
+    vec![
+        "env".into(),
+        format!("FAKE_PIDS={}", pids.display()),
+        fake_runner(),
+        fault.into(),
+        case.into(),
+    ]
+}
+
+fn pids_in(file: &Path) -> Vec<i32> {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
+
+/// Runs the suite's trials for `language` (skipping the trials named in
+/// `skip`); returns each trial's verdict by name and how long it took.
+fn run_trials(
+    name: &str,
+    language: Language,
+    timeout: Duration,
+    skip: &[&str],
+) -> (BTreeMap<String, Verdict>, Duration) {
+    let settings = Settings {
+        timeout,
+        ..Settings::default()
+    };
+    let mut suite = Suite::load(&parity::repo_root(), settings).unwrap();
+    suite.languages = vec![language];
+    let log = scratch(name).join("trials.log");
+    let args = Arguments {
+        skip: skip.iter().map(|s| (*s).to_owned()).collect(),
+        test_threads: Some(2),
+        logfile: Some(log.to_string_lossy().into_owned()),
+        ..Arguments::default()
+    };
+    let recorder = Recorder::default();
+    let started = Instant::now();
+    let _ = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
+    let elapsed = started.elapsed();
+    let records = recorder.lock().unwrap();
+    let verdicts = records
+        .iter()
+        .map(|r| {
+            (
+                r.trial.rsplit('/').next().unwrap().to_owned(),
+                r.verdict.clone(),
+            )
+        })
+        .collect();
+    (verdicts, elapsed)
+}
+
+fn failure(verdicts: &BTreeMap<String, Verdict>, trial: &str) -> String {
+    match &verdicts[trial] {
+        Verdict::Fail(reason) => reason.to_string(),
+        other => panic!("{trial} should fail, got {other:?}"),
+    }
+}
+
+#[test]
+fn answers_too_large_to_keep_fail_the_case_that_crosses_the_bound() {
+    let cases = seed_cases();
+    let many: Vec<Case> = cases.iter().chain(&cases).cloned().collect();
+    let mut runner = session("big-answers", "big-string", "*");
+    runner.command.deadline = Duration::from_secs(30);
+    let replies = runner.run(&Request::cases(&many));
+    let peak = peak_rss_mb();
+    println!("{} answers of 7 MB: peak RSS {peak} MB", many.len());
+    let first = replies
+        .iter()
+        .position(|r| matches!(r, Reply::Fault(_)))
+        .expect("a fault");
+    assert_eq!(first, 9, "the tenth answer of 7 MB crosses 64 MiB");
+    assert!(fault_of(&replies[first]).contains("answers add up to more than"));
+    assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
+}
+
+#[test]
+fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
+    let pids = scratch("cannot-start").join("pids");
+    let language = fake_language("fake-syntax", counted_argv(&pids, "cannot-start", "*"));
+    let (verdicts, elapsed) = run_trials(
+        "cannot-start-trials",
+        language,
+        TIMEOUT,
+        &["/demo", "/unit"],
+    );
+    let starts = pids_in(&pids).len();
+    println!(
+        "a runner that cannot start: {elapsed:?} for {} trials, {starts} starts",
+        verdicts.len()
+    );
+    assert_eq!(starts, 3, "started once per fault of the budget");
+    assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}");
+    let cases = seed_cases();
+    let first = failure(&verdicts, &cases[0].name);
+    assert!(first.contains("SyntaxError"), "{first}");
+    log_named_in(&first);
+    let later = failure(&verdicts, &cases[5].name);
+    assert!(later.contains("faulted on 3 cases in a row"), "{later}");
+    assert!(
+        later.contains("SyntaxError") || later.contains("exited"),
+        "{later}"
+    );
+    log_named_in(&later);
+    let generated = failure(&verdicts, "generated");
+    assert!(generated.contains("runner faults"), "{generated}");
+    assert!(
+        !generated.contains("Shrunk"),
+        "a fault is never shrunk:\n{generated}"
+    );
+}
+
+#[test]
+fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
+    let timeout = Duration::from_millis(700);
+    let cases = seed_cases();
+    let mut runner = session("hang-all", "hang", "*");
+    runner.command.deadline = timeout;
+    let started = Instant::now();
+    let replies = runner.run(&Request::cases(&cases));
+    let elapsed = started.elapsed();
+    println!("hangs on all {} cases: {elapsed:?}", cases.len());
+    assert!(
+        elapsed < 3 * timeout + Duration::from_secs(2),
+        "took {elapsed:?}"
+    );
+    assert!(fault_of(&replies[0]).contains("gave no answer"));
+    let last = fault_of(replies.last().unwrap());
+    assert!(last.contains("faulted on 3 cases in a row"), "{last}");
+    assert!(
+        last.contains(&format!("on case `{}`", cases[2].name)),
+        "{last}"
+    );
+}
+
+#[test]
+fn each_faulting_start_keeps_its_own_non_empty_log() {
+    let cases = seed_cases();
+    let runner = session("crash-logs", "crash", "*");
+    let replies = runner.run(&Request::cases(&cases[..4]));
+    let logs: Vec<PathBuf> = replies[..3]
+        .iter()
+        .map(|r| log_named_in(fault_of(r)))
+        .collect();
+    assert!(logs[0] != logs[1] && logs[1] != logs[2], "{logs:?}");
+    for (log, case) in logs.iter().zip(cases.iter().map(|c| &c.name)) {
+        let text = std::fs::read_to_string(log).unwrap();
+        assert!(text.contains("crashing on purpose"), "{case:?}: {text}");
+    }
+    // The budget's message points to the last start's log.
+    assert_eq!(log_named_in(fault_of(&replies[3])), logs[2]);
+}
+
+#[test]
+fn an_answer_printed_twice_blames_the_case_answered_twice() {
+    let cases = seed_cases();
+    let all: Vec<&Case> = cases.iter().collect();
+    let suite = Suite::load(&parity::repo_root(), Settings::default()).unwrap();
+    for twice in [1, cases.len() - 1] {
+        let runner = session("twice", "twice", &cases[twice].name);
+        let answers = runner.run_all(&Request::cases(&cases));
+        assert_eq!(answers.after, None);
+        let verdicts = suite.judge("fake", &all, answers.replies);
+        for (index, verdict) in verdicts.iter().enumerate() {
+            if index == twice {
+                let Verdict::Fail(reason) = verdict else {
+                    panic!("{verdict:?}");
+                };
+                let message = reason.to_string();
+                assert!(
+                    message.contains(&format!("case `{}`", cases[twice].name)),
+                    "{message}"
+                );
+                assert!(message.contains("answered this case twice"), "{message}");
+            } else {
+                assert_eq!(verdict, &Verdict::Pass, "{} is innocent", cases[index].name);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
+    let language = fake_language(
+        "fake-exit",
+        vec![fake_runner(), "exit-after".into(), "*".into()],
+    );
+    let (verdicts, _) = run_trials("exit-after", language.clone(), TIMEOUT, &["/demo", "/unit"]);
+    let generated = failure(&verdicts, "generated");
+    assert!(
+        generated.contains("answered every generated scenario right, then faulted"),
+        "{generated}"
+    );
+    assert!(generated.contains("exit status: 4"), "{generated}");
+    assert!(
+        !generated.contains("ready case") && !generated.contains("Shrunk"),
+        "{generated}"
+    );
+    let cases = seed_cases();
+    for case in &cases {
+        assert_eq!(verdicts[&case.name], Verdict::Pass, "{}", case.name);
+    }
+    // Without the generated scenarios, the last case's trial carries it,
+    // saying the case's own answer was right.
+    let (verdicts, _) = run_trials(
+        "exit-after-table",
+        language,
+        TIMEOUT,
+        &["/demo", "/unit", "/generated"],
+    );
+    let last = failure(&verdicts, &cases.last().unwrap().name);
+    assert!(
+        last.contains("faulted after its last answer: not this case's fault"),
+        "{last}"
+    );
+    assert!(last.contains("its own answer was right"), "{last}");
+    assert_eq!(verdicts[&cases[0].name], Verdict::Pass);
+}
+
+#[test]
+fn a_scenario_the_reference_refuses_is_named() {
+    use parity::differential::generate::{Drawn, DrawnRow};
+    let row = |id| DrawnRow {
+        id,
+        aggregate: 0,
+        written_after_pass: 0,
+    };
+    let drawn = Drawn {
+        rows: vec![row(2), row(1)],
+        failures: Default::default(),
+        batch_size: 1,
+        passes: 1,
+    };
+    let why = parity::differential::case_pair(&drawn, 7, 42).unwrap_err();
+    assert!(
+        why.contains("the reference fails on generated scenario 42 of seed 7"),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
+    let dir = scratch("build-hang");
+    let pid_file = dir.join("setsid.pid");
+    let mut language = fake_language("fake-build", vec![fake_runner()]);
+    // One grandchild leaves the session, one only the group (same session,
+    // found by the mark it inherits).
+    let script = format!(
+        "echo building; setsid sleep 300 & echo $! > {pids}; \
+         python3 -c 'import os, time; os.setpgid(0, 0); time.sleep(300)' & echo $! >> {pids}; \
+         sleep 300",
+        pids = pid_file.display()
+    );
+    language.build = vec![parity::toolchain::Step::always(vec![
+        "sh".into(),
+        "-c".into(),
+        script,
+    ])];
+    let started = Instant::now();
+    let why = language
+        .prepare(&parity::repo_root(), Duration::from_millis(800))
+        .unwrap_err()
+        .to_string();
+    let elapsed = started.elapsed();
+    assert!(
+        why.contains("did not finish within 0.8 s, PARITY_BUILD_TIMEOUT"),
+        "{why}"
+    );
+    assert!(why.contains("building"), "{why}");
+    assert!(elapsed < Duration::from_secs(3), "took {elapsed:?}");
+    let pids = pids_in(&pid_file);
+    assert_eq!(pids.len(), 2, "both grandchildren started");
+    assert!(
+        gone_within(&pids, Duration::from_secs(1)),
+        "grandchildren of the build outlived it: {:?}",
+        pids.iter().filter(|&&p| !is_gone(p)).collect::<Vec<_>>()
+    );
+    // Killed, and reaped: no zombie is left a child of the harness.
+    let me = std::process::id().to_string();
+    let ours = |pid: &i32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit(')')
+                .next()
+                .and_then(|rest| rest.split_whitespace().nth(1))
+                == Some(&me)
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(1);
+    while pids.iter().any(ours) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        !pids.iter().any(ours),
+        "a zombie of the harness was not reaped: {pids:?}"
+    );
+}
+
+fn is_gone(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z'))
+    })
+}
+
+fn gone_within(pids: &[i32], wait: Duration) -> bool {
+    let deadline = Instant::now() + wait;
+    loop {
+        if pids.iter().all(|&pid| is_gone(pid)) {
+            return true;
+        }
+        if Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Not a test on its own: the harness process the signal tests start and
+/// interrupt. It runs a session of the fake runner named by
+/// `RELIABILITY_FAULT`, which hangs, with pids appended to `RELIABILITY_PIDS`.
+#[test]
+#[ignore = "started by the signal tests"]
+fn harness_with_a_hanging_runner() {
+    let (Ok(fault), Ok(pids)) = (
+        std::env::var("RELIABILITY_FAULT"),
+        std::env::var("RELIABILITY_PIDS"),
+    ) else {
+        return;
+    };
+    let cases = seed_cases();
+    let mut runner = session(&format!("signal-{fault}"), &fault, &cases[1].name);
+    runner.command.argv = counted_argv(Path::new(&pids), &fault, &cases[1].name);
+    runner.command.deadline = Duration::from_secs(120);
+    runner.run(&Request::cases(&cases));
+}
+
+/// Starts the harness process above, waits for its runner (and the
+/// runner's grandchild) to be up, sends `signal`, and returns the pids of
+/// the run and the harness's exit status.
+fn interrupt(fault: &str, processes: usize, signal: i32) -> (Vec<i32>, std::process::ExitStatus) {
+    let pids = scratch(&format!("interrupt-{fault}")).join("pids");
+    let mut harness = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "harness_with_a_hanging_runner",
+            "--ignored",
+            "--nocapture",
+        ])
+        .env("RELIABILITY_FAULT", fault)
+        .env("RELIABILITY_PIDS", &pids)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while pids_in(&pids).len() < processes {
+        assert!(Instant::now() < deadline, "the runner did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The runner is now on the case it hangs on.
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: sends a signal to the child this test started.
+    unsafe {
+        libc::kill(harness.id() as i32, signal);
+    }
+    let status = harness.wait().unwrap();
+    (pids_in(&pids), status)
+}
+
+#[test]
+fn sigint_to_the_harness_ends_its_runner_and_a_grandchild_in_another_session() {
+    let (pids, status) = interrupt("setsid", 2, libc::SIGINT);
+    assert_eq!(status.code(), Some(130), "{status}");
+    assert!(
+        gone_within(&pids, Duration::from_secs(1)),
+        "left after SIGINT: {:?}",
+        pids.iter().filter(|&&p| !is_gone(p)).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn sigterm_to_the_harness_ends_its_hanging_runner() {
+    let (pids, status) = interrupt("hang", 1, libc::SIGTERM);
+    assert_eq!(status.code(), Some(143), "{status}");
+    assert!(
+        gone_within(&pids, Duration::from_secs(1)),
+        "left after SIGTERM: {pids:?}"
+    );
+}
