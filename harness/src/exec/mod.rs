@@ -1,0 +1,234 @@
+//! The one way the harness starts a child: probes, builds, runner sessions,
+//! demos, unit suites and benches all go through here.
+//!
+//! Every child starts in a process group of its own, has a deadline, and
+//! has its output captured within a bound (the head and the tail are kept,
+//! the rest is counted); the whole group is killed on every exit path,
+//! including a panic, because [`Group`] kills on drop. Killing the group
+//! matters: a grandchild (from `npx`, `go run` or a shell wrapper) that
+//! inherited stdout would otherwise keep the pipe open long after the child
+//! died, and waiting for the output would last as long as it.
+//!
+//! Nothing a child starts outlives the harness. Every group it started is
+//! listed while it runs, and SIGINT or SIGTERM to the harness kills them all
+//! before it exits (128 + the signal). A descendant that leaves its group
+//! (`setsid`) is found too: on Linux the harness is a child subreaper, so
+//! such an orphan becomes the harness's child when its parent dies, and it
+//! is killed and reaped after every child the harness waits for (and on a
+//! signal). An orphan is told from the harness's other children by its
+//! group, its session, or the `PARITY_HARNESS` mark every child inherits.
+
+mod capture;
+mod guard;
+mod lines;
+
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::ExitStatus;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
+
+pub use capture::Capture;
+pub use guard::{sweep, Group, MARK};
+pub use lines::{Next, MAX_LINE};
+
+use capture::{capture, Capturing};
+use guard::{guard_the_harness, registry};
+use lines::{read_lines, LineReceiver};
+
+/// A command line the harness runs, with its limits.
+#[derive(Debug, Clone)]
+pub struct Command {
+    /// Who speaks in messages, e.g. `the go runner`.
+    pub label: String,
+    /// The program and its arguments; never case data. A program path with
+    /// a `/` is taken from `dir`.
+    pub argv: Vec<String>,
+    /// Where it starts (the repository root).
+    pub dir: PathBuf,
+    /// How long [`run`] lets it run in all; a session's per-answer deadline.
+    pub deadline: Duration,
+    /// Bytes kept of each of stdout and stderr (half head, half tail).
+    pub keep: usize,
+}
+
+/// What a child gets on stdin.
+#[derive(Debug, Clone)]
+pub enum Stdin {
+    /// Nothing: stdin is `/dev/null`.
+    Null,
+    /// These bytes, written from a thread of duct's (a child that stops
+    /// reading cannot block the harness), then end of input.
+    Bytes(Vec<u8>),
+}
+
+/// The default bound on what is kept of one stream: 256 KiB.
+pub const KEEP: usize = 256 * 1024;
+
+/// How a finished [`run`] ended.
+#[derive(Debug)]
+pub struct Output {
+    /// The exit status; `None` when the deadline passed and it was killed.
+    pub status: Option<ExitStatus>,
+    /// What it printed on stdout, within the bound.
+    pub stdout: Capture,
+    /// What it printed on stderr, within the bound.
+    pub stderr: Capture,
+}
+
+impl Output {
+    /// Exited 0 in time.
+    pub fn success(&self) -> bool {
+        self.status.is_some_and(|s| s.success())
+    }
+
+    /// "exit status: 2", "signal: 9 (SIGKILL)", or "killed at the deadline".
+    pub fn describe(&self) -> String {
+        match self.status {
+            Some(status) => status.to_string(),
+            None => "killed at the deadline".to_owned(),
+        }
+    }
+}
+
+/// "exit status: 2", "signal: 9 (SIGKILL)", or unknown.
+pub fn describe_status(status: Option<ExitStatus>) -> String {
+    status.map_or_else(|| "exit status unknown".to_owned(), |s| s.to_string())
+}
+
+/// Runs `command` to its end or its deadline, whichever comes first.
+pub fn run(command: &Command, stdin: Stdin) -> std::io::Result<Output> {
+    let (stdout, stdout_writer) = os_pipe::pipe()?;
+    let (stderr, stderr_writer) = os_pipe::pipe()?;
+    let handle = start(command, stdin, stdout_writer, stderr_writer)?;
+    let group = Group::of(&handle);
+    let stdout = capture(stdout, command.keep);
+    let stderr = capture(stderr, command.keep);
+    let status = handle
+        .wait_timeout(command.deadline)?
+        .map(|output| output.status);
+    group.kill();
+    let _ = handle.wait();
+    group.release();
+    Ok(Output {
+        status,
+        stdout: stdout.finish(),
+        stderr: stderr.finish(),
+    })
+}
+
+fn start(
+    command: &Command,
+    stdin: Stdin,
+    stdout: os_pipe::PipeWriter,
+    stderr: os_pipe::PipeWriter,
+) -> std::io::Result<duct::Handle> {
+    let (program, args) = command.argv.split_first().ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "empty command line")
+    })?;
+    // duct reads a `Path` as a file path and a string as a PATH lookup.
+    let program = if program.contains('/') {
+        command.dir.join(program).into_os_string()
+    } else {
+        program.into()
+    };
+    let expression = duct::cmd(program, args)
+        .dir(&command.dir)
+        .env(MARK, std::process::id().to_string())
+        .stdout_file(stdout)
+        .stderr_file(stderr)
+        .unchecked()
+        .before_spawn(|child| {
+            child.process_group(0);
+            Ok(())
+        });
+    guard_the_harness();
+    // Started and listed under the lock: a sweep never sees the child's new
+    // group before it is listed.
+    let mut registry = registry();
+    // The expression (and with it the harness's copies of the pipes' write
+    // ends) is dropped here, so the readers see the end of output as soon
+    // as the child's group is gone.
+    let handle = match stdin {
+        Stdin::Null => expression.stdin_null().start(),
+        Stdin::Bytes(bytes) => expression.stdin_bytes(bytes).start(),
+    }?;
+    if let Some(pid) = handle
+        .pids()
+        .first()
+        .and_then(|&pid| libc::pid_t::try_from(pid).ok())
+    {
+        registry.live.insert(pid);
+        registry.ever.insert(pid);
+    }
+    Ok(handle)
+}
+
+/// A child whose stdout is read line by line as it comes: a runner session.
+pub struct Child {
+    handle: duct::Handle,
+    group: Group,
+    lines: LineReceiver,
+    stderr: Option<Capturing>,
+}
+
+/// Starts `command` with `input` on stdin, reading its stdout line by line.
+pub fn spawn(command: &Command, input: Vec<u8>) -> std::io::Result<Child> {
+    let (stdout, stdout_writer) = os_pipe::pipe()?;
+    let (stderr, stderr_writer) = os_pipe::pipe()?;
+    let handle = start(command, Stdin::Bytes(input), stdout_writer, stderr_writer)?;
+    let group = Group::of(&handle);
+    // A bounded channel: a child that floods stdout waits for the harness
+    // instead of filling the harness's memory (four reads' lines at most,
+    // each under MAX_LINE, so 32 MiB at the very worst).
+    let (tx, events) = mpsc::sync_channel(4);
+    std::thread::spawn(move || read_lines(stdout, &tx));
+    Ok(Child {
+        handle,
+        group,
+        lines: LineReceiver {
+            events,
+            pending: std::collections::VecDeque::new(),
+        },
+        stderr: Some(capture(stderr, command.keep)),
+    })
+}
+
+impl Child {
+    /// The next stdout line, or `Err` when none came within `timeout`.
+    pub fn next(&mut self, timeout: Duration) -> Result<Next, RecvTimeoutError> {
+        let next = self.lines.next(timeout)?;
+        Ok(match next {
+            Next::Eof(_) => Next::Eof(self.wait_briefly()),
+            other => other,
+        })
+    }
+
+    /// The exit status once stdout has ended; a child that closed stdout
+    /// but lives on is not waited for long.
+    fn wait_briefly(&self) -> Option<ExitStatus> {
+        self.handle
+            .wait_timeout(Duration::from_millis(500))
+            .ok()
+            .flatten()
+            .map(|output| output.status)
+    }
+
+    /// Kills the whole group and returns what it wrote to stderr.
+    pub fn kill(&mut self) -> Capture {
+        self.group.kill();
+        let _ = self.handle.wait();
+        self.group.release();
+        self.stderr
+            .take()
+            .map_or_else(Capture::default, Capturing::finish)
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        self.group.kill();
+        let _ = self.handle.wait();
+        self.group.release();
+    }
+}
