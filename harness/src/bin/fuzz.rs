@@ -15,7 +15,7 @@ use parity::differential::{self, Finding};
 use parity::protocol::Request;
 use parity::session::Runner;
 use parity::suite::Suite;
-use parity::table::{layout, validate, Case};
+use parity::table::{bless, validate, Case, Draft};
 use parity::toolchain::{Language, NotReady};
 
 struct Options {
@@ -263,9 +263,10 @@ fn main() -> ExitCode {
     }
 }
 
-/// Appends the shrunk cases whose `expect` the reference can be trusted for.
+/// Appends the shrunk cases whose `expect` the reference can be trusted for,
+/// leaving the rest of the file as it is.
 fn save(path: &std::path::Path, findings: &[(String, Finding)]) -> Result<(), String> {
-    let mut cases: Vec<Case> = match std::fs::read_to_string(path) {
+    let existing: Vec<Case> = match std::fs::read_to_string(path) {
         Ok(text) => {
             let mut errors = Vec::new();
             let cases = validate::parse_file(path, &text, &mut errors);
@@ -277,36 +278,37 @@ fn save(path: &std::path::Path, findings: &[(String, Finding)]) -> Result<(), St
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
     };
-    let before = cases.len();
+    let mut new: Vec<(Draft, &str)> = Vec::new();
     for (language, finding) in findings {
+        let name = &finding.shrunk.name;
+        let known = existing.iter().chain(new.iter().map(|(d, _)| &d.case));
         if !finding.reference_is_right {
-            eprintln!(
-                "fuzz: not saving {}: the reference is wrong there too",
-                finding.shrunk.name
-            );
-        } else if cases.iter().any(|c| c.name == finding.shrunk.name) {
-            eprintln!(
-                "fuzz: {} is already in {}",
-                finding.shrunk.name,
-                path.display()
-            );
+            eprintln!("fuzz: not saving {name}: the reference is wrong there too");
+        } else if known.into_iter().any(|c| c.name == *name) {
+            eprintln!("fuzz: {name} is already in {}", path.display());
         } else {
-            eprintln!(
-                "fuzz: saved {} (found in {language}) to {}",
-                finding.shrunk.name,
-                path.display()
-            );
-            cases.push(finding.shrunk.clone());
+            let case = finding.shrunk.clone();
+            new.push((
+                Draft {
+                    case,
+                    has_expect: true,
+                },
+                language,
+            ));
         }
     }
-    if cases.len() == before {
+    if new.is_empty() {
         // Nothing to add: the file is left as it is (or not made at all).
         return Ok(());
     }
-    parity::atomic::write(path, layout::file_text(&cases).as_bytes()).map_err(|e| {
-        format!(
-            "{}: cannot write (the file is unchanged): {e}",
+    let drafts: Vec<Draft> = new.iter().map(|(draft, _)| draft.clone()).collect();
+    bless::append(path, &drafts)?;
+    for (draft, language) in &new {
+        let name = &draft.case.name;
+        eprintln!(
+            "fuzz: saved {name} (found in {language}) to {}",
             path.display()
-        )
-    })
+        );
+    }
+    Ok(())
 }

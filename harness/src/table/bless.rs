@@ -178,21 +178,38 @@ pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String
         case,
         has_expect: false,
     };
+    append_to(path, file, &[template])
+}
+
+/// Appends `drafts` to the case file at `path` (made if missing), changing
+/// nothing else in it: a file in the canonical layout stays in it, one laid
+/// out by hand gets the cases added after its last one, and its `$schema`
+/// is kept. What `make new-case` and `make fuzz SAVE=1` write.
+pub fn append(path: &Path, drafts: &[Draft]) -> Result<(), String> {
+    append_to(path, CaseFile::read(path)?, drafts)
+}
+
+fn append_to(path: &Path, file: Option<CaseFile>, drafts: &[Draft]) -> Result<(), String> {
     let text = match file {
-        None => layout::file_text_drafts(Some(layout::SCHEMA), &[template]),
+        None => layout::file_text_drafts(Some(layout::SCHEMA), drafts),
         Some(file) if file.is_canonical() => {
-            let mut drafts = file.drafts.clone();
-            drafts.push(template);
-            file.canonical(&drafts)
+            let mut all = file.drafts.clone();
+            all.extend_from_slice(drafts);
+            file.canonical(&all)
         }
-        Some(file) => {
-            let case = layout::case_value(&template.case, false);
-            layout::with_case_appended(&file.text, &case).unwrap_or_else(|| {
-                let mut drafts = file.drafts.clone();
-                drafts.push(template);
-                file.canonical(&drafts)
+        Some(file) => drafts
+            .iter()
+            .try_fold(file.text.clone(), |text, draft| {
+                layout::with_case_appended(
+                    &text,
+                    &layout::case_value(&draft.case, draft.has_expect),
+                )
             })
-        }
+            .unwrap_or_else(|| {
+                let mut all = file.drafts.clone();
+                all.extend_from_slice(drafts);
+                file.canonical(&all)
+            }),
     };
     write(path, &text)
 }
