@@ -300,7 +300,7 @@ impl Session {
     /// in a log file of its own (named in the message, and returned).
     fn stderr_report(&self, stderr: &Capture) -> (String, Option<PathBuf>) {
         if stderr.total() == 0 {
-            return (" It wrote nothing to stderr.".to_owned(), None);
+            return ("\n(it wrote nothing to stderr)".to_owned(), None);
         }
         let text = stderr.text();
         let start = STARTS.fetch_add(1, Ordering::Relaxed);

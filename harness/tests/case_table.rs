@@ -357,3 +357,15 @@ fn scratch_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+#[test]
+fn an_empty_file_is_named_as_such() {
+    for text in ["", "  \n"] {
+        let errors = errors_for(text);
+        assert_eq!(
+            errors,
+            ["cases/bad.json: not valid JSON: the file is empty (a case file is at least `{\"cases\": []}`)"],
+            "{text:?}"
+        );
+    }
+}

@@ -17,6 +17,17 @@ use parity::suite::{trials, Suite};
 fn main() -> ExitCode {
     let args = Arguments::from_args();
     let root = parity::repo_root();
+    let output = |variable: &str| {
+        std::env::var_os(variable)
+            .filter(|p| !p.is_empty())
+            .map(|p| root.join(p))
+    };
+    let (junit_path, report_path) = (output("PARITY_JUNIT"), output("PARITY_REPORT"));
+    // A run that stops early (a bad case file, Ctrl-C) must not leave the
+    // last run's report behind, as if it were this run's.
+    for path in junit_path.iter().chain(&report_path) {
+        let _ = std::fs::remove_file(path);
+    }
     let suite = match Suite::from_env() {
         Ok(suite) => Arc::new(suite),
         Err(message) => {
@@ -31,8 +42,7 @@ fn main() -> ExitCode {
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let mut written = true;
-    if let Some(path) = std::env::var_os("PARITY_JUNIT").filter(|p| !p.is_empty()) {
-        let path = root.join(path);
+    if let Some(path) = junit_path {
         if let Err(e) = parity::atomic::write(&path, junit::report(&records).as_bytes()) {
             eprintln!(
                 "parity: cannot write the JUnit report {}: {e}",
@@ -41,9 +51,9 @@ fn main() -> ExitCode {
             written = false;
         }
     }
-    if let Some(path) = std::env::var_os("PARITY_REPORT").filter(|p| !p.is_empty()) {
-        let path = root.join(path);
-        match report::write(&path, &report::run::from_run(&suite, &records)) {
+    if let Some(path) = report_path {
+        let page = report::run::from_run(&suite, &records, &args);
+        match report::write(&path, &page) {
             Ok(()) => eprintln!("parity: report written to {}", path.display()),
             Err(e) => {
                 eprintln!("parity: cannot write the report: {e}");

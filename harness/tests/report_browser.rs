@@ -92,6 +92,7 @@ fn fixture() -> Report {
     Report {
         date: "2026-11-30T06:00:00Z".into(),
         commit: "17aa8fc".into(),
+        selection: "lost_ack --skip /generated".into(),
         toolchains: vec![
             Toolchain {
                 name: "Rust".into(),
@@ -458,7 +459,7 @@ fn a_real_run_page(program: &Path) {
     let recorder = Recorder::default();
     let conclusion = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
     let records = recorder.lock().unwrap().clone();
-    let report = report::run::from_run(&suite, &records);
+    let report = report::run::from_run(&suite, &records, &args);
     let dom = load(program, "run", &report);
     let cells = check_matrix(&dom, &report);
     let ran = conclusion.num_passed + conclusion.num_failed + conclusion.num_ignored;

@@ -249,8 +249,14 @@ fn main() -> ExitCode {
         }
     }
     let elapsed = started.elapsed().as_secs_f64();
+    let runner_faults = faulted.iter().filter(|f| f.is_some()).count();
+    let faults = if runner_faults == 0 {
+        String::new()
+    } else {
+        format!(", {runner_faults} runner(s) faulted")
+    };
     println!(
-        "fuzz: {done} scenarios cross-checked in {} languages in {elapsed:.1} s ({:.0}/s, seed {}): {} passed, {failed_scenarios} failed",
+        "fuzz: {done} scenarios cross-checked in {} languages in {elapsed:.1} s ({:.0}/s, seed {}): {} passed, {failed_scenarios} failed{faults}",
         languages.len(),
         done as f64 / elapsed,
         options.seed,

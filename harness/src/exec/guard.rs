@@ -20,6 +20,9 @@ pub(super) struct Registry {
     pub(super) ever: BTreeSet<libc::pid_t>,
     /// Strays killed and not yet reaped (a zombie's mark cannot be read).
     strays: BTreeSet<libc::pid_t>,
+    /// A signal came: no child may start any more (another thread could
+    /// otherwise start one between the kill and the exit).
+    pub(super) closing: bool,
 }
 
 /// The registry, locked while a child starts (so a sweep never sees a new
@@ -29,6 +32,7 @@ pub(super) fn registry() -> MutexGuard<'static, Registry> {
         live: BTreeSet::new(),
         ever: BTreeSet::new(),
         strays: BTreeSet::new(),
+        closing: false,
     });
     REGISTRY
         .lock()
@@ -96,16 +100,23 @@ pub(super) fn guard_the_harness() {
 /// Kills every group the harness started that still runs, and the orphans;
 /// returns how many groups were killed.
 fn kill_everything() -> usize {
-    let live: Vec<libc::pid_t> = registry().live.iter().copied().collect();
-    for &group in &live {
-        // SAFETY: killpg only sends a signal to a group this process made.
-        unsafe {
-            libc::killpg(group, libc::SIGKILL);
+    let killed = {
+        // One hold of the lock: once `closing` is set no child starts, so
+        // every group that will ever run is in `live` and killed here.
+        let mut registry = registry();
+        registry.closing = true;
+        for &group in &registry.live {
+            // SAFETY: killpg only sends a signal to a group this process made.
+            unsafe {
+                libc::killpg(group, libc::SIGKILL);
+            }
         }
-    }
-    registry().live.clear();
+        let killed = registry.live.len();
+        registry.live.clear();
+        killed
+    };
     sweep();
-    live.len()
+    killed
 }
 
 /// One process as /proc shows it.

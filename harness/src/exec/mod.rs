@@ -146,6 +146,11 @@ fn start(
     // Started and listed under the lock: a sweep never sees the child's new
     // group before it is listed.
     let mut registry = registry();
+    if registry.closing {
+        return Err(std::io::Error::other(
+            "the harness was interrupted: no child starts any more",
+        ));
+    }
     // The expression (and with it the harness's copies of the pipes' write
     // ends) is dropped here, so the readers see the end of output as soon
     // as the child's group is gone.

@@ -76,6 +76,11 @@ pub(super) fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            // A runner's control characters (ESC, NUL, BEL) would be raw
+            // bytes in the page: shown as their code instead.
+            c if c.is_control() && c != '\n' && c != '\t' => {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            }
             c => out.push(c),
         }
     }
@@ -136,6 +141,13 @@ fn header(out: &mut String, report: &Report) {
         escape(&report.date),
         escape(&report.commit)
     );
+    if !report.selection.is_empty() {
+        let _ = write!(
+            out,
+            "<p class=\"selection\">Trials selected by <code>{}</code>: a cell that says \"not run\" was not selected.</p>",
+            escape(&report.selection)
+        );
+    }
     if !report.toolchains.is_empty() {
         out.push_str("<ul class=\"toolchains\">");
         for toolchain in &report.toolchains {

@@ -28,6 +28,10 @@ pub struct Report {
     pub date: String,
     /// The commit the run tested (a hash, possibly with a `-dirty` mark).
     pub commit: String,
+    /// The libtest arguments that chose the trials (a filter, `--skip`),
+    /// empty when every trial ran, so a filtered run is not taken for a
+    /// broken one.
+    pub selection: String,
     /// The toolchains the run used, in the order the page lists them.
     pub toolchains: Vec<Toolchain>,
     /// The matrix's columns, in order.

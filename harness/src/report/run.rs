@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
 
+use libtest_mimic::Arguments;
+
 use super::{Cell, Report, Row, Toolchain};
 use crate::config::{
     DEMO_CONFIG_TRIAL, DEMO_TRIAL, GENERATED_COUNT, GENERATED_SEED, GENERATED_TRIAL, PREFIX,
@@ -22,7 +24,9 @@ const MAX_FAILURE_TEXT: usize = 20_000;
 
 /// The report of a run: one row per case and per trial of each language
 /// (`generated`, `demo`, `demo_config`, `unit`), one column per language.
-pub fn from_run(suite: &Suite, records: &[Recorded]) -> Report {
+/// `args` are the run's libtest arguments: the page says which trials they
+/// chose.
+pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report {
     let mut cells: BTreeMap<(String, String), Cell> = BTreeMap::new();
     for record in records {
         let prefix = format!("{PREFIX}/{}/", record.language);
@@ -91,6 +95,7 @@ pub fn from_run(suite: &Suite, records: &[Recorded]) -> Report {
     ));
     Report {
         date: utc_now(),
+        selection: selection(args),
         commit: commit(suite),
         toolchains: suite
             .languages
@@ -103,6 +108,22 @@ pub fn from_run(suite: &Suite, records: &[Recorded]) -> Report {
         languages: suite.languages.iter().map(|l| l.name.clone()).collect(),
         rows,
     }
+}
+
+/// The arguments that chose trials (the filter, `--skip`, `--exact`,
+/// `--ignored`), as libtest takes them; empty when every trial ran.
+fn selection(args: &Arguments) -> String {
+    let mut words: Vec<String> = args.filter.iter().cloned().collect();
+    for skip in &args.skip {
+        words.push(format!("--skip {skip}"));
+    }
+    if args.exact {
+        words.push("--exact".to_owned());
+    }
+    if args.ignored {
+        words.push("--ignored".to_owned());
+    }
+    words.join(" ")
 }
 
 fn first_line_of(suite: &Suite, argv: &[String]) -> String {

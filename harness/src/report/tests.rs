@@ -45,6 +45,7 @@ fn report(rows: Vec<Row>) -> Report {
     Report {
         date: "2026-11-30T06:00:00Z".to_string(),
         commit: "4122aa5".to_string(),
+        selection: String::new(),
         toolchains: vec![Toolchain {
             name: "Rust".to_string(),
             version: "rustc 1.80.0".to_string(),
@@ -320,4 +321,17 @@ fn write_replaces_the_file_whole_and_leaves_no_temporary() {
     let err = write(&path.join("below-a-file.html"), &report).unwrap_err();
     assert!(err.to_string().contains("below-a-file.html"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn control_characters_are_shown_as_their_code_and_a_filter_is_named() {
+    let mut page_report = report(Vec::new());
+    page_report.selection = "lost_ack --skip /unit".into();
+    page_report.commit = "bell\u{7}esc\u{1b}[31mnul\u{0}".into();
+    let page = render(&page_report);
+    assert!(page.contains("bell\\u{7}esc\\u{1b}[31mnul\\u{0}"), "{page}");
+    assert!(!page
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t'));
+    assert!(page.contains("Trials selected by <code>lost_ack --skip /unit</code>"));
 }

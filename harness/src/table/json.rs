@@ -42,6 +42,9 @@ impl Json {
     /// lone surrogate is named as such, where serde_json speaks of a hex
     /// escape it could not finish.
     pub fn parse_for_people(text: &str) -> Result<Json, String> {
+        if text.trim().is_empty() {
+            return Err("the file is empty (a case file is at least `{\"cases\": []}`)".to_owned());
+        }
         Json::parse(text).map_err(|e| explain(text, &e))
     }
 
