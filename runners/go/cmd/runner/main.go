@@ -83,15 +83,14 @@ func runCase(req request, name string) (caseResult, error) {
 		}
 		failures[n] = failure
 	}
-	writtenAfter := map[int][]outbox.Message{}
-	for _, m := range rows {
-		writtenAfter[m.WrittenAfterPass] = append(writtenAfter[m.WrittenAfterPass],
-			outbox.Message{ID: m.ID, Aggregate: m.Aggregate, Type: m.Type})
-	}
+	// Rows come in the order they are written (written_after_pass never
+	// decreases), so the rows of each pass boundary are the next ones.
 	table := outbox.NewOutboxTable()
+	next := 0
 	write := func(pass int) error {
-		for _, m := range writtenAfter[pass] {
-			if err := table.Add(m); err != nil {
+		for ; next < len(rows) && rows[next].WrittenAfterPass <= pass; next++ {
+			m := rows[next]
+			if err := table.Add(outbox.Message{ID: m.ID, Aggregate: m.Aggregate, Type: m.Type}); err != nil {
 				return err
 			}
 		}
