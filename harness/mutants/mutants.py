@@ -265,19 +265,29 @@ class Port:
         # Stryker runs in a copy, with a test command that always passes: it
         # makes the mutants and type-checks them; the judging is ours.
         copy = self.work / "stryker"
-        shutil.rmtree(copy, ignore_errors=True)
-        copy.mkdir(parents=True)
-        for name in ("src", "tsconfig.json", "package.json"):
-            src = self.root / name
-            (shutil.copytree if src.is_dir() else shutil.copy)(src, copy / name)
-        (copy / "node_modules").symlink_to(self.root / "node_modules")
         settings = json.loads((HERE / "typescript.stryker.json").read_text())
         settings["mutate"] = [f"src/{Path(f).name}" for f in self.files]
-        (copy / "stryker.config.json").write_text(json.dumps(settings, indent=2))
-        log = self.work / "logs" / "stryker.log"
-        if run([str(ROOT / stryker), "run", "stryker.config.json"], log, 1800, cwd=copy) != "pass":
-            sys.exit(f"Stryker failed: see {log.relative_to(ROOT)}")
-        report = json.loads((copy / "reports/mutation/mutation.json").read_text())
+        inputs = [stryker, json.dumps(settings), (self.root / "tsconfig.json").read_text(),
+                  (self.root / "package-lock.json").read_text()]
+        inputs += [f"{p.relative_to(self.root)}\0{p.read_text()}" for p in sorted((self.root / "src").rglob("*.ts"))]
+        digest = hashlib.sha256("\0".join(inputs).encode()).hexdigest()
+        report_path = copy / "reports/mutation/mutation.json"
+        stamp = copy / "inputs.sha256"
+        # The mutants depend only on the sources, the settings and the tools:
+        # Stryker (a few minutes) runs again only when one of them changed.
+        if not (stamp.exists() and stamp.read_text() == digest and report_path.exists()):
+            shutil.rmtree(copy, ignore_errors=True)
+            copy.mkdir(parents=True)
+            for name in ("src", "tsconfig.json", "package.json"):
+                src = self.root / name
+                (shutil.copytree if src.is_dir() else shutil.copy)(src, copy / name)
+            (copy / "node_modules").symlink_to(self.root / "node_modules")
+            (copy / "stryker.config.json").write_text(json.dumps(settings, indent=2))
+            log = self.work / "logs" / "stryker.log"
+            if run([str(ROOT / stryker), "run", "stryker.config.json"], log, 1800, cwd=copy) != "pass":
+                sys.exit(f"Stryker failed: see {log.relative_to(ROOT)}")
+            stamp.write_text(digest)
+        report = json.loads(report_path.read_text())
         mutants = []
         for name, entry in report["files"].items():
             file = f"{self.config['root']}/{name}"
