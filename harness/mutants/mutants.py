@@ -481,53 +481,59 @@ def dataclass_dict(m: Mutant) -> dict:
 
 def rust(sample: int | None) -> dict:
     """cargo-mutants over the reference, judged by the Rust runner's trials:
-    first the table alone, then (only if the table missed some) the whole
-    parity set. Its list of equivalents is `.cargo/mutants.toml`."""
+    the table alone, then the whole parity set for the mutants the table
+    missed. `.cargo/mutants.toml` excludes the mutants no judge can kill;
+    `rust.equivalents` lists those the table cannot (its lines are
+    cargo-mutants' names split at the first " with ")."""
     cargo_mutants = os.environ.get("CARGO_MUTANTS") or sys.exit("CARGO_MUTANTS is not set: run make mutants")
     started = time.monotonic()
     common = [str(ROOT / cargo_mutants), "mutants", "--package", "outbox", "--test-package=parity",
               "--baseline=skip", "--timeout", "240", "--build-timeout", "600", "--no-shuffle"]
     if sample:
         common += ["--shard", f"0/{max(1, 26 // sample)}"]
-    outcomes = {}
-    for name, extra in (("table", TABLE_ONLY.split()), ("all", [])):
+
+    def cargo_mutants_run(name: str, extra: list[str], only: list[str]) -> dict[str, list[str]]:
         out = WORK / f"rust-{name}"
-        argv = common + ["--output", str(out), "--", "--test", "parity", "--", f"{TRIALS}/rust/"] + extra
-        print(f"rust: cargo-mutants, judged by {'the table' if name == 'table' else 'the whole parity set'}", flush=True)
-        subprocess.run(argv, cwd=ROOT, env=judge_env())
+        shutil.rmtree(out, ignore_errors=True)
+        argv = common + [a for m in only for a in ("-F", "^" + re.sub(r"([\\.+*?()|\[\]{}^$])", r"\\\1", m) + "$")]
+        argv += ["--output", str(out), "--", "--test", "parity", "--", f"{TRIALS}/rust/"] + extra
+        print(f"rust: cargo-mutants, judged by {'the table' if extra else 'the whole parity set'}", flush=True)
+        log = WORK / "rust" / f"cargo-mutants-{name}.log"
+        if run(argv, log, 7200, env=judge_env()) == "timeout":
+            sys.exit(f"rust: cargo-mutants took over two hours: see {log.relative_to(ROOT)}")
+        print(log.read_text(errors="replace"), end="", flush=True)
         lists = {}
         for kind in ("caught", "missed", "timeout", "unviable"):
             path = out / "mutants.out" / f"{kind}.txt"
             lists[kind] = path.read_text().splitlines() if path.exists() else []
-        outcomes[name] = lists
-        if not lists["missed"]:
-            outcomes["all"] = lists
-            break
-    table, every = outcomes["table"], outcomes["all"]
-    # The mutants .cargo/mutants.toml excludes are its equivalents.
+        return lists
+
+    table = cargo_mutants_run("table", TABLE_ONLY.split(), [])
+    every = cargo_mutants_run("all", [], table["missed"]) if table["missed"] else {"caught": [], "timeout": []}
+    judged = []
+    for name in table["caught"] + table["timeout"] + table["missed"]:
+        where, _, change = name.partition(": ")
+        file, line = where.split(":")[:2]
+        before, _, after = change.partition(" with ")
+        mutant = Mutant(file, int(line), before, after or "(deleted)", "")
+        if name not in table["missed"]:
+            mutant.outcome, mutant.by = "killed by the table", "the table"
+        elif name in every["caught"] + every["timeout"]:
+            mutant.outcome, mutant.by = "killed by all", "the generated scenarios or the demo"
+        else:
+            mutant.outcome = "survived"
+        judged.append(mutant)
+    # The mutants .cargo/mutants.toml excludes count as equivalent.
     listed = [subprocess.run(common[:4] + flag + ["--list"], cwd=ROOT, capture_output=True, text=True).stdout
               for flag in ([], ["--no-config"])]
     excluded = len(listed[1].splitlines()) - len(listed[0].splitlines())
-    problems = [f"survived, not listed in .cargo/mutants.toml:\n{m}" for m in every["missed"]]
-    problems += [f"the table misses it (killed only by the generated scenarios or the demo):\n{m}"
-                 for m in table["missed"] if m not in every["missed"]]
     version = re.search(r"cargo-mutants-([\w.]+)", cargo_mutants)
-    viable = len(table["caught"]) + len(table["missed"]) + len(table["timeout"])
-    return {
-        "language": "rust",
-        "tool": "cargo-mutants",
-        "version": version.group(1) if version else "?",
-        "mutants": viable + excluded,
-        "viable": viable + excluded,
-        "not_viable": len(table["unviable"]),
-        "killed_by_table": len(table["caught"]) + len(table["timeout"]),
-        "killed_by_all": viable - len(every["missed"]),
-        "equivalent": excluded,
-        "timeouts": len(table["timeout"]),
-        "seconds": round(time.monotonic() - started),
-        "sample": bool(sample),
-        "problems": problems,
-    }
+    result = score("rust", "cargo-mutants", version.group(1) if version else "?", judged, len(judged),
+                   len(table["unviable"]), read_equivalents(HERE / "rust.equivalents"),
+                   time.monotonic() - started, sample=bool(sample))
+    for key in ("mutants", "viable", "equivalent"):
+        result[key] += excluded
+    return result
 
 
 # ---------------------------------------------------------------- main
