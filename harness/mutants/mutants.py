@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,8 +106,16 @@ def read_equivalents(path: Path) -> list[Equivalent]:
             i += 1
             continue
         file, _, number = head.strip().partition(":")
-        entries.append(Equivalent(file, squash(before), squash(after[3:]), why[5:].strip(), where,
-                                  int(number) if number.isdigit() else None))
+        entries.append(
+            Equivalent(
+                file,
+                squash(before),
+                squash(after[3:]),
+                why[5:].strip(),
+                where,
+                int(number) if number.isdigit() else None,
+            )
+        )
         i += 3
     if problems:
         sys.exit("\n".join(problems))
@@ -135,13 +143,18 @@ def end_session(sid: int) -> None:
                 pass
 
 
-def run(argv: list[str], log: Path, timeout: float, cwd: Path = ROOT, env=None) -> str:
+def run(argv: list[str], log: Path, timeout: float, cwd: Path = ROOT, env: dict[str, str] | None = None) -> str:
     """Runs `argv` in a session of its own; returns "pass", "fail" or "timeout"."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as out:
         child = subprocess.Popen(
-            argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out,
-            stderr=subprocess.STDOUT, start_new_session=True,
+            argv,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         try:
             code = child.wait(timeout)
@@ -183,7 +196,7 @@ def first_failure(log: Path) -> str:
 
 
 class Port:
-    def __init__(self, language: str, sample: int | None, only: str | None = None):
+    def __init__(self, language: str, sample: int | None, only: str | None = None) -> None:
         self.language = language
         self.only = only
         self.config = tomllib.loads((HERE / f"{language}.toml").read_text())
@@ -255,8 +268,9 @@ class Port:
             log = self.work / "logs" / f"mutate-{Path(file).name}.log"
             if run(argv, log, 600, cwd=out) != "pass":
                 sys.exit(f"universalmutator failed on {file}: see {log.relative_to(ROOT)}")
-            for made in sorted(out.glob(f"{Path(file).stem}.mutant.*{Path(file).suffix}"),
-                               key=lambda p: int(p.name.split(".")[-2])):
+            for made in sorted(
+                out.glob(f"{Path(file).stem}.mutant.*{Path(file).suffix}"), key=lambda p: int(p.name.split(".")[-2])
+            ):
                 mutants.append(self.mutant(file, made.read_text()))
         return mutants
 
@@ -267,8 +281,12 @@ class Port:
         copy = self.work / "stryker"
         settings = json.loads((HERE / "typescript.stryker.json").read_text())
         settings["mutate"] = [f"src/{Path(f).name}" for f in self.files]
-        inputs = [stryker, json.dumps(settings), (self.root / "tsconfig.json").read_text(),
-                  (self.root / "package-lock.json").read_text()]
+        inputs = [
+            stryker,
+            json.dumps(settings),
+            (self.root / "tsconfig.json").read_text(),
+            (self.root / "package-lock.json").read_text(),
+        ]
         inputs += [f"{p.relative_to(self.root)}\0{p.read_text()}" for p in sorted((self.root / "src").rglob("*.ts"))]
         digest = hashlib.sha256("\0".join(inputs).encode()).hexdigest()
         report_path = copy / "reports/mutation/mutation.json"
@@ -362,7 +380,8 @@ class Port:
                 if result == "pass":
                     continue
                 mutant.outcome = ("timeout " if result == "timeout" else "") + (
-                    "killed by the table" if table_only else "killed by all")
+                    "killed by the table" if table_only else "killed by all"
+                )
                 mutant.by = "timeout" if result == "timeout" else first_failure(log)
                 return
             mutant.outcome = "survived"
@@ -396,28 +415,54 @@ class Port:
             step = len(mutants) / self.sample
             tested = [mutants[int(i * step)] for i in range(self.sample)]
         equivalents = read_equivalents(HERE / f"{self.language}.equivalents")
-        print(f"{self.language}: {len(tested)} mutants to judge"
-              f"{f' (of {len(mutants)})' if tested is not mutants else ''},"
-              f" {self.not_viable} not viable", flush=True)
+        print(
+            f"{self.language}: {len(tested)} mutants to judge"
+            f"{f' (of {len(mutants)})' if tested is not mutants else ''},"
+            f" {self.not_viable} not viable",
+            flush=True,
+        )
         for i, m in enumerate(tested, 1):
             self.judge(m, i, timeouts)
             listed = next((e for e in equivalents if e.covers(m)), None)
             if listed:
                 listed.used = True
             mark = "listed" if listed and m.outcome == "survived" else m.outcome
-            print(f"  [{i}/{len(tested)}] {mark}{f' ({m.by})' if m.by else ''}: "
-                  f"{m.file}:{m.line}: {squash(m.after)[:90]}", flush=True)
+            print(
+                f"  [{i}/{len(tested)}] {mark}{f' ({m.by})' if m.by else ''}: "
+                f"{m.file}:{m.line}: {squash(m.after)[:90]}",
+                flush=True,
+            )
         return self.score(tested, len(mutants), equivalents, time.monotonic() - started)
 
     def score(self, tested: list[Mutant], viable: int, equivalents: list[Equivalent], seconds: float) -> dict:
         tool = self.config["tool"]
-        version = re.search(rf"{tool}-([\w.]+)", os.environ.get("STRYKER" if tool == "stryker" else "UNIVERSALMUTATOR", ""))
-        return score(self.language, tool, version.group(1) if version else "?", tested, viable, self.not_viable,
-                     equivalents, seconds, sample=bool(self.sample or self.only))
+        version = re.search(
+            rf"{tool}-([\w.]+)", os.environ.get("STRYKER" if tool == "stryker" else "UNIVERSALMUTATOR", "")
+        )
+        return score(
+            self.language,
+            tool,
+            version.group(1) if version else "?",
+            tested,
+            viable,
+            self.not_viable,
+            equivalents,
+            seconds,
+            sample=bool(self.sample or self.only),
+        )
 
 
-def score(language: str, tool: str, version: str, tested: list[Mutant], viable: int, not_viable: int,
-          equivalents: list[Equivalent], seconds: float, sample: bool) -> dict:
+def score(
+    language: str,
+    tool: str,
+    version: str,
+    tested: list[Mutant],
+    viable: int,
+    not_viable: int,
+    equivalents: list[Equivalent],
+    seconds: float,
+    sample: bool,
+) -> dict:
     by_table = [m for m in tested if m.outcome.endswith("by the table")]
     by_all = [m for m in tested if m.outcome != "survived"]
     problems = []
@@ -441,8 +486,10 @@ def score(language: str, tool: str, version: str, tested: list[Mutant], viable: 
     if not sample:
         for e in equivalents:
             if not e.used:
-                problems.append(f"{e.where}: listed as equivalent, but no mutant the table misses matches it:\n"
-                                f"{e.file}: {e.before}\n  => {e.after}")
+                problems.append(
+                    f"{e.where}: listed as equivalent, but no mutant the table misses matches it:\n"
+                    f"{e.file}: {e.before}\n  => {e.after}"
+                )
     return {
         "language": language,
         "tool": tool,
@@ -465,15 +512,32 @@ def rescore(language: str) -> dict:
     """The last run's outcomes against the list as it is now (no mutant is
     run): for writing the list, not for quoting a score."""
     last = json.loads((WORK / f"{language}.json").read_text())
-    tested = [Mutant(m["file"], m["line"], m["before"], m["after"], "", m["outcome"], m["by"])
-              for m in last["mutants_judged"]]
+    tested = [
+        Mutant(m["file"], m["line"], m["before"], m["after"], "", m["outcome"], m["by"]) for m in last["mutants_judged"]
+    ]
     equivalents = read_equivalents(HERE / f"{language}.equivalents")
-    return score(language, last["tool"], last["version"], tested, last["viable"], last["not_viable"],
-                 equivalents, last["seconds"], last["sample"])
+    return score(
+        language,
+        last["tool"],
+        last["version"],
+        tested,
+        last["viable"],
+        last["not_viable"],
+        equivalents,
+        last["seconds"],
+        last["sample"],
+    )
 
 
 def dataclass_dict(m: Mutant) -> dict:
-    return {"file": m.file, "line": m.line, "before": m.before, "after": squash(m.after), "outcome": m.outcome, "by": m.by}
+    return {
+        "file": m.file,
+        "line": m.line,
+        "before": m.before,
+        "after": squash(m.after),
+        "outcome": m.outcome,
+        "by": m.by,
+    }
 
 
 # ---------------------------------------------------------------- Rust
@@ -487,8 +551,19 @@ def rust(sample: int | None) -> dict:
     cargo-mutants' names split at the first " with ")."""
     cargo_mutants = os.environ.get("CARGO_MUTANTS") or sys.exit("CARGO_MUTANTS is not set: run make mutants")
     started = time.monotonic()
-    common = [str(ROOT / cargo_mutants), "mutants", "--package", "outbox", "--test-package=parity",
-              "--baseline=skip", "--timeout", "240", "--build-timeout", "600", "--no-shuffle"]
+    common = [
+        str(ROOT / cargo_mutants),
+        "mutants",
+        "--package",
+        "outbox",
+        "--test-package=parity",
+        "--baseline=skip",
+        "--timeout",
+        "240",
+        "--build-timeout",
+        "600",
+        "--no-shuffle",
+    ]
     if sample:
         common += ["--shard", f"0/{max(1, 26 // sample)}"]
 
@@ -524,13 +599,23 @@ def rust(sample: int | None) -> dict:
             mutant.outcome = "survived"
         judged.append(mutant)
     # The mutants .cargo/mutants.toml excludes count as equivalent.
-    listed = [subprocess.run(common[:4] + flag + ["--list"], cwd=ROOT, capture_output=True, text=True).stdout
-              for flag in ([], ["--no-config"])]
+    listed = [
+        subprocess.run(common[:4] + flag + ["--list"], check=False, cwd=ROOT, capture_output=True, text=True).stdout
+        for flag in ([], ["--no-config"])
+    ]
     excluded = len(listed[1].splitlines()) - len(listed[0].splitlines())
     version = re.search(r"cargo-mutants-([\w.]+)", cargo_mutants)
-    result = score("rust", "cargo-mutants", version.group(1) if version else "?", judged, len(judged),
-                   len(table["unviable"]), read_equivalents(HERE / "rust.equivalents"),
-                   time.monotonic() - started, sample=bool(sample))
+    result = score(
+        "rust",
+        "cargo-mutants",
+        version.group(1) if version else "?",
+        judged,
+        len(judged),
+        len(table["unviable"]),
+        read_equivalents(HERE / "rust.equivalents"),
+        time.monotonic() - started,
+        sample=bool(sample),
+    )
     for key in ("mutants", "viable", "equivalent"):
         result[key] += excluded
     return result
@@ -543,12 +628,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("languages", nargs="*", default=LANGUAGES, choices=LANGUAGES)
     parser.add_argument("--sample", type=int, help="judge only N mutants, spread evenly over the list")
-    parser.add_argument("--rescore", action="store_true",
-                        help="apply the equivalents lists to the last run's outcomes, running nothing")
+    parser.add_argument(
+        "--rescore", action="store_true", help="apply the equivalents lists to the last run's outcomes, running nothing"
+    )
     parser.add_argument("--only", help="judge only the mutants whose `file:line: before => after` holds this text")
     args = parser.parse_args()
 
-    def stop(signum, _frame):
+    def stop(signum: int, _frame: object) -> None:
         raise KeyboardInterrupt(f"signal {signum}")
 
     for signum in (signal.SIGTERM, signal.SIGHUP):
@@ -567,16 +653,20 @@ def main() -> int:
     print("|---|---|---|---|---|---|---|---|")
     for r in results:
         sample = f" (sample of {r['viable']})" if r["sample"] else ""
-        print(f"| {r['language']} | {r['tool']} | {r['version']} | {r['mutants']}{sample} "
-              f"| {r['killed_by_table']} | {r['killed_by_all']} | {r['equivalent']} "
-              f"| {r['seconds'] // 60}m{r['seconds'] % 60:02d}s |")
+        print(
+            f"| {r['language']} | {r['tool']} | {r['version']} | {r['mutants']}{sample} "
+            f"| {r['killed_by_table']} | {r['killed_by_all']} | {r['equivalent']} "
+            f"| {r['seconds'] // 60}m{r['seconds'] % 60:02d}s |"
+        )
     for r in results:
         for problem in r["problems"]:
             failed = True
             print(f"\n{r['language']}: {problem}")
     if failed:
-        print("\nmutants: FAILED (a mutant that survives the table needs a case, or an entry"
-              " with a reason in harness/mutants/<language>.equivalents)")
+        print(
+            "\nmutants: FAILED (a mutant that survives the table needs a case, or an entry"
+            " with a reason in harness/mutants/<language>.equivalents)"
+        )
     return 1 if failed else 0
 
 
