@@ -83,7 +83,7 @@ $(STRYKER):
 	cd $(TOOLS)/stryker-$(STRYKER_VERSION) && echo '{"private": true}' > package.json && \
 	  npm install --no-audit --no-fund --save-exact @stryker-mutator/core@$(STRYKER_VERSION) \
 	  @stryker-mutator/typescript-checker@$(STRYKER_VERSION) \
-	  typescript@$$(node -p 'require("../../../runners/typescript/package.json").devDependencies.typescript')
+	  typescript@$$(node -p 'require("$(CURDIR)/runners/typescript/package.json").devDependencies.typescript')
 
 # make mutants: every language; make mutants LANG=go: one (LANG from the
 # command line only: the environment's LANG is the locale). SAMPLE=N judges
