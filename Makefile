@@ -9,7 +9,7 @@
 #   make lint                      every linter, pinned;  make setup: install the toolchains (Debian, Ubuntu)
 #   make new-case NAME=my_case     start a case from a template (FILE=cases/x.json to choose the file)
 #   make bless                     compute missing expect values with the reference (BLESS=all: every case)
-#   make mutants                   mutation testing of the reference against the parity cases
+#   make mutants                   mutation testing of every language against the table (LANG=go: one)
 # T is libtest's filter; ARGS passes more libtest flags (e.g. ARGS='--format json').
 
 CARGO ?= cargo
@@ -69,18 +69,42 @@ new-case:
 TOOLS := target/tools
 MUTANTS_VERSION := 27.0.0
 MUTANTS := $(TOOLS)/cargo-mutants-$(MUTANTS_VERSION)/bin/cargo-mutants
+UNIVERSALMUTATOR_VERSION := 1.14.1
+UNIVERSALMUTATOR := $(TOOLS)/universalmutator-$(UNIVERSALMUTATOR_VERSION)/bin/mutate
+STRYKER_VERSION := 9.6.1
+STRYKER := $(TOOLS)/stryker-$(STRYKER_VERSION)/node_modules/.bin/stryker
 
 $(MUTANTS):
 	$(CARGO) install --quiet --locked cargo-mutants --version $(MUTANTS_VERSION) --root $(TOOLS)/cargo-mutants-$(MUTANTS_VERSION)
 
-# Every mutant of the reference is run against the parity cases (the Rust
-# runner's trials: the table, the generated scenarios and the demo). The
-# baseline is skipped because cargo-mutants 27 runs it with the mutated
-# package's tests, not --test-package's; make test is that baseline.
-mutants: $(MUTANTS)
-	$(MUTANTS) mutants --package outbox --test-package=parity --baseline=skip --timeout 240 \
-	  --build-timeout 600 --output target/mutants --no-shuffle \
-	  -- --test parity -- patterns/enterprise/outbox/practice/rust/
+# A virtualenv: installed with pip --target, universalmutator's old typing
+# backport would shadow the standard library's.
+$(UNIVERSALMUTATOR):
+	python3 -m venv $(TOOLS)/universalmutator-$(UNIVERSALMUTATOR_VERSION)
+	$(TOOLS)/universalmutator-$(UNIVERSALMUTATOR_VERSION)/bin/pip install --quiet --disable-pip-version-check \
+	  universalmutator==$(UNIVERSALMUTATOR_VERSION)
+
+# Stryker 9 (10 needs Node 22); typescript as the port pins it, for the checker.
+$(STRYKER):
+	mkdir -p $(TOOLS)/stryker-$(STRYKER_VERSION)
+	cd $(TOOLS)/stryker-$(STRYKER_VERSION) && echo '{"private": true}' > package.json && \
+	  npm install --no-audit --no-fund --save-exact @stryker-mutator/core@$(STRYKER_VERSION) \
+	  @stryker-mutator/typescript-checker@$(STRYKER_VERSION) \
+	  typescript@$$(node -p 'require("$(CURDIR)/runners/typescript/package.json").devDependencies.typescript')
+
+# make mutants: every language; make mutants LANG=go: one (LANG from the
+# command line only: the environment's LANG is the locale). SAMPLE=N judges
+# N mutants per language, spread over the list; ONLY=text those whose
+# `file:line: before => after` holds the text. See harness/mutants/README.md.
+MUTANTS_LANGS := $(if $(filter command line,$(origin LANG)),$(LANG),rust go python php typescript)
+SAMPLE ?=
+ONLY ?=
+mutants: $(if $(filter rust,$(MUTANTS_LANGS)),$(MUTANTS)) \
+	  $(if $(filter go python php,$(MUTANTS_LANGS)),$(UNIVERSALMUTATOR)) \
+	  $(if $(filter typescript,$(MUTANTS_LANGS)),$(STRYKER))
+	env -u LANG CARGO_MUTANTS=$(MUTANTS) UNIVERSALMUTATOR=$(UNIVERSALMUTATOR) STRYKER=$(STRYKER) \
+	  nice -n 15 python3 harness/mutants/mutants.py $(MUTANTS_LANGS) $(if $(SAMPLE),--sample $(SAMPLE)) $(if $(ONLY),--only "$(ONLY)")
+
 RUFF_VERSION := 0.17.6
 ACTIONLINT_VERSION := v1.7.12
 RUFF := $(TOOLS)/ruff-$(RUFF_VERSION)/bin/ruff

@@ -1,0 +1,677 @@
+#!/usr/bin/env python3
+"""Mutation testing of every language against the shared case table.
+
+    python3 harness/mutants/mutants.py go [python php typescript rust] [--sample N]
+
+`make mutants` is the way in (it installs the pinned tools first). For a
+port, a tool makes the mutants of the four parts and the message type
+(`<language>.toml` names the files), a compile check drops those that do
+not build, and each remaining mutant is put in place and judged twice: by
+the table alone, then (if it survived) by the whole parity set of its
+language. A mutant the table does not kill must be listed in
+`<language>.equivalents` with a reason, or the run fails; a listed mutant
+that the table kills fails it too, so the list cannot go stale. Rust is
+cargo-mutants over the reference, with `.cargo/mutants.toml` as its list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = ROOT / "harness" / "mutants"
+WORK = ROOT / "target" / "mutants"
+TRIALS = "patterns/enterprise/outbox/practice"
+TABLE_ONLY = "--skip generated --skip demo --skip unit"
+LANGUAGES = ["rust", "go", "python", "php", "typescript"]
+
+
+def squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+@dataclass
+class Mutant:
+    file: str  # relative to the repository root
+    line: int
+    before: str  # the first source line the mutant changes
+    after: str  # what the changed lines become, on one line
+    text: str  # the whole mutated file
+    outcome: str = "not run"  # killed by the table, by all, survived, timeout
+    by: str = ""  # the first trial that failed
+
+    def key(self) -> tuple[str, str, str]:
+        return (self.file, squash(self.before), squash(self.after))
+
+    def show(self) -> str:
+        return f"{self.file}:{self.line}: {squash(self.before)}\n  => {squash(self.after)}"
+
+
+@dataclass
+class Equivalent:
+    file: str
+    before: str
+    after: str  # "*": every mutant of the line
+    why: str
+    where: str  # the list's file and line, for messages
+    line: int | None = None  # only where the same line text occurs twice
+    used: bool = False
+
+    def covers(self, mutant: Mutant) -> bool:
+        """`=> *` speaks only for the mutants of its line that no judge
+        kills: one that only the generated scenarios or the demo kill needs
+        an entry of its own, so that a gap in the table is never hidden."""
+        file, before, after = mutant.key()
+        return (
+            file == self.file
+            and self.line in (None, mutant.line)
+            and before == self.before
+            and (after == self.after or (self.after == "*" and mutant.outcome == "survived"))
+        )
+
+
+def read_equivalents(path: Path) -> list[Equivalent]:
+    """Entries of three lines: `<file>[:<number>]: <line>`, `=> <mutated line>`
+    (or `=> *`: every mutant of the line), `why: <reason>`."""
+    entries: list[Equivalent] = []
+    if not path.exists():
+        return entries
+    lines = path.read_text().splitlines()
+    i = 0
+    problems = []
+    while i < len(lines):
+        raw = lines[i]
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            i += 1
+            continue
+        where = f"{path.relative_to(ROOT)}:{i + 1}"
+        head, _, before = raw.partition(": ")
+        after = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        why = lines[i + 2].strip() if i + 2 < len(lines) else ""
+        if not before or not after.startswith("=> ") or not why.startswith("why: "):
+            problems.append(f"{where}: expected `<file>: <line>`, `  => <mutant>`, `  why: <reason>`")
+            i += 1
+            continue
+        file, _, number = head.strip().partition(":")
+        entries.append(
+            Equivalent(
+                file,
+                squash(before),
+                squash(after[3:]),
+                why[5:].strip(),
+                where,
+                int(number) if number.isdigit() else None,
+            )
+        )
+        i += 3
+    if problems:
+        sys.exit("\n".join(problems))
+    return entries
+
+
+# ---------------------------------------------------------------- processes
+
+
+def end_session(sid: int) -> None:
+    """SIGKILL every process of the session `sid`: the judge and every runner
+    it started, even those in process groups of their own."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[3]) == sid:  # fields after the name: state ppid pgrp session
+            try:
+                os.kill(int(entry.name), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def run(argv: list[str], log: Path, timeout: float, cwd: Path = ROOT, env: dict[str, str] | None = None) -> str:
+    """Runs `argv` in a session of its own; returns "pass", "fail" or "timeout"."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("w") as out:
+        child = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            code = child.wait(timeout)
+            result = "pass" if code == 0 else "fail"
+        except subprocess.TimeoutExpired:
+            result = "timeout"
+        finally:
+            end_session(child.pid)
+            child.wait()
+    return result
+
+
+def judge_env() -> dict[str, str]:
+    env = dict(os.environ)
+    # The judge is `make test` as a person types it, not a sub-make of
+    # `make mutants` (whose MAKEFLAGS would carry LANG=<language>).
+    for name in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"):
+        env.pop(name, None)
+    env["PARITY_STRICT"] = "1"
+    return env
+
+
+def judge_command(language: str, table_only: bool) -> list[str]:
+    argv = ["make", "--no-print-directory", "test", f"T={TRIALS}/{language}/", "PARITY_STRICT=1"]
+    if table_only:
+        argv.append(f"ARGS={TABLE_ONLY}")
+    return argv
+
+
+def first_failure(log: Path) -> str:
+    for line in log.read_text(errors="replace").splitlines():
+        m = re.match(rf"test {TRIALS}/\w+/(\S+)\s+\.\.\. FAILED", line)
+        if m:
+            return m.group(1)
+    return "the build or the run"
+
+
+# ---------------------------------------------------------------- the ports
+
+
+class Port:
+    def __init__(self, language: str, sample: int | None, only: str | None = None) -> None:
+        self.language = language
+        self.only = only
+        self.config = tomllib.loads((HERE / f"{language}.toml").read_text())
+        self.root = ROOT / self.config["root"]
+        self.files = [f"{self.config['root']}/{f}" for f in self.config["files"]]
+        self.work = WORK / language
+        self.sample = sample
+        self.originals = {f: (ROOT / f).read_text() for f in self.files}
+        self.pending = self.work / "pending"
+        self.not_viable = 0
+
+    # Restoring ---------------------------------------------------------
+
+    def recover(self) -> None:
+        """A run killed with SIGKILL leaves a mutant in place: put back the
+        original it saved, if the file still holds that mutant."""
+        if not self.pending.exists():
+            return
+        state = json.loads(self.pending.read_text())
+        path = ROOT / state["file"]
+        if path.read_text() == state["mutant"]:
+            path.write_text(state["original"])
+            print(f"restored {state['file']} from a run that was killed", file=sys.stderr)
+            self.originals[state["file"]] = state["original"]
+        self.pending.unlink()
+
+    def put(self, mutant: Mutant) -> None:
+        self.pending.parent.mkdir(parents=True, exist_ok=True)
+        original = self.originals[mutant.file]
+        self.pending.write_text(json.dumps({"file": mutant.file, "original": original, "mutant": mutant.text}))
+        (ROOT / mutant.file).write_text(mutant.text)
+        self.forget_builds()
+
+    def restore(self, file: str) -> None:
+        (ROOT / file).write_text(self.originals[file])
+        self.forget_builds()
+        self.pending.unlink(missing_ok=True)
+
+    def forget_builds(self) -> None:
+        # python3 -S -E ignores PYTHONDONTWRITEBYTECODE, and a .pyc is
+        # trusted when size and mtime (in seconds) match: drop them all.
+        for cache in self.root.rglob("__pycache__"):
+            shutil.rmtree(cache, ignore_errors=True)
+        # tsc is skipped while its stamp is newer than src/ (mtime).
+        (ROOT / "target/parity/typescript/tsc.stamp").unlink(missing_ok=True)
+
+    # Making mutants ----------------------------------------------------
+
+    def generate(self) -> list[Mutant]:
+        tool = self.config["tool"]
+        made = self.universalmutator() if tool == "universalmutator" else self.stryker()
+        unique: dict[str, Mutant] = {}
+        for m in made:
+            if m.text != self.originals[m.file]:
+                unique.setdefault(m.file + "\0" + m.text, m)
+        return list(unique.values())
+
+    def universalmutator(self) -> list[Mutant]:
+        mutate = os.environ.get("UNIVERSALMUTATOR") or sys.exit("UNIVERSALMUTATOR is not set: run make mutants")
+        mutants = []
+        for file in self.files:
+            out = self.work / "made" / Path(file).stem
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir(parents=True)
+            source = out / Path(file).name
+            source.write_text(self.originals[file])
+            argv = [str(ROOT / mutate), source.name, self.config["rules"], "--mutantDir", "."]
+            argv += self.config.get("mutate_args", [])
+            log = self.work / "logs" / f"mutate-{Path(file).name}.log"
+            if run(argv, log, 600, cwd=out) != "pass":
+                sys.exit(f"universalmutator failed on {file}: see {log.relative_to(ROOT)}")
+            for made in sorted(
+                out.glob(f"{Path(file).stem}.mutant.*{Path(file).suffix}"), key=lambda p: int(p.name.split(".")[-2])
+            ):
+                mutants.append(self.mutant(file, made.read_text()))
+        return mutants
+
+    def stryker(self) -> list[Mutant]:
+        stryker = os.environ.get("STRYKER") or sys.exit("STRYKER is not set: run make mutants")
+        # Stryker runs in a copy, with a test command that always passes: it
+        # makes the mutants and type-checks them; the judging is ours.
+        copy = self.work / "stryker"
+        settings = json.loads((HERE / "typescript.stryker.json").read_text())
+        settings["mutate"] = [f"src/{Path(f).name}" for f in self.files]
+        inputs = [
+            stryker,
+            json.dumps(settings),
+            (self.root / "tsconfig.json").read_text(),
+            (self.root / "package-lock.json").read_text(),
+        ]
+        inputs += [f"{p.relative_to(self.root)}\0{p.read_text()}" for p in sorted((self.root / "src").rglob("*.ts"))]
+        digest = hashlib.sha256("\0".join(inputs).encode()).hexdigest()
+        report_path = copy / "reports/mutation/mutation.json"
+        stamp = copy / "inputs.sha256"
+        # The mutants depend only on the sources, the settings and the tools:
+        # Stryker (a few minutes) runs again only when one of them changed.
+        if not (stamp.exists() and stamp.read_text() == digest and report_path.exists()):
+            shutil.rmtree(copy, ignore_errors=True)
+            copy.mkdir(parents=True)
+            for name in ("src", "tsconfig.json", "package.json"):
+                src = self.root / name
+                (shutil.copytree if src.is_dir() else shutil.copy)(src, copy / name)
+            (copy / "node_modules").symlink_to(self.root / "node_modules")
+            (copy / "stryker.config.json").write_text(json.dumps(settings, indent=2))
+            log = self.work / "logs" / "stryker.log"
+            if run([str(ROOT / stryker), "run", "stryker.config.json"], log, 1800, cwd=copy) != "pass":
+                sys.exit(f"Stryker failed: see {log.relative_to(ROOT)}")
+            stamp.write_text(digest)
+        report = json.loads(report_path.read_text())
+        mutants = []
+        for name, entry in report["files"].items():
+            file = f"{self.config['root']}/{name}"
+            source = self.originals[file]
+            lines = source.splitlines(keepends=True)
+            starts = [0]
+            for line in lines:
+                starts.append(starts[-1] + len(line))
+            for m in entry["mutants"]:
+                if m["status"] in ("CompileError", "Ignored"):
+                    self.not_viable += m["status"] == "CompileError"
+                    continue
+                start, end = m["location"]["start"], m["location"]["end"]
+                a = starts[start["line"] - 1] + start["column"] - 1
+                b = starts[end["line"] - 1] + end["column"] - 1
+                mutants.append(self.mutant(file, source[:a] + m["replacement"] + source[b:]))
+        return mutants
+
+    def mutant(self, file: str, text: str) -> Mutant:
+        old = self.originals[file].splitlines()
+        new = text.splitlines()
+        matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+        changed = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+        if not changed:
+            return Mutant(file, 0, "", "", text)
+        i1, i2 = changed[0][1], changed[-1][2]
+        j1, j2 = changed[0][3], changed[-1][4]
+        if i1 == i2:  # a pure insertion: name the line it follows
+            before = old[i1 - 1] if i1 > 0 else ""
+            return Mutant(file, i1, before, " ".join([before] + new[j1:j2]), text)
+        return Mutant(file, i1 + 1, old[i1], " ".join(new[j1:j2]), text)
+
+    def viable(self, mutants: list[Mutant]) -> list[Mutant]:
+        check = self.config.get("check")
+        if not check:
+            return mutants
+        # A copy of the port with the mutant in place, so that the work tree
+        # is untouched while most mutants turn out not to compile.
+        copy = self.work / "check"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(self.root, copy, ignore=shutil.ignore_patterns("node_modules", "__pycache__"))
+        # Verdicts are kept by content: a rerun checks only new mutants.
+        known_path = self.work / "viable.json"
+        known = json.loads(known_path.read_text()) if known_path.exists() else {}
+        keep = []
+        for n, m in enumerate(mutants, 1):
+            if n % 100 == 0:
+                print(f"{self.language}: compile check {n}/{len(mutants)}", flush=True)
+            digest = hashlib.sha256(f"{check}\0{m.file}\0{m.text}".encode()).hexdigest()
+            if digest not in known:
+                inside = copy / Path(m.file).relative_to(self.config["root"])
+                inside.write_text(m.text)
+                argv = [a.replace("{file}", str(inside)) for a in check]
+                known[digest] = run(argv, self.work / "logs" / "check.log", 120, cwd=copy) == "pass"
+                inside.write_text(self.originals[m.file])
+                known_path.write_text(json.dumps(known))
+            ok = known[digest]
+            if ok:
+                keep.append(m)
+            else:
+                self.not_viable += 1
+        return keep
+
+    # Judging -----------------------------------------------------------
+
+    def judge(self, mutant: Mutant, index: int, timeouts: dict[bool, float]) -> None:
+        self.put(mutant)
+        try:
+            for table_only in (True, False):
+                log = self.work / "logs" / f"mutant-{index}-{'table' if table_only else 'all'}.log"
+                result = run(judge_command(self.language, table_only), log, timeouts[table_only], env=judge_env())
+                if result == "pass":
+                    continue
+                mutant.outcome = ("timeout " if result == "timeout" else "") + (
+                    "killed by the table" if table_only else "killed by all"
+                )
+                mutant.by = "timeout" if result == "timeout" else first_failure(log)
+                return
+            mutant.outcome = "survived"
+        finally:
+            self.restore(mutant.file)
+
+    def baseline(self) -> dict[bool, float]:
+        """Both judges must pass unmutated; their times set the timeouts."""
+        timeouts = {}
+        for table_only in (True, False):
+            log = self.work / "logs" / f"baseline-{'table' if table_only else 'all'}.log"
+            started = time.monotonic()
+            if run(judge_command(self.language, table_only), log, 900, env=judge_env()) != "pass":
+                sys.exit(f"{self.language}: the unmutated port fails its parity trials: see {log.relative_to(ROOT)}")
+            took = time.monotonic() - started
+            timeouts[table_only] = 60 + 10 * took
+        return timeouts
+
+    def run(self) -> dict:
+        started = time.monotonic()
+        self.recover()
+        self.work.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(self.work / "logs", ignore_errors=True)
+        timeouts = self.baseline()
+        made = self.generate()
+        mutants = self.viable(made)
+        tested = mutants
+        if self.only:
+            tested = [m for m in mutants if self.only in m.show().replace("\n  => ", " => ")]
+        if self.sample and self.sample < len(mutants):
+            step = len(mutants) / self.sample
+            tested = [mutants[int(i * step)] for i in range(self.sample)]
+        equivalents = read_equivalents(HERE / f"{self.language}.equivalents")
+        print(
+            f"{self.language}: {len(tested)} mutants to judge"
+            f"{f' (of {len(mutants)})' if tested is not mutants else ''},"
+            f" {self.not_viable} not viable",
+            flush=True,
+        )
+        for i, m in enumerate(tested, 1):
+            self.judge(m, i, timeouts)
+            listed = next((e for e in equivalents if e.covers(m)), None)
+            if listed:
+                listed.used = True
+            mark = "listed" if listed and m.outcome == "survived" else m.outcome
+            print(
+                f"  [{i}/{len(tested)}] {mark}{f' ({m.by})' if m.by else ''}: "
+                f"{m.file}:{m.line}: {squash(m.after)[:90]}",
+                flush=True,
+            )
+        return self.score(tested, len(mutants), equivalents, time.monotonic() - started)
+
+    def score(self, tested: list[Mutant], viable: int, equivalents: list[Equivalent], seconds: float) -> dict:
+        tool = self.config["tool"]
+        version = re.search(
+            rf"{tool}-([\w.]+)", os.environ.get("STRYKER" if tool == "stryker" else "UNIVERSALMUTATOR", "")
+        )
+        return score(
+            self.language,
+            tool,
+            version.group(1) if version else "?",
+            tested,
+            viable,
+            self.not_viable,
+            equivalents,
+            seconds,
+            sample=bool(self.sample or self.only),
+        )
+
+
+def score(
+    language: str,
+    tool: str,
+    version: str,
+    tested: list[Mutant],
+    viable: int,
+    not_viable: int,
+    equivalents: list[Equivalent],
+    seconds: float,
+    sample: bool,
+) -> dict:
+    by_table = [m for m in tested if m.outcome.endswith("by the table")]
+    by_all = [m for m in tested if m.outcome != "survived"]
+    problems = []
+    listed = 0
+    for m in tested:
+        if m.outcome.endswith("by the table"):
+            # An exact entry for a mutant the table kills is wrong; `=> *`
+            # speaks only for the mutants of its line that survive.
+            for e in equivalents:
+                if e.after != "*" and e.covers(m):
+                    problems.append(f"{e.where}: listed as equivalent, but the table kills it ({m.by}):\n{m.show()}")
+            continue
+        entry = next((e for e in equivalents if e.covers(m)), None)
+        if entry:
+            entry.used = True
+            listed += m.outcome == "survived"  # the others count as killed by all
+        elif m.outcome == "survived":
+            problems.append(f"survived, not listed as equivalent:\n{m.show()}")
+        else:  # killed by the generated scenarios or the demo only
+            problems.append(f"the table misses it (killed only by {m.by}):\n{m.show()}")
+    if not sample:
+        for e in equivalents:
+            if not e.used:
+                problems.append(
+                    f"{e.where}: listed as equivalent, but no mutant the table misses matches it:\n"
+                    f"{e.file}: {e.before}\n  => {e.after}"
+                )
+    return {
+        "language": language,
+        "tool": tool,
+        "version": version,
+        "mutants": len(tested),
+        "viable": viable,
+        "not_viable": not_viable,
+        "killed_by_table": len(by_table),
+        "killed_by_all": len(by_all),
+        "equivalent": listed,
+        "timeouts": sum(m.outcome.startswith("timeout") for m in tested),
+        "seconds": round(seconds),
+        "sample": sample,
+        "problems": problems,
+        "mutants_judged": [dataclass_dict(m) for m in tested],
+    }
+
+
+def rescore(language: str) -> dict:
+    """The last run's outcomes against the list as it is now (no mutant is
+    run): for writing the list, not for quoting a score."""
+    last = json.loads((WORK / f"{language}.json").read_text())
+    tested = [
+        Mutant(m["file"], m["line"], m["before"], m["after"], "", m["outcome"], m["by"]) for m in last["mutants_judged"]
+    ]
+    equivalents = read_equivalents(HERE / f"{language}.equivalents")
+    return score(
+        language,
+        last["tool"],
+        last["version"],
+        tested,
+        last["viable"],
+        last["not_viable"],
+        equivalents,
+        last["seconds"],
+        last["sample"],
+    )
+
+
+def dataclass_dict(m: Mutant) -> dict:
+    return {
+        "file": m.file,
+        "line": m.line,
+        "before": m.before,
+        "after": squash(m.after),
+        "outcome": m.outcome,
+        "by": m.by,
+    }
+
+
+# ---------------------------------------------------------------- Rust
+
+
+def rust(sample: int | None) -> dict:
+    """cargo-mutants over the reference, judged by the Rust runner's trials:
+    the table alone, then the whole parity set for the mutants the table
+    missed. `.cargo/mutants.toml` excludes the mutants no judge can kill;
+    `rust.equivalents` lists those the table cannot (its lines are
+    cargo-mutants' names split at the first " with ")."""
+    cargo_mutants = os.environ.get("CARGO_MUTANTS") or sys.exit("CARGO_MUTANTS is not set: run make mutants")
+    started = time.monotonic()
+    common = [
+        str(ROOT / cargo_mutants),
+        "mutants",
+        "--package",
+        "outbox",
+        "--test-package=parity",
+        "--baseline=skip",
+        "--timeout",
+        "240",
+        "--build-timeout",
+        "600",
+        "--no-shuffle",
+    ]
+    if sample:
+        common += ["--shard", f"0/{max(1, 26 // sample)}"]
+
+    def cargo_mutants_run(name: str, extra: list[str], only: list[str]) -> dict[str, list[str]]:
+        out = WORK / f"rust-{name}"
+        shutil.rmtree(out, ignore_errors=True)
+        argv = common + [a for m in only for a in ("-F", "^" + re.sub(r"([\\.+*?()|\[\]{}^$])", r"\\\1", m) + "$")]
+        argv += ["--output", str(out), "--", "--test", "parity", "--", f"{TRIALS}/rust/"] + extra
+        print(f"rust: cargo-mutants, judged by {'the table' if extra else 'the whole parity set'}", flush=True)
+        log = WORK / "rust" / f"cargo-mutants-{name}.log"
+        if run(argv, log, 7200, env=judge_env()) == "timeout":
+            sys.exit(f"rust: cargo-mutants took over two hours: see {log.relative_to(ROOT)}")
+        print(log.read_text(errors="replace"), end="", flush=True)
+        lists = {}
+        for kind in ("caught", "missed", "timeout", "unviable"):
+            path = out / "mutants.out" / f"{kind}.txt"
+            lists[kind] = path.read_text().splitlines() if path.exists() else []
+        return lists
+
+    table = cargo_mutants_run("table", TABLE_ONLY.split(), [])
+    every = cargo_mutants_run("all", [], table["missed"]) if table["missed"] else {"caught": [], "timeout": []}
+    judged = []
+    for name in table["caught"] + table["timeout"] + table["missed"]:
+        where, _, change = name.partition(": ")
+        file, line = where.split(":")[:2]
+        before, _, after = change.partition(" with ")
+        mutant = Mutant(file, int(line), before, after or "(deleted)", "")
+        if name not in table["missed"]:
+            mutant.outcome, mutant.by = "killed by the table", "the table"
+        elif name in every["caught"] + every["timeout"]:
+            mutant.outcome, mutant.by = "killed by all", "the generated scenarios or the demo"
+        else:
+            mutant.outcome = "survived"
+        judged.append(mutant)
+    # The mutants .cargo/mutants.toml excludes count as equivalent.
+    listed = [
+        subprocess.run(common[:4] + flag + ["--list"], check=False, cwd=ROOT, capture_output=True, text=True).stdout
+        for flag in ([], ["--no-config"])
+    ]
+    excluded = len(listed[1].splitlines()) - len(listed[0].splitlines())
+    version = re.search(r"cargo-mutants-([\w.]+)", cargo_mutants)
+    result = score(
+        "rust",
+        "cargo-mutants",
+        version.group(1) if version else "?",
+        judged,
+        len(judged),
+        len(table["unviable"]),
+        read_equivalents(HERE / "rust.equivalents"),
+        time.monotonic() - started,
+        sample=bool(sample),
+    )
+    for key in ("mutants", "viable", "equivalent"):
+        result[key] += excluded
+    return result
+
+
+# ---------------------------------------------------------------- main
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("languages", nargs="*", default=LANGUAGES, choices=LANGUAGES)
+    parser.add_argument("--sample", type=int, help="judge only N mutants, spread evenly over the list")
+    parser.add_argument(
+        "--rescore", action="store_true", help="apply the equivalents lists to the last run's outcomes, running nothing"
+    )
+    parser.add_argument("--only", help="judge only the mutants whose `file:line: before => after` holds this text")
+    args = parser.parse_args()
+
+    def stop(signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, stop)
+
+    results = []
+    for language in args.languages:
+        if args.rescore:
+            results.append(rescore(language))
+            continue
+        result = rust(args.sample) if language == "rust" else Port(language, args.sample, args.only).run()
+        results.append(result)
+        (WORK / f"{language}.json").write_text(json.dumps(result, indent=2))
+    failed = False
+    print("\n| language | tool | version | mutants | killed by the table | killed by all | equivalent | run time |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in results:
+        sample = f" (sample of {r['viable']})" if r["sample"] else ""
+        print(
+            f"| {r['language']} | {r['tool']} | {r['version']} | {r['mutants']}{sample} "
+            f"| {r['killed_by_table']} | {r['killed_by_all']} | {r['equivalent']} "
+            f"| {r['seconds'] // 60}m{r['seconds'] % 60:02d}s |"
+        )
+    for r in results:
+        for problem in r["problems"]:
+            failed = True
+            print(f"\n{r['language']}: {problem}")
+    if failed:
+        print(
+            "\nmutants: FAILED (a mutant that survives the table needs a case, or an entry"
+            " with a reason in harness/mutants/<language>.equivalents)"
+        )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit("mutants: interrupted; every mutated file is restored")
