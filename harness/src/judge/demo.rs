@@ -26,9 +26,13 @@ pub struct Demo {
 }
 
 impl Demo {
-    /// Runs a prepared language's demo on `config` and returns its stdout,
-    /// or why not.
-    pub fn run(&self, language: &Language, config: &Path) -> Result<String, String> {
+    /// Runs a language's demo on `config`: its output within `keep` bytes.
+    fn start(
+        &self,
+        language: &Language,
+        config: &Path,
+        keep: usize,
+    ) -> Result<(exec::Command, exec::Output), String> {
         let mut argv = language.demo.clone();
         argv.push(config.to_string_lossy().into_owned());
         let command = exec::Command {
@@ -36,10 +40,17 @@ impl Demo {
             argv,
             dir: self.root.clone(),
             deadline: self.deadline,
-            keep: KEEP,
+            keep,
         };
         let output = exec::run(&command, Stdin::Null)
             .map_err(|e| format!("{} could not be started: {e}", command.label))?;
+        Ok((command, output))
+    }
+
+    /// Runs a prepared language's demo on `config` and returns its stdout,
+    /// or why not.
+    pub fn run(&self, language: &Language, config: &Path) -> Result<String, String> {
+        let (command, output) = self.start(language, config, KEEP)?;
         if output.status.is_none() {
             return Err(format!(
                 "{} did not finish within {} s (PARITY_TIMEOUT); its process group was killed",
@@ -160,17 +171,7 @@ impl Demo {
     ) -> Result<Vec<Refusal>, String> {
         const AT_ONCE: usize = 4;
         let refuse = |path: &PathBuf| -> Result<Refusal, String> {
-            let mut argv = language.demo.clone();
-            argv.push(path.to_string_lossy().into_owned());
-            let command = exec::Command {
-                label: format!("the {} demo", language.name),
-                argv,
-                dir: self.root.clone(),
-                deadline: self.deadline,
-                keep: exec::KEEP,
-            };
-            let output = exec::run(&command, Stdin::Null)
-                .map_err(|e| format!("{} could not be started: {e}", command.label))?;
+            let (_, output) = self.start(language, path, exec::KEEP)?;
             Ok(Refusal {
                 code: output.status.and_then(|s| s.code()),
                 first_line: output
