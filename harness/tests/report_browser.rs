@@ -212,15 +212,10 @@ fn chromium(program: &Path, dir: &Path, label: &str, args: &[String]) -> Result<
         return Err(format!(
             "{label}: Chromium ended ({}); stderr ends:\n{}",
             output.describe(),
-            tail(&printed.stderr)
+            parity::text::tail(&printed.stderr, 20)
         ));
     }
     Ok(printed)
-}
-
-fn tail(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(20)..].join("\n")
 }
 
 /// Console messages in Chromium's log. Headless Chromium logs every
@@ -299,7 +294,7 @@ fn load(program: &Path, name: &str, report: &Report) -> String {
     assert!(
         console_lines(&seen.stderr).iter().any(|l| l.contains("canary error")),
         "Chromium's log shows no console line for a console.error, so the check below would be blind; stderr ends:\n{}",
-        tail(&seen.stderr)
+        parity::text::tail(&seen.stderr, 20)
     );
 
     let screenshot = dir.join(format!("{name}.png"));

@@ -50,14 +50,16 @@ struct Job {
     unit: OnceLock<Verdict>,
 }
 
+/// A check of a prepared language that is a trial of its own.
+type Check = fn(&Job) -> Verdict;
+
 /// Which of a language's trials the filter selected.
 #[derive(Default)]
 struct Selection {
     cases: Vec<usize>,
     generated: bool,
-    demo: bool,
-    demo_config: bool,
-    unit: bool,
+    /// The language's other selected checks (demo, demo_config, unit).
+    checks: Vec<Check>,
 }
 
 /// The verdicts of one runner session: the table's cases, then the
@@ -297,20 +299,20 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
         let generated = trial(GENERATED_TRIAL, Box::new(Job::generated_verdict));
         selection.generated = is_selected(args, &generated);
         trials.push(generated);
-        let demo = trial(DEMO_TRIAL, Box::new(Job::demo_verdict));
-        selection.demo = is_selected(args, &demo);
-        trials.push(demo);
-        let demo_config = trial(DEMO_CONFIG_TRIAL, Box::new(Job::demo_config_verdict));
-        selection.demo_config = is_selected(args, &demo_config);
-        trials.push(demo_config);
-        let unit = trial(UNIT_TRIAL, Box::new(Job::unit_verdict));
-        selection.unit = is_selected(args, &unit);
-        trials.push(unit);
-        let busy = !selection.cases.is_empty()
-            || selection.generated
-            || selection.demo
-            || selection.demo_config
-            || selection.unit;
+        let checks: [(&str, Check); 3] = [
+            (DEMO_TRIAL, Job::demo_verdict),
+            (DEMO_CONFIG_TRIAL, Job::demo_config_verdict),
+            (UNIT_TRIAL, Job::unit_verdict),
+        ];
+        for (name, check) in checks {
+            let check_trial = trial(name, Box::new(check));
+            if is_selected(args, &check_trial) {
+                selection.checks.push(check);
+            }
+            trials.push(check_trial);
+        }
+        let busy =
+            !selection.cases.is_empty() || selection.generated || !selection.checks.is_empty();
         let _ = job.selection.set(selection);
         if busy && !args.list {
             jobs.push(job);
@@ -319,15 +321,8 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
     for job in jobs {
         std::thread::spawn(move || {
             job.run();
-            let selection = job.selection.get();
-            if selection.is_some_and(|s| s.demo) {
-                job.demo_verdict();
-            }
-            if selection.is_some_and(|s| s.demo_config) {
-                job.demo_config_verdict();
-            }
-            if selection.is_some_and(|s| s.unit) {
-                job.unit_verdict();
+            for check in job.selection.get().map_or(&[][..], |s| &s.checks) {
+                check(&job);
             }
         });
     }
