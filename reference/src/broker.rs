@@ -10,13 +10,6 @@ pub trait Broker {
     /// Hands the message over. `Err` means the relay must assume it was not
     /// delivered and retry later, even though it may have been.
     fn publish(&mut self, message: &Message) -> Result<(), PublishFailed>;
-
-    /// The relay held `message` back without publishing it, because an
-    /// earlier message of its order failed in this pass. A broker has
-    /// nothing to do with that (hence the empty default, which costs
-    /// nothing); an observing broker such as [`crate::trace::ObservedBroker`]
-    /// records it, so a trace shows every row of the batch.
-    fn held_back(&mut self, _message: &Message) {}
 }
 
 /// How a scripted publish attempt goes wrong.

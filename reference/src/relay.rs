@@ -36,7 +36,6 @@ impl<'a, B: Broker> OutboxRelay<'a, B> {
         let mut sent = Vec::new();
         for message in &batch {
             if blocked.contains(&*message.aggregate) {
-                self.broker.held_back(message);
                 continue;
             }
             match self.broker.publish(message) {

@@ -139,12 +139,6 @@ impl<O: Observer> Broker for ObservedBroker<O> {
         });
         result
     }
-
-    fn held_back(&mut self, message: &Message) {
-        self.observer.observe(&Event::HeldBack {
-            message: message.clone(),
-        });
-    }
 }
 
 #[cfg(test)]
@@ -208,8 +202,6 @@ mod tests {
             [
                 "1:#1 AckLost",
                 "2:#2 BrokerDown",
-                "held #3",
-                "held #4",
                 "3:#1 Published dup",
                 "4:#2 Published",
                 "5:#3 Published",
