@@ -22,6 +22,9 @@ mod relay;
 mod table;
 pub mod trace;
 
+#[cfg(test)]
+mod tests;
+
 pub use broker::{Broker, Failure, FlakyBroker, PublishFailed};
 pub use consumer::IdempotentConsumer;
 pub use message::{Message, MessageId};

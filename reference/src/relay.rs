@@ -6,9 +6,9 @@ use crate::table::OutboxTable;
 
 /// Moves unsent rows from the outbox table to the broker, one pass at a time.
 ///
-/// It only borrows the table and the broker: all state lives in the table,
-/// so a relay can be dropped and a new one built at any pass boundary (a
-/// restart) and it carries on where the last one stopped.
+/// It keeps nothing between passes (all state is in the table), so a new
+/// relay can be built at any pass boundary and carries on where the last one
+/// stopped.
 pub struct OutboxRelay<'a, B: Broker> {
     table: &'a mut OutboxTable,
     broker: &'a mut B,
@@ -27,15 +27,15 @@ impl<'a, B: Broker> OutboxRelay<'a, B> {
 
     /// One pass over the oldest unsent rows; returns the ids sent, in order.
     ///
-    /// A failed publish leaves its row unsent (the next pass retries it, as
-    /// the oldest unsent row) and blocks its aggregate for the rest of this
-    /// pass, so that a later event of the same order cannot overtake it.
+    /// A failed publish leaves its row unsent (the next pass retries it) and
+    /// blocks its aggregate for the rest of the pass, so a later event of the
+    /// same order cannot overtake it.
     pub fn run_once(&mut self) -> Vec<MessageId> {
         let batch = self.table.unsent(self.batch_size);
         let mut blocked: HashSet<&str> = HashSet::new();
         let mut sent = Vec::new();
         for message in &batch {
-            if blocked.contains(&*message.aggregate) {
+            if blocked.contains(message.aggregate.as_str()) {
                 continue;
             }
             match self.broker.publish(message) {
