@@ -5,23 +5,14 @@ import (
 	"fmt"
 )
 
-// ErrPublishFailed means the publisher got no acknowledgement: whether the
-// message arrived is unknown to it, so the relay must retry it later.
-var ErrPublishFailed = errors.New("publish failed")
-
-// Broker is what the relay publishes to.
-type Broker interface {
-	Publish(m Message) error
-}
-
 // Failure is how a scripted publish attempt goes wrong.
 type Failure int
 
 const (
 	// Down: the broker did not answer; the message was NOT delivered.
 	Down Failure = iota + 1
-	// LostAck: the message was delivered but the ack was lost, so the
-	// publisher sees an error anyway. This is why delivery is at-least-once.
+	// LostAck: the message was delivered, but the ack was lost: the publisher
+	// sees an error anyway. This is why delivery is at-least-once.
 	LostAck
 )
 
@@ -35,6 +26,15 @@ func (f Failure) String() string {
 	return fmt.Sprintf("Failure(%d)", int(f))
 }
 
+// ErrPublishFailed means no acknowledgement: whether the message arrived is
+// unknown to the publisher, so the relay must retry it later.
+var ErrPublishFailed = errors.New("publish failed")
+
+// Broker is what the relay publishes to.
+type Broker interface {
+	Publish(m Message) error
+}
+
 // FlakyBroker is a fake broker that delivers to the consumer inside Publish
 // and fails on scripted attempt numbers, counted from 1 over its whole life.
 type FlakyBroker struct {
@@ -43,8 +43,8 @@ type FlakyBroker struct {
 	attempts int64
 }
 
-// NewFlakyBroker returns a broker delivering to consumer and failing
-// attempt n as failures[n] says.
+// NewFlakyBroker returns a broker delivering to consumer, failing attempt n
+// as failures[n] says.
 func NewFlakyBroker(consumer *Consumer, failures map[int64]Failure) *FlakyBroker {
 	return &FlakyBroker{consumer: consumer, failures: failures}
 }
@@ -54,7 +54,7 @@ func NewFlakyBroker(consumer *Consumer, failures map[int64]Failure) *FlakyBroker
 func (b *FlakyBroker) Publish(m Message) error {
 	b.attempts++
 	failure, scripted := b.failures[b.attempts]
-	if scripted && failure == Down {
+	if failure == Down {
 		return fmt.Errorf("%w: %s", ErrPublishFailed, failure)
 	}
 	b.consumer.Handle(m)

@@ -2,25 +2,25 @@ package outbox
 
 import "fmt"
 
-// Consumer is the delivery service. It remembers processed message ids and
-// drops a redelivery, because it cannot tell a repeat by content: two
-// identical "paid" events can both be honest. The zero value is ready to use.
+// Consumer is the delivery service: it does the work once per message id. It
+// cannot tell a repeat by content (two identical "paid" events can both be
+// honest); only the outbox-assigned id tells. The zero value is ready to use.
 type Consumer struct {
-	processed  map[int64]struct{}
+	processed  map[int64]bool
 	journal    []string
 	duplicates int
 }
 
 // Handle does the work once per message id; a redelivery is only counted.
 func (c *Consumer) Handle(m Message) {
-	if _, seen := c.processed[m.ID]; seen {
+	if c.processed[m.ID] {
 		c.duplicates++
 		return
 	}
 	if c.processed == nil {
-		c.processed = map[int64]struct{}{}
+		c.processed = map[int64]bool{}
 	}
-	c.processed[m.ID] = struct{}{}
+	c.processed[m.ID] = true
 	c.journal = append(c.journal, fmt.Sprintf("%s %s", m.Aggregate, m.Type))
 }
 

@@ -4,9 +4,9 @@
 // delivery into exactly-once effect.
 package outbox
 
-// Message is one outbox row. The outbox assigns ID, increasing in insertion
-// order; it is the only thing that tells a redelivery from an honest second
-// event.
+// Message is one outbox row: an event of one aggregate (an order). The
+// outbox assigns ID, increasing in insertion order; it is the only thing
+// that tells a redelivery from an honest second event.
 type Message struct {
 	ID        int64
 	Aggregate string

@@ -6,7 +6,7 @@ import (
 )
 
 // OutboxRelay moves unsent rows from the table to the broker, one pass at a
-// time. It keeps no state between passes (all of it is in the table), so a
+// time. It keeps nothing between passes (all state is in the table), so a
 // new relay can be built at any pass boundary and carries on.
 type OutboxRelay struct {
 	table     *OutboxTable
@@ -26,8 +26,8 @@ func NewOutboxRelay(table *OutboxTable, broker Broker, batchSize int) *OutboxRel
 // failure of the pass, each wrapped with its message id; an error that is
 // not ErrPublishFailed stops the pass and is returned with them.
 func (r *OutboxRelay) RunOnce() ([]int64, error) {
-	sent := []int64{}
 	blocked := map[string]bool{}
+	sent := []int64{}
 	var failures []error
 	for _, m := range r.table.Unsent(r.batchSize) {
 		if blocked[m.Aggregate] {
@@ -46,25 +46,4 @@ func (r *OutboxRelay) RunOnce() ([]int64, error) {
 		blocked[m.Aggregate] = true
 	}
 	return sent, errors.Join(failures...)
-}
-
-// Unexpected returns the first error in a RunOnce error that is not a
-// publish failure, or nil: publish failures are the relay's normal business
-// (the next pass retries), anything else is a bug to stop on.
-func Unexpected(err error) error {
-	if err == nil {
-		return nil
-	}
-	if joined, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range joined.Unwrap() {
-			if !errors.Is(e, ErrPublishFailed) {
-				return e
-			}
-		}
-		return nil
-	}
-	if errors.Is(err, ErrPublishFailed) {
-		return nil
-	}
-	return err
 }

@@ -1,87 +1,57 @@
 package outbox
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 )
 
-// none marks the end of the chain of unsent rows.
-const none = -1
-
-// row is one message of the table, linked to its unsent neighbours.
-type row struct {
-	message    Message
-	prev, next int
-	sent       bool
-}
-
-// OutboxTable holds the rows waiting for the relay. The outbox assigns
-// increasing ids, so appending keeps the rows sorted by id: MarkSent finds
-// a row by binary search, in O(log n) and without a hash map, whose lookups
-// scatter over memory once the table outgrows the cache. The unsent rows
-// are also chained in insertion order, so Unsent walks only the rows it
-// returns, never the sent ones between them.
+// OutboxTable holds the rows waiting for the relay: the unsent messages in
+// insertion order. The zero value is an empty table.
 type OutboxTable struct {
-	rows           []row
-	oldest, newest int
+	unsent []Message
+	// Kept apart from the rows: the last row may be sent already. Ids start
+	// at 1, so the zero value needs no "nothing added yet" case.
+	lastID int64
 }
 
 // NewOutboxTable returns an empty table.
 func NewOutboxTable() *OutboxTable {
-	return &OutboxTable{oldest: none, newest: none}
+	return &OutboxTable{}
 }
 
-// Add appends a row. Its id must be greater than the last one: the outbox
-// assigns them in increasing order.
+// Add appends a row; it refuses an id that does not increase (a writer's bug)
+// with an *OutOfOrder error.
 func (t *OutboxTable) Add(m Message) error {
-	if n := len(t.rows); n > 0 && m.ID <= t.rows[n-1].message.ID {
-		return fmt.Errorf("message id %d is not greater than the last id %d", m.ID, t.rows[n-1].message.ID)
+	if m.ID <= t.lastID {
+		return &OutOfOrder{ID: m.ID, LastID: t.lastID}
 	}
-	i := len(t.rows)
-	t.rows = append(t.rows, row{message: m, prev: t.newest, next: none})
-	if t.newest == none {
-		t.oldest = i
-	} else {
-		t.rows[t.newest].next = i
-	}
-	t.newest = i
+	t.lastID = m.ID
+	t.unsent = append(t.unsent, m)
 	return nil
 }
 
-// Unsent returns the oldest unsent rows in insertion order, at most limit.
-// It is a copy: the relay marks rows sent while it walks the batch.
+// Unsent returns the oldest unsent rows in insertion order, at most limit: a
+// copy, because the relay marks rows sent while it walks the batch.
 func (t *OutboxTable) Unsent(limit int) []Message {
-	batch := []Message{}
-	for i := t.oldest; i != none && len(batch) < limit; i = t.rows[i].next {
-		batch = append(batch, t.rows[i].message)
-	}
-	return batch
+	return slices.Clone(t.unsent[:min(limit, len(t.unsent))])
 }
 
 // MarkSent takes the row out of later Unsent selections.
 func (t *OutboxTable) MarkSent(id int64) {
-	i, found := slices.BinarySearchFunc(t.rows, id, func(r row, id int64) int {
-		return cmp.Compare(r.message.ID, id)
-	})
-	if !found || t.rows[i].sent {
-		return
-	}
-	r := &t.rows[i]
-	r.sent = true
-	if r.prev == none {
-		t.oldest = r.next
-	} else {
-		t.rows[r.prev].next = r.next
-	}
-	if r.next == none {
-		t.newest = r.prev
-	} else {
-		t.rows[r.next].prev = r.prev
-	}
+	t.unsent = slices.DeleteFunc(t.unsent, func(m Message) bool { return m.ID == id })
 }
 
-// HasUnsent reports whether the relay still has work.
+// HasUnsent reports whether the relay still has work: the demo's loop condition.
 func (t *OutboxTable) HasUnsent() bool {
-	return t.oldest != none
+	return len(t.unsent) > 0
+}
+
+// OutOfOrder is Add's refusal of an id not greater than the last one: the
+// table's order would no longer be insertion order.
+type OutOfOrder struct {
+	ID, LastID int64
+}
+
+func (e *OutOfOrder) Error() string {
+	return fmt.Sprintf("message id %d is not greater than the last id %d", e.ID, e.LastID)
 }

@@ -108,7 +108,7 @@ func runCase(req request, name string) (caseResult, error) {
 			relay = outbox.NewOutboxRelay(table, broker, req.BatchSize)
 		}
 		sent, err := relay.RunOnce()
-		if err := outbox.Unexpected(err); err != nil {
+		if err := unexpected(err); err != nil {
 			return caseResult{}, fmt.Errorf("pass %d: %w", pass, err)
 		}
 		res.Sent = append(res.Sent, sent)
@@ -156,6 +156,20 @@ func runBench(req request, name string) (benchResult, error) {
 	res.ElapsedNs = time.Since(started).Nanoseconds()
 	res.Duplicates = consumer.Duplicates()
 	return res, nil
+}
+
+// unexpected is the first error of a pass that is not a publish failure:
+// those are the broker's weather, retried by the next pass; anything else
+// is the port's bug, answered as an error.
+func unexpected(err error) error {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range joined.Unwrap() {
+			if !errors.Is(e, outbox.ErrPublishFailed) {
+				return e
+			}
+		}
+	}
+	return nil
 }
 
 // describe shows a request field in an error: its JSON, or that it is missing.
