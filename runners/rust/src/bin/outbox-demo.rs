@@ -8,7 +8,7 @@ fn main() -> ExitCode {
         .nth(1)
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../demo.json")));
-    match outbox_runner::demo::Config::load(&path) {
+    match outbox_runner::demo::load_config(&path) {
         Ok(config) => {
             print!("{}", outbox_runner::demo::run(&config));
             ExitCode::SUCCESS
