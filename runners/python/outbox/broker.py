@@ -11,12 +11,13 @@ class Failure(Enum):
     DOWN = "broker down"
     """The broker did not answer: the message was NOT delivered."""
     LOST_ACK = "ack lost"
-    """Delivered, but the ack was lost: the publisher sees an error anyway.
-    This is why delivery is at-least-once."""
+    """The message was delivered, but the ack was lost: the publisher sees an
+    error anyway. This is why delivery is at-least-once."""
 
 
 class PublishFailed(Exception):
-    """No acknowledgement: whether the message arrived is unknown."""
+    """No acknowledgement: whether the message arrived is unknown to the
+    publisher."""
 
     def __init__(self, failure: Failure) -> None:
         super().__init__(f"publish failed: {failure.value}")
@@ -26,7 +27,10 @@ class PublishFailed(Exception):
 class Broker(Protocol):
     """What the relay publishes to."""
 
-    def publish(self, message: Message) -> None: ...
+    def publish(self, message: Message) -> None:
+        """Hands the message over; raises ``PublishFailed`` when no ack came
+        back, although the message may have arrived."""
+        ...
 
 
 class FlakyBroker:

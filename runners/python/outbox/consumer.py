@@ -10,12 +10,23 @@ class IdempotentConsumer:
 
     def __init__(self) -> None:
         self._processed: set[int] = set()
-        self.journal: list[str] = []
-        self.duplicates = 0
+        self._journal: list[str] = []
+        self._duplicates = 0
 
     def handle(self, message: Message) -> None:
+        """Does the work once per message id; a redelivery is only counted."""
         if message.id in self._processed:
-            self.duplicates += 1
+            self._duplicates += 1
             return
         self._processed.add(message.id)
-        self.journal.append(f"{message.aggregate} {message.type}")
+        self._journal.append(f"{message.aggregate} {message.type}")
+
+    @property
+    def journal(self) -> list[str]:
+        """The work done, ``"<aggregate> <type>"`` per message, in order."""
+        return list(self._journal)
+
+    @property
+    def duplicates(self) -> int:
+        """How many redeliveries were dropped."""
+        return self._duplicates

@@ -10,12 +10,13 @@ class OutboxRelay:
     """
 
     def __init__(self, table: OutboxTable, broker: Broker, batch_size: int) -> None:
+        """A relay taking at most ``batch_size`` rows per pass."""
         self._table = table
         self._broker = broker
         self._batch_size = batch_size
 
     def run_once(self) -> list[int]:
-        """One pass over the oldest unsent rows; returns the ids sent.
+        """One pass over the oldest unsent rows; returns the ids sent, in order.
 
         A failed publish leaves its row unsent (the next pass retries it) and
         blocks its aggregate for the rest of the pass, so a later event of the

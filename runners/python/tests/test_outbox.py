@@ -1,5 +1,6 @@
-"""The Python idioms the parity table cannot see: the enum, the exceptions,
-the table's refusal. Run from the repository root:
+"""The Python idioms the parity table cannot see: the enum compared by
+identity, the exceptions, the copied batch, the accessors, the table's typed
+refusal. Run from the repository root:
 ``python3 -S -E -m unittest discover -s runners/python/tests -t runners/python``.
 """
 
@@ -37,6 +38,14 @@ class BrokerTest(unittest.TestCase):
 
 
 class TableTest(unittest.TestCase):
+    def test_unsent_is_a_copy_of_the_oldest_rows_in_insertion_order(self) -> None:
+        table = seeded_table()
+        table.mark_sent(1)
+        batch = table.unsent(1)
+        table.mark_sent(2)
+        self.assertEqual(batch, [Message(2, "order-2", "OrderPlaced")])
+        self.assertEqual([m.id for m in table.unsent(10)], [3])
+
     def test_add_refuses_an_id_that_does_not_increase(self) -> None:
         table = seeded_table()
         with self.assertRaises(OutOfOrder) as caught:
@@ -84,6 +93,14 @@ class ConsumerTest(unittest.TestCase):
         consumer.handle(Message(8, "order-1", "OrderPlaced"))
         self.assertEqual(consumer.journal, ["order-1 OrderPlaced", "order-1 OrderPlaced"])
         self.assertEqual(consumer.duplicates, 1)
+
+    def test_the_state_is_read_through_accessors(self) -> None:
+        consumer = IdempotentConsumer()
+        consumer.handle(Message(7, "order-1", "OrderPlaced"))
+        consumer.journal.append("forged")
+        self.assertEqual(consumer.journal, ["order-1 OrderPlaced"], "the journal is a copy")
+        with self.assertRaises(AttributeError):
+            consumer.duplicates = 5  # type: ignore[misc]
 
 
 if __name__ == "__main__":
