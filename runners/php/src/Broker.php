@@ -7,6 +7,6 @@ namespace Outbox;
 /** What the relay publishes to. */
 interface Broker
 {
-    /** @throws PublishFailed when no ack came back (the message may or may not have arrived) */
+    /** Hands the message over. @throws PublishFailed when no ack came back, although the message may have arrived */
     public function publish(Message $message): void;
 }

@@ -9,7 +9,10 @@ enum Failure
 {
     /** The broker did not answer: the message was NOT delivered. */
     case Down;
-    /** Delivered, but the ack was lost: the publisher sees an error anyway. */
+    /**
+     * The message was delivered, but the ack was lost: the publisher sees an
+     * error anyway. This is why delivery is at-least-once.
+     */
     case LostAck;
 
     public function describe(): string

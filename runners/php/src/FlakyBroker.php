@@ -12,7 +12,7 @@ final class FlakyBroker implements Broker
 {
     private int $attempts = 0;
 
-    /** @param array<int, Failure> $failures attempt number => failure */
+    /** A broker delivering to $consumer, failing attempt n as $failures[n] says. @param array<int, Failure> $failures */
     public function __construct(
         private readonly IdempotentConsumer $consumer,
         private readonly array $failures,

@@ -17,6 +17,7 @@ final class IdempotentConsumer
     private array $journal = [];
     private int $duplicates = 0;
 
+    /** Does the work once per message id; a redelivery is only counted. */
     public function handle(Message $message): void
     {
         if (isset($this->processed[$message->id])) {
@@ -27,12 +28,13 @@ final class IdempotentConsumer
         $this->journal[] = "{$message->aggregate} {$message->type}";
     }
 
-    /** @return list<string> the work done, "<aggregate> <type>" per message */
+    /** @return list<string> the work done, "<aggregate> <type>" per message, in order */
     public function journal(): array
     {
         return $this->journal;
     }
 
+    /** How many redeliveries were dropped. */
     public function duplicates(): int
     {
         return $this->duplicates;

@@ -5,15 +5,16 @@ declare(strict_types=1);
 namespace Outbox;
 
 /**
- * One outbox row. The outbox assigns the id, increasing in insertion order;
- * it is the only thing that tells a redelivery from an honest second event.
+ * One outbox row: an event of one aggregate (an order). The outbox assigns
+ * the id, increasing in insertion order; it is the only thing that tells a
+ * redelivery from an honest second event.
  */
-final class Message
+final readonly class Message
 {
     public function __construct(
-        public readonly int $id,
-        public readonly string $aggregate,
-        public readonly string $type,
+        public int $id,
+        public string $aggregate,
+        public string $type,
     ) {
     }
 }

@@ -5,8 +5,8 @@ declare(strict_types=1);
 namespace Outbox;
 
 /**
- * An id that is not greater than the last one added: the outbox assigns ids
- * in increasing order, so such a row is a bug of the writer.
+ * OutboxTable::add() was given an id not greater than the last one: the
+ * table's order would no longer be insertion order.
  */
 final class OutOfOrder extends \InvalidArgumentException
 {

@@ -11,6 +11,7 @@ namespace Outbox;
  */
 final class OutboxRelay
 {
+    /** A relay taking at most $batchSize rows per pass. */
     public function __construct(
         private readonly OutboxTable $table,
         private readonly Broker $broker,
@@ -19,12 +20,12 @@ final class OutboxRelay
     }
 
     /**
-     * One pass over the oldest unsent rows. A failed publish leaves its row
-     * unsent (the next pass retries it) and blocks its aggregate for the rest
-     * of the pass, so a later event of the same order cannot overtake it.
-     * Any other exception propagates.
+     * One pass over the oldest unsent rows; returns the ids sent, in order.
+     * A failed publish leaves its row unsent (the next pass retries it) and
+     * blocks its aggregate for the rest of the pass, so a later event of the
+     * same order cannot overtake it. Any other exception propagates.
      *
-     * @return list<int> the ids sent, in order
+     * @return list<int>
      */
     public function runOnce(): array
     {

@@ -2,8 +2,8 @@
 
 declare(strict_types=1);
 
-// The PHP idioms the parity table cannot see: the enum, the exceptions, the
-// table's refusal. No Composer, so no PHPUnit: each check prints ok or FAIL
+// The PHP idioms the parity table cannot see: the pure enum, the exceptions,
+// the copied batch, the table's typed refusal. No Composer, so no PHPUnit: each check prints ok or FAIL
 // and the script exits 1 if any failed. Run from the repository root:
 //   php -n -d display_errors=stderr runners/php/tests/run.php
 
@@ -60,6 +60,14 @@ $consumer = new IdempotentConsumer();
 $error = thrown(static fn () => (new FlakyBroker($consumer, [1 => Failure::Down]))->publish(new Message(1, 'order-1', 'OrderPlaced')));
 check($error instanceof PublishFailed && $error->failure === Failure::Down, 'a scripted failure is Failure::Down itself');
 check($consumer->journal() === [], 'a message the broker was down for is not delivered');
+
+// unsent() is a copy, a list of the oldest rows: marking rows sent leaves it alone.
+$table = seededTable();
+$table->markSent(1);
+$batch = $table->unsent(1);
+$table->markSent(2);
+check(array_is_list($batch) && count($batch) === 1 && $batch[0]->id === 2, 'unsent(1) is the oldest unsent row, as a list');
+check(ids($table) === [3], 'markSent() takes a row out of later selections');
 
 // The outbox assigns increasing ids; the table refuses any other.
 $table = seededTable();
