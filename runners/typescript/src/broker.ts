@@ -1,27 +1,28 @@
 import type { IdempotentConsumer } from "./consumer.js";
 import type { Message } from "./message.js";
 
-/**
- * How a scripted publish attempt goes wrong: `down`, the broker did not
- * answer and the message was NOT delivered; `lost_ack`, it was delivered but
- * the ack was lost, so the publisher sees an error anyway (this is why
- * delivery is at-least-once).
- */
-export type Failure = "down" | "lost_ack";
-
-const describe: Record<Failure, string> = { down: "broker down", lost_ack: "ack lost" };
+/** How a scripted publish attempt goes wrong; each member's value is how an error message names it. */
+export enum Failure {
+  /** The broker did not answer: the message was NOT delivered. */
+  Down = "broker down",
+  /**
+   * The message was delivered, but the ack was lost: the publisher sees an
+   * error anyway. This is why delivery is at-least-once.
+   */
+  LostAck = "ack lost",
+}
 
 /** No acknowledgement: whether the message arrived is unknown to the publisher. */
 export class PublishFailed extends Error {
   constructor(readonly failure: Failure) {
-    super(`publish failed: ${describe[failure]}`);
+    super(`publish failed: ${failure}`);
     this.name = "PublishFailed";
   }
 }
 
 /** What the relay publishes to. */
 export interface Broker {
-  /** @throws PublishFailed when no ack came back */
+  /** Hands the message over. @throws PublishFailed when no ack came back, although the message may have arrived */
   publish(message: Message): void;
 }
 
@@ -32,19 +33,21 @@ export interface Broker {
 export class FlakyBroker implements Broker {
   #attempts = 0;
 
+  /** A broker delivering to `consumer`, failing attempt n as `failures[n]` says. */
   constructor(
     private readonly consumer: IdempotentConsumer,
-    private readonly failures: ReadonlyMap<number, Failure>,
+    private readonly failures: Readonly<Record<number, Failure>>,
   ) {}
 
   publish(message: Message): void {
     this.#attempts += 1;
-    const failure = this.failures.get(this.#attempts);
-    if (failure === "down") {
+    // Failure | undefined (noUncheckedIndexedAccess): "no failure" is just undefined.
+    const failure = this.failures[this.#attempts];
+    if (failure === Failure.Down) {
       throw new PublishFailed(failure);
     }
     this.consumer.handle(message);
-    if (failure === "lost_ack") {
+    if (failure === Failure.LostAck) {
       throw new PublishFailed(failure);
     }
   }

@@ -10,6 +10,7 @@ export class IdempotentConsumer {
   readonly #journal: string[] = [];
   #duplicates = 0;
 
+  /** Does the work once per message id; a redelivery is only counted. */
   handle(message: Message): void {
     if (this.#processed.has(message.id)) {
       this.#duplicates += 1;
@@ -21,9 +22,10 @@ export class IdempotentConsumer {
 
   /** The work done, `"<aggregate> <type>"` per message, in order. */
   get journal(): readonly string[] {
-    return this.#journal;
+    return [...this.#journal];
   }
 
+  /** How many redeliveries were dropped. */
   get duplicates(): number {
     return this.#duplicates;
   }

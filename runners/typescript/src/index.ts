@@ -1,5 +1,5 @@
 // The TypeScript port of the transactional Outbox relay practice.
-export { type Broker, type Failure, FlakyBroker, PublishFailed } from "./broker.js";
+export { type Broker, Failure, FlakyBroker, PublishFailed } from "./broker.js";
 export { IdempotentConsumer } from "./consumer.js";
 export type { Message } from "./message.js";
 export { OutboxRelay } from "./relay.js";

@@ -1,6 +1,7 @@
 /**
- * One outbox row. The outbox assigns `id`, increasing in insertion order; it
- * is the only thing that tells a redelivery from an honest second event.
+ * One outbox row: an event of one aggregate (an order). The outbox assigns
+ * `id`, increasing in insertion order; it is the only thing that tells a
+ * redelivery from an honest second event.
  */
 export interface Message {
   readonly id: number;

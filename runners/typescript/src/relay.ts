@@ -7,6 +7,7 @@ import type { OutboxTable } from "./table.js";
  * can be built at any pass boundary and carries on.
  */
 export class OutboxRelay {
+  /** A relay taking at most `batchSize` rows per pass. */
   constructor(
     private readonly table: OutboxTable,
     private readonly broker: Broker,

@@ -3,7 +3,7 @@
 // pipe is synchronous on Linux, so each line is out before the next is read).
 import { createInterface } from "node:readline";
 
-import { type Failure, FlakyBroker, IdempotentConsumer, type Message, OutboxRelay, OutboxTable } from "./index.js";
+import { Failure, FlakyBroker, IdempotentConsumer, type Message, OutboxRelay, OutboxTable } from "./index.js";
 
 interface CaseRequest {
   kind: "case";
@@ -29,19 +29,24 @@ class Refused extends Error {}
 
 const describe = (value: unknown): string => (value === undefined || value === null ? "missing" : JSON.stringify(value));
 
-const isFailure = (kind: unknown): kind is Failure => kind === "down" || kind === "lost_ack";
+/** The wire's names of the failures: the runner's business, not the port's. */
+const FAILURES: ReadonlyMap<unknown, Failure> = new Map([
+  ["down", Failure.Down],
+  ["lost_ack", Failure.LostAck],
+]);
 
 /**
  * Adds the rows written before the first pass, then after each pass k the
  * rows written after it, through the table's ordinary `add`.
  */
 function runCase(c: CaseRequest): object {
-  const failures = new Map<number, Failure>();
+  const failures: Record<number, Failure> = {};
   for (const [attempt, kind] of Object.entries(c.failures)) {
-    if (!isFailure(kind)) {
+    const failure = FAILURES.get(kind);
+    if (failure === undefined) {
       throw new Refused(`unknown failure kind: ${describe(kind)} (attempt ${attempt})`);
     }
-    failures.set(Number(attempt), kind);
+    failures[Number(attempt)] = failure;
   }
   const writtenAfter = new Map<number, Message[]>();
   for (const { id, aggregate, type, written_after_pass: pass = 0 } of c.messages) {
@@ -81,9 +86,9 @@ function runBench(bench: BenchRequest): object {
     table.add({ id, aggregate: `order-${((id - 1) % bench.aggregates) + 1}`, type: "Event" });
   }
   const every = Math.max(bench.lost_ack_every, 2);
-  const failures = new Map<number, Failure>();
+  const failures: Record<number, Failure> = {};
   for (let k = 1; k <= Math.floor((2 * bench.messages + 2) / every); k++) {
-    failures.set(k * every, "lost_ack");
+    failures[k * every] = Failure.LostAck;
   }
   const consumer = new IdempotentConsumer();
   const relay = new OutboxRelay(table, new FlakyBroker(consumer, failures), bench.batch_size);

@@ -1,5 +1,5 @@
-// The TypeScript idioms the parity table cannot see: the error classes and
-// the table's refusal. Compiled with the port (tsc -p runners/typescript),
+// The TypeScript idioms the parity table cannot see: the error classes told
+// by instanceof, the rethrow, the copied batch, the table's typed refusal. Compiled with the port (tsc -p runners/typescript),
 // then run from the repository root:
 //   node --test runners/typescript/dist/test/outbox.test.js
 import assert from "node:assert/strict";
@@ -7,6 +7,7 @@ import { test } from "node:test";
 
 import {
   type Broker,
+  Failure,
   FlakyBroker,
   IdempotentConsumer,
   type Message,
@@ -28,10 +29,10 @@ const ids = (table: OutboxTable): number[] => table.unsent(10).map((m) => m.id);
 
 test("a scripted failure is a PublishFailed the relay can tell by instanceof", () => {
   const consumer = new IdempotentConsumer();
-  const broker = new FlakyBroker(consumer, new Map([[1, "down"]]));
+  const broker = new FlakyBroker(consumer, { 1: Failure.Down });
   assert.throws(
     () => broker.publish({ id: 1, aggregate: "order-1", type: "OrderPlaced" }),
-    (error: unknown) => error instanceof PublishFailed && error.failure === "down" && error.name === "PublishFailed",
+    (error: unknown) => error instanceof PublishFailed && error.failure === Failure.Down && error.name === "PublishFailed",
   );
   assert.deepEqual(consumer.journal, [], "a message the broker was down for is not delivered");
 });
@@ -49,9 +50,28 @@ test("the relay rethrows an error that is not a PublishFailed", () => {
 
 test("a failure blocks its order for the rest of the pass", () => {
   const consumer = new IdempotentConsumer();
-  const relay = new OutboxRelay(seededTable(), new FlakyBroker(consumer, new Map([[1, "down"]])), 10);
+  const relay = new OutboxRelay(seededTable(), new FlakyBroker(consumer, { 1: Failure.Down }), 10);
   assert.deepEqual(relay.runOnce(), [2], "order-1's OrderPaid must not overtake its OrderPlaced");
   assert.deepEqual(relay.runOnce(), [1, 3]);
+});
+
+test("unsent is a copy of the oldest rows in insertion order", () => {
+  const table = seededTable();
+  table.markSent(1);
+  const batch = table.unsent(1);
+  table.markSent(2);
+  assert.deepEqual(batch, [{ id: 2, aggregate: "order-2", type: "OrderPlaced" }]);
+  assert.deepEqual(ids(table), [3]);
+});
+
+test("a lost ack delivers, then fails; attempts without a script entry succeed", () => {
+  const consumer = new IdempotentConsumer();
+  const broker = new FlakyBroker(consumer, { 2: Failure.LostAck });
+  const placed: Message = { id: 1, aggregate: "order-1", type: "OrderPlaced" };
+  broker.publish(placed);
+  assert.throws(() => broker.publish(placed), { message: "publish failed: ack lost" });
+  broker.publish(placed);
+  assert.equal(consumer.duplicates, 2);
 });
 
 test("add refuses an id that does not increase, even after the table drained", () => {
@@ -81,4 +101,6 @@ test("the consumer drops a repeat by id and counts it", () => {
   consumer.handle({ ...placed, id: 8 });
   assert.deepEqual(consumer.journal, ["order-1 OrderPlaced", "order-1 OrderPlaced"]);
   assert.equal(consumer.duplicates, 1);
+  (consumer.journal as string[]).push("forged");
+  assert.deepEqual(consumer.journal, ["order-1 OrderPlaced", "order-1 OrderPlaced"], "the journal is a copy");
 });
