@@ -3,9 +3,8 @@ use std::fmt;
 
 use crate::message::{Message, MessageId};
 
-/// The outbox table: rows written by the business transaction, waiting for
-/// the relay. An in-memory dictionary of the unsent rows keyed by id; ids
-/// increase in insertion order, so key order is insertion order.
+/// The rows waiting for the relay: a dictionary of the unsent messages keyed
+/// by id. Ids increase in insertion order, so key order is insertion order.
 #[derive(Debug, Default)]
 pub struct OutboxTable {
     unsent: BTreeMap<MessageId, Message>,
@@ -19,7 +18,8 @@ impl OutboxTable {
         Self::default()
     }
 
-    /// Appends a row; refuses an id that does not increase (a writer's bug).
+    /// Appends a row; refuses an id that does not increase (a writer's bug)
+    /// with [`OutOfOrder`].
     pub fn add(&mut self, message: Message) -> Result<(), OutOfOrder> {
         if let Some(last_id) = self.last_id.filter(|&last| message.id <= last) {
             let id = message.id;
