@@ -232,11 +232,23 @@ fn the_picture_sends_what_every_table_case_expects() {
     let cases = crate::table::load(&[crate::repo_root().join("cases")]).expect("the table loads");
     for case in &cases {
         let run = simulate(&case.scenario).unwrap();
-        let mut sent: Vec<Vec<u64>> = run.passes.iter().map(|p| p.sent.clone()).collect();
-        if let Some((first, last)) = run.idle_passes {
-            sent.extend((first..=last).map(|_| Vec::new()));
+        let drawn: Vec<Vec<u64>> = run.passes.iter().map(|p| p.sent.clone()).collect();
+        let expected = &case.expect.sent;
+        assert_eq!(drawn, expected[..drawn.len()], "{}", case.name);
+        let mut next = drawn.len();
+        if let Some(undrawn) = run.undrawn {
+            assert_eq!(undrawn.first as usize, next + 1, "{}", case.name);
+            let range = next..undrawn.last as usize;
+            let sent: usize = expected[range].iter().map(Vec::len).sum();
+            assert_eq!(undrawn.sent, sent, "{}", case.name);
+            next = undrawn.last as usize;
         }
-        assert_eq!(sent, case.expect.sent, "{}", case.name);
+        if let Some((first, last)) = run.idle_passes {
+            assert_eq!((first as usize, last), (next + 1, case.scenario.passes));
+            assert!(expected[next..].iter().all(Vec::is_empty), "{}", case.name);
+            next = last as usize;
+        }
+        assert_eq!(next, expected.len(), "{}", case.name);
     }
     assert!(cases.len() >= 5, "only {} cases", cases.len());
 }
@@ -294,6 +306,48 @@ fn thirty_cases_in_five_languages_stay_well_under_a_megabyte() {
     let page = render(&report_with(huge));
     assert!(page.len() < 100_000, "{} bytes", page.len());
     assert!(page.contains("… and 9960 more rows"));
+}
+
+/// One order blocked for `passes` passes over `rows` rows in one batch:
+/// passes times rows events in all, the shape that made a 240 KB case
+/// file cost 906 MB when the picture kept every event.
+fn blocked_for(rows: u64, passes: u64) -> Scenario {
+    Scenario {
+        batch_size: rows,
+        messages: (1..=rows)
+            .map(|id| message(id, "order-1", "E", 0))
+            .collect(),
+        failures: (1..=passes)
+            .map(|attempt| (attempt, Failure::Down))
+            .collect(),
+        passes: passes + 1,
+        restart_each_pass: false,
+    }
+}
+
+#[test]
+fn the_picture_keeps_what_it_draws_not_passes_times_rows() {
+    let small = simulate(&blocked_for(300, 200)).unwrap();
+    let large = simulate(&blocked_for(3_000, 2_000)).unwrap();
+    // 12 passes of 40 events and at most 40 deliveries each, the outbox's
+    // first 40 rows: the same however large the case.
+    let bound = 12 * (40 + 40 + 40) + 40;
+    assert!(small.kept() <= bound, "{}", small.kept());
+    assert_eq!(large.kept(), small.kept());
+    assert_eq!(large.passes.len(), 12);
+    assert_eq!(large.passes[0].rows, 3_000);
+    assert_eq!(large.initial_rows, 3_000);
+    let undrawn = large.undrawn.expect("passes 13-2001 are summarised");
+    assert_eq!(
+        (undrawn.first, undrawn.last, undrawn.sent),
+        (13, 2_001, 3_000)
+    );
+    let mut page = String::new();
+    picture::render(&mut page, &blocked_for(3_000, 2_000));
+    assert!(page.contains("… and 2960 more rows"));
+    assert!(
+        page.contains("<h4>passes 13–2001</h4><p class=\"none\">not drawn: 3000 more rows sent")
+    );
 }
 
 fn report_with(scenario: Scenario) -> Report {
