@@ -129,7 +129,12 @@ fn fixture() -> Report {
             ),
             row(
                 "generated",
-                "Generated scenarios, compared with the reference.",
+                // A long unbroken word must wrap, not widen the page; a
+                // bidi override must not turn the text after it around.
+                &format!(
+                    "Generated scenarios, compared with the reference. \u{202e}desrever {}",
+                    "unbroken".repeat(250)
+                ),
                 None,
                 vec![("rust", Cell::Pass), ("go", Cell::Pass)],
             ),
@@ -318,11 +323,57 @@ fn load(program: &Path, name: &str, report: &Report) -> String {
         console.join("\n")
     );
     assert!(
+        !out.stdout.contains('\u{202e}'),
+        "a bidi override in the DOM"
+    );
+    assert_no_overflow(program, &dir, name, &html);
+    assert!(
         screenshot.is_file(),
         "no screenshot at {}",
         screenshot.display()
     );
     out.stdout
+}
+
+/// Whether the page is wider than the window, measured by Chromium: a copy
+/// of the page with one script added (the page itself has none) writes
+/// the widths into the DOM that `--dump-dom` prints.
+fn assert_no_overflow(program: &Path, dir: &Path, name: &str, html: &str) {
+    let probe = dir.join(format!("width-{name}.html"));
+    let script = "<script>document.body.setAttribute('data-widths', \
+                  document.documentElement.scrollWidth + ' ' + window.innerWidth)</script>";
+    std::fs::write(&probe, html.replace("</body>", &format!("{script}</body>"))).unwrap();
+    let out = chromium(
+        program,
+        dir,
+        &format!("width-{name}"),
+        &[
+            "--dump-dom".into(),
+            "--window-size=1000,800".into(),
+            file_url(&probe),
+        ],
+    )
+    .unwrap();
+    let body = start_tags(&out.stdout, "body");
+    let widths = body
+        .first()
+        .and_then(|tag| attribute(tag, "data-widths"))
+        .unwrap_or_else(|| {
+            panic!(
+                "the width probe wrote nothing: {}",
+                parity::text::tail(&out.stdout, 5)
+            )
+        });
+    let [scroll, window]: [u64; 2] = widths
+        .split(' ')
+        .map(|w| w.parse().unwrap())
+        .collect::<Vec<_>>()
+        .try_into()
+        .unwrap();
+    assert!(
+        scroll <= window,
+        "{name}: the page is {scroll} px wide in a {window} px window"
+    );
 }
 
 /// The matrix of a loaded page, checked against `report`: one cell per

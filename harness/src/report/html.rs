@@ -10,7 +10,7 @@ use super::{picture, Cell, Report, Row};
 /// word (and a symbol), so the page reads without colour too.
 const STYLE: &str = r#"
 :root { color-scheme: light; }
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5rem; color: #1b1b1b; background: #fff; }
+body { overflow-wrap: anywhere; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5rem; color: #1b1b1b; background: #fff; }
 h1 { font-size: 1.5rem; margin: 0 0 .3rem; }
 h2 { font-size: 1.2rem; margin: 1.6rem 0 .5rem; border-bottom: 1px solid #ccc; }
 h3 { font-size: 1.05rem; margin: 0 0 .3rem; }
@@ -77,14 +77,23 @@ pub(super) fn escape(text: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             // A runner's control characters (ESC, NUL, BEL) would be raw
-            // bytes in the page: shown as their code instead.
-            c if c.is_control() && c != '\n' && c != '\t' => {
+            // bytes in the page, and a bidi control (U+202E) would turn
+            // the text after it around: shown as their code instead.
+            c if (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c) => {
                 let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
             }
             c => out.push(c),
         }
     }
     out
+}
+
+/// The characters that change the direction text is shown in: embeddings,
+/// overrides and isolates (U+202A-U+202E, U+2066-U+2069) and the marks
+/// (U+200E, U+200F, U+061C). Not control characters to `char`, yet in a
+/// description or a runner's output they make the page lie about the text.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
 }
 
 /// A fragment id for `name` that needs no URL escaping: letters, digits and

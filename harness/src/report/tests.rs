@@ -389,3 +389,27 @@ fn control_characters_are_shown_as_their_code_and_a_filter_is_named() {
         .any(|c| c.is_control() && c != '\n' && c != '\t'));
     assert!(page.contains("Trials selected by <code>lost_ack --skip /unit</code>"));
 }
+
+#[test]
+fn bidi_controls_cannot_turn_the_text_around() {
+    let mut r = row(
+        "bidi",
+        None,
+        &[("go", Cell::Fail("ok \u{202e}deliaf\u{202c}".into()))],
+    );
+    r.description = "sent \u{2067}[1, 2]\u{2069} \u{200f}".into();
+    let page = render(&report(vec![r]));
+    for c in ['\u{202e}', '\u{202c}', '\u{2067}', '\u{2069}', '\u{200f}'] {
+        assert!(!page.contains(c), "U+{:04X} is in the page", u32::from(c));
+    }
+    assert!(page.contains("ok \\u{202e}deliaf\\u{202c}"), "{page}");
+    assert!(page.contains("sent \\u{2067}[1, 2]\\u{2069} \\u{200f}"));
+}
+
+#[test]
+fn long_unbroken_words_may_break_anywhere() {
+    // What lets a 2,000-character description wrap; the browser test
+    // checks the page is then no wider than the window.
+    let page = render(&report(Vec::new()));
+    assert!(page.contains("body { overflow-wrap: anywhere;"));
+}
