@@ -25,7 +25,7 @@ use std::time::Duration;
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use parity::config::Settings;
 use parity::exec::{self, Stdin};
-use parity::report::{self, Cell, Failure, Report, Row, Scenario, Toolchain};
+use parity::report::{self, code, Cell, Failure, Report, Row, Scenario, Toolchain};
 use parity::suite::junit::Recorder;
 use parity::suite::{trials, Suite};
 use parity::toolchain::Language;
@@ -104,6 +104,7 @@ fn fixture() -> Report {
             },
         ],
         languages: vec!["rust".into(), "go".into(), "python".into()],
+        code: code_fixture(),
         rows: vec![
             row(
                 "lost_ack",
@@ -145,6 +146,55 @@ fn fixture() -> Report {
                 vec![("rust", Cell::Pass), ("go", Cell::Pass), ("python", ignored())],
             ),
         ],
+    }
+}
+
+/// The real code panel, read from the repository, and one more part whose
+/// go file is missing (read from a folder without sources).
+fn code_fixture() -> Vec<code::Part> {
+    let mut parts = code::read(&parity::repo_root());
+    let nowhere = parity::repo_root().join("target/parity/report-browser/no-sources");
+    let mut missing = code::read(&nowhere).swap_remove(3);
+    missing.name = "relay, its go file missing".into();
+    missing.languages.retain(|(language, _)| language == "go");
+    parts.push(missing);
+    parts
+}
+
+/// The code panel in the DOM: one figure per (part, language) of the
+/// mapping, each file's text as the file holds it now (read here, not
+/// written into the test: the ports change), and the missing file named.
+fn check_code_panel(dom: &str, parts: &[code::Part]) {
+    let panel = &dom[dom.find("<section id=\"code\">").expect("the code panel")..];
+    let figures = start_tags(panel, "figure");
+    let expected: usize = parts.iter().map(|p| p.languages.len()).sum();
+    assert_eq!(figures.len(), expected, "one figure per (part, language)");
+    for part in parts {
+        for (language, sources) in &part.languages {
+            let key = format!("{}/{}", part.name, language);
+            assert!(
+                figures
+                    .iter()
+                    .any(|f| attribute(f, "data-code") == Some(key.as_str())),
+                "no figure for {key}"
+            );
+            for source in sources {
+                match std::fs::read_to_string(parity::repo_root().join(&source.path)) {
+                    Ok(text) if source.text.is_ok() => {
+                        let escaped = text
+                            .replace('&', "&amp;")
+                            .replace('<', "&lt;")
+                            .replace('>', "&gt;");
+                        assert!(panel.contains(&escaped), "{} in the panel", source.path);
+                    }
+                    _ => assert!(
+                        panel.contains(&format!("data-missing=\"{}\">not found</p>", source.path)),
+                        "{} shown as missing",
+                        source.path
+                    ),
+                }
+            }
+        }
     }
 }
 
@@ -441,6 +491,7 @@ fn the_fixture_page(program: &Path) {
     let report = fixture();
     let dom = load(program, "fixture", &report);
     check_matrix(&dom, &report);
+    check_code_panel(&dom, &report.code);
     for (language, counts) in EXPECTED_SUMMARY {
         assert_eq!(
             summary(&dom, language),

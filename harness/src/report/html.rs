@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use super::code::Part;
 use super::{picture, Cell, Report, Row};
 
 /// The page's only style sheet, inline. Every status has a colour AND a
@@ -63,6 +64,13 @@ table.matrix { border-collapse: collapse; }
 .results { list-style: none; padding: 0; margin: .5rem 0 0; }
 .result { margin: .2rem 0; padding: .2rem .4rem; border-radius: 3px; }
 .result pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #fff; color: #1b1b1b; border: 1px solid #d99; padding: .4rem; margin: .3rem 0; max-height: 30rem; overflow: auto; }
+.code-intro { max-width: 60rem; }
+.code-row { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: .4rem; }
+figure.code { min-width: 0; margin: 0; border: 1px solid #aaa; border-radius: 4px; padding: .3rem .4rem; background: #fbfbfb; }
+figure.code figcaption { font-weight: 600; }
+.path { margin: .3rem 0 .1rem; font-size: 12px; color: #333; }
+figure.code pre { margin: 0; font-size: 10.5px; line-height: 1.3; white-space: pre-wrap; tab-size: 4; }
+.missing { color: #8b0000; font-size: 12px; font-style: italic; }
 :target { outline: 3px solid #1565c0; outline-offset: 2px; }
 "#;
 
@@ -297,6 +305,59 @@ fn case_section(out: &mut String, report: &Report, row: &Row) {
     out.push_str("</ul></section>");
 }
 
+/// The code panel: a section per part, its languages side by side in equal
+/// columns whose long lines wrap, so all five fit a screen with no
+/// scrolling region.
+fn code_panel(out: &mut String, parts: &[Part]) {
+    out.push_str(
+        "<section id=\"code\"><h2>Code, part by part</h2><p class=\"code-intro\">Each part of the \
+         practice in every language, read from the source files when this page was written, so the \
+         ports can be compared at a glance.</p>",
+    );
+    for part in parts {
+        let id = format!("code-{}", slug(&part.name));
+        let _ = write!(
+            out,
+            "<section class=\"part\" aria-labelledby=\"{id}\"><h3 id=\"{id}\">{}</h3>\
+             <div class=\"code-row\">",
+            escape(&part.name)
+        );
+        for (language, sources) in &part.languages {
+            let _ = write!(
+                out,
+                "<figure class=\"code\" data-code=\"{}/{}\"><figcaption>{}</figcaption>",
+                escape(&part.name),
+                escape(language),
+                escape(language)
+            );
+            for source in sources {
+                match &source.text {
+                    Ok(text) => {
+                        let _ = write!(
+                            out,
+                            "<p class=\"path\"><code>{}</code></p><pre><code>{}</code></pre>",
+                            escape(&source.path),
+                            escape(text)
+                        );
+                    }
+                    Err(why) => {
+                        let _ = write!(
+                            out,
+                            "<p class=\"path\"><code>{}</code></p><p class=\"missing\" data-missing=\"{}\">{}</p>",
+                            escape(&source.path),
+                            escape(&source.path),
+                            escape(why)
+                        );
+                    }
+                }
+            }
+            out.push_str("</figure>");
+        }
+        out.push_str("</div></section>");
+    }
+    out.push_str("</section>");
+}
+
 /// The whole document.
 pub(super) fn page(report: &Report) -> String {
     let mut out = String::with_capacity(64 * 1024);
@@ -316,6 +377,10 @@ pub(super) fn page(report: &Report) -> String {
     for row in &report.rows {
         case_section(&mut out, report, row);
     }
-    out.push_str("</section></body></html>\n");
+    out.push_str("</section>");
+    if !report.code.is_empty() {
+        code_panel(&mut out, &report.code);
+    }
+    out.push_str("</body></html>\n");
     out
 }

@@ -11,6 +11,7 @@
 //! without running any runner. The page needs no network: no CDN, no
 //! external font or script, and it works from `file://`.
 
+pub mod code;
 mod html;
 mod picture;
 pub mod run;
@@ -39,6 +40,9 @@ pub struct Report {
     /// The matrix's rows, in order: table cases, then e.g. `generated`,
     /// `demo`, `unit`.
     pub rows: Vec<Row>,
+    /// The code panel: each part in every language ([`code::read`]); empty
+    /// leaves the panel out.
+    pub code: Vec<code::Part>,
 }
 
 /// One toolchain's version, as its own `--version` says it.

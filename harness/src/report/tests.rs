@@ -52,6 +52,7 @@ fn report(rows: Vec<Row>) -> Report {
         }],
         languages: ["rust", "go"].map(String::from).to_vec(),
         rows,
+        code: Vec::new(),
     }
 }
 
@@ -412,4 +413,46 @@ fn long_unbroken_words_may_break_anywhere() {
     // checks the page is then no wider than the window.
     let page = render(&report(Vec::new()));
     assert!(page.contains("body { overflow-wrap: anywhere;"));
+}
+
+#[test]
+fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
+    let root = crate::repo_root();
+    let parts = code::read(&root);
+    let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["message", "table", "broker", "relay", "consumer"]);
+    for part in &parts {
+        let languages: Vec<&str> = part.languages.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(languages, ["rust", "go", "python", "php", "typescript"]);
+        for source in part.languages.iter().flat_map(|(_, s)| s) {
+            // The text is the file's, whatever the ports helper made it.
+            let on_disk = std::fs::read_to_string(root.join(&source.path));
+            assert_eq!(
+                source.text.as_ref().ok(),
+                on_disk.as_ref().ok(),
+                "{}",
+                source.path
+            );
+        }
+    }
+    let elsewhere = root.join("target/parity/report-unit/no-sources");
+    let missing = code::read(&elsewhere);
+    assert!(missing
+        .iter()
+        .flat_map(|p| &p.languages)
+        .flat_map(|(_, s)| s)
+        .all(|s| s.text == Err("not found".to_string())));
+    let mut page_report = report(Vec::new());
+    page_report.code = missing;
+    let page = render(&page_report);
+    assert!(page.contains(
+        "<p class=\"path\"><code>runners/go/relay.go</code></p><p class=\"missing\" \
+         data-missing=\"runners/go/relay.go\">not found</p>"
+    ));
+    page_report.code = parts;
+    let page = render(&page_report);
+    assert_eq!(page.matches("<figure class=\"code\"").count(), 25);
+    assert!(page.contains(&escape(
+        &std::fs::read_to_string(root.join("runners/php/src/OutboxRelay.php")).unwrap()
+    )));
 }
