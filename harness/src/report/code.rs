@@ -11,12 +11,16 @@ use std::path::Path;
 /// by accident cannot push the page past its size.
 const MAX_FILE_CHARS: usize = 64 * 1024;
 
+/// A language and the files, relative to the repository root, that hold
+/// one part in it.
+pub type LanguageFiles = (&'static str, &'static [&'static str]);
+
 /// Part name, then per language the files that hold it, in the order the
 /// panel shows them. PHP keeps one type per file, so its broker part is
 /// the four files of what Rust's `broker.rs` holds (the `Broker`
 /// interface, `Failure`, `PublishFailed`, `FlakyBroker`), and its table
 /// part includes `OutOfOrder`, as Rust's `table.rs` does.
-pub const PARTS: &[(&str, &[(&str, &[&str])])] = &[
+pub const PARTS: &[(&str, &[LanguageFiles])] = &[
     (
         "message",
         &[
