@@ -25,7 +25,7 @@ use std::time::Duration;
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use parity::config::Settings;
 use parity::exec::{self, Stdin};
-use parity::report::{self, code, Cell, Failure, Report, Row, Scenario, Toolchain};
+use parity::report::{self, code, Cell, Failure, ReasonKind, Report, Row, Scenario, Toolchain};
 use parity::suite::junit::Recorder;
 use parity::suite::{trials, Suite};
 use parity::toolchain::Language;
@@ -110,7 +110,7 @@ fn fixture() -> Report {
                 "lost_ack",
                 "The ack of attempt 1 is lost: message 1 is delivered but stays unsent, order-1 is blocked for the pass, and the consumer drops the redelivery.",
                 Some(three(Failure::LostAck)),
-                vec![("rust", Cell::Pass), ("go", Cell::Fail(GO_FAILURE.into())), ("python", ignored())],
+                vec![("rust", Cell::Pass), ("go", Cell::Fail(ReasonKind::WrongAnswer, GO_FAILURE.into())), ("python", ignored())],
             ),
             row(
                 "restart_after_lost_ack",
@@ -302,10 +302,13 @@ fn start_tags<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
 fn expected_status(cell: Option<&Cell>) -> &'static str {
     match cell {
         Some(Cell::Pass) => "pass",
-        Some(Cell::Fail(_)) => "fail",
-        Some(Cell::Ignored(_)) => "ignored",
-        Some(Cell::KnownFailure(_)) => "known",
-        None => "notrun",
+        Some(Cell::Fail(ReasonKind::WrongAnswer, _)) => "wrong_answer",
+        Some(Cell::Fail(ReasonKind::RunnerFault, _)) => "runner_fault",
+        Some(Cell::Fail(ReasonKind::NotRun, _)) | Some(Cell::Ignored(_)) => "not_run",
+        Some(Cell::Fail(ReasonKind::StaleKnownFailure, _)) => "stale_known_failure",
+        Some(Cell::Fail(ReasonKind::HarnessFault, _)) => "harness_fault",
+        Some(Cell::KnownFailure(_)) => "known_failure",
+        None => "not_selected",
     }
 }
 
@@ -561,7 +564,7 @@ fn a_real_run_page(program: &Path) {
     let cells = check_matrix(&dom, &report);
     let ran = conclusion.num_passed + conclusion.num_failed + conclusion.num_ignored;
     assert_eq!(records.len() as u64, ran, "one record per trial that ran");
-    let not_run_cells = dom.matches("data-status=\"notrun\"").count() as u64;
+    let not_run_cells = dom.matches("data-status=\"not_selected\"").count() as u64;
     assert_eq!(
         cells as u64 - not_run_cells,
         ran,

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::code::Part;
-use super::{picture, Cell, Report, Row};
+use super::{first_line, picture, Cell, Report, Row, State};
 
 /// The page's only style sheet, inline. Every status has a colour AND a
 /// word (and a symbol), so the page reads without colour too.
@@ -30,10 +30,11 @@ table.matrix { border-collapse: collapse; }
 .cell a:hover, .cell a:focus { text-decoration: underline; }
 .why { display: block; font-size: 12px; max-width: 20rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .pass { background: #dcf2dc; color: #0d4a0d; }
-.fail { background: #f8d0d0; color: #7a0000; }
-.ignored { background: #e8e8e8; color: #3a3a3a; }
-.known { background: #fbe6bf; color: #5e3b00; }
-.notrun { background: #fff; color: #666; }
+.wrong_answer, .stale_known_failure, .harness_fault { background: #f8d0d0; color: #7a0000; }
+.runner_fault { background: #f3d6f0; color: #5c0057; }
+.not_run { background: #e8e8e8; color: #3a3a3a; }
+.known_failure { background: #fbe6bf; color: #5e3b00; }
+.not_selected { background: #fff; color: #595959; }
 .case { border-top: 1px solid #ddd; padding: .8rem 0; }
 .description { max-width: 60rem; margin: .2rem 0 .4rem; }
 .scenario { color: #444; font-size: 13px; margin: .2rem 0 .5rem; }
@@ -127,23 +128,20 @@ fn result_id(row: &Row, language: &str) -> String {
     format!("r-{}--{}", slug(&row.name), slug(language))
 }
 
-/// A cell's CSS class, its word (with a symbol, so colour is never the
-/// only signal) and the reason, if any.
-fn status(cell: Option<&Cell>) -> (&'static str, &'static str, Option<&str>) {
+/// A cell's state (its CSS class and `data-status` are the state's id,
+/// its word has a symbol, so colour is never the only signal) and the
+/// reason, if any.
+fn status(cell: Option<&Cell>) -> (State, Option<&str>) {
     match cell {
-        Some(Cell::Pass) => ("pass", "✓ pass", None),
-        Some(Cell::Fail(text)) => ("fail", "✗ fail", Some(text)),
-        Some(Cell::Ignored(reason)) => ("ignored", "– ignored", Some(reason)),
-        Some(Cell::KnownFailure(reason)) => ("known", "! known failure", Some(reason)),
-        None => ("notrun", "not run", None),
+        None => (State::NotSelected, None),
+        Some(cell) => (
+            cell.state(),
+            match cell {
+                Cell::Pass => None,
+                Cell::Fail(_, text) | Cell::Ignored(text) | Cell::KnownFailure(text) => Some(text),
+            },
+        ),
     }
-}
-
-fn first_line(text: &str) -> &str {
-    text.lines()
-        .map(str::trim)
-        .find(|line| !line.is_empty())
-        .unwrap_or("")
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -187,11 +185,11 @@ fn summary(out: &mut String, report: &Report) {
         let mut parts = vec![
             plural(s.passed, "passed", "passed"),
             plural(s.failed, "failed", "failed"),
-            plural(s.ignored, "ignored", "ignored"),
+            plural(s.ignored, "not run", "not run"),
             plural(s.known_failures, "known failure", "known failures"),
         ];
         if s.not_run > 0 {
-            parts.push(plural(s.not_run, "not run", "not run"));
+            parts.push(plural(s.not_run, "not selected", "not selected"));
         }
         let _ = write!(
             out,
@@ -227,7 +225,8 @@ fn matrix(out: &mut String, report: &Report) {
             escape(&row.name)
         );
         for language in &report.languages {
-            let (class, word, reason) = status(row.cells.get(language));
+            let (state, reason) = status(row.cells.get(language));
+            let (class, word) = (state.id(), state.word());
             let title = reason
                 .map(|r| format!(" title=\"{}\"", escape(r)))
                 .unwrap_or_default();
@@ -250,7 +249,16 @@ fn matrix(out: &mut String, report: &Report) {
         }
         out.push_str("</tr>");
     }
-    out.push_str("</tbody></table></section>");
+    out.push_str("</tbody></table><p class=\"legend states\">");
+    for state in State::ALL {
+        let _ = write!(
+            out,
+            "<span class=\"{}\">{}</span>",
+            state.id(),
+            state.word()
+        );
+    }
+    out.push_str("</p></section>");
 }
 
 fn legend(out: &mut String) {
@@ -284,7 +292,8 @@ fn case_section(out: &mut String, report: &Report, row: &Row) {
     out.push_str("<ul class=\"results\">");
     for language in &report.languages {
         let cell = row.cells.get(language);
-        let (class, word, _) = status(cell);
+        let (state, _) = status(cell);
+        let (class, word) = (state.id(), state.word());
         let _ = write!(
             out,
             "<li class=\"result {class}\" id=\"{}\"><b>{}: {word}</b>",
@@ -292,7 +301,7 @@ fn case_section(out: &mut String, report: &Report, row: &Row) {
             escape(language)
         );
         match cell {
-            Some(Cell::Fail(text)) => {
+            Some(Cell::Fail(_, text)) => {
                 let _ = write!(out, "<pre>{}</pre>", escape(text));
             }
             Some(Cell::Ignored(reason) | Cell::KnownFailure(reason)) => {

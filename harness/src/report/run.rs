@@ -36,10 +36,13 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
         let cell = match &record.verdict {
             Verdict::Pass => Cell::Pass,
             // The summary first: the matrix cell shows the first line.
-            Verdict::Fail(reason) => Cell::Fail(excerpt(
-                &format!("{}\n\n{reason}", reason.summary()),
-                MAX_FAILURE_TEXT,
-            )),
+            Verdict::Fail(reason) => Cell::Fail(
+                reason.kind(),
+                excerpt(
+                    &format!("{}\n\n{reason}", reason.summary()),
+                    MAX_FAILURE_TEXT,
+                ),
+            ),
             Verdict::Ignore(reason) => Cell::Ignored(reason.clone()),
             Verdict::KnownFailure(reason) => Cell::KnownFailure(reason.clone()),
         };

@@ -73,7 +73,10 @@ fn nothing_from_the_input_becomes_markup() {
     let mut r = row(
         "case_<x>",
         Some(scenario),
-        &[("rust", Cell::Fail(hostile.to_string()))],
+        &[(
+            "rust",
+            Cell::Fail(ReasonKind::WrongAnswer, hostile.to_string()),
+        )],
     );
     r.description = hostile.to_string();
     let mut report = report(vec![r]);
@@ -95,7 +98,10 @@ fn a_failing_cell_shows_its_text_and_links_to_it_verbatim() {
         Some(lost_ack()),
         &[
             ("rust", Cell::Pass),
-            ("go", Cell::Fail(failure.to_string())),
+            (
+                "go",
+                Cell::Fail(ReasonKind::WrongAnswer, failure.to_string()),
+            ),
         ],
     )]));
     let cell = page
@@ -103,12 +109,12 @@ fn a_failing_cell_shows_its_text_and_links_to_it_verbatim() {
         .nth(1)
         .and_then(|rest| rest.split("</td>").next())
         .expect("the go cell");
-    assert!(cell.contains("data-status=\"fail\""), "{cell}");
-    assert!(cell.contains("✗ fail"));
+    assert!(cell.contains("data-status=\"wrong_answer\""), "{cell}");
+    assert!(cell.contains("✗ wrong answer"));
     assert!(cell.contains("<span class=\"why\">sent differs in pass 1</span>"));
     assert!(cell.contains("href=\"#r-lost_ack--go\""));
     assert!(page.contains(
-        "id=\"r-lost_ack--go\"><b>go: ✗ fail</b><pre>sent differs in pass 1\n  expected [2]\n  actual   [1, 2]\n</pre>"
+        "id=\"r-lost_ack--go\"><b>go: ✗ wrong answer</b><pre>sent differs in pass 1\n  expected [2]\n  actual   [1, 2]\n</pre>"
     ));
     assert!(page.contains("data-cell=\"lost_ack/rust\" data-status=\"pass\""));
 }
@@ -135,7 +141,10 @@ fn every_status_has_a_word_and_the_summary_counts_it() {
         row(
             "generated",
             None,
-            &[("rust", Cell::Fail("boom".to_string()))],
+            &[(
+                "rust",
+                Cell::Fail(ReasonKind::WrongAnswer, "boom".to_string()),
+            )],
         ),
     ];
     let report = report(rows);
@@ -152,13 +161,15 @@ fn every_status_has_a_word_and_the_summary_counts_it() {
     let page = render(&report);
     assert!(page.contains(
         "data-summary=\"rust\" data-passed=\"2\" data-failed=\"1\" data-ignored=\"0\" \
-         data-known-failures=\"0\" data-not-run=\"0\" class=\"bad\">rust: 2 passed, 1 failed, 0 ignored, 0 known failures</li>"
+         data-known-failures=\"0\" data-not-run=\"0\" class=\"bad\">rust: 2 passed, 1 failed, 0 not run, 0 known failures</li>"
     ));
-    assert!(page.contains(">go: 0 passed, 0 failed, 1 ignored, 1 known failure, 1 not run</li>"));
+    assert!(
+        page.contains(">go: 0 passed, 0 failed, 1 not run, 1 known failure, 1 not selected</li>")
+    );
     for word in [
-        "– ignored",
+        "– not run",
         "! known failure",
-        "not run",
+        "· not selected",
         "go is not installed",
     ] {
         assert!(page.contains(word), "{word}");
@@ -277,7 +288,7 @@ fn thirty_cases_in_five_languages_stay_well_under_a_megabyte() {
                 .iter()
                 .map(|&l| {
                     let cell = if i % 7 == 0 && l == "php" {
-                        Cell::Fail(failure.clone())
+                        Cell::Fail(ReasonKind::WrongAnswer, failure.clone())
                     } else {
                         Cell::Pass
                     };
@@ -396,7 +407,10 @@ fn bidi_controls_cannot_turn_the_text_around() {
     let mut r = row(
         "bidi",
         None,
-        &[("go", Cell::Fail("ok \u{202e}deliaf\u{202c}".into()))],
+        &[(
+            "go",
+            Cell::Fail(ReasonKind::WrongAnswer, "ok \u{202e}deliaf\u{202c}".into()),
+        )],
     );
     r.description = "sent \u{2067}[1, 2]\u{2069} \u{200f}".into();
     let page = render(&report(vec![r]));
@@ -455,4 +469,34 @@ fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
     assert!(page.contains(&escape(
         &std::fs::read_to_string(root.join("runners/php/src/OutboxRelay.php")).unwrap()
     )));
+}
+
+#[test]
+fn every_state_has_its_own_word_and_symbol_and_a_runner_fault_is_not_a_wrong_answer() {
+    let words: std::collections::HashSet<&str> = State::ALL.iter().map(|s| s.word()).collect();
+    let symbols: std::collections::HashSet<char> = State::ALL
+        .iter()
+        .map(|s| s.word().chars().next().unwrap())
+        .collect();
+    assert_eq!(words.len(), State::ALL.len());
+    // Three failures share ✗; the runner fault has its own.
+    assert!(symbols.len() >= 6, "{symbols:?}");
+    for state in State::ALL {
+        assert_eq!(State::from_id(state.id()), Some(state));
+    }
+    let page = render(&report(vec![row(
+        "lost_ack",
+        None,
+        &[(
+            "go",
+            Cell::Fail(
+                ReasonKind::RunnerFault,
+                "`lost_ack`: runner fault: crashed".into(),
+            ),
+        )],
+    )]));
+    assert!(page.contains("data-cell=\"lost_ack/go\" data-status=\"runner_fault\""));
+    assert!(
+        page.contains("⚠ runner fault</a><span class=\"why\">`lost_ack`: runner fault: crashed")
+    );
 }
