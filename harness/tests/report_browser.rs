@@ -64,6 +64,7 @@ fn row(name: &str, description: &str, scenario: Option<Scenario>, cells: Vec<(&s
     Row {
         name: name.into(),
         description: description.into(),
+        seed: false,
         scenario,
         cells: cells.into_iter().map(|(l, c)| (l.to_string(), c)).collect(),
     }

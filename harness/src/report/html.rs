@@ -72,6 +72,7 @@ figure.code figcaption { font-weight: 600; }
 .path { margin: .3rem 0 .1rem; font-size: 12px; color: #333; }
 figure.code pre { margin: 0; font-size: 10.5px; line-height: 1.3; white-space: pre-wrap; tab-size: 4; }
 .missing { color: #8b0000; font-size: 12px; font-style: italic; }
+.seed { font-size: 11px; font-weight: 400; border: 1px solid #1565c0; color: #0d3c7a; border-radius: 3px; padding: 0 .25rem; white-space: nowrap; }
 :target { outline: 3px solid #1565c0; outline-offset: 2px; }
 "#;
 
@@ -220,9 +221,10 @@ fn matrix(out: &mut String, report: &Report) {
     for row in &report.rows {
         let _ = write!(
             out,
-            "<tr><th scope=\"row\"><a href=\"#{}\">{}</a></th>",
+            "<tr><th scope=\"row\"><a href=\"#{}\">{}</a>{}</th>",
             case_id(row),
-            escape(&row.name)
+            escape(&row.name),
+            seed_mark(row)
         );
         for language in &report.languages {
             let (state, reason) = status(row.cells.get(language));
@@ -272,12 +274,22 @@ fn legend(out: &mut String) {
     );
 }
 
+/// The mark of a seed case, after its name.
+fn seed_mark(row: &Row) -> &'static str {
+    if row.seed {
+        " <span class=\"seed\">seed case</span>"
+    } else {
+        ""
+    }
+}
+
 fn case_section(out: &mut String, report: &Report, row: &Row) {
     let _ = write!(
         out,
-        "<section class=\"case\" id=\"{}\"><h3>{}</h3>",
+        "<section class=\"case\" id=\"{}\"><h3>{}{}</h3>",
         case_id(row),
-        escape(&row.name)
+        escape(&row.name),
+        seed_mark(row)
     );
     if !row.description.is_empty() {
         let _ = write!(

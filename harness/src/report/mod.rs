@@ -62,6 +62,9 @@ pub struct Row {
     pub name: String,
     /// What the case shows, printed above its picture.
     pub description: String,
+    /// One of the practice's five seed cases (`cases/seed.json`), which the
+    /// page lists first and marks.
+    pub seed: bool,
     /// The case's input, for its picture; `None` for trials that are not a
     /// single scenario (`generated`, `demo`, `unit`).
     pub scenario: Option<Scenario>,

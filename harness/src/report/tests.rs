@@ -33,6 +33,7 @@ fn row(name: &str, scenario: Option<Scenario>, cells: &[(&str, Cell)]) -> Row {
     Row {
         name: name.to_string(),
         description: format!("What {name} shows."),
+        seed: false,
         scenario,
         cells: cells
             .iter()
@@ -498,5 +499,31 @@ fn every_state_has_its_own_word_and_symbol_and_a_runner_fault_is_not_a_wrong_ans
     assert!(page.contains("data-cell=\"lost_ack/go\" data-status=\"runner_fault\""));
     assert!(
         page.contains("⚠ runner fault</a><span class=\"why\">`lost_ack`: runner fault: crashed")
+    );
+}
+
+#[test]
+fn the_seed_cases_come_first_in_the_practice_order_then_file_order() {
+    let suite = crate::suite::Suite::load(&crate::repo_root(), crate::config::Settings::default())
+        .expect("the table loads");
+    let page = run::from_run(&suite, &[], &libtest_mimic::Arguments::default());
+    let names: Vec<&str> = page.rows.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names[..5], run::SEED_CASES);
+    assert!(page.rows[..5].iter().all(|r| r.seed));
+    assert!(page.rows[5..].iter().all(|r| !r.seed));
+    let rest: Vec<&str> = suite
+        .cases
+        .iter()
+        .map(|c| c.name.as_str())
+        .filter(|n| !run::SEED_CASES.contains(n))
+        .collect();
+    assert_eq!(names[5..5 + rest.len()], rest);
+    let html = render(&page);
+    assert!(html.contains(
+        "<a href=\"#case-all_in_one_pass\">all_in_one_pass</a> <span class=\"seed\">seed case</span></th>"
+    ));
+    let first_picture = html.find("<section class=\"case\"").unwrap();
+    assert!(
+        html[first_picture..].starts_with("<section class=\"case\" id=\"case-all_in_one_pass\">")
     );
 }
