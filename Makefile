@@ -2,6 +2,7 @@
 #   make test                      every language, every case, every demo
 #   make test T=patterns/enterprise/outbox/practice/go    one language (or one case)
 #   make report                    make test, and the HTML report page (target/parity/report.html)
+#   make report BASE=old.json      ... and what changed since the run whose results file that is
 #   make demo                      the Rust demo, then each other language's, compared
 #   make fuzz SEED=7 COUNT=100000  generated scenarios through every language (or DURATION=60 seconds; SAVE=1
 #                                  appends shrunk failures to cases/regressions.json)
@@ -32,8 +33,12 @@ test: parity
 self-test:
 	$(CARGO) test --quiet --workspace
 
+# BASE=path/to/results.json compares the run with an earlier one's results
+# (every run writes target/parity/results.json): the page, the end of the
+# output and the CI summary say which cells changed.
+BASE ?=
 parity:
-	$(CARGO) test --quiet --package parity --test parity -- $(T) $(ARGS)
+	$(if $(BASE),PARITY_BASE=$(BASE)) $(CARGO) test --quiet --package parity --test parity -- $(T) $(ARGS)
 
 # The suite (same T, ARGS and environment as make test), and the HTML report
 # page of its results: the language-by-case matrix and a picture per case.

@@ -106,6 +106,7 @@ fn fixture() -> Report {
         ],
         languages: vec!["rust".into(), "go".into(), "python".into()],
         code: code_fixture(),
+        base: None,
         rows: vec![
             row(
                 "lost_ack",

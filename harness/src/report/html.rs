@@ -5,129 +5,9 @@
 use std::fmt::Write as _;
 
 use super::code::Part;
+use super::markup::{case_id, escape, plural, result_id, slug};
+use super::style::STYLE;
 use super::{first_line, picture, Cell, Report, Row, State};
-
-/// The page's only style sheet, inline. Every status has a colour AND a
-/// word (and a symbol), so the page reads without colour too.
-const STYLE: &str = r#"
-:root { color-scheme: light; }
-body { overflow-wrap: anywhere; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5rem; color: #1b1b1b; background: #fff; }
-h1 { font-size: 1.5rem; margin: 0 0 .3rem; }
-h2 { font-size: 1.2rem; margin: 1.6rem 0 .5rem; border-bottom: 1px solid #ccc; }
-h3 { font-size: 1.05rem; margin: 0 0 .3rem; }
-h4 { font-size: .9rem; margin: 0 0 .3rem; }
-h5 { font-size: .8rem; margin: .2rem 0; color: #444; }
-code, pre { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
-.run, .toolchains { margin: .2rem 0; color: #333; }
-.toolchains { padding-left: 1.2rem; }
-.summary { padding-left: 1.2rem; }
-.summary .bad { color: #8b0000; font-weight: 600; }
-table.matrix { border-collapse: collapse; }
-.matrix th, .matrix td { border: 1px solid #bbb; padding: .25rem .5rem; text-align: left; vertical-align: top; }
-.matrix thead th { background: #f0f0f0; }
-.matrix th[scope=row] { font-weight: 400; }
-.cell a { color: inherit; text-decoration: none; font-weight: 600; }
-.cell a:hover, .cell a:focus { text-decoration: underline; }
-.why { display: block; font-size: 12px; max-width: 20rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.pass { background: #dcf2dc; color: #0d4a0d; }
-.wrong_answer, .stale_known_failure, .harness_fault { background: #f8d0d0; color: #7a0000; }
-.runner_fault { background: #f3d6f0; color: #5c0057; }
-.not_run { background: #e8e8e8; color: #3a3a3a; }
-.known_failure { background: #fbe6bf; color: #5e3b00; }
-.not_selected { background: #fff; color: #595959; }
-.case { border-top: 1px solid #ddd; padding: .8rem 0; }
-.description { max-width: 60rem; margin: .2rem 0 .4rem; }
-.scenario { color: #444; font-size: 13px; margin: .2rem 0 .5rem; }
-.legend span { display: inline-block; margin: 0 .6rem .3rem 0; padding: 0 .3rem; border: 1px solid; border-left-width: 5px; border-radius: 3px; font-size: 12px; }
-.picture { display: flex; gap: .5rem; overflow-x: auto; align-items: flex-start; padding-bottom: .3rem; }
-.col { flex: 0 0 auto; border: 1px solid #aaa; border-radius: 4px; padding: .4rem; width: 13.5rem; }
-.col.written { border-style: dashed; background: #f3f6ff; width: 11rem; }
-.col.idle { background: #f6f6f6; color: #555; width: 10rem; }
-.col.outbox { background: #fbfbfb; }
-.restart { font-size: 11px; font-weight: 400; background: #333; color: #fff; border-radius: 3px; padding: 0 .25rem; }
-.rows { list-style: none; margin: 0; padding: 0; }
-.ev { display: flex; flex-direction: column; margin: .2rem 0; padding: .1rem .3rem; border: 1px solid; border-left-width: 5px; border-radius: 3px; }
-.msg { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 12px; }
-.what, .dup { font-size: 12px; }
-.published { border-color: #2e7d32; background: #e8f5e9; }
-.down { border-color: #c62828; background: #ffebee; }
-.acklost { border-color: #e65100; background: #fff3e0; }
-.skipped { border-color: #8a8a8a; border-style: dashed; border-left-style: solid; background: #fafafa; color: #4a4a4a; }
-.new { border-color: #3949ab; background: #eef0fb; }
-.dup { color: #6a1b9a; font-weight: 600; }
-.sent { font-size: 12px; margin: .3rem 0; }
-.consumer { border-top: 1px dotted #999; margin-top: .2rem; }
-.c { font-size: 12px; }
-.c.handled::before { content: "✓ "; }
-.c.dup::before { content: "⟲ "; }
-.none { color: #666; font-size: 12px; font-style: italic; margin: .2rem 0; }
-.error { color: #8b0000; }
-.results { list-style: none; padding: 0; margin: .5rem 0 0; }
-.result { margin: .2rem 0; padding: .2rem .4rem; border-radius: 3px; }
-.result pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #fff; color: #1b1b1b; border: 1px solid #d99; padding: .4rem; margin: .3rem 0; max-height: 30rem; overflow: auto; }
-.code-intro { max-width: 60rem; }
-.code-row { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: .4rem; }
-figure.code { min-width: 0; margin: 0; border: 1px solid #aaa; border-radius: 4px; padding: .3rem .4rem; background: #fbfbfb; }
-figure.code figcaption { font-weight: 600; }
-.path { margin: .3rem 0 .1rem; font-size: 12px; color: #333; }
-figure.code pre { margin: 0; font-size: 10.5px; line-height: 1.3; white-space: pre-wrap; tab-size: 4; }
-.missing { color: #8b0000; font-size: 12px; font-style: italic; }
-.seed { font-size: 11px; font-weight: 400; border: 1px solid #1565c0; color: #0d3c7a; border-radius: 3px; padding: 0 .25rem; white-space: nowrap; }
-:target { outline: 3px solid #1565c0; outline-offset: 2px; }
-"#;
-
-/// Makes `text` safe inside an element or a quoted attribute.
-pub(super) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            // A runner's control characters (ESC, NUL, BEL) would be raw
-            // bytes in the page, and a bidi control (U+202E) would turn
-            // the text after it around: shown as their code instead.
-            c if (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c) => {
-                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// The characters that change the direction text is shown in: embeddings,
-/// overrides and isolates (U+202A-U+202E, U+2066-U+2069) and the marks
-/// (U+200E, U+200F, U+061C). Not control characters to `char`, yet in a
-/// description or a runner's output they make the page lie about the text.
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
-}
-
-/// A fragment id for `name` that needs no URL escaping: letters, digits and
-/// `_` stay, every other byte becomes `-` and two hex digits, so two names
-/// never share an id and `--` never occurs inside one.
-fn slug(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for b in name.bytes() {
-        if b.is_ascii_alphanumeric() || b == b'_' {
-            out.push(char::from(b));
-        } else {
-            let _ = write!(out, "-{b:02x}");
-        }
-    }
-    out
-}
-
-fn case_id(row: &Row) -> String {
-    format!("case-{}", slug(&row.name))
-}
-
-fn result_id(row: &Row, language: &str) -> String {
-    format!("r-{}--{}", slug(&row.name), slug(language))
-}
 
 /// A cell's state (its CSS class and `data-status` are the state's id,
 /// its word has a symbol, so colour is never the only signal) and the
@@ -143,10 +23,6 @@ fn status(cell: Option<&Cell>) -> (State, Option<&str>) {
             },
         ),
     }
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn header(out: &mut String, report: &Report) {
@@ -379,6 +255,49 @@ fn code_panel(out: &mut String, parts: &[Part]) {
     out.push_str("</section>");
 }
 
+/// What changed since the base, first on the page: each cell that flipped,
+/// linking to its details.
+fn changes(out: &mut String, report: &Report, base: &super::diff::Base) {
+    let _ = write!(
+        out,
+        "<section id=\"changes\"><h2>Changed since the base</h2><p>Compared with the results of commit <code>{}</code>: ",
+        escape(&base.commit)
+    );
+    if base.changes.is_empty() {
+        out.push_str("no cell changed.</p></section>");
+        return;
+    }
+    let _ = write!(
+        out,
+        "{}.</p><ul class=\"changes\">",
+        plural(base.changes.len(), "cell changed", "cells changed")
+    );
+    for change in &base.changes {
+        let class = change.after.map_or("not_selected", |s| s.id());
+        let shown = report.rows.iter().find(|r| r.name == change.case);
+        let name = escape(&change.cell());
+        let _ = write!(out, "<li class=\"change {class}\" data-change=\"{name}\">");
+        match shown.filter(|row| row.cells.contains_key(&change.language)) {
+            Some(row) => {
+                let _ = write!(
+                    out,
+                    "<a href=\"#{}\">{name}</a>",
+                    result_id(row, &change.language)
+                );
+            }
+            None => {
+                let _ = write!(out, "<b>{name}</b>");
+            }
+        }
+        let _ = write!(out, ": {}", escape(&change.what()));
+        if let Some(summary) = &change.summary {
+            let _ = write!(out, " — {}", escape(summary));
+        }
+        out.push_str("</li>");
+    }
+    out.push_str("</ul></section>");
+}
+
 /// The whole document.
 pub(super) fn page(report: &Report) -> String {
     let mut out = String::with_capacity(64 * 1024);
@@ -391,6 +310,9 @@ pub(super) fn page(report: &Report) -> String {
         escape(&report.commit)
     );
     header(&mut out, report);
+    if let Some(base) = &report.base {
+        changes(&mut out, report, base);
+    }
     summary(&mut out, report);
     matrix(&mut out, report);
     out.push_str("<section id=\"cases\"><h2>Cases</h2>");

@@ -12,9 +12,14 @@
 //! external font or script, and it works from `file://`.
 
 pub mod code;
+pub mod diff;
 mod html;
+pub mod markdown;
+mod markup;
 mod picture;
+pub mod results;
 pub mod run;
+mod style;
 
 use std::collections::BTreeMap;
 use std::io;
@@ -44,6 +49,8 @@ pub struct Report {
     /// The code panel: each part in every language ([`code::read`]); empty
     /// leaves the panel out.
     pub code: Vec<code::Part>,
+    /// What changed since a base run, when one was given (`BASE=`).
+    pub base: Option<diff::Base>,
 }
 
 /// One toolchain's version, as its own `--version` says it.
@@ -154,17 +161,6 @@ impl State {
             State::HarnessFault => "✗ harness fault",
             State::NotSelected => "· not selected",
         }
-    }
-
-    /// Whether the state fails the run.
-    pub fn is_failure(self) -> bool {
-        matches!(
-            self,
-            State::WrongAnswer
-                | State::RunnerFault
-                | State::StaleKnownFailure
-                | State::HarnessFault
-        )
     }
 }
 

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use outbox::trace::{traced_pass, Event, ObservedBroker, Outcome};
 use outbox::{FlakyBroker, IdempotentConsumer, Message, OutboxRelay, OutboxTable};
 
-use super::html::escape;
+use super::markup::escape;
 use super::{Failure, Scenario};
 
 /// More passes than this are summarised, not drawn, so a long case keeps

@@ -139,6 +139,7 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
         languages: suite.languages.iter().map(|l| l.name.clone()).collect(),
         rows,
         code: super::code::read(&suite.root),
+        base: None,
     }
 }
 
