@@ -99,6 +99,10 @@ fn main() -> ExitCode {
     if let Some(base) = &page.base {
         eprint!("{}", report::diff::text(base));
     }
+    eprint!(
+        "{}",
+        report::known::text(&report::known::advice(&results, &suite.known_failures))
+    );
     if written {
         conclusion.exit_code()
     } else {

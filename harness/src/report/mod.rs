@@ -14,6 +14,7 @@
 pub mod code;
 pub mod diff;
 mod html;
+pub mod known;
 pub mod markdown;
 mod markup;
 mod picture;
