@@ -510,7 +510,7 @@ fn the_fixture_page(program: &Path) {
         .replace('<', "&lt;")
         .replace('>', "&gt;");
     assert!(
-        dom.contains(&format!("<pre>{escaped}</pre>")),
+        dom.contains(&format!("<pre tabindex=\"0\">{escaped}</pre>")),
         "go's failure text"
     );
     // The pictures came from the reference's trace.
@@ -595,6 +595,164 @@ fn a_real_run_page(program: &Path) {
     );
 }
 
+/// The pinned checkers (`harness/report-tools`), as `make report-tools`
+/// installs them: `PARITY_REPORT_TOOLS`, else `target/tools/report-tools`.
+fn report_tools() -> PathBuf {
+    match std::env::var_os("PARITY_REPORT_TOOLS").filter(|p| !p.is_empty()) {
+        Some(dir) => parity::repo_root().join(dir),
+        None => parity::repo_root().join("target/tools/report-tools"),
+    }
+}
+
+/// Runs a pinned checker with node: (succeeded, what it printed).
+fn node(tools: &Path, label: &str, args: &[String]) -> (bool, String) {
+    let mut argv = vec!["node".to_owned()];
+    argv.extend(args.iter().cloned());
+    let command = exec::Command {
+        label: label.to_owned(),
+        argv,
+        dir: tools.to_path_buf(),
+        deadline: TIMEOUT,
+        keep: 1024 * 1024,
+    };
+    let output = exec::run(&command, Stdin::Null).unwrap_or_else(|e| panic!("{label}: {e}"));
+    let mut printed = output.stdout.text();
+    printed.push_str(&output.stderr.text());
+    (output.success(), printed)
+}
+
+/// html-validate's verdict on `page` (the repository's config).
+fn html_validate(tools: &Path, page: &Path) -> (bool, String) {
+    node(
+        tools,
+        "html-validate",
+        &[
+            "node_modules/html-validate/bin/html-validate.mjs".into(),
+            "--config".into(),
+            parity::repo_root()
+                .join("harness/report-tools/.htmlvalidate.json")
+                .to_string_lossy()
+                .into_owned(),
+            page.to_string_lossy().into_owned(),
+        ],
+    )
+}
+
+/// axe-core's violations on `html`, run in Chromium: a probe copy of the
+/// page carries axe and a script that writes its result into the DOM,
+/// which `--dump-dom` prints once virtual time has let axe finish.
+fn axe(program: &Path, tools: &Path, dir: &Path, name: &str, html: &str) -> Vec<String> {
+    let axe = std::fs::read_to_string(tools.join("node_modules/axe-core/axe.min.js")).unwrap();
+    let script = "<script>axe.run(document, {resultTypes: ['violations']}).then(function (r) {\
+        var p = document.createElement('pre'); p.id = 'axe-result';\
+        p.textContent = JSON.stringify(r.violations.map(function (v) {\
+          return v.id + ' (' + v.impact + '): ' + v.help + ': ' + v.nodes.slice(0, 5).map(function (n) { return n.target.join(' '); }).join(', ');\
+        })); document.body.appendChild(p); });</script>";
+    let probe = dir.join(format!("axe-{name}.html"));
+    let with_axe = format!("<script>{axe}</script>{script}</body>");
+    std::fs::write(&probe, html.replacen("</body>", &with_axe, 1)).unwrap();
+    let out = chromium(
+        program,
+        dir,
+        &format!("axe-{name}"),
+        &[
+            "--dump-dom".into(),
+            "--virtual-time-budget=30000".into(),
+            "--window-size=1400,1800".into(),
+            file_url(&probe),
+        ],
+    )
+    .unwrap();
+    let start = out
+        .stdout
+        .find("<pre id=\"axe-result\">")
+        .unwrap_or_else(|| {
+            panic!(
+                "{name}: axe wrote no result; stderr ends:\n{}",
+                parity::text::tail(&out.stderr, 20)
+            )
+        })
+        + "<pre id=\"axe-result\">".len();
+    let end = start + out.stdout[start..].find("</pre>").unwrap();
+    let json = out.stdout[start..end]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&");
+    serde_json::from_str(&json).unwrap_or_else(|e| panic!("{name}: axe's result: {e}: {json}"))
+}
+
+/// The page passes html-validate and axe-core with no finding, and both
+/// checks can fail (a canary page each).
+fn the_checkers_find_nothing(program: &Path) {
+    let tools = report_tools();
+    let dir = parity::config::target_dir(&parity::repo_root()).join("parity/report-browser");
+    std::fs::create_dir_all(&dir).unwrap();
+    let canary = dir.join("canary-checkers.html");
+    let broken = "<!DOCTYPE html><html><head><title>canary</title></head><body><div><p>unclosed</div>\
+                  <div style=\"overflow:auto;height:2rem\"><p>1</p><p>2</p><p>3</p><p>4</p></div></body></html>\n";
+    std::fs::write(&canary, broken).unwrap();
+    let (ok, printed) = html_validate(&tools, &canary);
+    assert!(
+        !ok && printed.contains("no-implicit-close"),
+        "html-validate passed a broken page:\n{printed}"
+    );
+    let found = axe(program, &tools, &dir, "canary", broken);
+    assert!(
+        found.iter().any(|v| v.starts_with("landmark-one-main")),
+        "axe found no missing main landmark in the canary: {found:?}"
+    );
+
+    let mut report = fixture();
+    // Twelve passes: a picture wider than the window, which scrolls.
+    report.rows.push(row(
+        "one_row_a_pass",
+        "A batch of one: twelve passes, a picture wider than the window.",
+        Some(Scenario {
+            batch_size: 1,
+            messages: (1..=12).map(|id| message(id, "order-1", "E", 0)).collect(),
+            failures: BTreeMap::new(),
+            passes: 12,
+            restart_each_pass: false,
+        }),
+        vec![("rust", Cell::Pass)],
+    ));
+    report.base = Some(report::diff::compare(
+        &report::results::Results::of(&fixture_with_rust_failing()),
+        &report::results::Results::of(&report),
+    ));
+    for (name, page) in [
+        ("checked-fixture", report),
+        ("checked-empty", Report::default()),
+    ] {
+        let path = dir.join(format!("{name}.html"));
+        report::write(&path, &page).unwrap();
+        let (ok, printed) = html_validate(&tools, &path);
+        assert!(ok, "html-validate on {}:\n{printed}", path.display());
+        let html = std::fs::read_to_string(&path).unwrap();
+        let found = axe(program, &tools, &dir, name, &html);
+        assert!(
+            found.is_empty(),
+            "axe-core on {}:\n{}",
+            path.display(),
+            found.join("\n")
+        );
+    }
+}
+
+/// The fixture with rust failing `lost_ack`: a base to compare it with.
+fn fixture_with_rust_failing() -> Report {
+    let mut report = fixture();
+    report.rows[0].cells.insert(
+        "rust".into(),
+        Cell::Fail(
+            ReasonKind::RunnerFault,
+            "`lost_ack`: runner fault: crashed".into(),
+        ),
+    );
+    report
+}
+
 fn main() -> ExitCode {
     let args = Arguments::from_args();
     let browser = find_chromium();
@@ -618,9 +776,44 @@ fn main() -> ExitCode {
             }
         })
     };
+    let checkers = {
+        let browser = browser.clone();
+        Trial::ignorable_test(
+            "report_browser/html_validate_and_axe_find_nothing",
+            move || {
+                let tools = report_tools();
+                let ready = match &browser {
+                    None => Err("Chromium is not installed (install the Debian package chromium, or run make setup)".to_owned()),
+                    Some(_)
+                        if !tools.join("node_modules/axe-core/axe.min.js").is_file()
+                            || !tools.join("node_modules/html-validate/bin/html-validate.mjs").is_file() =>
+                    {
+                        Err(format!(
+                            "the pinned html-validate and axe-core are not installed in {} (make report-tools, which needs npm and the network once)",
+                            tools.display()
+                        ))
+                    }
+                    Some(program) => Ok(program),
+                };
+                match ready {
+                    Ok(program) => {
+                        the_checkers_find_nothing(program);
+                        Ok(Completion::Completed)
+                    }
+                    Err(why) if strict() => {
+                        Err(format!("{why} (PARITY_STRICT=1 makes this a failure)").into())
+                    }
+                    Err(why) => Ok(Completion::ignored_with(format!(
+                        "{why}, or set PARITY_STRICT=1 to make this a failure"
+                    ))),
+                }
+            },
+        )
+    };
     let trials = vec![
         trial("report_browser/the_fixture_page", the_fixture_page),
         trial("report_browser/a_real_run_page", a_real_run_page),
+        checkers,
     ];
     libtest_mimic::run(&args, trials).exit_code()
 }

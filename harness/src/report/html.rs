@@ -175,7 +175,7 @@ fn case_section(out: &mut String, report: &Report, row: &Row) {
         );
     }
     if let Some(scenario) = &row.scenario {
-        picture::render(out, scenario);
+        picture::render(out, &row.name, scenario);
     }
     out.push_str("<ul class=\"results\">");
     for language in &report.languages {
@@ -190,7 +190,9 @@ fn case_section(out: &mut String, report: &Report, row: &Row) {
         );
         match cell {
             Some(Cell::Fail(_, text)) => {
-                let _ = write!(out, "<pre>{}</pre>", escape(text));
+                // Long text scrolls inside the box: focusable, so a
+                // keyboard can scroll it too.
+                let _ = write!(out, "<pre tabindex=\"0\">{}</pre>", escape(text));
             }
             Some(Cell::Ignored(reason) | Cell::KnownFailure(reason)) => {
                 let _ = write!(out, " — {}", escape(reason));
@@ -310,6 +312,9 @@ pub(super) fn page(report: &Report) -> String {
         escape(&report.commit)
     );
     header(&mut out, report);
+    // Everything but the header is the page's main content: a landmark a
+    // screen reader jumps to (axe's landmark-one-main and region rules).
+    out.push_str("<main>");
     if let Some(base) = &report.base {
         changes(&mut out, report, base);
     }
@@ -324,6 +329,6 @@ pub(super) fn page(report: &Report) -> String {
     if !report.code.is_empty() {
         code_panel(&mut out, &report.code);
     }
-    out.push_str("</body></html>\n");
+    out.push_str("</main></body></html>\n");
     out
 }

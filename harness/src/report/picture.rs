@@ -325,7 +325,7 @@ fn failure_script(scenario: &Scenario) -> String {
 /// The picture of `scenario` as an HTML fragment: a line stating the
 /// scenario, then the outbox at the start, a column per pass and a column
 /// wherever rows are written between passes.
-pub(super) fn render(out: &mut String, scenario: &Scenario) {
+pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
     let _ = write!(
         out,
         "<p class=\"scenario\">batch size {}, {} pass{}{}; {}</p>",
@@ -350,7 +350,13 @@ pub(super) fn render(out: &mut String, scenario: &Scenario) {
             return;
         }
     };
-    out.push_str("<div class=\"picture\">");
+    // A wide picture scrolls sideways: focusable and named, so a keyboard
+    // can scroll it and a screen reader says what it is.
+    let _ = write!(
+        out,
+        "<div class=\"picture\" tabindex=\"0\" role=\"group\" aria-label=\"the reference's run of {}\">",
+        escape(name)
+    );
     out.push_str("<div class=\"col outbox\"><h4>outbox at start</h4>");
     if run.initial.is_empty() {
         out.push_str("<p class=\"none\">empty</p>");

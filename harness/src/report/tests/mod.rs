@@ -121,7 +121,7 @@ fn a_failing_cell_shows_its_text_and_links_to_it_verbatim() {
     assert!(cell.contains("<span class=\"why\">sent differs in pass 1</span>"));
     assert!(cell.contains("href=\"#r-lost_ack--go\""));
     assert!(page.contains(
-        "id=\"r-lost_ack--go\"><b>go: ✗ wrong answer</b><pre>sent differs in pass 1\n  expected [2]\n  actual   [1, 2]\n</pre>"
+        "id=\"r-lost_ack--go\"><b>go: ✗ wrong answer</b><pre tabindex=\"0\">sent differs in pass 1\n  expected [2]\n  actual   [1, 2]\n</pre>"
     ));
     assert!(page.contains("data-cell=\"lost_ack/rust\" data-status=\"pass\""));
 }

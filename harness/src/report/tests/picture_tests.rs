@@ -16,7 +16,7 @@ fn the_picture_is_the_reference_trace() {
     assert_eq!(run.passes[0].written_after.len(), 1);
 
     let mut out = String::new();
-    picture::render(&mut out, &lost_ack());
+    picture::render(&mut out, "case", &lost_ack());
     let pass1 = out.find("<h4>pass 1").unwrap();
     let written = out.find("<h4>written after pass 1</h4>").unwrap();
     let pass2 = out.find("<h4>pass 2").unwrap();
@@ -184,7 +184,7 @@ fn the_picture_keeps_what_it_draws_not_passes_times_rows() {
         (13, 2_001, 3_000)
     );
     let mut page = String::new();
-    picture::render(&mut page, &blocked_for(3_000, 2_000));
+    picture::render(&mut page, "case", &blocked_for(3_000, 2_000));
     assert!(page.contains("… and 2960 more rows"));
     assert!(
         page.contains("<h4>passes 13–2001</h4><p class=\"none\">not drawn: 3000 more rows sent")
