@@ -548,6 +548,7 @@ fn a_real_run_page(program: &Path) {
     suite.languages = vec![
         fake("fake-right", "none", "none"),
         fake("fake-wrong", "wrong-result", "lost_ack"),
+        fake("fake-crash", "crash", "batch_of_two"),
     ];
     let suite = Arc::new(suite);
     let dir = parity::config::target_dir(&parity::repo_root()).join("parity/report-browser");
@@ -572,9 +573,51 @@ fn a_real_run_page(program: &Path) {
         ran,
         "one matrix cell per trial of the run"
     );
-    assert_eq!(conclusion.num_failed, 1, "only fake-wrong's lost_ack fails");
+    assert_eq!(
+        conclusion.num_failed, 2,
+        "only fake-wrong's lost_ack and fake-crash's batch_of_two fail"
+    );
+    // A wrong answer and a crash are told apart, on the page and in the
+    // results file.
+    let status = |key: &str| {
+        start_tags(&dom, "td")
+            .into_iter()
+            .find(|tag| attribute(tag, "data-cell") == Some(key))
+            .and_then(|tag| attribute(tag, "data-status"))
+            .map(str::to_owned)
+    };
+    assert_eq!(
+        status("lost_ack/fake-wrong").as_deref(),
+        Some("wrong_answer")
+    );
+    assert_eq!(
+        status("batch_of_two/fake-crash").as_deref(),
+        Some("runner_fault")
+    );
+    let results = report::results::Results::of(&report);
+    let state = |language: &str, case: &str| {
+        results
+            .trials
+            .iter()
+            .find(|e| e.language == language && e.case == case)
+            .map(|e| e.state.clone())
+    };
+    assert_eq!(
+        state("fake-crash", "batch_of_two").as_deref(),
+        Some("runner_fault")
+    );
+    assert_eq!(
+        state("fake-wrong", "lost_ack").as_deref(),
+        Some("wrong_answer")
+    );
+    let markdown = report::markdown::summary(&report);
+    assert!(
+        markdown
+            .contains("- `fake-crash/batch_of_two`: ⚠ runner fault: `batch_of_two`: runner fault:"),
+        "{markdown}"
+    );
     let [mut passed, mut failed, mut ignored] = [0, 0, 0];
-    for language in ["fake-right", "fake-wrong"] {
+    for language in ["fake-right", "fake-wrong", "fake-crash"] {
         let [p, f, i, k, _] = summary(&dom, language).map(Option::unwrap_or_default);
         passed += p as u64;
         failed += f as u64;
