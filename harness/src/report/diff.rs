@@ -15,6 +15,25 @@ pub struct Base {
     /// The cells that changed, in this run's order, then the gone ones in
     /// the base's order.
     pub changes: Vec<Change>,
+    /// When the base chose its trials otherwise than this run: (the base's
+    /// filter, this run's), so "gone" cells are read as filtered, not lost.
+    pub filters: Option<(String, String)>,
+}
+
+impl Base {
+    /// The filter note, if the two runs chose their trials differently.
+    pub fn filter_note(&self) -> Option<String> {
+        let shown = |f: &str| {
+            if f.is_empty() {
+                "every trial".to_owned()
+            } else {
+                format!("`{f}`")
+            }
+        };
+        self.filters
+            .as_ref()
+            .map(|(base, now)| format!("the base ran {}, this run {}", shown(base), shown(now)))
+    }
 }
 
 /// One cell whose state changed.
@@ -87,6 +106,7 @@ pub fn compare(base: &Results, now: &Results) -> Base {
     Base {
         commit: base.commit.clone(),
         changes,
+        filters: (base.filter != now.filter).then(|| (base.filter.clone(), now.filter.clone())),
     }
 }
 

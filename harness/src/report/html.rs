@@ -265,6 +265,10 @@ fn changes(out: &mut String, report: &Report, base: &super::diff::Base) {
         "<section id=\"changes\"><h2>Changed since the base</h2><p>Compared with the results of commit <code>{}</code>: ",
         escape(&base.commit)
     );
+    if let Some(note) = base.filter_note() {
+        let _ = write!(out, "{} (", escape(&note));
+        out.push_str("a cell only one of them selected shows as new or gone); ");
+    }
     if base.changes.is_empty() {
         out.push_str("no cell changed.</p></section>");
         return;

@@ -27,6 +27,9 @@ pub fn summary(report: &Report) -> String {
         let _ = writeln!(out, "Trials selected by `{}`.\n", cell(&report.selection));
     }
     if let Some(base) = &report.base {
+        if let Some(note) = base.filter_note() {
+            let _ = writeln!(out, "Note: {}.\n", cell(&note));
+        }
         if base.changes.is_empty() {
             let _ = writeln!(
                 out,

@@ -187,6 +187,13 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
             ),
         ]
     );
+    assert_eq!(base_of_now.filter_note(), None);
+    let mut filtered = results::Results::of(&now);
+    filtered.filter = "go".into();
+    assert_eq!(
+        diff::compare(&base, &filtered).filter_note().as_deref(),
+        Some("the base ran every trial, this run `go`")
+    );
     let text = diff::text(&base_of_now);
     assert!(text.contains("  rust/lost_ack: ✓ pass → ✗ wrong answer: `lost_ack`: the result differs from expect\n"), "{text}");
     now_report.base = Some(base_of_now);
