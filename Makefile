@@ -2,6 +2,8 @@
 #   make test                      every language, every case, every demo
 #   make test T=patterns/enterprise/outbox/practice/go    one language (or one case)
 #   make report                    make test, and the HTML report page (target/parity/report.html)
+#   make report BASE=old.json      ... and what changed since the run whose results file that is
+#   make known-failures LANG=go    rewrite runners/go/known-failures.json from the last run
 #   make demo                      the Rust demo, then each other language's, compared
 #   make fuzz SEED=7 COUNT=100000  generated scenarios through every language (or DURATION=60 seconds; SAVE=1
 #                                  appends shrunk failures to cases/regressions.json)
@@ -20,7 +22,7 @@ COUNT ?=
 DURATION ?=
 SAVE ?=
 
-.PHONY: test self-test parity report demo fuzz bench bless new-case mutants lint setup clean
+.PHONY: test self-test parity report demo fuzz bench bless new-case mutants lint setup clean known-failures report-tools
 
 # Every trial: each language's cases, generated scenarios, demo, demo
 # config errors and its own unit tests (Rust's `unit` is `cargo test
@@ -29,17 +31,29 @@ test: parity
 
 # Only the Rust workspace's tests (the harness's self-tests among them):
 # every test cargo finds, so a new tests/*.rs cannot be left out.
-self-test:
+self-test: report-tools
 	$(CARGO) test --quiet --workspace
 
-parity:
-	$(CARGO) test --quiet --package parity --test parity -- $(T) $(ARGS)
+# BASE=path/to/results.json compares the run with an earlier one's results
+# (every run writes target/parity/results.json): the page, the end of the
+# output and the CI summary say which cells changed.
+BASE ?=
+parity: report-tools
+	$(if $(BASE),PARITY_BASE=$(BASE)) $(CARGO) test --quiet --package parity --test parity -- $(T) $(ARGS)
 
 # The suite (same T, ARGS and environment as make test), and the HTML report
 # page of its results: the language-by-case matrix and a picture per case.
 REPORT ?= target/parity/report.html
 report:
 	PARITY_REPORT=$(REPORT) $(MAKE) --no-print-directory parity
+
+# runners/<LANG>/known-failures.json from the last run's results file:
+# reasons kept, entries that pass now removed, new failures added with a
+# placeholder the suite refuses until it says why (LANG from the command
+# line only: the environment's LANG is the locale).
+known-failures:
+	$(if $(filter command line,$(origin LANG)),,$(error make known-failures LANG=<language>, e.g. LANG=go))
+	env -u LANG $(CARGO) run --quiet --package parity --bin known-failures -- $(LANG)
 
 demo:
 	$(CARGO) run --quiet --package parity --bin demos
@@ -104,6 +118,19 @@ mutants: $(if $(filter rust,$(MUTANTS_LANGS)),$(MUTANTS)) \
 	  $(if $(filter typescript,$(MUTANTS_LANGS)),$(STRYKER))
 	env -u LANG CARGO_MUTANTS=$(MUTANTS) UNIVERSALMUTATOR=$(UNIVERSALMUTATOR) STRYKER=$(STRYKER) \
 	  nice -n 15 python3 harness/mutants/mutants.py $(MUTANTS_LANGS) $(if $(SAMPLE),--sample $(SAMPLE)) $(if $(ONLY),--only "$(ONLY)")
+
+# The report page's checkers (html-validate, axe-core), pinned by
+# harness/report-tools/package-lock.json, for the browser test. Offline a
+# failed install only warns: the test then skips with the reason (a
+# failure under PARITY_STRICT=1).
+REPORT_TOOLS := $(TOOLS)/report-tools/node_modules/.package-lock.json
+$(REPORT_TOOLS): harness/report-tools/package.json harness/report-tools/package-lock.json
+	mkdir -p $(TOOLS)/report-tools
+	cp harness/report-tools/package.json harness/report-tools/package-lock.json $(TOOLS)/report-tools/
+	cd $(TOOLS)/report-tools && npm ci --no-audit --no-fund --silent
+
+report-tools:
+	@$(MAKE) --no-print-directory $(REPORT_TOOLS) || echo "report-tools: not installed (offline, or no npm): the browser test skips its html-validate and axe checks"
 
 RUFF_VERSION := 0.17.6
 ACTIONLINT_VERSION := v1.7.12

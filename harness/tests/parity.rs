@@ -2,10 +2,16 @@
 //! Takes libtest's arguments (a filter such as
 //! `patterns/enterprise/outbox/practice/go`, `--exact`, `--skip`, `--list`,
 //! `--format json`); `PARITY_JUNIT=path` also writes a JUnit XML report and
-//! `PARITY_REPORT=path` the HTML report page. A relative path is taken from
-//! the repository root, like `PARITY_CASES`'s; both files are written
-//! atomically.
+//! `PARITY_REPORT=path` the HTML report page. Every run writes its results
+//! file (`PARITY_RESULTS`, default `target/parity/results.json`);
+//! `PARITY_BASE=path` compares the run with an earlier results file (on the
+//! page, at the end of the terminal output and in the CI summary), and
+//! when `GITHUB_STEP_SUMMARY` names a file the run appends its Markdown
+//! summary there. A relative path is taken from the repository root, like
+//! `PARITY_CASES`'s; the files are written atomically.
 
+use std::io::Write as _;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -23,9 +29,23 @@ fn main() -> ExitCode {
             .map(|p| root.join(p))
     };
     let (junit_path, report_path) = (output("PARITY_JUNIT"), output("PARITY_REPORT"));
+    let results_path = output("PARITY_RESULTS")
+        .unwrap_or_else(|| parity::config::target_dir(&root).join("parity/results.json"));
+    // The base is read before anything runs (a wrong path is a mistake to
+    // hear about now, not after the whole suite) and before this run's
+    // results replace it, so BASE may be the last run's own file.
+    let base = match output("PARITY_BASE").map(|p| report::results::Results::load(&p)) {
+        None => None,
+        Some(Ok(base)) => Some(base),
+        Some(Err(e)) => {
+            eprintln!("parity: PARITY_BASE: {e}");
+            eprintln!("parity: nothing was run.");
+            return ExitCode::FAILURE;
+        }
+    };
     // A run that stops early (a bad case file, Ctrl-C) must not leave the
     // last run's report behind, as if it were this run's.
-    for path in junit_path.iter().chain(&report_path) {
+    for path in junit_path.iter().chain(&report_path).chain([&results_path]) {
         let _ = std::fs::remove_file(path);
     }
     let suite = match Suite::from_env() {
@@ -51,8 +71,23 @@ fn main() -> ExitCode {
             written = false;
         }
     }
+    let mut page = report::run::from_run(&suite, &records, &args);
+    let results = report::results::Results::of(&page);
+    if let Err(e) = results.write(&results_path) {
+        eprintln!("parity: cannot write the results file: {e}");
+        written = false;
+    }
+    page.base = base.map(|base| report::diff::compare(&base, &results));
+    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
+        if let Err(e) = append(Path::new(&path), &report::markdown::summary(&page)) {
+            eprintln!(
+                "parity: cannot append the summary to {}: {e}",
+                Path::new(&path).display()
+            );
+            written = false;
+        }
+    }
     if let Some(path) = report_path {
-        let page = report::run::from_run(&suite, &records, &args);
         match report::write(&path, &page) {
             Ok(()) => eprintln!("parity: report written to {}", path.display()),
             Err(e) => {
@@ -61,9 +96,26 @@ fn main() -> ExitCode {
             }
         }
     }
+    if let Some(base) = &page.base {
+        eprint!("{}", report::diff::text(base));
+    }
+    eprint!(
+        "{}",
+        report::known::text(&report::known::advice(&results, &suite.known_failures))
+    );
     if written {
         conclusion.exit_code()
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// Appends to the step summary: GitHub collects every step's additions, so
+/// the file is never replaced.
+fn append(path: &Path, text: &str) -> std::io::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)?;
+    file.write_all(text.as_bytes())
 }

@@ -25,7 +25,7 @@ use std::time::Duration;
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use parity::config::Settings;
 use parity::exec::{self, Stdin};
-use parity::report::{self, Cell, Failure, Report, Row, Scenario, Toolchain};
+use parity::report::{self, code, Cell, Failure, ReasonKind, Report, Row, Scenario, Toolchain};
 use parity::suite::junit::Recorder;
 use parity::suite::{trials, Suite};
 use parity::toolchain::Language;
@@ -64,6 +64,7 @@ fn row(name: &str, description: &str, scenario: Option<Scenario>, cells: Vec<(&s
     Row {
         name: name.into(),
         description: description.into(),
+        seed: false,
         scenario,
         cells: cells.into_iter().map(|(l, c)| (l.to_string(), c)).collect(),
     }
@@ -104,12 +105,14 @@ fn fixture() -> Report {
             },
         ],
         languages: vec!["rust".into(), "go".into(), "python".into()],
+        code: code_fixture(),
+        base: None,
         rows: vec![
             row(
                 "lost_ack",
                 "The ack of attempt 1 is lost: message 1 is delivered but stays unsent, order-1 is blocked for the pass, and the consumer drops the redelivery.",
                 Some(three(Failure::LostAck)),
-                vec![("rust", Cell::Pass), ("go", Cell::Fail(GO_FAILURE.into())), ("python", ignored())],
+                vec![("rust", Cell::Pass), ("go", Cell::Fail(ReasonKind::WrongAnswer, GO_FAILURE.into())), ("python", ignored())],
             ),
             row(
                 "restart_after_lost_ack",
@@ -129,7 +132,12 @@ fn fixture() -> Report {
             ),
             row(
                 "generated",
-                "Generated scenarios, compared with the reference.",
+                // A long unbroken word must wrap, not widen the page; a
+                // bidi override must not turn the text after it around.
+                &format!(
+                    "Generated scenarios, compared with the reference. \u{202e}desrever {}",
+                    "unbroken".repeat(250)
+                ),
                 None,
                 vec![("rust", Cell::Pass), ("go", Cell::Pass)],
             ),
@@ -140,6 +148,55 @@ fn fixture() -> Report {
                 vec![("rust", Cell::Pass), ("go", Cell::Pass), ("python", ignored())],
             ),
         ],
+    }
+}
+
+/// The real code panel, read from the repository, and one more part whose
+/// go file is missing (read from a folder without sources).
+fn code_fixture() -> Vec<code::Part> {
+    let mut parts = code::read(&parity::repo_root());
+    let nowhere = parity::repo_root().join("target/parity/report-browser/no-sources");
+    let mut missing = code::read(&nowhere).swap_remove(3);
+    missing.name = "relay, its go file missing".into();
+    missing.languages.retain(|(language, _)| language == "go");
+    parts.push(missing);
+    parts
+}
+
+/// The code panel in the DOM: one figure per (part, language) of the
+/// mapping, each file's text as the file holds it now (read here, not
+/// written into the test: the ports change), and the missing file named.
+fn check_code_panel(dom: &str, parts: &[code::Part]) {
+    let panel = &dom[dom.find("<section id=\"code\">").expect("the code panel")..];
+    let figures = start_tags(panel, "figure");
+    let expected: usize = parts.iter().map(|p| p.languages.len()).sum();
+    assert_eq!(figures.len(), expected, "one figure per (part, language)");
+    for part in parts {
+        for (language, sources) in &part.languages {
+            let key = format!("{}/{}", part.name, language);
+            assert!(
+                figures
+                    .iter()
+                    .any(|f| attribute(f, "data-code") == Some(key.as_str())),
+                "no figure for {key}"
+            );
+            for source in sources {
+                match std::fs::read_to_string(parity::repo_root().join(&source.path)) {
+                    Ok(text) if source.text.is_ok() => {
+                        let escaped = text
+                            .replace('&', "&amp;")
+                            .replace('<', "&lt;")
+                            .replace('>', "&gt;");
+                        assert!(panel.contains(&escaped), "{} in the panel", source.path);
+                    }
+                    _ => assert!(
+                        panel.contains(&format!("data-missing=\"{}\">not found</p>", source.path)),
+                        "{} shown as missing",
+                        source.path
+                    ),
+                }
+            }
+        }
     }
 }
 
@@ -247,10 +304,13 @@ fn start_tags<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
 fn expected_status(cell: Option<&Cell>) -> &'static str {
     match cell {
         Some(Cell::Pass) => "pass",
-        Some(Cell::Fail(_)) => "fail",
-        Some(Cell::Ignored(_)) => "ignored",
-        Some(Cell::KnownFailure(_)) => "known",
-        None => "notrun",
+        Some(Cell::Fail(ReasonKind::WrongAnswer, _)) => "wrong_answer",
+        Some(Cell::Fail(ReasonKind::RunnerFault, _)) => "runner_fault",
+        Some(Cell::Fail(ReasonKind::NotRun, _)) | Some(Cell::Ignored(_)) => "not_run",
+        Some(Cell::Fail(ReasonKind::StaleKnownFailure, _)) => "stale_known_failure",
+        Some(Cell::Fail(ReasonKind::HarnessFault, _)) => "harness_fault",
+        Some(Cell::KnownFailure(_)) => "known_failure",
+        None => "not_selected",
     }
 }
 
@@ -318,11 +378,57 @@ fn load(program: &Path, name: &str, report: &Report) -> String {
         console.join("\n")
     );
     assert!(
+        !out.stdout.contains('\u{202e}'),
+        "a bidi override in the DOM"
+    );
+    assert_no_overflow(program, &dir, name, &html);
+    assert!(
         screenshot.is_file(),
         "no screenshot at {}",
         screenshot.display()
     );
     out.stdout
+}
+
+/// Whether the page is wider than the window, measured by Chromium: a copy
+/// of the page with one script added (the page itself has none) writes
+/// the widths into the DOM that `--dump-dom` prints.
+fn assert_no_overflow(program: &Path, dir: &Path, name: &str, html: &str) {
+    let probe = dir.join(format!("width-{name}.html"));
+    let script = "<script>document.body.setAttribute('data-widths', \
+                  document.documentElement.scrollWidth + ' ' + window.innerWidth)</script>";
+    std::fs::write(&probe, html.replace("</body>", &format!("{script}</body>"))).unwrap();
+    let out = chromium(
+        program,
+        dir,
+        &format!("width-{name}"),
+        &[
+            "--dump-dom".into(),
+            "--window-size=1000,800".into(),
+            file_url(&probe),
+        ],
+    )
+    .unwrap();
+    let body = start_tags(&out.stdout, "body");
+    let widths = body
+        .first()
+        .and_then(|tag| attribute(tag, "data-widths"))
+        .unwrap_or_else(|| {
+            panic!(
+                "the width probe wrote nothing: {}",
+                parity::text::tail(&out.stdout, 5)
+            )
+        });
+    let [scroll, window]: [u64; 2] = widths
+        .split(' ')
+        .map(|w| w.parse().unwrap())
+        .collect::<Vec<_>>()
+        .try_into()
+        .unwrap();
+    assert!(
+        scroll <= window,
+        "{name}: the page is {scroll} px wide in a {window} px window"
+    );
 }
 
 /// The matrix of a loaded page, checked against `report`: one cell per
@@ -390,6 +496,7 @@ fn the_fixture_page(program: &Path) {
     let report = fixture();
     let dom = load(program, "fixture", &report);
     check_matrix(&dom, &report);
+    check_code_panel(&dom, &report.code);
     for (language, counts) in EXPECTED_SUMMARY {
         assert_eq!(
             summary(&dom, language),
@@ -403,7 +510,7 @@ fn the_fixture_page(program: &Path) {
         .replace('<', "&lt;")
         .replace('>', "&gt;");
     assert!(
-        dom.contains(&format!("<pre>{escaped}</pre>")),
+        dom.contains(&format!("<pre tabindex=\"0\">{escaped}</pre>")),
         "go's failure text"
     );
     // The pictures came from the reference's trace.
@@ -441,6 +548,7 @@ fn a_real_run_page(program: &Path) {
     suite.languages = vec![
         fake("fake-right", "none", "none"),
         fake("fake-wrong", "wrong-result", "lost_ack"),
+        fake("fake-crash", "crash", "batch_of_two"),
     ];
     let suite = Arc::new(suite);
     let dir = parity::config::target_dir(&parity::repo_root()).join("parity/report-browser");
@@ -459,15 +567,57 @@ fn a_real_run_page(program: &Path) {
     let cells = check_matrix(&dom, &report);
     let ran = conclusion.num_passed + conclusion.num_failed + conclusion.num_ignored;
     assert_eq!(records.len() as u64, ran, "one record per trial that ran");
-    let not_run_cells = dom.matches("data-status=\"notrun\"").count() as u64;
+    let not_run_cells = dom.matches("data-status=\"not_selected\"").count() as u64;
     assert_eq!(
         cells as u64 - not_run_cells,
         ran,
         "one matrix cell per trial of the run"
     );
-    assert_eq!(conclusion.num_failed, 1, "only fake-wrong's lost_ack fails");
+    assert_eq!(
+        conclusion.num_failed, 2,
+        "only fake-wrong's lost_ack and fake-crash's batch_of_two fail"
+    );
+    // A wrong answer and a crash are told apart, on the page and in the
+    // results file.
+    let status = |key: &str| {
+        start_tags(&dom, "td")
+            .into_iter()
+            .find(|tag| attribute(tag, "data-cell") == Some(key))
+            .and_then(|tag| attribute(tag, "data-status"))
+            .map(str::to_owned)
+    };
+    assert_eq!(
+        status("lost_ack/fake-wrong").as_deref(),
+        Some("wrong_answer")
+    );
+    assert_eq!(
+        status("batch_of_two/fake-crash").as_deref(),
+        Some("runner_fault")
+    );
+    let results = report::results::Results::of(&report);
+    let state = |language: &str, case: &str| {
+        results
+            .trials
+            .iter()
+            .find(|e| e.language == language && e.case == case)
+            .map(|e| e.state.clone())
+    };
+    assert_eq!(
+        state("fake-crash", "batch_of_two").as_deref(),
+        Some("runner_fault")
+    );
+    assert_eq!(
+        state("fake-wrong", "lost_ack").as_deref(),
+        Some("wrong_answer")
+    );
+    let markdown = report::markdown::summary(&report);
+    assert!(
+        markdown
+            .contains("- `fake-crash/batch_of_two`: ⚠ runner fault: `batch_of_two`: runner fault:"),
+        "{markdown}"
+    );
     let [mut passed, mut failed, mut ignored] = [0, 0, 0];
-    for language in ["fake-right", "fake-wrong"] {
+    for language in ["fake-right", "fake-wrong", "fake-crash"] {
         let [p, f, i, k, _] = summary(&dom, language).map(Option::unwrap_or_default);
         passed += p as u64;
         failed += f as u64;
@@ -486,6 +636,164 @@ fn a_real_run_page(program: &Path) {
         dom.contains("duplicates: expected 1, actual 999"),
         "the failing cell's diff is on the page"
     );
+}
+
+/// The pinned checkers (`harness/report-tools`), as `make report-tools`
+/// installs them: `PARITY_REPORT_TOOLS`, else `target/tools/report-tools`.
+fn report_tools() -> PathBuf {
+    match std::env::var_os("PARITY_REPORT_TOOLS").filter(|p| !p.is_empty()) {
+        Some(dir) => parity::repo_root().join(dir),
+        None => parity::repo_root().join("target/tools/report-tools"),
+    }
+}
+
+/// Runs a pinned checker with node: (succeeded, what it printed).
+fn node(tools: &Path, label: &str, args: &[String]) -> (bool, String) {
+    let mut argv = vec!["node".to_owned()];
+    argv.extend(args.iter().cloned());
+    let command = exec::Command {
+        label: label.to_owned(),
+        argv,
+        dir: tools.to_path_buf(),
+        deadline: TIMEOUT,
+        keep: 1024 * 1024,
+    };
+    let output = exec::run(&command, Stdin::Null).unwrap_or_else(|e| panic!("{label}: {e}"));
+    let mut printed = output.stdout.text();
+    printed.push_str(&output.stderr.text());
+    (output.success(), printed)
+}
+
+/// html-validate's verdict on `page` (the repository's config).
+fn html_validate(tools: &Path, page: &Path) -> (bool, String) {
+    node(
+        tools,
+        "html-validate",
+        &[
+            "node_modules/html-validate/bin/html-validate.mjs".into(),
+            "--config".into(),
+            parity::repo_root()
+                .join("harness/report-tools/.htmlvalidate.json")
+                .to_string_lossy()
+                .into_owned(),
+            page.to_string_lossy().into_owned(),
+        ],
+    )
+}
+
+/// axe-core's violations on `html`, run in Chromium: a probe copy of the
+/// page carries axe and a script that writes its result into the DOM,
+/// which `--dump-dom` prints once virtual time has let axe finish.
+fn axe(program: &Path, tools: &Path, dir: &Path, name: &str, html: &str) -> Vec<String> {
+    let axe = std::fs::read_to_string(tools.join("node_modules/axe-core/axe.min.js")).unwrap();
+    let script = "<script>axe.run(document, {resultTypes: ['violations']}).then(function (r) {\
+        var p = document.createElement('pre'); p.id = 'axe-result';\
+        p.textContent = JSON.stringify(r.violations.map(function (v) {\
+          return v.id + ' (' + v.impact + '): ' + v.help + ': ' + v.nodes.slice(0, 5).map(function (n) { return n.target.join(' '); }).join(', ');\
+        })); document.body.appendChild(p); });</script>";
+    let probe = dir.join(format!("axe-{name}.html"));
+    let with_axe = format!("<script>{axe}</script>{script}</body>");
+    std::fs::write(&probe, html.replacen("</body>", &with_axe, 1)).unwrap();
+    let out = chromium(
+        program,
+        dir,
+        &format!("axe-{name}"),
+        &[
+            "--dump-dom".into(),
+            "--virtual-time-budget=30000".into(),
+            "--window-size=1400,1800".into(),
+            file_url(&probe),
+        ],
+    )
+    .unwrap();
+    let start = out
+        .stdout
+        .find("<pre id=\"axe-result\">")
+        .unwrap_or_else(|| {
+            panic!(
+                "{name}: axe wrote no result; stderr ends:\n{}",
+                parity::text::tail(&out.stderr, 20)
+            )
+        })
+        + "<pre id=\"axe-result\">".len();
+    let end = start + out.stdout[start..].find("</pre>").unwrap();
+    let json = out.stdout[start..end]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&");
+    serde_json::from_str(&json).unwrap_or_else(|e| panic!("{name}: axe's result: {e}: {json}"))
+}
+
+/// The page passes html-validate and axe-core with no finding, and both
+/// checks can fail (a canary page each).
+fn the_checkers_find_nothing(program: &Path) {
+    let tools = report_tools();
+    let dir = parity::config::target_dir(&parity::repo_root()).join("parity/report-browser");
+    std::fs::create_dir_all(&dir).unwrap();
+    let canary = dir.join("canary-checkers.html");
+    let broken = "<!DOCTYPE html><html><head><title>canary</title></head><body><div><p>unclosed</div>\
+                  <div style=\"overflow:auto;height:2rem\"><p>1</p><p>2</p><p>3</p><p>4</p></div></body></html>\n";
+    std::fs::write(&canary, broken).unwrap();
+    let (ok, printed) = html_validate(&tools, &canary);
+    assert!(
+        !ok && printed.contains("no-implicit-close"),
+        "html-validate passed a broken page:\n{printed}"
+    );
+    let found = axe(program, &tools, &dir, "canary", broken);
+    assert!(
+        found.iter().any(|v| v.starts_with("landmark-one-main")),
+        "axe found no missing main landmark in the canary: {found:?}"
+    );
+
+    let mut report = fixture();
+    // Twelve passes: a picture wider than the window, which scrolls.
+    report.rows.push(row(
+        "one_row_a_pass",
+        "A batch of one: twelve passes, a picture wider than the window.",
+        Some(Scenario {
+            batch_size: 1,
+            messages: (1..=12).map(|id| message(id, "order-1", "E", 0)).collect(),
+            failures: BTreeMap::new(),
+            passes: 12,
+            restart_each_pass: false,
+        }),
+        vec![("rust", Cell::Pass)],
+    ));
+    report.base = Some(report::diff::compare(
+        &report::results::Results::of(&fixture_with_rust_failing()),
+        &report::results::Results::of(&report),
+    ));
+    for (name, page) in [
+        ("checked-fixture", report),
+        ("checked-empty", Report::default()),
+    ] {
+        let path = dir.join(format!("{name}.html"));
+        report::write(&path, &page).unwrap();
+        let (ok, printed) = html_validate(&tools, &path);
+        assert!(ok, "html-validate on {}:\n{printed}", path.display());
+        let html = std::fs::read_to_string(&path).unwrap();
+        let found = axe(program, &tools, &dir, name, &html);
+        assert!(
+            found.is_empty(),
+            "axe-core on {}:\n{}",
+            path.display(),
+            found.join("\n")
+        );
+    }
+}
+
+/// The fixture with rust failing `lost_ack`: a base to compare it with.
+fn fixture_with_rust_failing() -> Report {
+    let mut report = fixture();
+    report.rows[0].cells.insert(
+        "rust".into(),
+        Cell::Fail(
+            ReasonKind::RunnerFault,
+            "`lost_ack`: runner fault: crashed".into(),
+        ),
+    );
+    report
 }
 
 fn main() -> ExitCode {
@@ -511,9 +819,44 @@ fn main() -> ExitCode {
             }
         })
     };
+    let checkers = {
+        let browser = browser.clone();
+        Trial::ignorable_test(
+            "report_browser/html_validate_and_axe_find_nothing",
+            move || {
+                let tools = report_tools();
+                let ready = match &browser {
+                    None => Err("Chromium is not installed (install the Debian package chromium, or run make setup)".to_owned()),
+                    Some(_)
+                        if !tools.join("node_modules/axe-core/axe.min.js").is_file()
+                            || !tools.join("node_modules/html-validate/bin/html-validate.mjs").is_file() =>
+                    {
+                        Err(format!(
+                            "the pinned html-validate and axe-core are not installed in {} (make report-tools, which needs npm and the network once)",
+                            tools.display()
+                        ))
+                    }
+                    Some(program) => Ok(program),
+                };
+                match ready {
+                    Ok(program) => {
+                        the_checkers_find_nothing(program);
+                        Ok(Completion::Completed)
+                    }
+                    Err(why) if strict() => {
+                        Err(format!("{why} (PARITY_STRICT=1 makes this a failure)").into())
+                    }
+                    Err(why) => Ok(Completion::ignored_with(format!(
+                        "{why}, or set PARITY_STRICT=1 to make this a failure"
+                    ))),
+                }
+            },
+        )
+    };
     let trials = vec![
         trial("report_browser/the_fixture_page", the_fixture_page),
         trial("report_browser/a_real_run_page", a_real_run_page),
+        checkers,
     ];
     libtest_mimic::run(&args, trials).exit_code()
 }

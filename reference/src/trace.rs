@@ -3,16 +3,21 @@
 //! The relay's result (the ids sent) hides the story a reader needs: which
 //! attempt failed and how, which rows waited behind a blocked order, which
 //! redelivery the consumer dropped. An [`ObservedBroker`] wraps the
-//! [`FlakyBroker`] and tells an [`Observer`] one [`Event`] per row of each
-//! batch, in batch order; a parity report draws its pictures from them and
-//! a narration can print them.
+//! [`FlakyBroker`] and tells an [`Observer`] one [`Event::Attempt`] per
+//! publish; [`traced_pass`] adds the rows the relay skipped, learnt from
+//! outside the relay: the batch taken before the pass
+//! (`table.unsent(batch_size)`, the relay's own first step) against the
+//! attempts the broker saw. A parity report draws its pictures from them
+//! and a narration can print them.
 //!
-//! Nothing changes for code that does not observe: the plain `FlakyBroker`
-//! does no extra work, and the relay's [`Broker::held_back`] call is an
-//! empty default method for it.
+//! So the relay and the [`Broker`] trait stay exactly what the practice
+//! describes: nothing in them exists for the trace, and the plain
+//! `FlakyBroker` does no extra work.
 
 use crate::broker::{Broker, Failure, FlakyBroker, PublishFailed};
-use crate::message::Message;
+use crate::message::{Message, MessageId};
+use crate::relay::OutboxRelay;
+use crate::table::OutboxTable;
 
 /// How one publish attempt went, as the practice names the three cases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +56,7 @@ pub enum Event {
     },
     /// The relay skipped `message` without publishing it: an earlier
     /// message of its order failed in this pass, so it must not overtake it.
+    /// Found by [`with_held_back`]: a row of the batch with no attempt.
     HeldBack {
         /// The row.
         message: Message,
@@ -80,8 +86,9 @@ impl Observer for Vec<Event> {
     }
 }
 
-/// A [`FlakyBroker`] that reports every attempt and every held-back row to
-/// an observer, and otherwise behaves exactly like the broker it wraps.
+/// A [`FlakyBroker`] that reports every publish attempt to an observer, and
+/// otherwise behaves exactly like the broker it wraps. It cannot see the
+/// rows the relay skips (no broker can); [`traced_pass`] adds them.
 #[derive(Debug)]
 pub struct ObservedBroker<O: Observer> {
     broker: FlakyBroker,
@@ -141,12 +148,53 @@ impl<O: Observer> Broker for ObservedBroker<O> {
     }
 }
 
+/// One pass of a relay over `table` with an observed broker: the ids sent,
+/// and one event per row of the batch, in batch order.
+///
+/// The batch is taken first, as the relay's own first step takes it
+/// (`table.unsent(batch_size)`); the relay then runs unchanged, and every
+/// row of that batch the broker saw no attempt for was held back. The
+/// observer's earlier events are dropped, so each pass starts clean.
+pub fn traced_pass(
+    table: &mut OutboxTable,
+    broker: &mut ObservedBroker<Vec<Event>>,
+    batch_size: usize,
+) -> (Vec<MessageId>, Vec<Event>) {
+    let batch = table.unsent(batch_size);
+    broker.observer_mut().clear();
+    let sent = OutboxRelay::new(table, broker, batch_size).run_once();
+    let attempts = std::mem::take(broker.observer_mut());
+    (sent, with_held_back(&batch, attempts))
+}
+
+/// The events of one pass: each row of `batch` (taken before the pass) with
+/// the broker's attempt for it, or [`Event::HeldBack`] where there was none.
+///
+/// The relay publishes the rows it does not skip in batch order, each at
+/// most once per pass, so the attempts are matched to the rows in order. An
+/// attempt for a row not in `batch` (a batch cut short by the caller) is
+/// kept at the end, so nothing the broker saw goes missing.
+pub fn with_held_back(batch: &[Message], attempts: Vec<Event>) -> Vec<Event> {
+    let mut attempts = attempts.into_iter().peekable();
+    let mut events = Vec::with_capacity(batch.len());
+    for row in batch {
+        match attempts.next_if(|attempt| attempt.message().id == row.id) {
+            Some(attempt) => events.push(attempt),
+            None => events.push(Event::HeldBack {
+                message: row.clone(),
+            }),
+        }
+    }
+    events.extend(attempts);
+    events
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
 
     use super::*;
-    use crate::{IdempotentConsumer, OutboxRelay, OutboxTable};
+    use crate::IdempotentConsumer;
 
     fn table(rows: &[(u64, &str, &str)]) -> OutboxTable {
         let mut table = OutboxTable::new();
@@ -194,20 +242,25 @@ mod tests {
             (4, "order-2", "OrderPaid"),
         ]);
         let mut broker = observed(&[(1, Failure::LostAck), (2, Failure::Down)]);
-        let mut relay = OutboxRelay::new(&mut table, &mut broker, 10);
-        assert_eq!(relay.run_once(), Vec::<u64>::new());
-        assert_eq!(relay.run_once(), [1, 2, 3, 4]);
+        let (sent, first) = traced_pass(&mut table, &mut broker, 10);
+        assert_eq!(sent, Vec::<u64>::new());
         assert_eq!(
-            story(broker.observer()),
+            story(&first),
+            ["1:#1 AckLost", "2:#2 BrokerDown", "held #3", "held #4"]
+        );
+        let (sent, second) = traced_pass(&mut table, &mut broker, 10);
+        assert_eq!(sent, [1, 2, 3, 4]);
+        assert_eq!(
+            story(&second),
             [
-                "1:#1 AckLost",
-                "2:#2 BrokerDown",
                 "3:#1 Published dup",
                 "4:#2 Published",
                 "5:#3 Published",
                 "6:#4 Published",
             ]
         );
+        let (sent, idle) = traced_pass(&mut table, &mut broker, 10);
+        assert!(sent.is_empty() && idle.is_empty());
     }
 
     #[test]
@@ -226,12 +279,14 @@ mod tests {
         );
         let mut seen_table = table(&rows);
         let mut seen = observed(&failures);
+        let mut events = Vec::new();
         for _ in 0..3 {
             let expected = OutboxRelay::new(&mut plain_table, &mut plain, 2).run_once();
-            let actual = OutboxRelay::new(&mut seen_table, &mut seen, 2).run_once();
+            let (actual, pass) = traced_pass(&mut seen_table, &mut seen, 2);
             assert_eq!(actual, expected);
+            events.extend(pass);
         }
-        let (broker, events) = seen.into_parts();
+        let (broker, _) = seen.into_parts();
         assert_eq!(broker.consumer().journal(), plain.consumer().journal());
         assert_eq!(
             broker.consumer().duplicates(),
@@ -262,5 +317,40 @@ mod tests {
             message: Message::new(7, "order-1", "A"),
         };
         assert_eq!(held.message().id, 7);
+    }
+
+    #[test]
+    fn a_row_without_an_attempt_was_held_back_and_stray_attempts_stay() {
+        let rows = [
+            Message::new(1, "order-1", "A"),
+            Message::new(2, "order-1", "B"),
+            Message::new(3, "order-2", "A"),
+        ];
+        let attempt = |attempt, message: &Message, outcome| Event::Attempt {
+            attempt,
+            message: message.clone(),
+            outcome,
+            duplicate_dropped: false,
+        };
+        let events = with_held_back(
+            &rows,
+            vec![
+                attempt(1, &rows[0], Outcome::BrokerDown),
+                attempt(2, &rows[2], Outcome::Published),
+            ],
+        );
+        assert_eq!(
+            story(&events),
+            ["1:#1 BrokerDown", "held #2", "2:#3 Published"]
+        );
+        // A batch cut to its first row: the later attempt is not lost.
+        let events = with_held_back(
+            &rows[..1],
+            vec![
+                attempt(1, &rows[0], Outcome::Published),
+                attempt(2, &rows[1], Outcome::Published),
+            ],
+        );
+        assert_eq!(story(&events), ["1:#1 Published", "2:#2 Published"]);
     }
 }

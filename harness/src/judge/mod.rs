@@ -170,7 +170,57 @@ impl fmt::Display for Reason {
     }
 }
 
+/// What kind of failure a [`Reason`] is, for the report's cells, the
+/// results file and the CI summary: a wrong answer is the port's bug, a
+/// runner fault the runner's (it crashed, hung or printed garbage), so a
+/// reader knows where to look before reading the details.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ReasonKind {
+    /// The port answered, and the answer (or transcript, or unit test)
+    /// says it is wrong.
+    WrongAnswer,
+    /// The runner crashed, timed out, printed something that is not an
+    /// answer, or could not be built.
+    RunnerFault,
+    /// The toolchain is missing (a failure only under `PARITY_STRICT=1`).
+    NotRun,
+    /// A known failure passes now: the list must lose the entry.
+    StaleKnownFailure,
+    /// The reference or the harness itself failed.
+    HarnessFault,
+}
+
+impl ReasonKind {
+    /// The name the results file and the summary use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReasonKind::WrongAnswer => "wrong_answer",
+            ReasonKind::RunnerFault => "runner_fault",
+            ReasonKind::NotRun => "not_run",
+            ReasonKind::StaleKnownFailure => "stale_known_failure",
+            ReasonKind::HarnessFault => "harness_fault",
+        }
+    }
+}
+
 impl Reason {
+    /// Which kind of failure this is.
+    pub fn kind(&self) -> ReasonKind {
+        match self {
+            Reason::Mismatch { .. }
+            | Reason::ErrorAnswer { .. }
+            | Reason::Generated { .. }
+            | Reason::Demo(_)
+            | Reason::Unit(_) => ReasonKind::WrongAnswer,
+            Reason::Fault { .. }
+            | Reason::Runner(_)
+            | Reason::NotReady(NotReady::BuildFailed { .. }) => ReasonKind::RunnerFault,
+            Reason::NotReady(NotReady::Missing { .. }) => ReasonKind::NotRun,
+            Reason::StaleKnownFailure { .. } => ReasonKind::StaleKnownFailure,
+            Reason::Reference(_) | Reason::Harness(_) => ReasonKind::HarnessFault,
+        }
+    }
+
     /// One line saying what kind of failure this is, for a report's summary
     /// column (JUnit's `message`).
     pub fn summary(&self) -> String {

@@ -11,14 +11,22 @@
 //! without running any runner. The page needs no network: no CDN, no
 //! external font or script, and it works from `file://`.
 
+pub mod code;
+pub mod diff;
 mod html;
+pub mod known;
+pub mod markdown;
+mod markup;
 mod picture;
+pub mod results;
 pub mod run;
+mod style;
 
 use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
 
+pub use crate::judge::ReasonKind;
 pub use crate::table::{Failure, Scenario};
 
 /// Everything the page shows about one run of the suite.
@@ -39,6 +47,11 @@ pub struct Report {
     /// The matrix's rows, in order: table cases, then e.g. `generated`,
     /// `demo`, `unit`.
     pub rows: Vec<Row>,
+    /// The code panel: each part in every language ([`code::read`]); empty
+    /// leaves the panel out.
+    pub code: Vec<code::Part>,
+    /// What changed since a base run, when one was given (`BASE=`).
+    pub base: Option<diff::Base>,
 }
 
 /// One toolchain's version, as its own `--version` says it.
@@ -57,6 +70,9 @@ pub struct Row {
     pub name: String,
     /// What the case shows, printed above its picture.
     pub description: String,
+    /// One of the practice's five seed cases (`cases/seed.json`), which the
+    /// page lists first and marks.
+    pub seed: bool,
     /// The case's input, for its picture; `None` for trials that are not a
     /// single scenario (`generated`, `demo`, `unit`).
     pub scenario: Option<Scenario>,
@@ -70,13 +86,125 @@ pub struct Row {
 pub enum Cell {
     /// The trial passed.
     Pass,
-    /// The trial failed; the text is what the terminal shows (the diff, or
-    /// a runner fault's output and stderr tail), printed verbatim.
-    Fail(String),
+    /// The trial failed, for a reason of this kind; the text is what the
+    /// terminal shows (its first line the one-line summary, then the diff,
+    /// or a runner fault's output and stderr tail), printed verbatim.
+    Fail(ReasonKind, String),
     /// The trial did not run, e.g. the toolchain is missing; the reason.
     Ignored(String),
     /// The trial failed as the known-failures list expects; the reason.
     KnownFailure(String),
+}
+
+/// What a cell says happened, in one word the page, the results file and
+/// the CI summary share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum State {
+    /// Passed.
+    Pass,
+    /// Failed: the port's answer is wrong.
+    WrongAnswer,
+    /// Failed: the runner crashed, hung or printed garbage.
+    RunnerFault,
+    /// Not run: the toolchain is missing (a failure under strict).
+    NotRun,
+    /// Failed as the known-failures list expects.
+    KnownFailure,
+    /// Listed as a known failure, but passes now.
+    StaleKnownFailure,
+    /// The reference or the harness failed.
+    HarnessFault,
+    /// Not selected by the run's filter.
+    NotSelected,
+}
+
+impl State {
+    /// Every state, in the order a legend lists them.
+    pub const ALL: [State; 8] = [
+        State::Pass,
+        State::WrongAnswer,
+        State::RunnerFault,
+        State::NotRun,
+        State::KnownFailure,
+        State::StaleKnownFailure,
+        State::HarnessFault,
+        State::NotSelected,
+    ];
+
+    /// The id the results file and the page's `data-status` use.
+    pub fn id(self) -> &'static str {
+        match self {
+            State::Pass => "pass",
+            State::WrongAnswer => "wrong_answer",
+            State::RunnerFault => "runner_fault",
+            State::NotRun => "not_run",
+            State::KnownFailure => "known_failure",
+            State::StaleKnownFailure => "stale_known_failure",
+            State::HarnessFault => "harness_fault",
+            State::NotSelected => "not_selected",
+        }
+    }
+
+    /// The state named `id` (the inverse of [`State::id`]).
+    pub fn from_id(id: &str) -> Option<State> {
+        State::ALL.into_iter().find(|s| s.id() == id)
+    }
+
+    /// Its symbol and word: colour is never the only signal.
+    pub fn word(self) -> &'static str {
+        match self {
+            State::Pass => "✓ pass",
+            State::WrongAnswer => "✗ wrong answer",
+            State::RunnerFault => "⚠ runner fault",
+            State::NotRun => "– not run",
+            State::KnownFailure => "! known failure",
+            State::StaleKnownFailure => "✗ stale known failure",
+            State::HarnessFault => "✗ harness fault",
+            State::NotSelected => "· not selected",
+        }
+    }
+}
+
+impl From<ReasonKind> for State {
+    fn from(kind: ReasonKind) -> State {
+        match kind {
+            ReasonKind::WrongAnswer => State::WrongAnswer,
+            ReasonKind::RunnerFault => State::RunnerFault,
+            ReasonKind::NotRun => State::NotRun,
+            ReasonKind::StaleKnownFailure => State::StaleKnownFailure,
+            ReasonKind::HarnessFault => State::HarnessFault,
+        }
+    }
+}
+
+impl Cell {
+    /// What the cell says happened.
+    pub fn state(&self) -> State {
+        match self {
+            Cell::Pass => State::Pass,
+            Cell::Fail(kind, _) => State::from(*kind),
+            Cell::Ignored(_) => State::NotRun,
+            Cell::KnownFailure(_) => State::KnownFailure,
+        }
+    }
+
+    /// The cell's one-line reason, if it has one.
+    pub fn summary(&self) -> Option<&str> {
+        match self {
+            Cell::Pass => None,
+            Cell::Fail(_, text) | Cell::Ignored(text) | Cell::KnownFailure(text) => {
+                Some(first_line(text))
+            }
+        }
+    }
+}
+
+/// The first line of `text` with something on it, trimmed.
+pub(crate) fn first_line(text: &str) -> &str {
+    text.lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or("")
 }
 
 /// How many cells of one language's column say what; the page prints one
@@ -102,7 +230,7 @@ impl Report {
         for row in &self.rows {
             match row.cells.get(language) {
                 Some(Cell::Pass) => summary.passed += 1,
-                Some(Cell::Fail(_)) => summary.failed += 1,
+                Some(Cell::Fail(..)) => summary.failed += 1,
                 Some(Cell::Ignored(_)) => summary.ignored += 1,
                 Some(Cell::KnownFailure(_)) => summary.known_failures += 1,
                 None => summary.not_run += 1,

@@ -6,10 +6,10 @@
 
 use std::fmt::Write as _;
 
-use outbox::trace::{Event, Outcome};
-use outbox::Message;
+use outbox::trace::{traced_pass, Event, ObservedBroker, Outcome};
+use outbox::{FlakyBroker, IdempotentConsumer, Message, OutboxRelay, OutboxTable};
 
-use super::html::escape;
+use super::markup::escape;
 use super::{Failure, Scenario};
 
 /// More passes than this are summarised, not drawn, so a long case keeps
@@ -18,7 +18,10 @@ const MAX_DRAWN_PASSES: usize = 12;
 /// More rows in one column than this are summarised, not drawn.
 const MAX_DRAWN_ROWS: usize = 40;
 
-/// One pass of the reference over the scenario.
+/// One pass of the reference over the scenario, cut to what the picture
+/// draws: a long batch keeps only its first [`MAX_DRAWN_ROWS`] rows and
+/// the counts of the rest, so the page's memory does not grow with the
+/// square of the case (passes times rows).
 #[derive(Debug)]
 pub(super) struct Pass {
     /// Counted from 1.
@@ -26,45 +29,170 @@ pub(super) struct Pass {
     /// A relay was built for this pass (the first, or every one when the
     /// case restarts the relay).
     pub new_relay: bool,
-    /// One event per row of the batch, in batch order.
+    /// One event per row of the batch, in batch order, the first
+    /// [`MAX_DRAWN_ROWS`] of them.
     pub events: Vec<Event>,
+    /// How many rows the batch had.
+    pub rows: usize,
+    /// The consumer's side: each delivery (the row, and whether it was a
+    /// dropped duplicate), the first [`MAX_DRAWN_ROWS`] of them.
+    pub deliveries: Vec<(Message, bool)>,
+    /// How many deliveries the pass made.
+    pub delivered: usize,
     /// The ids the relay reported sent.
     pub sent: Vec<u64>,
-    /// Rows written into the outbox right after this pass.
+    /// Rows written into the outbox right after this pass, the first
+    /// [`MAX_DRAWN_ROWS`] of them.
     pub written_after: Vec<Message>,
+    /// How many rows were written right after this pass.
+    pub written: usize,
 }
 
-/// The reference's whole run of a scenario.
+/// Passes that did something but are beyond [`MAX_DRAWN_PASSES`]: only
+/// their span and what they sent is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Undrawn {
+    /// The first such pass.
+    pub first: u64,
+    /// The last such pass.
+    pub last: u64,
+    /// The rows they sent, together.
+    pub sent: usize,
+}
+
+/// The reference's whole run of a scenario, as much as the picture draws.
 #[derive(Debug)]
 pub(super) struct Run {
-    /// Rows in the outbox before the first pass.
+    /// Rows in the outbox before the first pass, the first
+    /// [`MAX_DRAWN_ROWS`] of them.
     pub initial: Vec<Message>,
-    /// The passes that had something to do, in order.
+    /// How many rows were in the outbox before the first pass.
+    pub initial_rows: usize,
+    /// The first passes, at most [`MAX_DRAWN_PASSES`], in order.
     pub passes: Vec<Pass>,
-    /// Passes after the last one in `passes`, all with nothing to send.
+    /// The busy passes after those.
+    pub undrawn: Option<Undrawn>,
+    /// Passes after the last busy one, all with nothing to send.
     pub idle_passes: Option<(u64, u64)>,
 }
 
-/// The reference's run of `scenario`, traced (the pass loop is the
-/// runner protocol's, shared with every other use of the reference).
+#[cfg(test)]
+impl Run {
+    /// How many rows and events the run keeps, whatever the case's size:
+    /// what a test bounds, so the page's memory cannot grow unseen.
+    pub fn kept(&self) -> usize {
+        self.initial.len()
+            + self
+                .passes
+                .iter()
+                .map(|p| p.events.len() + p.deliveries.len() + p.written_after.len())
+                .sum::<usize>()
+    }
+}
+
+/// The first [`MAX_DRAWN_ROWS`] of `items`, and how many there were.
+fn cut<T>(mut items: Vec<T>) -> (Vec<T>, usize) {
+    let all = items.len();
+    items.truncate(MAX_DRAWN_ROWS);
+    items.shrink_to_fit();
+    (items, all)
+}
+
+/// The reference's run of `scenario`, traced pass by pass with
+/// [`outbox::trace::traced_pass`] (the batch taken before the pass against
+/// the attempts the broker saw). The pass loop is the runner protocol's:
+/// the rows written before the first pass, then each pass and the rows
+/// written after it, through the table's ordinary `add`; a test keeps it
+/// sending what every case of the table expects. A relay keeps no state of
+/// its own, so one built anew for every pass is also what
+/// `restart_each_pass` does.
 pub(super) fn simulate(scenario: &Scenario) -> Result<Run, String> {
-    let trace = outbox_runner::scenario::trace(scenario)?;
-    let passes = trace
-        .passes
-        .into_iter()
-        .map(|pass| Pass {
-            number: pass.number,
-            new_relay: pass.number == 1 || scenario.restart_each_pass,
-            events: pass.events,
-            sent: pass.sent,
-            written_after: pass.written_after,
-        })
+    let failures = scenario
+        .failures
+        .iter()
+        .map(|(&attempt, &failure)| (attempt, failure.into()))
         .collect();
-    Ok(Run {
-        initial: trace.initial,
-        passes,
-        idle_passes: trace.idle_from.map(|from| (from, scenario.passes)),
-    })
+    let mut broker = ObservedBroker::new(
+        FlakyBroker::new(IdempotentConsumer::new(), failures),
+        Vec::new(),
+    );
+    let mut table = OutboxTable::new();
+    let batch_size = usize::try_from(scenario.batch_size).unwrap_or(usize::MAX);
+    let mut rows = scenario.messages.iter().peekable();
+    // The rows written after `pass`, the first MAX_DRAWN_ROWS kept, and
+    // how many there were.
+    let mut write = |pass: u64, table: &mut OutboxTable| -> Result<(Vec<Message>, usize), String> {
+        let (mut kept, mut all) = (Vec::new(), 0);
+        while let Some(row) = rows.next_if(|row| row.written_after_pass <= pass) {
+            let message = Message::from(row);
+            table
+                .add(message.clone())
+                .map_err(|e| format!("message {}: {e}", row.id))?;
+            all += 1;
+            if kept.len() < MAX_DRAWN_ROWS {
+                kept.push(message);
+            }
+        }
+        Ok((kept, all))
+    };
+    let last_written = scenario.messages.last().map_or(0, |r| r.written_after_pass);
+    let (initial, initial_rows) = write(0, &mut table)?;
+    let mut run = Run {
+        initial,
+        initial_rows,
+        passes: Vec::new(),
+        undrawn: None,
+        idle_passes: None,
+    };
+    for number in 1..=scenario.passes {
+        if run.passes.len() < MAX_DRAWN_PASSES {
+            let (sent, events) = traced_pass(&mut table, &mut broker, batch_size);
+            let deliveries: Vec<(Message, bool)> = events
+                .iter()
+                .filter_map(|event| match event {
+                    Event::Attempt {
+                        message,
+                        outcome,
+                        duplicate_dropped,
+                        ..
+                    } if outcome.delivered() => Some((message.clone(), *duplicate_dropped)),
+                    _ => None,
+                })
+                .collect();
+            let (events, rows) = cut(events);
+            let (deliveries, delivered) = cut(deliveries);
+            let (written_after, written) = write(number, &mut table)?;
+            run.passes.push(Pass {
+                number,
+                new_relay: number == 1 || scenario.restart_each_pass,
+                events,
+                rows,
+                deliveries,
+                delivered,
+                sent,
+                written_after,
+                written,
+            });
+        } else {
+            let sent = OutboxRelay::new(&mut table, &mut broker, batch_size).run_once();
+            broker.observer_mut().clear();
+            write(number, &mut table)?;
+            let undrawn = run.undrawn.get_or_insert(Undrawn {
+                first: number,
+                last: number,
+                sent: 0,
+            });
+            undrawn.last = number;
+            undrawn.sent += sent.len();
+        }
+        if !table.has_unsent() && last_written <= number {
+            if number < scenario.passes {
+                run.idle_passes = Some((number + 1, scenario.passes));
+            }
+            break;
+        }
+    }
+    Ok(run)
 }
 
 fn describe(message: &Message) -> String {
@@ -79,18 +207,18 @@ fn id_list(ids: &[u64]) -> String {
     format!("[{}]", ids.join(", "))
 }
 
-/// Rows of a column, at most [`MAX_DRAWN_ROWS`] of them and a line saying
-/// how many more.
-fn rows_list<T>(out: &mut String, items: &[T], mut item: impl FnMut(&mut String, &T)) {
+/// Rows of a column, the kept `items` of `all`, and a line saying how many
+/// more there were.
+fn rows_list<T>(out: &mut String, items: &[T], all: usize, mut item: impl FnMut(&mut String, &T)) {
     out.push_str("<ol class=\"rows\">");
-    for it in items.iter().take(MAX_DRAWN_ROWS) {
+    for it in items {
         item(out, it);
     }
-    if items.len() > MAX_DRAWN_ROWS {
+    if all > items.len() {
         let _ = write!(
             out,
             "<li class=\"more\">… and {} more rows</li>",
-            items.len() - MAX_DRAWN_ROWS
+            all - items.len()
         );
     }
     out.push_str("</ol>");
@@ -138,41 +266,42 @@ fn event_row(out: &mut String, event: &Event) {
 }
 
 /// The consumer's side of a pass: each delivery handled or dropped.
-fn consumer_side(out: &mut String, events: &[Event]) {
-    let deliveries: Vec<(&Message, bool)> = events
-        .iter()
-        .filter_map(|event| match event {
-            Event::Attempt {
-                message,
-                outcome,
-                duplicate_dropped,
-                ..
-            } if outcome.delivered() => Some((message, *duplicate_dropped)),
-            _ => None,
-        })
-        .collect();
+fn consumer_side(out: &mut String, pass: &Pass) {
     out.push_str("<div class=\"consumer\"><h5>consumer</h5>");
-    if deliveries.is_empty() {
+    if pass.delivered == 0 {
         out.push_str("<p class=\"none\">nothing delivered</p></div>");
         return;
     }
-    rows_list(out, &deliveries, |out, (message, duplicate)| {
-        if *duplicate {
-            let _ = write!(
-                out,
-                "<li class=\"c dup\">#{} duplicate dropped</li>",
-                message.id
-            );
-        } else {
-            let _ = write!(
-                out,
-                "<li class=\"c handled\">handled {} {}</li>",
-                escape(&message.aggregate),
-                escape(&message.event_type)
-            );
-        }
-    });
+    rows_list(
+        out,
+        &pass.deliveries,
+        pass.delivered,
+        |out, (message, duplicate)| {
+            if *duplicate {
+                let _ = write!(
+                    out,
+                    "<li class=\"c dup\">#{} duplicate dropped</li>",
+                    message.id
+                );
+            } else {
+                let _ = write!(
+                    out,
+                    "<li class=\"c handled\">handled {} {}</li>",
+                    escape(&message.aggregate),
+                    escape(&message.event_type)
+                );
+            }
+        },
+    );
     out.push_str("</div>");
+}
+
+fn span(first: u64, last: u64) -> String {
+    if first == last {
+        format!("pass {first}")
+    } else {
+        format!("passes {first}–{last}")
+    }
 }
 
 fn failure_script(scenario: &Scenario) -> String {
@@ -196,7 +325,7 @@ fn failure_script(scenario: &Scenario) -> String {
 /// The picture of `scenario` as an HTML fragment: a line stating the
 /// scenario, then the outbox at the start, a column per pass and a column
 /// wherever rows are written between passes.
-pub(super) fn render(out: &mut String, scenario: &Scenario) {
+pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
     let _ = write!(
         out,
         "<p class=\"scenario\">batch size {}, {} pass{}{}; {}</p>",
@@ -221,15 +350,21 @@ pub(super) fn render(out: &mut String, scenario: &Scenario) {
             return;
         }
     };
-    out.push_str("<div class=\"picture\">");
+    // A wide picture scrolls sideways: focusable and named, so a keyboard
+    // can scroll it and a screen reader says what it is.
+    let _ = write!(
+        out,
+        "<div class=\"picture\" tabindex=\"0\" role=\"group\" aria-label=\"the reference's run of {}\">",
+        escape(name)
+    );
     out.push_str("<div class=\"col outbox\"><h4>outbox at start</h4>");
     if run.initial.is_empty() {
         out.push_str("<p class=\"none\">empty</p>");
     } else {
-        rows_list(out, &run.initial, plain_row);
+        rows_list(out, &run.initial, run.initial_rows, plain_row);
     }
     out.push_str("</div>");
-    for pass in run.passes.iter().take(MAX_DRAWN_PASSES) {
+    for pass in &run.passes {
         let _ = write!(
             out,
             "<div class=\"col passcol\"><h4>pass {}{}</h4>",
@@ -243,39 +378,32 @@ pub(super) fn render(out: &mut String, scenario: &Scenario) {
         if pass.events.is_empty() {
             out.push_str("<p class=\"none\">nothing to send</p>");
         } else {
-            rows_list(out, &pass.events, event_row);
+            rows_list(out, &pass.events, pass.rows, event_row);
         }
         let _ = write!(out, "<p class=\"sent\">sent {}</p>", id_list(&pass.sent));
-        consumer_side(out, &pass.events);
+        consumer_side(out, pass);
         out.push_str("</div>");
-        if !pass.written_after.is_empty() {
+        if pass.written > 0 {
             let heading = if pass.number == scenario.passes {
                 "written after the last pass (never sent)".to_string()
             } else {
                 format!("written after pass {}", pass.number)
             };
             let _ = write!(out, "<div class=\"col written\"><h4>{heading}</h4>");
-            rows_list(out, &pass.written_after, plain_row);
+            rows_list(out, &pass.written_after, pass.written, plain_row);
             out.push_str("</div>");
         }
     }
-    if run.passes.len() > MAX_DRAWN_PASSES {
-        let rest = &run.passes[MAX_DRAWN_PASSES..];
-        let sent: usize = rest.iter().map(|p| p.sent.len()).sum();
+    if let Some(undrawn) = run.undrawn {
         let _ = write!(
             out,
-            "<div class=\"col idle\"><h4>passes {}–{}</h4><p class=\"none\">not drawn: {} more rows sent</p></div>",
-            rest[0].number,
-            rest[rest.len() - 1].number,
-            sent
+            "<div class=\"col idle\"><h4>{}</h4><p class=\"none\">not drawn: {} more rows sent</p></div>",
+            span(undrawn.first, undrawn.last),
+            undrawn.sent
         );
     }
     if let Some((first, last)) = run.idle_passes {
-        let span = if first == last {
-            format!("pass {first}")
-        } else {
-            format!("passes {first}–{last}")
-        };
+        let span = span(first, last);
         let _ = write!(
             out,
             "<div class=\"col idle\"><h4>{span}</h4><p class=\"none\">outbox empty: nothing to send</p></div>"

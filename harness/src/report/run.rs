@@ -22,6 +22,19 @@ use crate::text::excerpt;
 /// its stderr cannot push the page past its size.
 const MAX_FAILURE_TEXT: usize = 20_000;
 
+/// The practice's five seed cases, in the order its text tells them: the
+/// page starts with them.
+pub const SEED_CASES: [&str; 5] = [
+    "all_in_one_pass",
+    "broker_down_first_attempt",
+    "broker_down_third_attempt",
+    "lost_ack",
+    "batch_of_two",
+];
+
+/// The file the seed cases live in, relative to the repository root.
+const SEED_FILE: &str = "cases/seed.json";
+
 /// The report of a run: one row per case and per trial of each language
 /// (`generated`, `demo`, `demo_config`, `unit`), one column per language.
 /// `args` are the run's libtest arguments: the page says which trials they
@@ -36,18 +49,22 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
         let cell = match &record.verdict {
             Verdict::Pass => Cell::Pass,
             // The summary first: the matrix cell shows the first line.
-            Verdict::Fail(reason) => Cell::Fail(excerpt(
-                &format!("{}\n\n{reason}", reason.summary()),
-                MAX_FAILURE_TEXT,
-            )),
+            Verdict::Fail(reason) => Cell::Fail(
+                reason.kind(),
+                excerpt(
+                    &format!("{}\n\n{reason}", reason.summary()),
+                    MAX_FAILURE_TEXT,
+                ),
+            ),
             Verdict::Ignore(reason) => Cell::Ignored(reason.clone()),
             Verdict::KnownFailure(reason) => Cell::KnownFailure(reason.clone()),
         };
         cells.insert((row.to_owned(), record.language.clone()), cell);
     }
-    let mut row = |name: &str, description: String, scenario| Row {
+    let mut row = |name: &str, description: String, scenario, seed| Row {
         name: name.to_owned(),
         description,
+        seed,
         scenario,
         cells: suite
             .languages
@@ -58,14 +75,24 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
             })
             .collect(),
     };
-    let mut rows: Vec<Row> = suite
-        .cases
-        .iter()
+    // The seed cases first, in the practice's order, then the rest by file
+    // and order in the file (the table's own order; the sort is stable).
+    let seed_rank = |case: &crate::table::Case| {
+        let in_seed_file = case.file.ends_with(SEED_FILE);
+        SEED_CASES
+            .iter()
+            .position(|name| in_seed_file && *name == case.name)
+    };
+    let mut cases: Vec<&crate::table::Case> = suite.cases.iter().collect();
+    cases.sort_by_key(|case| seed_rank(case).unwrap_or(SEED_CASES.len()));
+    let mut rows: Vec<Row> = cases
+        .into_iter()
         .map(|case| {
             row(
                 &case.name,
                 case.description.clone(),
                 Some(case.scenario.clone()),
+                seed_rank(case).is_some(),
             )
         })
         .collect();
@@ -76,22 +103,26 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
              before every pass, checked against the reference and the properties."
         ),
         None,
+        false,
     ));
     rows.push(row(
         DEMO_TRIAL,
         "The demo, the relay as a process, prints the Rust demo's transcript byte for byte.".into(),
         None,
+        false,
     ));
     rows.push(row(
         DEMO_CONFIG_TRIAL,
         "The demo refuses each bad config with exit code 2 and the Rust demo's first line.".into(),
         None,
+        false,
     ));
     rows.push(row(
         UNIT_TRIAL,
         "The port's own tests, with its language's standard tool: the idioms the table cannot see."
             .into(),
         None,
+        false,
     ));
     Report {
         date: utc_now(),
@@ -107,6 +138,8 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
             .collect(),
         languages: suite.languages.iter().map(|l| l.name.clone()).collect(),
         rows,
+        code: super::code::read(&suite.root),
+        base: None,
     }
 }
 

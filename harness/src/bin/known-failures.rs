@@ -1,0 +1,84 @@
+//! `make known-failures LANG=<language>`: writes
+//! `runners/<language>/known-failures.json` from the last run's results
+//! file (`PARITY_RESULTS`, default `target/parity/results.json`): existing
+//! reasons kept, entries that pass now removed, new failures added with a
+//! placeholder reason the suite refuses until a person replaces it.
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+use parity::judge::known_failures;
+use parity::report::{known, results::Results};
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("known-failures: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [language] = args.as_slice() else {
+        return Err("usage: known-failures <language> (make known-failures LANG=go)".into());
+    };
+    let root = parity::repo_root();
+    let languages = parity::toolchain::builtin(&parity::config::target_dir(&root));
+    if !languages.iter().any(|l| &l.name == language) {
+        let names: Vec<&str> = languages.iter().map(|l| l.name.as_str()).collect();
+        return Err(format!(
+            "no language `{language}`; one of: {}",
+            names.join(", ")
+        ));
+    }
+    let results_path = std::env::var_os("PARITY_RESULTS")
+        .filter(|p| !p.is_empty())
+        .map(|p| root.join(p))
+        .unwrap_or_else(|| parity::config::target_dir(&root).join("parity/results.json"));
+    let results = Results::load(&results_path)
+        .map_err(|e| format!("{e} (run make test first: every run writes it)"))?;
+    if !results.trials.iter().any(|e| &e.language == language) {
+        return Err(format!(
+            "{}: the last run did not run {language} (filter `{}`)",
+            results_path.display(),
+            results.filter
+        ));
+    }
+    let relative = known_failures::path(language);
+    let path = root.join(&relative);
+    // Read as plain JSON, not through the suite's loader: a list that still
+    // has a placeholder must be rewritable.
+    let existing: BTreeMap<String, String> = match std::fs::read_to_string(&path) {
+        Ok(text) => serde_json::from_str(&text).map_err(|e| {
+            format!(
+                "{}: not an object of case name to reason: {e}",
+                relative.display()
+            )
+        })?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => BTreeMap::new(),
+        Err(e) => return Err(format!("{}: cannot read: {e}", relative.display())),
+    };
+    let (list, notes) = known::rewrite(&results, language, &existing);
+    if notes.is_empty() {
+        println!(
+            "{}: agrees with the last run, unchanged",
+            relative.display()
+        );
+        return Ok(());
+    }
+    if list.is_empty() {
+        std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", relative.display()))?;
+        println!("{}: removed, nothing is known to fail", relative.display());
+    } else {
+        parity::atomic::write(&path, known::to_json(&list).as_bytes())
+            .map_err(|e| format!("{}: {e}", relative.display()))?;
+        println!("{}: written", relative.display());
+    }
+    for note in notes {
+        println!("  {note}");
+    }
+    Ok(())
+}

@@ -1,0 +1,123 @@
+//! The run as Markdown, for a CI job's summary page (appended to the file
+//! `GITHUB_STEP_SUMMARY` names): the matrix in compact form, the failures
+//! with their one-line reasons, and what changed since the base.
+
+use std::fmt::Write as _;
+
+use super::{Cell, Report, State};
+
+/// Makes `text` safe in one cell of a Markdown table: no line break, no
+/// column separator, no HTML.
+fn cell(text: &str) -> String {
+    text.replace('\n', " ")
+        .replace('|', "\\|")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The state's symbol alone, for the compact matrix.
+fn symbol(state: State) -> &'static str {
+    state.word().split(' ').next().unwrap_or("?")
+}
+
+/// The summary of `report`.
+pub fn summary(report: &Report) -> String {
+    let mut out = format!("## Parity: commit `{}`\n\n", cell(&report.commit));
+    if !report.selection.is_empty() {
+        let _ = writeln!(out, "Trials selected by `{}`.\n", cell(&report.selection));
+    }
+    if let Some(base) = &report.base {
+        if let Some(note) = base.filter_note() {
+            let _ = writeln!(out, "Note: {}.\n", cell(&note));
+        }
+        if base.changes.is_empty() {
+            let _ = writeln!(
+                out,
+                "**No change since the base** (commit `{}`).\n",
+                cell(&base.commit)
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "### Changed since the base (commit `{}`): {} cell(s)\n",
+                cell(&base.commit),
+                base.changes.len()
+            );
+            for change in &base.changes {
+                let _ = write!(
+                    out,
+                    "- `{}`: {}",
+                    cell(&change.cell()),
+                    cell(&change.what())
+                );
+                if let Some(summary) = &change.summary {
+                    let _ = write!(out, ": {}", cell(summary));
+                }
+                out.push('\n');
+            }
+            out.push('\n');
+        }
+    }
+    let failures: Vec<(&str, &str, State, &str)> = report
+        .rows
+        .iter()
+        .flat_map(|row| {
+            report.languages.iter().filter_map(move |language| {
+                let c = row.cells.get(language)?;
+                matches!(c, Cell::Fail(..)).then(|| {
+                    (
+                        language.as_str(),
+                        row.name.as_str(),
+                        c.state(),
+                        c.summary().unwrap_or(""),
+                    )
+                })
+            })
+        })
+        .collect();
+    if failures.is_empty() {
+        out.push_str("### No failures\n\n");
+    } else {
+        let _ = writeln!(out, "### Failures: {}\n", failures.len());
+        for (language, case, state, summary) in &failures {
+            let _ = writeln!(
+                out,
+                "- `{}/{}`: {}: {}",
+                cell(language),
+                cell(case),
+                state.word(),
+                cell(summary)
+            );
+        }
+        out.push('\n');
+    }
+    out.push_str("### Matrix\n\n| case |");
+    for language in &report.languages {
+        let _ = write!(out, " {} |", cell(language));
+    }
+    out.push_str("\n|---|");
+    for _ in &report.languages {
+        out.push_str("---|");
+    }
+    out.push('\n');
+    for row in &report.rows {
+        let _ = write!(
+            out,
+            "| {}{} |",
+            cell(&row.name),
+            if row.seed { " (seed)" } else { "" }
+        );
+        for language in &report.languages {
+            let state = row
+                .cells
+                .get(language)
+                .map_or(State::NotSelected, |c| c.state());
+            let _ = write!(out, " {} |", symbol(state));
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+    let legend: Vec<&str> = State::ALL.iter().map(|s| s.word()).collect();
+    let _ = writeln!(out, "{}", legend.join(" · "));
+    out
+}

@@ -1,0 +1,63 @@
+//! Text into HTML: escaping (markup, control and bidi characters) and the
+//! fragment ids every section of the page links by.
+
+use std::fmt::Write as _;
+
+use super::Row;
+
+/// Makes `text` safe inside an element or a quoted attribute.
+pub(super) fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            // A runner's control characters (ESC, NUL, BEL) would be raw
+            // bytes in the page, and a bidi control (U+202E) would turn
+            // the text after it around: shown as their code instead.
+            c if (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The characters that change the direction text is shown in: embeddings,
+/// overrides and isolates (U+202A-U+202E, U+2066-U+2069) and the marks
+/// (U+200E, U+200F, U+061C). Not control characters to `char`, yet in a
+/// description or a runner's output they make the page lie about the text.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
+}
+
+/// A fragment id for `name` that needs no URL escaping: letters, digits and
+/// `_` stay, every other byte becomes `-` and two hex digits, so two names
+/// never share an id and `--` never occurs inside one.
+pub(super) fn slug(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "-{b:02x}");
+        }
+    }
+    out
+}
+
+pub(super) fn case_id(row: &Row) -> String {
+    format!("case-{}", slug(&row.name))
+}
+
+pub(super) fn result_id(row: &Row, language: &str) -> String {
+    format!("r-{}--{}", slug(&row.name), slug(language))
+}
+
+pub(super) fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

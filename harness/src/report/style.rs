@@ -1,0 +1,73 @@
+//! The page's style sheet, inline in the page: nothing to fetch, so it
+//! works from `file://` and offline.
+
+/// The page's only style sheet, inline. Every status has a colour AND a
+/// word (and a symbol), so the page reads without colour too.
+pub(super) const STYLE: &str = r#"
+:root { color-scheme: light; }
+body { overflow-wrap: anywhere; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5rem; color: #1b1b1b; background: #fff; }
+h1 { font-size: 1.5rem; margin: 0 0 .3rem; }
+h2 { font-size: 1.2rem; margin: 1.6rem 0 .5rem; border-bottom: 1px solid #ccc; }
+h3 { font-size: 1.05rem; margin: 0 0 .3rem; }
+h4 { font-size: .9rem; margin: 0 0 .3rem; }
+h5 { font-size: .8rem; margin: .2rem 0; color: #444; }
+code, pre { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+.run, .toolchains { margin: .2rem 0; color: #333; }
+.toolchains { padding-left: 1.2rem; }
+.summary { padding-left: 1.2rem; }
+.summary .bad { color: #8b0000; font-weight: 600; }
+table.matrix { border-collapse: collapse; }
+.matrix th, .matrix td { border: 1px solid #bbb; padding: .25rem .5rem; text-align: left; vertical-align: top; }
+.matrix thead th { background: #f0f0f0; }
+.matrix th[scope=row] { font-weight: 400; }
+.cell a { color: inherit; text-decoration: none; font-weight: 600; }
+.cell a:hover, .cell a:focus { text-decoration: underline; }
+.why { display: block; font-size: 12px; max-width: 20rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.pass { background: #dcf2dc; color: #0d4a0d; }
+.wrong_answer, .stale_known_failure, .harness_fault { background: #f8d0d0; color: #7a0000; }
+.runner_fault { background: #f3d6f0; color: #5c0057; }
+.not_run { background: #e8e8e8; color: #3a3a3a; }
+.known_failure { background: #fbe6bf; color: #5e3b00; }
+.not_selected { background: #fff; color: #595959; }
+.case { border-top: 1px solid #ddd; padding: .8rem 0; }
+.description { max-width: 60rem; margin: .2rem 0 .4rem; }
+.scenario { color: #444; font-size: 13px; margin: .2rem 0 .5rem; }
+.legend span { display: inline-block; margin: 0 .6rem .3rem 0; padding: 0 .3rem; border: 1px solid; border-left-width: 5px; border-radius: 3px; font-size: 12px; }
+.picture { display: flex; gap: .5rem; overflow-x: auto; align-items: flex-start; padding-bottom: .3rem; }
+.col { flex: 0 0 auto; border: 1px solid #aaa; border-radius: 4px; padding: .4rem; width: 13.5rem; }
+.col.written { border-style: dashed; background: #f3f6ff; width: 11rem; }
+.col.idle { background: #f6f6f6; color: #555; width: 10rem; }
+.col.outbox { background: #fbfbfb; }
+.restart { font-size: 11px; font-weight: 400; background: #333; color: #fff; border-radius: 3px; padding: 0 .25rem; }
+.rows { list-style: none; margin: 0; padding: 0; }
+.ev { display: flex; flex-direction: column; margin: .2rem 0; padding: .1rem .3rem; border: 1px solid; border-left-width: 5px; border-radius: 3px; }
+.msg { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 12px; }
+.what, .dup { font-size: 12px; }
+.published { border-color: #2e7d32; background: #e8f5e9; }
+.down { border-color: #c62828; background: #ffebee; }
+.acklost { border-color: #e65100; background: #fff3e0; }
+.skipped { border-color: #8a8a8a; border-style: dashed; border-left-style: solid; background: #fafafa; color: #4a4a4a; }
+.new { border-color: #3949ab; background: #eef0fb; }
+.dup { color: #6a1b9a; font-weight: 600; }
+.sent { font-size: 12px; margin: .3rem 0; }
+.consumer { border-top: 1px dotted #999; margin-top: .2rem; }
+.c { font-size: 12px; }
+.c.handled::before { content: "✓ "; }
+.c.dup::before { content: "⟲ "; }
+.none { color: #666; font-size: 12px; font-style: italic; margin: .2rem 0; }
+.error { color: #8b0000; }
+.results { list-style: none; padding: 0; margin: .5rem 0 0; }
+.result { margin: .2rem 0; padding: .2rem .4rem; border-radius: 3px; }
+.result pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #fff; color: #1b1b1b; border: 1px solid #d99; padding: .4rem; margin: .3rem 0; max-height: 30rem; overflow: auto; }
+.code-intro { max-width: 60rem; }
+.code-row { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: .4rem; }
+figure.code { min-width: 0; margin: 0; border: 1px solid #aaa; border-radius: 4px; padding: .3rem .4rem; background: #fbfbfb; }
+figure.code figcaption { font-weight: 600; }
+.path { margin: .3rem 0 .1rem; font-size: 12px; color: #333; }
+figure.code pre { margin: 0; font-size: 10.5px; line-height: 1.3; white-space: pre-wrap; tab-size: 4; }
+.missing { color: #8b0000; font-size: 12px; font-style: italic; }
+.seed { font-size: 11px; font-weight: 400; border: 1px solid #1565c0; color: #0d3c7a; border-radius: 3px; padding: 0 .25rem; white-space: nowrap; }
+.changes { padding-left: 1.2rem; }
+.change { margin: .15rem 0; padding: .1rem .3rem; border-radius: 3px; }
+:target { outline: 3px solid #1565c0; outline-offset: 2px; }
+"#;

@@ -1,0 +1,346 @@
+//! The report's self-tests: the page (this file), the pictures and the
+//! results file with what is made from it (diff, Markdown).
+
+use std::collections::BTreeMap;
+
+use super::markup::escape;
+use super::*;
+
+mod picture_tests;
+mod results_tests;
+
+pub(super) fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> crate::table::Row {
+    crate::table::Row {
+        id,
+        aggregate: aggregate.to_string(),
+        event_type: event_type.to_string(),
+        written_after_pass: after,
+    }
+}
+
+/// SPEC.md's lost-ack story with one row written after pass 1.
+pub(super) fn lost_ack() -> Scenario {
+    Scenario {
+        batch_size: 10,
+        messages: vec![
+            message(1, "order-1", "OrderPlaced", 0),
+            message(2, "order-2", "OrderPlaced", 0),
+            message(3, "order-1", "OrderPaid", 0),
+            message(4, "order-1", "OrderShipped", 1),
+        ],
+        failures: BTreeMap::from([(1, Failure::LostAck), (2, Failure::Down)]),
+        passes: 3,
+        restart_each_pass: false,
+    }
+}
+
+pub(super) fn row(name: &str, scenario: Option<Scenario>, cells: &[(&str, Cell)]) -> Row {
+    Row {
+        name: name.to_string(),
+        description: format!("What {name} shows."),
+        seed: false,
+        scenario,
+        cells: cells
+            .iter()
+            .map(|(language, cell)| (language.to_string(), cell.clone()))
+            .collect(),
+    }
+}
+
+pub(super) fn report(rows: Vec<Row>) -> Report {
+    Report {
+        date: "2026-11-30T06:00:00Z".to_string(),
+        commit: "4122aa5".to_string(),
+        selection: String::new(),
+        toolchains: vec![Toolchain {
+            name: "Rust".to_string(),
+            version: "rustc 1.80.0".to_string(),
+        }],
+        languages: ["rust", "go"].map(String::from).to_vec(),
+        rows,
+        code: Vec::new(),
+        base: None,
+    }
+}
+
+#[test]
+fn escape_covers_text_and_attributes() {
+    assert_eq!(
+        escape(r#"<a href="x" title='y'>&amp;</a>"#),
+        "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;"
+    );
+    assert_eq!(escape("order-1 ✓"), "order-1 ✓");
+}
+
+#[test]
+fn nothing_from_the_input_becomes_markup() {
+    let hostile = "</pre><script>alert(1)</script>";
+    let mut scenario = lost_ack();
+    scenario.messages[0].aggregate = "<b>order</b>".to_string();
+    let mut r = row(
+        "case_<x>",
+        Some(scenario),
+        &[(
+            "rust",
+            Cell::Fail(ReasonKind::WrongAnswer, hostile.to_string()),
+        )],
+    );
+    r.description = hostile.to_string();
+    let mut report = report(vec![r]);
+    report.commit = "\"><script>".to_string();
+    let page = render(&report);
+    assert!(!page.contains("<script"), "{page}");
+    assert!(!page.contains("<b>order"));
+    assert!(page.contains("&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(page.contains("&lt;b&gt;order&lt;/b&gt;"));
+    // The id of a name with markup characters needs no escaping in a URL.
+    assert!(page.contains("id=\"case-case_-3cx-3e\""));
+}
+
+#[test]
+fn a_failing_cell_shows_its_text_and_links_to_it_verbatim() {
+    let failure = "sent differs in pass 1\n  expected [2]\n  actual   [1, 2]\n";
+    let page = render(&report(vec![row(
+        "lost_ack",
+        Some(lost_ack()),
+        &[
+            ("rust", Cell::Pass),
+            (
+                "go",
+                Cell::Fail(ReasonKind::WrongAnswer, failure.to_string()),
+            ),
+        ],
+    )]));
+    let cell = page
+        .split("data-cell=\"lost_ack/go\"")
+        .nth(1)
+        .and_then(|rest| rest.split("</td>").next())
+        .expect("the go cell");
+    assert!(cell.contains("data-status=\"wrong_answer\""), "{cell}");
+    assert!(cell.contains("✗ wrong answer"));
+    assert!(cell.contains("<span class=\"why\">sent differs in pass 1</span>"));
+    assert!(cell.contains("href=\"#r-lost_ack--go\""));
+    assert!(page.contains(
+        "id=\"r-lost_ack--go\"><b>go: ✗ wrong answer</b><pre tabindex=\"0\">sent differs in pass 1\n  expected [2]\n  actual   [1, 2]\n</pre>"
+    ));
+    assert!(page.contains("data-cell=\"lost_ack/rust\" data-status=\"pass\""));
+}
+
+#[test]
+fn every_status_has_a_word_and_the_summary_counts_it() {
+    let rows = vec![
+        row(
+            "a",
+            None,
+            &[
+                ("rust", Cell::Pass),
+                ("go", Cell::Ignored("go is not installed".to_string())),
+            ],
+        ),
+        row(
+            "b",
+            None,
+            &[
+                ("rust", Cell::Pass),
+                ("go", Cell::KnownFailure("issue 9".to_string())),
+            ],
+        ),
+        row(
+            "generated",
+            None,
+            &[(
+                "rust",
+                Cell::Fail(ReasonKind::WrongAnswer, "boom".to_string()),
+            )],
+        ),
+    ];
+    let report = report(rows);
+    assert_eq!(
+        report.summary("go"),
+        Summary {
+            passed: 0,
+            failed: 0,
+            ignored: 1,
+            known_failures: 1,
+            not_run: 1
+        }
+    );
+    let page = render(&report);
+    assert!(page.contains(
+        "data-summary=\"rust\" data-passed=\"2\" data-failed=\"1\" data-ignored=\"0\" \
+         data-known-failures=\"0\" data-not-run=\"0\" class=\"bad\">rust: 2 passed, 1 failed, 0 not run, 0 known failures</li>"
+    ));
+    assert!(
+        page.contains(">go: 0 passed, 0 failed, 1 not run, 1 known failure, 1 not selected</li>")
+    );
+    for word in [
+        "– not run",
+        "! known failure",
+        "· not selected",
+        "go is not installed",
+    ] {
+        assert!(page.contains(word), "{word}");
+    }
+    assert_eq!(page.matches("<td class=\"cell ").count(), 6);
+}
+
+#[test]
+fn write_replaces_the_file_whole_and_leaves_no_temporary() {
+    let dir = crate::repo_root()
+        .join("target/parity/report-unit")
+        .join(format!("{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("report.html");
+    let report = report(vec![row("lost_ack", Some(lost_ack()), &[])]);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(&path, "old").unwrap();
+    write(&path, &report).unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), render(&report));
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["report.html"]);
+
+    let err = write(&path.join("below-a-file.html"), &report).unwrap_err();
+    assert!(err.to_string().contains("below-a-file.html"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn control_characters_are_shown_as_their_code_and_a_filter_is_named() {
+    let mut page_report = report(Vec::new());
+    page_report.selection = "lost_ack --skip /unit".into();
+    page_report.commit = "bell\u{7}esc\u{1b}[31mnul\u{0}".into();
+    let page = render(&page_report);
+    assert!(page.contains("bell\\u{7}esc\\u{1b}[31mnul\\u{0}"), "{page}");
+    assert!(!page
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t'));
+    assert!(page.contains("Trials selected by <code>lost_ack --skip /unit</code>"));
+}
+
+#[test]
+fn bidi_controls_cannot_turn_the_text_around() {
+    let mut r = row(
+        "bidi",
+        None,
+        &[(
+            "go",
+            Cell::Fail(ReasonKind::WrongAnswer, "ok \u{202e}deliaf\u{202c}".into()),
+        )],
+    );
+    r.description = "sent \u{2067}[1, 2]\u{2069} \u{200f}".into();
+    let page = render(&report(vec![r]));
+    for c in ['\u{202e}', '\u{202c}', '\u{2067}', '\u{2069}', '\u{200f}'] {
+        assert!(!page.contains(c), "U+{:04X} is in the page", u32::from(c));
+    }
+    assert!(page.contains("ok \\u{202e}deliaf\\u{202c}"), "{page}");
+    assert!(page.contains("sent \\u{2067}[1, 2]\\u{2069} \\u{200f}"));
+}
+
+#[test]
+fn long_unbroken_words_may_break_anywhere() {
+    // What lets a 2,000-character description wrap; the browser test
+    // checks the page is then no wider than the window.
+    let page = render(&report(Vec::new()));
+    assert!(page.contains("body { overflow-wrap: anywhere;"));
+}
+
+#[test]
+fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
+    let root = crate::repo_root();
+    let parts = code::read(&root);
+    let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["message", "table", "broker", "relay", "consumer"]);
+    for part in &parts {
+        let languages: Vec<&str> = part.languages.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(languages, ["rust", "go", "python", "php", "typescript"]);
+        for source in part.languages.iter().flat_map(|(_, s)| s) {
+            // The text is the file's, whatever the ports helper made it.
+            let on_disk = std::fs::read_to_string(root.join(&source.path));
+            assert_eq!(
+                source.text.as_ref().ok(),
+                on_disk.as_ref().ok(),
+                "{}",
+                source.path
+            );
+        }
+    }
+    let elsewhere = root.join("target/parity/report-unit/no-sources");
+    let missing = code::read(&elsewhere);
+    assert!(missing
+        .iter()
+        .flat_map(|p| &p.languages)
+        .flat_map(|(_, s)| s)
+        .all(|s| s.text == Err("not found".to_string())));
+    let mut page_report = report(Vec::new());
+    page_report.code = missing;
+    let page = render(&page_report);
+    assert!(page.contains(
+        "<p class=\"path\"><code>runners/go/relay.go</code></p><p class=\"missing\" \
+         data-missing=\"runners/go/relay.go\">not found</p>"
+    ));
+    page_report.code = parts;
+    let page = render(&page_report);
+    assert_eq!(page.matches("<figure class=\"code\"").count(), 25);
+    assert!(page.contains(&escape(
+        &std::fs::read_to_string(root.join("runners/php/src/OutboxRelay.php")).unwrap()
+    )));
+}
+
+#[test]
+fn every_state_has_its_own_word_and_symbol_and_a_runner_fault_is_not_a_wrong_answer() {
+    let words: std::collections::HashSet<&str> = State::ALL.iter().map(|s| s.word()).collect();
+    let symbols: std::collections::HashSet<char> = State::ALL
+        .iter()
+        .map(|s| s.word().chars().next().unwrap())
+        .collect();
+    assert_eq!(words.len(), State::ALL.len());
+    // Three failures share ✗; the runner fault has its own.
+    assert!(symbols.len() >= 6, "{symbols:?}");
+    for state in State::ALL {
+        assert_eq!(State::from_id(state.id()), Some(state));
+    }
+    let page = render(&report(vec![row(
+        "lost_ack",
+        None,
+        &[(
+            "go",
+            Cell::Fail(
+                ReasonKind::RunnerFault,
+                "`lost_ack`: runner fault: crashed".into(),
+            ),
+        )],
+    )]));
+    assert!(page.contains("data-cell=\"lost_ack/go\" data-status=\"runner_fault\""));
+    assert!(
+        page.contains("⚠ runner fault</a><span class=\"why\">`lost_ack`: runner fault: crashed")
+    );
+}
+
+#[test]
+fn the_seed_cases_come_first_in_the_practice_order_then_file_order() {
+    let suite = crate::suite::Suite::load(&crate::repo_root(), crate::config::Settings::default())
+        .expect("the table loads");
+    let page = run::from_run(&suite, &[], &libtest_mimic::Arguments::default());
+    let names: Vec<&str> = page.rows.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names[..5], run::SEED_CASES);
+    assert!(page.rows[..5].iter().all(|r| r.seed));
+    assert!(page.rows[5..].iter().all(|r| !r.seed));
+    let rest: Vec<&str> = suite
+        .cases
+        .iter()
+        .map(|c| c.name.as_str())
+        .filter(|n| !run::SEED_CASES.contains(n))
+        .collect();
+    assert_eq!(names[5..5 + rest.len()], rest);
+    let html = render(&page);
+    assert!(html.contains(
+        "<a href=\"#case-all_in_one_pass\">all_in_one_pass</a> <span class=\"seed\">seed case</span></th>"
+    ));
+    let first_picture = html.find("<section class=\"case\"").unwrap();
+    assert!(
+        html[first_picture..].starts_with("<section class=\"case\" id=\"case-all_in_one_pass\">")
+    );
+}
