@@ -130,8 +130,8 @@ impl Suite {
             .iter()
             .position(|known| std::ptr::eq(known, language))
         {
-            Some(at) => self.prepared[at].get_or_init(prepare).clone(),
-            None => prepare(),
+            Some(at) if at < self.prepared.len() => self.prepared[at].get_or_init(prepare).clone(),
+            _ => prepare(),
         }
     }
 
@@ -220,7 +220,7 @@ impl Suite {
             .languages
             .iter()
             .position(|known| std::ptr::eq(known, language))?;
-        self.prepared[at].get()?.as_ref().ok().cloned()
+        self.prepared.get(at)?.get()?.as_ref().ok().cloned()
     }
 }
 
