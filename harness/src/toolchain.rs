@@ -62,14 +62,16 @@ impl Step {
         }
     }
 
-    /// A step skipped while `inputs` hash as they did after its last
-    /// success, recorded in `stamp`.
-    pub fn unless_fresh(argv: Vec<String>, stamp: &str, inputs: &[&str]) -> Self {
+    /// A step skipped while `inputs` (by content) and `outputs` (by length
+    /// and mtime) are as they were after its last success, recorded in
+    /// `stamp`.
+    pub fn unless_fresh(argv: Vec<String>, stamp: &str, inputs: &[&str], outputs: &[&str]) -> Self {
         Step {
             argv,
             unless_fresh: Some(Freshness {
                 stamp: stamp.into(),
                 inputs: inputs.iter().map(PathBuf::from).collect(),
+                outputs: outputs.iter().map(PathBuf::from).collect(),
             }),
         }
     }
@@ -116,9 +118,20 @@ pub fn builtin(target: &Path) -> Vec<Language> {
             name: "rust".into(),
             probe: line("cargo --version"),
             install_hint: "install Rust with rustup (https://rustup.rs)".into(),
-            build: vec![Step::always(line(
-                "cargo build --quiet --release --package outbox-runner --bins",
-            ))],
+            // Skipped while the sources and the binaries are unchanged: even
+            // a no-op cargo build costs 50-100 ms on the loop's critical path.
+            build: vec![Step::unless_fresh(
+                line("cargo build --quiet --release --package outbox-runner --bins"),
+                &under("parity/rust/build.stamp"),
+                &[
+                    "Cargo.toml",
+                    "Cargo.lock",
+                    ".cargo",
+                    "reference",
+                    "runners/rust",
+                ],
+                &[&release("outbox-runner"), &release("outbox-demo")],
+            )],
             runner: vec![release("outbox-runner")],
             demo: vec![release("outbox-demo")],
             // The port's own tests: the reference's and the runner's, as
@@ -134,12 +147,17 @@ pub fn builtin(target: &Path) -> Vec<Language> {
             name: "go".into(),
             probe: line("go version"),
             install_hint: "install Go 1.22 or newer (https://go.dev/dl/)".into(),
-            build: vec![Step::always(
+            // Skipped while the module and the binaries are unchanged (a
+            // no-op go build costs about as much as a runner start).
+            build: vec![Step::unless_fresh(
                 ["go", "-C", "runners/go", "build", "-o", &go_out]
                     .into_iter()
                     .map(str::to_owned)
                     .chain(line("./cmd/runner ./cmd/demo"))
                     .collect(),
+                &under("parity/go/build.stamp"),
+                &["runners/go"],
+                &[&under("parity/go/runner"), &under("parity/go/demo")],
             )],
             runner: vec![under("parity/go/runner")],
             demo: vec![under("parity/go/demo")],
@@ -193,6 +211,7 @@ pub fn builtin(target: &Path) -> Vec<Language> {
                         "runners/typescript/package-lock.json",
                         "runners/typescript/node_modules/.package-lock.json",
                     ],
+                    &[],
                 ),
                 // tsc's start-up alone takes a second: skip it while no
                 // input (nor what it wrote) changed, by content.
@@ -207,6 +226,7 @@ pub fn builtin(target: &Path) -> Vec<Language> {
                         "runners/typescript/dist/demo.js",
                         "runners/typescript/dist/test/outbox.test.js",
                     ],
+                    &[],
                 ),
             ],
             // The ports open no TLS connection, but NODE_EXTRA_CA_CERTS,
@@ -382,7 +402,12 @@ mod tests {
                     || out == &format!("{target}/parity/go/"),
                 "{out}"
             );
-            for step in &languages[4].build {
+            for step in languages[0]
+                .build
+                .iter()
+                .chain(&go.build)
+                .chain(&languages[4].build)
+            {
                 let stamp = &step.unless_fresh.as_ref().unwrap().stamp;
                 assert!(stamp.starts_with(target), "{}", stamp.display());
             }

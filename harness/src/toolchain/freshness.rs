@@ -15,13 +15,22 @@ pub struct Freshness {
     /// Files or folders (every file below counts) the step depends on, or
     /// writes: an output that is gone or changed makes the step run again.
     pub inputs: Vec<PathBuf>,
+    /// Large files the step writes (binaries), judged by length and
+    /// modification time rather than read: one that is gone or rewritten
+    /// (by another build) makes the step run again.
+    pub outputs: Vec<PathBuf>,
 }
 
 impl Freshness {
     /// Whether every input exists (a deleted output is an input that is
     /// gone) and the stamp holds the hash the inputs have now.
     pub fn is_fresh(&self, root: &Path, salt: &str) -> bool {
-        if !self.inputs.iter().all(|input| root.join(input).exists()) {
+        if !self
+            .inputs
+            .iter()
+            .chain(&self.outputs)
+            .all(|path| root.join(path).exists())
+        {
             return false;
         }
         match std::fs::read_to_string(root.join(&self.stamp)) {
@@ -65,6 +74,19 @@ impl Freshness {
                     }
                     Err(_) => hash.write(b"\0unreadable"),
                 }
+            }
+        }
+        for output in &self.outputs {
+            hash.write(b"\0output\0");
+            hash.write(output.to_string_lossy().as_bytes());
+            if let Ok(metadata) = std::fs::metadata(root.join(output)) {
+                hash.write(&metadata.len().to_le_bytes());
+                let modified = metadata
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_nanos());
+                hash.write(&modified.to_le_bytes());
             }
         }
         format!("fnv1a-64 {:016x}\n", hash.0)
@@ -122,7 +144,9 @@ mod tests {
         let step = Freshness {
             stamp: "out/stamp".into(),
             inputs: vec!["src".into(), "out/built.js".into()],
+            outputs: vec!["bin".into()],
         };
+        std::fs::write(root.join("bin"), "binary").unwrap();
         assert!(!step.is_fresh(&root, "tsc"), "no stamp yet");
         std::fs::write(root.join("out.js"), "").unwrap();
         step.mark_done(&root, "tsc").unwrap();
@@ -154,5 +178,11 @@ mod tests {
         step.mark_done(&root, "tsc").unwrap();
         std::fs::rename(root.join("src/c.ts"), root.join("src/d.ts")).unwrap();
         assert!(!step.is_fresh(&root, "tsc"), "a renamed source");
+        step.mark_done(&root, "tsc").unwrap();
+        std::fs::write(root.join("bin"), "rebuilt").unwrap();
+        assert!(!step.is_fresh(&root, "tsc"), "an output rewritten");
+        step.mark_done(&root, "tsc").unwrap();
+        std::fs::remove_file(root.join("bin")).unwrap();
+        assert!(!step.is_fresh(&root, "tsc"), "an output deleted");
     }
 }
