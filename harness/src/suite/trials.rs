@@ -149,9 +149,10 @@ impl Job {
                     None
                 };
                 let verdict = judge_protocol(&runner, &refusal_replies, after);
-                let verdict = repeat::changed(&refusals_changed).unwrap_or(verdict);
-                self.suite
-                    .apply_known_failure(name, PROTOCOL_TRIAL, verdict)
+                let verdict = self
+                    .suite
+                    .apply_known_failure(name, PROTOCOL_TRIAL, verdict);
+                repeat::changed(&refusals_changed).unwrap_or(verdict)
             });
             let mut verdicts = self.suite.judge(name, &table, replies);
             // A changed answer fails whatever the known-failures list says:
