@@ -5,7 +5,8 @@
 //! - warm `make test` (every trial) side by side with the floor (the same
 //!   processes started directly, `target/release/floor`), runs interleaved;
 //!   their ratio is the harness's overhead;
-//! - each trial kind's cost per language, and `make test T=.../<language>`;
+//! - each trial kind's CPU cost per language (less sensitive to a busy
+//!   machine than wall time), and `make test T=.../<language>`;
 //! - the bare start-up time of each runner;
 //! - relay throughput: each runner drains a table it builds itself (N
 //!   messages over 100 orders, batch 100, a lost ack every 100 attempts),
@@ -82,32 +83,38 @@ fn main() -> ExitCode {
     let _ = exec::run(&all, Stdin::Null);
     let (mut tests, mut floors) = (Vec::new(), Vec::new());
     for _ in 0..SIDE_BY_SIDE {
-        tests.push(wall(&all));
-        floors.push(wall(&floor));
+        tests.push(measure(&all));
+        floors.push(measure(&floor));
     }
-    let (test, floor) = (median(tests.clone()), median(floors.clone()));
+    let wall_of = |runs: &[Cost]| median(runs.iter().map(|c| c.wall).collect());
+    let cpu_of = |runs: &[Cost]| median(runs.iter().map(|c| c.cpu).collect());
+    let (test, floor) = (wall_of(&tests), wall_of(&floors));
+    let (test_cpu, floor_cpu) = (cpu_of(&tests), cpu_of(&floors));
     println!(
-        "  make test: {:>6.2} s  (runs: {})",
+        "  make test: {:>6.2} s, CPU {:>5.2} s  (runs: {})",
         test.as_secs_f64(),
+        test_cpu.as_secs_f64(),
         seconds(&tests)
     );
     println!(
-        "  floor:     {:>6.2} s  (runs: {})",
+        "  floor:     {:>6.2} s, CPU {:>5.2} s  (runs: {})",
         floor.as_secs_f64(),
+        floor_cpu.as_secs_f64(),
         seconds(&floors)
     );
     println!(
-        "  overhead:  {:.2}x the floor",
-        test.as_secs_f64() / floor.as_secs_f64()
+        "  overhead:  {:.2}x the floor's wall time, {:.2}x its CPU time",
+        test.as_secs_f64() / floor.as_secs_f64(),
+        test_cpu.as_secs_f64() / floor_cpu.as_secs_f64()
     );
 
-    println!("\n## Cost of each trial kind, s (make test T=<trial> ARGS=--exact, median of 3, less an empty selection's)");
+    println!("\n## CPU time of each trial kind, s (make test T=<trial> ARGS=--exact, user + sys of every process, median of 3, less an empty selection's); the last column: wall time of make test T=.../<language>");
     let empty = median(
         (0..3)
-            .map(|_| wall(&make_test(&["T=no-trial-has-this-name"])))
+            .map(|_| measure(&make_test(&["T=no-trial-has-this-name"])).cpu)
             .collect(),
     );
-    println!("  (an empty selection: {:.2} s)", empty.as_secs_f64());
+    println!("  (an empty selection: CPU {:.2} s)", empty.as_secs_f64());
     print!("  {:<12}", "language");
     for kind in KINDS {
         print!(" {kind:>11}");
@@ -127,11 +134,11 @@ fn main() -> ExitCode {
                 ),
             };
             let run = make_test(&[&filter, &args]);
-            let cost = median((0..3).map(|_| wall(&run)).collect());
+            let cost = median((0..3).map(|_| measure(&run).cpu).collect());
             print!(" {:>11.2}", cost.saturating_sub(empty).as_secs_f64());
         }
         let whole = make_test(&[&format!("T={PREFIX}/{}/", language.name)]);
-        let cost = median((0..3).map(|_| wall(&whole)).collect());
+        let cost = median((0..3).map(|_| measure(&whole).wall).collect());
         println!(" {:>11.2}", cost.as_secs_f64());
     }
 
@@ -195,8 +202,37 @@ fn command(suite: &Suite, argv: &[&str]) -> exec::Command {
     }
 }
 
-fn wall(command: &exec::Command) -> Duration {
-    wall_with(command, Vec::new())
+/// What one run cost: its wall time, and the CPU time (user + sys) of
+/// every process it started (each waited for, so counted as a child).
+#[derive(Debug, Clone, Copy)]
+struct Cost {
+    wall: Duration,
+    cpu: Duration,
+}
+
+fn measure(command: &exec::Command) -> Cost {
+    let before = children_cpu();
+    let wall = wall_with(command, Vec::new());
+    Cost {
+        wall,
+        cpu: children_cpu().saturating_sub(before),
+    }
+}
+
+/// The user + sys time of this process's children that have ended (and
+/// their own waited-for children), as the kernel counts it.
+fn children_cpu() -> Duration {
+    // SAFETY: getrusage only writes into the zeroed struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let time = |t: libc::timeval| {
+        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+    };
+    time(usage.ru_utime) + time(usage.ru_stime)
 }
 
 /// The wall time of one run (with `input` on stdin); a run that fails is
@@ -216,10 +252,10 @@ fn wall_with(command: &exec::Command, input: Vec<u8>) -> Duration {
     started.elapsed()
 }
 
-fn seconds(times: &[Duration]) -> String {
-    let shown: Vec<String> = times
+fn seconds(costs: &[Cost]) -> String {
+    let shown: Vec<String> = costs
         .iter()
-        .map(|t| format!("{:.2}", t.as_secs_f64()))
+        .map(|c| format!("{:.2}", c.wall.as_secs_f64()))
         .collect();
     shown.join(" ")
 }

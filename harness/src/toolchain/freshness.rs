@@ -166,9 +166,30 @@ mod tests {
             .write(true)
             .open(root.join("src/a.ts"))
             .unwrap()
+            .set_modified(old)
+            .unwrap();
+        assert!(
+            !step.is_fresh(&root, "tsc"),
+            "an edit given back its old mtime, as `cp -p` or `rsync -a` of an edited copy does"
+        );
+        std::fs::File::options()
+            .write(true)
+            .open(root.join("src/a.ts"))
+            .unwrap()
             .set_modified(old - std::time::Duration::from_secs(86_400))
             .unwrap();
-        assert!(!step.is_fresh(&root, "tsc"), "an edit given an old mtime");
+        step.mark_done(&root, "tsc").unwrap();
+        std::fs::write(root.join("src/a.ts"), "edited again").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(root.join("src/a.ts"))
+            .unwrap()
+            .set_modified(old - std::time::Duration::from_secs(86_400))
+            .unwrap();
+        assert!(
+            !step.is_fresh(&root, "tsc"),
+            "an edit given an older mtime (`touch -d`)"
+        );
         step.mark_done(&root, "tsc").unwrap();
         std::fs::remove_file(root.join("src/b.ts")).unwrap();
         assert!(!step.is_fresh(&root, "tsc"), "a deleted source");
