@@ -8,7 +8,7 @@
 
 use crate::judge::{Reason, Verdict};
 use crate::protocol::{Reply, Request};
-use crate::session::{Answers, Runner, Session};
+use crate::session::{Answers, Runner};
 
 /// How many requests one runner process answers in run `run` (1-based);
 /// `None`: all of them.
@@ -20,7 +20,7 @@ pub fn stretch(run: usize) -> Option<usize> {
 /// ones judged; beside them, for each request whose reply changed, a
 /// message showing each run's reply.
 pub fn answers(
-    runner: &Session,
+    runner: &dyn Runner,
     requests: &[Request],
     repeat: usize,
 ) -> (Answers, Vec<Option<String>>) {
@@ -134,6 +134,79 @@ pub fn flaky(verdicts: &[Verdict]) -> Option<Verdict> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::Outcome;
+    use std::cell::Cell;
+
+    /// A runner that answers each request with the number of the process
+    /// start that answered it, counted from 1: a port whose answers depend
+    /// on where the process boundaries fall.
+    struct Starts(Cell<usize>);
+
+    impl Runner for Starts {
+        fn run(&self, requests: &[Request]) -> Vec<Reply> {
+            self.0.set(self.0.get() + 1);
+            let start = self.0.get();
+            requests
+                .iter()
+                .enumerate()
+                .map(|(at, _)| {
+                    Reply::Answer(Outcome {
+                        sent: vec![vec![u64::from(at == 0 || start == 1)]],
+                        journal: Vec::new(),
+                        duplicates: 0,
+                    })
+                })
+                .collect()
+        }
+    }
+
+    fn requests(count: usize) -> Vec<Request> {
+        (0..count)
+            .map(|n| Request {
+                name: format!("case_{n}"),
+                line: String::new(),
+            })
+            .collect()
+    }
+
+    /// Answers that change with the runner's restarts are named, each with
+    /// every run's answer; the first request of a stretch answers alike in
+    /// every run, so it is not.
+    #[test]
+    fn an_answer_that_changes_between_runs_is_named() {
+        let (first, changed) = answers(&Starts(Cell::new(0)), &requests(8), 2);
+        assert_eq!(first.replies.len(), 8);
+        assert!(changed[0].is_none(), "{:?}", changed[0]);
+        let why = changed[1].as_ref().expect("request 1 changed");
+        assert!(
+            why.contains("run 1 (one runner for every case): sent [[1]]"),
+            "{why}"
+        );
+        assert!(
+            why.contains("run 2 (a fresh runner every 6 requests): sent [[0]]"),
+            "{why}"
+        );
+        assert!(
+            changed[6].is_none(),
+            "a fresh runner's first request: {:?}",
+            changed[6]
+        );
+    }
+
+    #[test]
+    fn answers_that_agree_in_every_run_pass() {
+        struct Same;
+        impl Runner for Same {
+            fn run(&self, requests: &[Request]) -> Vec<Reply> {
+                requests
+                    .iter()
+                    .map(|r| Reply::Error(r.name.clone()))
+                    .collect()
+            }
+        }
+        let (_, changed) = answers(&Same, &requests(20), 4);
+        assert!(changed.iter().all(Option::is_none), "{changed:?}");
+    }
 
     #[test]
     fn runs_vary_their_process_boundaries() {
