@@ -1,6 +1,10 @@
 # The parity suite of the Outbox relay practice.
-#   make test                      every language, every case, every demo
+#   make test                      every language: every case, generated scenarios, the protocol's
+#                                  refusals, the demo, its bad configs, the port's own unit tests
 #   make test T=patterns/enterprise/outbox/practice/go    one language (or one case)
+#   make test REPEAT=5             every selected trial 5 times, varying runner restarts: fails
+#                                  naming each trial whose verdict or answer changed
+#   make self-test                 the harness's own tests (every test file cargo finds)
 #   make report                    make test, and the HTML report page (target/parity/report.html)
 #   make report BASE=old.json      ... and what changed since the run whose results file that is
 #   make known-failures LANG=go    rewrite runners/go/known-failures.json from the last run
@@ -8,6 +12,7 @@
 #   make fuzz SEED=7 COUNT=100000  generated scenarios through every language (or DURATION=60 seconds; SAVE=1
 #                                  appends shrunk failures to cases/regressions.json)
 #   make bench                     the figures of the README's performance section
+#   make floor                     the time of make test's port processes started directly
 #   make lint                      every linter, pinned;  make setup: install the toolchains (Debian, Ubuntu)
 #   make new-case NAME=my_case     start a case from a template (FILE=cases/x.json to choose the file)
 #   make bless                     compute missing expect values with the reference (BLESS=all: every case)
@@ -21,16 +26,18 @@ SEED ?= 1
 COUNT ?=
 DURATION ?=
 SAVE ?=
+REPEAT ?=
 
-.PHONY: test self-test parity report demo fuzz bench bless new-case mutants lint setup clean known-failures report-tools
+.PHONY: test self-test parity report demo fuzz bench floor bless new-case mutants lint setup clean known-failures report-tools
 
-# Every trial: each language's cases, generated scenarios, demo, demo
-# config errors and its own unit tests (Rust's `unit` is `cargo test
-# --workspace`: the reference's tests and the harness's self-tests).
+# Every trial: each language's cases, generated scenarios, protocol
+# refusals, demo, demo config errors and its own unit tests (Rust's `unit`
+# is the reference's and the Rust runner's tests). The ports, not the
+# harness: its self-tests are `make self-test`.
 test: parity
 
-# Only the Rust workspace's tests (the harness's self-tests among them):
-# every test cargo finds, so a new tests/*.rs cannot be left out.
+# The harness's self-tests (and the rest of the workspace's): every test
+# cargo finds, so a new tests/*.rs cannot be left out.
 self-test: report-tools
 	$(CARGO) test --quiet --workspace
 
@@ -38,8 +45,8 @@ self-test: report-tools
 # (every run writes target/parity/results.json): the page, the end of the
 # output and the CI summary say which cells changed.
 BASE ?=
-parity: report-tools
-	$(if $(BASE),PARITY_BASE=$(BASE)) $(CARGO) test --quiet --package parity --test parity -- $(T) $(ARGS)
+parity:
+	$(if $(BASE),PARITY_BASE=$(BASE)) $(if $(REPEAT),PARITY_REPEAT=$(REPEAT)) $(CARGO) test --quiet --package parity --test parity -- $(T) $(ARGS)
 
 # The suite (same T, ARGS and environment as make test), and the HTML report
 # page of its results: the language-by-case matrix and a picture per case.
@@ -63,11 +70,19 @@ fuzz:
 	  $(if $(COUNT),--count $(COUNT)) $(if $(DURATION),--seconds $(DURATION)) $(if $(SAVE),--save)
 
 bench:
-	$(CARGO) build --quiet --release --package parity --bin fuzz --bin bench
+	$(CARGO) build --quiet --release --package parity --bin fuzz --bin bench --bin floor
+	$(CARGO) test --quiet --package parity --test parity --no-run
 	@echo "## Differential throughput (make fuzz COUNT=40000)"
 	./target/release/fuzz --seed 1 --count 40000 --batch 8000 2>/dev/null
 	@echo
 	./target/release/bench
+
+# The floor make bench compares make test with: every process make test
+# starts for the ports, started directly and all at once (RUNS=7: seven times).
+RUNS ?= 1
+floor:
+	$(CARGO) build --quiet --release --package parity --bin floor
+	./target/release/floor --runs $(RUNS)
 
 # Expected values come from the Rust reference; review the diff, then commit.
 BLESS ?=

@@ -14,8 +14,17 @@ pub const GENERATED_TRIAL: &str = "generated";
 pub const DEMO_CONFIG_TRIAL: &str = "demo_config";
 /// The trial name of each language's own unit tests.
 pub const UNIT_TRIAL: &str = "unit";
+/// The trial name of each language's check of the refusals the protocol
+/// requires (SPEC.md, "Refusals").
+pub const PROTOCOL_TRIAL: &str = "protocol";
 /// Names a case may not take because a trial of each language has them.
-pub const RESERVED_NAMES: [&str; 4] = [DEMO_TRIAL, GENERATED_TRIAL, DEMO_CONFIG_TRIAL, UNIT_TRIAL];
+pub const RESERVED_NAMES: [&str; 5] = [
+    DEMO_TRIAL,
+    GENERATED_TRIAL,
+    DEMO_CONFIG_TRIAL,
+    UNIT_TRIAL,
+    PROTOCOL_TRIAL,
+];
 /// The seed of the generated scenarios every `make test` checks.
 pub const GENERATED_SEED: u64 = 20_261_130;
 /// How many generated scenarios every `make test` checks per language.
@@ -86,6 +95,23 @@ fn seconds(variable: &str, default: Duration) -> Result<Duration, String> {
         .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
         .map(Duration::from_secs_f64)
         .ok_or_else(|| format!("{variable}={text:?}: give a number of seconds greater than 0"))
+}
+
+/// `PARITY_REPEAT` (`make test REPEAT=N`): how many times each selected
+/// trial runs, default 1; a value that is not a whole number from 1 to
+/// 1000 is an error naming it.
+pub fn repeat() -> Result<usize, String> {
+    match std::env::var("PARITY_REPEAT").as_deref() {
+        Err(_) | Ok("") => Ok(1),
+        Ok(text) => text
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=1000).contains(n))
+            .ok_or_else(|| {
+                format!("PARITY_REPEAT={text:?}: give a whole number of runs from 1 to 1000")
+            }),
+    }
 }
 
 /// Cargo's target folder: `CARGO_TARGET_DIR` when set (relative to the

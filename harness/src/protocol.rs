@@ -169,6 +169,112 @@ fn describe(value: &Json) -> &'static str {
     }
 }
 
+/// One request a runner must refuse (SPEC.md, "Refusals"), and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The request's name, which the error answer must carry.
+    pub name: &'static str,
+    /// The request line (constant data, never from a case file).
+    pub line: &'static str,
+    /// How the error text must start.
+    pub prefix: &'static str,
+}
+
+/// The requests of the `protocol` trial: each refusal every runner must
+/// make. They go at the end of the runner's one stream (no process start
+/// of their own), followed by one valid case, which must be answered: a
+/// runner goes on with the next line after a refusal.
+pub const REFUSALS: [Refusal; 5] = [
+    Refusal {
+        name: "protocol_version_2",
+        line: r#"{"kind":"case","version":2,"name":"protocol_version_2","batch_size":1,"messages":[],"failures":{},"passes":1}"#,
+        prefix: "unsupported protocol version",
+    },
+    Refusal {
+        name: "protocol_no_version",
+        line: r#"{"kind":"case","name":"protocol_no_version","batch_size":1,"messages":[],"failures":{},"passes":1}"#,
+        prefix: "unsupported protocol version",
+    },
+    Refusal {
+        name: "protocol_unknown_kind",
+        line: r#"{"kind":"replay","version":1,"name":"protocol_unknown_kind"}"#,
+        prefix: "unknown request kind",
+    },
+    Refusal {
+        name: "protocol_no_kind",
+        line: r#"{"version":1,"name":"protocol_no_kind"}"#,
+        prefix: "unknown request kind",
+    },
+    Refusal {
+        name: "protocol_unknown_failure",
+        line: r#"{"kind":"case","version":1,"name":"protocol_unknown_failure","batch_size":1,"messages":[{"id":1,"aggregate":"order-1","type":"OrderPlaced"}],"failures":{"1":"timeout"},"passes":1}"#,
+        prefix: "unknown failure kind",
+    },
+];
+
+/// The valid case after the refusals, and the answer it must get.
+const AFTER_REFUSALS: (&str, &str) = (
+    "protocol_after_refusals",
+    r#"{"kind":"case","version":1,"name":"protocol_after_refusals","batch_size":1,"messages":[{"id":1,"aggregate":"order-1","type":"OrderPlaced"}],"failures":{},"passes":1}"#,
+);
+
+/// The `protocol` trial's requests: every refusal, then the valid case.
+pub fn refusal_requests() -> Vec<Request> {
+    REFUSALS
+        .iter()
+        .map(|r| (r.name, r.line))
+        .chain([AFTER_REFUSALS])
+        .map(|(name, line)| Request {
+            name: name.to_owned(),
+            line: line.to_owned(),
+        })
+        .collect()
+}
+
+/// What is wrong with a runner's replies to [`refusal_requests`], one line
+/// per problem naming the request; empty when every reply is right. (An
+/// answer naming another request is a fault the session already caught.)
+pub fn judge_refusals(replies: &[Reply]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (refusal, reply) in REFUSALS.iter().zip(replies) {
+        let shown = crate::text::excerpt(refusal.line, 100);
+        match reply {
+            Reply::Error(error) if error.starts_with(refusal.prefix) => {}
+            Reply::Error(error) => problems.push(format!(
+                "`{}` ({shown}): the error must start with `{}`, it was {error:?}",
+                refusal.name, refusal.prefix
+            )),
+            Reply::Answer(outcome) => problems.push(format!(
+                "`{}` ({shown}): played instead of refused (sent {:?}); the error must start with `{}`",
+                refusal.name, outcome.sent, refusal.prefix
+            )),
+            Reply::Fault(fault) => problems.push(format!(
+                "`{}` ({shown}): no error answer: {}",
+                refusal.name,
+                crate::text::excerpt(fault, 600)
+            )),
+        }
+    }
+    let expected = Outcome {
+        sent: vec![vec![1]],
+        journal: vec!["order-1 OrderPlaced".to_owned()],
+        duplicates: 0,
+    };
+    match replies.get(REFUSALS.len()) {
+        Some(Reply::Answer(outcome)) if *outcome == expected => {}
+        Some(other) => problems.push(format!(
+            "after the refusals, the valid case `{}` must be played (sent [[1]]), it got {}",
+            AFTER_REFUSALS.0,
+            crate::text::excerpt(&format!("{other:?}"), 600)
+        )),
+        None => problems.push(format!(
+            "the valid case `{}` got no reply",
+            AFTER_REFUSALS.0
+        )),
+    }
+    problems
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,5 +368,51 @@ mod tests {
                 other => panic!("{line}: {other:?}"),
             }
         }
+    }
+
+    /// Right replies pass, and each bug the trial is there for fails.
+    #[test]
+    fn the_refusal_check_passes_right_replies_and_fails_each_bug() {
+        let error = |text: &str| Reply::Error(text.to_owned());
+        let right = vec![
+            error("unsupported protocol version: 2"),
+            error("unsupported protocol version: missing"),
+            error("unknown request kind: \"replay\""),
+            error("unknown request kind: missing"),
+            error("unknown failure kind: \"timeout\""),
+            Reply::Answer(Outcome {
+                sent: vec![vec![1]],
+                journal: vec!["order-1 OrderPlaced".into()],
+                duplicates: 0,
+            }),
+        ];
+        assert_eq!(refusal_requests().len(), right.len());
+        assert_eq!(judge_refusals(&right), Vec::<String>::new());
+        let plant = |at: usize, reply: Reply| {
+            let mut replies = right.clone();
+            replies[at] = reply;
+            judge_refusals(&replies)
+        };
+        let played = plant(
+            0,
+            Reply::Answer(Outcome {
+                sent: vec![vec![]],
+                journal: vec![],
+                duplicates: 0,
+            }),
+        );
+        assert!(
+            played[0].contains("played instead of refused"),
+            "{played:?}"
+        );
+        let worded = plant(2, error("bad kind"));
+        assert!(
+            worded[0].contains("must start with `unknown request kind`"),
+            "{worded:?}"
+        );
+        let crashed = plant(4, Reply::Fault("exited (exit status: 1)".into()));
+        assert!(crashed[0].contains("no error answer"), "{crashed:?}");
+        let stopped = plant(5, Reply::Fault("exited".into()));
+        assert!(stopped[0].contains("must be played"), "{stopped:?}");
     }
 }

@@ -11,12 +11,23 @@ use std::time::Duration;
 use crate::exec::{self, Stdin};
 use crate::text::tail;
 
+mod freshness;
+pub mod unit;
+
+pub use freshness::Freshness;
+
 /// One implementation of the practice and how to drive it.
 #[derive(Debug, Clone)]
 pub struct Language {
     /// Name in trial paths and messages, e.g. `go`.
     pub name: String,
-    /// A command that succeeds when the toolchain is installed.
+    /// A command that succeeds when the toolchain is installed; its first
+    /// line is the version the report shows. When its last line is the
+    /// absolute path of a file (an interpreter's `sys.executable`), that
+    /// program replaces the probe's own program
+    /// (`python3`) wherever the runner, demo and unit command lines start
+    /// with it: a wrapper on PATH is resolved once per run, not paid on
+    /// every start.
     pub probe: Vec<String>,
     /// What to install when the probe cannot run.
     pub install_hint: String,
@@ -42,17 +53,6 @@ pub struct Step {
     pub unless_fresh: Option<Freshness>,
 }
 
-/// When a step's last success still stands, Make-style: its stamp (written
-/// by the harness after the step succeeded) is newer than every input, and
-/// every input exists (a deleted output is an input that is gone).
-#[derive(Debug, Clone)]
-pub struct Freshness {
-    /// Written after the step succeeds, relative to the repository root.
-    pub stamp: PathBuf,
-    /// Files or folders (every file below counts) the step depends on.
-    pub inputs: Vec<PathBuf>,
-}
-
 impl Step {
     /// A step that always runs (the tool itself knows what is up to date).
     pub fn always(argv: Vec<String>) -> Self {
@@ -62,56 +62,34 @@ impl Step {
         }
     }
 
-    /// A step skipped while `stamp` is newer than all of `inputs`.
-    pub fn unless_fresh(argv: Vec<String>, stamp: &str, inputs: &[&str]) -> Self {
+    /// A step skipped while `inputs` (by content) and `outputs` (by length
+    /// and mtime) are as they were after its last success, recorded in
+    /// `stamp`.
+    pub fn unless_fresh(argv: Vec<String>, stamp: &str, inputs: &[&str], outputs: &[&str]) -> Self {
         Step {
             argv,
             unless_fresh: Some(Freshness {
                 stamp: stamp.into(),
                 inputs: inputs.iter().map(PathBuf::from).collect(),
+                outputs: outputs.iter().map(PathBuf::from).collect(),
             }),
         }
     }
 
     /// Whether the step can be skipped, judged from the repository root.
     pub fn is_fresh(&self, root: &Path) -> bool {
-        let Some(freshness) = &self.unless_fresh else {
-            return false;
-        };
-        let Some(stamp) = newest(&root.join(&freshness.stamp)) else {
-            return false;
-        };
-        freshness
-            .inputs
-            .iter()
-            .all(|input| newest(&root.join(input)).is_some_and(|modified| modified <= stamp))
+        self.unless_fresh
+            .as_ref()
+            .is_some_and(|f| f.is_fresh(root, &self.argv.join(" ")))
     }
 
     /// Records a success, so that the step is skipped until an input changes.
     pub fn mark_done(&self, root: &Path) -> std::io::Result<()> {
-        let Some(freshness) = &self.unless_fresh else {
-            return Ok(());
-        };
-        let stamp = root.join(&freshness.stamp);
-        if let Some(parent) = stamp.parent() {
-            std::fs::create_dir_all(parent)?;
+        match &self.unless_fresh {
+            Some(freshness) => freshness.mark_done(root, &self.argv.join(" ")),
+            None => Ok(()),
         }
-        std::fs::write(stamp, self.argv.join(" "))
     }
-}
-
-/// The newest modification time of a file, or of any file below a folder;
-/// `None` when the path does not exist.
-fn newest(path: &Path) -> Option<std::time::SystemTime> {
-    let metadata = std::fs::metadata(path).ok()?;
-    if !metadata.is_dir() {
-        return metadata.modified().ok();
-    }
-    std::fs::read_dir(path)
-        .ok()?
-        .filter_map(|entry| entry.ok().and_then(|e| newest(&e.path())))
-        .max()
-        .or_else(|| metadata.modified().ok())
 }
 
 /// A constant command line written as one string (never case data).
@@ -140,34 +118,68 @@ pub fn builtin(target: &Path) -> Vec<Language> {
             name: "rust".into(),
             probe: line("cargo --version"),
             install_hint: "install Rust with rustup (https://rustup.rs)".into(),
-            build: vec![Step::always(line(
-                "cargo build --quiet --release --package outbox-runner --bins",
-            ))],
+            // Skipped while the sources and the binaries are unchanged: even
+            // a no-op cargo build costs 50-100 ms on the loop's critical path.
+            build: vec![Step::unless_fresh(
+                line("cargo build --quiet --release --package outbox-runner --bins"),
+                &under("parity/rust/build.stamp"),
+                &[
+                    "Cargo.toml",
+                    "Cargo.lock",
+                    ".cargo",
+                    "reference",
+                    "runners/rust",
+                ],
+                &[&release("outbox-runner"), &release("outbox-demo")],
+            )],
             runner: vec![release("outbox-runner")],
             demo: vec![release("outbox-demo")],
-            // Every Rust test of the workspace: the reference's and the
-            // runner's, and the harness's own self-tests, so that the filter
-            // `patterns/enterprise/outbox/practice` selects everything.
-            unit: line("cargo test --quiet --workspace"),
+            // The port's own tests: the reference's and the runner's, as
+            // every other language's unit trial runs its port's. The
+            // harness's self-tests are `make self-test`'s, not the loop's.
+            // Doc tests are not run: neither crate has one, and each costs a
+            // rustdoc start per crate; an example worth checking is a test.
+            unit: line(
+                "cargo test --quiet --package outbox --package outbox-runner --lib --bins --tests",
+            ),
         },
         Language {
             name: "go".into(),
             probe: line("go version"),
             install_hint: "install Go 1.22 or newer (https://go.dev/dl/)".into(),
-            build: vec![Step::always(
+            // Skipped while the module and the binaries are unchanged (a
+            // no-op go build costs about as much as a runner start).
+            build: vec![Step::unless_fresh(
                 ["go", "-C", "runners/go", "build", "-o", &go_out]
                     .into_iter()
                     .map(str::to_owned)
                     .chain(line("./cmd/runner ./cmd/demo"))
                     .collect(),
+                &under("parity/go/build.stamp"),
+                &["runners/go"],
+                &[&under("parity/go/runner"), &under("parity/go/demo")],
             )],
             runner: vec![under("parity/go/runner")],
             demo: vec![under("parity/go/demo")],
-            unit: line("go -C runners/go test ./..."),
+            // -v: the count of tests that ran is read from it (a package
+            // with no test files passes without -v too). -vet=off: `make
+            // lint` runs go vet, a check of the code, not of the port.
+            unit: line("go -C runners/go test -v -vet=off ./..."),
         },
         Language {
             name: "python".into(),
-            probe: line("python3 --version"),
+            // The probe prints the interpreter itself, which then replaces
+            // `python3` below: `python3` on PATH may be a wrapper (pyenv's
+            // shim is a shell script) that costs more than the start-up.
+            probe: [
+                "python3",
+                "-S",
+                "-E",
+                "-c",
+                "import sys; print('Python', sys.version.split()[0]); print(sys.executable)",
+            ]
+            .map(str::to_owned)
+            .to_vec(),
             install_hint: "install Python 3.11 or newer".into(),
             build: Vec::new(),
             // -S -E: nothing from site-packages or the environment is needed,
@@ -199,8 +211,10 @@ pub fn builtin(target: &Path) -> Vec<Language> {
                         "runners/typescript/package-lock.json",
                         "runners/typescript/node_modules/.package-lock.json",
                     ],
+                    &[],
                 ),
-                // tsc's start-up alone takes a second: skip it while nothing changed.
+                // tsc's start-up alone takes a second: skip it while no
+                // input (nor what it wrote) changed, by content.
                 Step::unless_fresh(
                     line("node runners/typescript/node_modules/typescript/bin/tsc -p runners/typescript"),
                     &under("parity/typescript/tsc.stamp"),
@@ -212,11 +226,19 @@ pub fn builtin(target: &Path) -> Vec<Language> {
                         "runners/typescript/dist/demo.js",
                         "runners/typescript/dist/test/outbox.test.js",
                     ],
+                    &[],
                 ),
             ],
-            runner: line("node runners/typescript/dist/runner.js"),
-            demo: line("node runners/typescript/dist/demo.js"),
-            unit: line("node --test runners/typescript/dist/test/outbox.test.js"),
+            // The ports open no TLS connection, but NODE_EXTRA_CA_CERTS,
+            // where set, makes every node start parse that CA bundle: 30 ms
+            // of a 50 ms start. `env` execs node in its place (no extra
+            // process). The test file runs itself (node:test), without
+            // `--test`'s second node process.
+            runner: line("env -u NODE_EXTRA_CA_CERTS node runners/typescript/dist/runner.js"),
+            demo: line("env -u NODE_EXTRA_CA_CERTS node runners/typescript/dist/demo.js"),
+            unit: line(
+                "env -u NODE_EXTRA_CA_CERTS node --test-reporter=tap runners/typescript/dist/test/outbox.test.js",
+            ),
         },
     ]
 }
@@ -266,6 +288,12 @@ impl Language {
     /// Probes the toolchain, then runs the build steps that are not fresh,
     /// each from `root` within `deadline`.
     pub fn prepare(&self, root: &Path, deadline: Duration) -> Result<(), NotReady> {
+        self.prepare_resolved(root, deadline).map(drop)
+    }
+
+    /// [`Language::prepare`], returning the language with the program its
+    /// probe printed (if any) in place of the probe's program.
+    pub fn prepare_resolved(&self, root: &Path, deadline: Duration) -> Result<Language, NotReady> {
         let command = |argv: &[String]| exec::Command {
             label: format!("`{}`", argv.join(" ")),
             argv: argv.to_vec(),
@@ -274,8 +302,14 @@ impl Language {
             keep: exec::KEEP,
         };
         let probe = exec::run(&command(&self.probe), Stdin::Null);
+        let mut resolved = self.clone();
         let missing = match probe {
-            Ok(output) if output.success() => None,
+            Ok(output) if output.success() => {
+                if let Some(program) = printed_program(&output.stdout.text()) {
+                    resolved.resolve(&program);
+                }
+                None
+            }
             Ok(output) => Some(format!(
                 "{}: {}",
                 output.describe(),
@@ -318,8 +352,29 @@ impl Language {
                 output: failure,
             });
         }
-        Ok(())
+        Ok(resolved)
     }
+
+    /// Replaces the probe's program with `program` where a command line
+    /// starts with it.
+    fn resolve(&mut self, program: &str) {
+        let Some(probed) = self.probe.first().cloned() else {
+            return;
+        };
+        for argv in [&mut self.runner, &mut self.demo, &mut self.unit] {
+            if argv.first() == Some(&probed) {
+                argv[0] = program.to_owned();
+            }
+        }
+    }
+}
+
+/// The program a probe printed: its last line, when that is an absolute
+/// path to a file (the first line stays the version, for the report).
+fn printed_program(stdout: &str) -> Option<String> {
+    let line = stdout.lines().last()?.trim_end();
+    let path = Path::new(line);
+    (path.is_absolute() && path.is_file()).then(|| line.to_owned())
 }
 
 /// A build's stdout, then its stderr.
@@ -347,7 +402,12 @@ mod tests {
                     || out == &format!("{target}/parity/go/"),
                 "{out}"
             );
-            for step in &languages[4].build {
+            for step in languages[0]
+                .build
+                .iter()
+                .chain(&go.build)
+                .chain(&languages[4].build)
+            {
                 let stamp = &step.unless_fresh.as_ref().unwrap().stamp;
                 assert!(stamp.starts_with(target), "{}", stamp.display());
             }
@@ -356,21 +416,26 @@ mod tests {
     }
 
     #[test]
-    fn a_step_is_fresh_only_after_success_and_until_an_input_changes() {
-        let root = crate::config::scratch_dir(&crate::repo_root(), "freshness");
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(root.join("src")).unwrap();
-        std::fs::write(root.join("src/a.txt"), "a").unwrap();
-        let step = Step::unless_fresh(line("true"), "out/stamp", &["src", "gone.txt"]);
-        assert!(!step.is_fresh(&root), "no stamp yet");
-        step.mark_done(&root).unwrap();
-        assert!(!step.is_fresh(&root), "an input is missing");
-        std::fs::write(root.join("gone.txt"), "here").unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        step.mark_done(&root).unwrap();
-        assert!(step.is_fresh(&root));
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        std::fs::write(root.join("src/a.txt"), "changed").unwrap();
-        assert!(!step.is_fresh(&root), "an input below a folder changed");
+    fn a_probe_that_prints_an_interpreter_resolves_it() {
+        let python = &builtin(Path::new("target"))[2];
+        let mut resolved = python.clone();
+        resolved.resolve("/opt/python/bin/python3.11");
+        for argv in [&resolved.runner, &resolved.demo, &resolved.unit] {
+            assert_eq!(argv[0], "/opt/python/bin/python3.11");
+        }
+        assert_eq!(resolved.runner[1..], python.runner[1..]);
+        assert_eq!(printed_program("/bin/sh\n"), Some("/bin/sh".to_owned()));
+        assert_eq!(
+            printed_program("Python 3.11.7\n/bin/sh\n"),
+            Some("/bin/sh".to_owned())
+        );
+        for not_a_program in [
+            "Python 3.11.7\n",
+            "relative/python\n",
+            "/no/such/file\n",
+            "",
+        ] {
+            assert_eq!(printed_program(not_a_program), None, "{not_a_program:?}");
+        }
     }
 }

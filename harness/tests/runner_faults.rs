@@ -350,8 +350,9 @@ fn trials_are_named_by_language_and_case_and_the_filter_selects_them() {
     let conclusion = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
     assert_eq!(conclusion.num_passed, 1);
     assert_eq!(conclusion.num_failed, 0);
-    // The other cases, and the generated, demo, demo_config and unit trials.
-    assert_eq!(conclusion.num_filtered_out, case_count - 1 + 4);
+    // The other cases, and the generated, protocol, demo, demo_config and
+    // unit trials.
+    assert_eq!(conclusion.num_filtered_out, case_count - 1 + 5);
 }
 
 #[test]
@@ -359,7 +360,12 @@ fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
     let mut suite = suite();
     suite.languages = vec![fake("fake-junit", "wrong-result", "lost_ack")];
     let args = Arguments {
-        skip: vec!["/generated".into(), "/demo".into(), "/unit".into()],
+        skip: vec![
+            "/generated".into(),
+            "/protocol".into(),
+            "/demo".into(),
+            "/unit".into(),
+        ],
         test_threads: Some(2),
         logfile: Some(log("junit")),
         ..Arguments::default()

@@ -1,36 +1,53 @@
 //! `make bench` (after `make fuzz`'s throughput line): what the suite and
-//! each port cost.
+//! each port cost, measured in one run so the figures share the machine's
+//! load (printed before and after):
 //!
-//! - the warm parity run's wall time, with and without the generated
-//!   scenarios, beside the bare start-up time of each runtime, so the
-//!   harness's own overhead is visible;
-//! - relay scaling: each runner drains a table it builds itself (N messages
-//!   over 100 orders, batch 100, a lost ack every 100 attempts) for N = 10^3
-//!   to 10^6, checked against the reference's counts, in ns per message.
+//! - warm `make test` (every trial) side by side with the floor (the same
+//!   processes started directly, `target/release/floor`), runs interleaved;
+//!   their ratio is the harness's overhead;
+//! - each trial kind's CPU cost per language (less sensitive to a busy
+//!   machine than wall time), and `make test T=.../<language>`;
+//! - the bare start-up time of each runner;
+//! - relay throughput: each runner drains a table it builds itself (N
+//!   messages over 100 orders, batch 100, a lost ack every 100 attempts),
+//!   checked against the reference's counts, in ns per message. No target:
+//!   the ports' insertion-ordered tables make a drain quadratic, so the
+//!   sizes are ones every port finishes in seconds, and the growth shows.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use outbox_runner::bench::{self, Bench};
 use outbox_runner::protocol::BenchRequest;
+use parity::config::{trial_name, PREFIX};
 use parity::exec::{self, Stdin};
 use parity::suite::Suite;
 use parity::toolchain::Language;
 use serde_json::Value;
 
-const SIZES: [u64; 4] = [1_000, 10_000, 100_000, 1_000_000];
+/// Each size is 4x the last: a cost per message that grows 4x per step is
+/// quadratic, 1x linear.
+const SIZES: [u64; 4] = [1_000, 4_000, 16_000, 64_000];
 /// Orders the messages are spread over.
 const AGGREGATES: u64 = 100;
 /// Rows per pass.
 const BATCH: u64 = 100;
-/// Every this many attempts loses its ack. The failure script has N / this
-/// entries, looked up on every publish; at 10 it grows to 200,000 entries,
-/// and in Go and TypeScript, whose maps scatter integer keys, each lookup
-/// then misses the cache and dominates the cost per message.
+/// Every this many attempts loses its ack.
 const LOST_ACK_EVERY: u64 = 100;
 /// Each size runs this many times; the best run is reported, the one least
 /// disturbed by the rest of the machine (a VM's neighbours are noisy here).
-const REPEATS: usize = 5;
+const REPEATS: usize = 3;
+/// Runs of warm `make test` and of the floor, interleaved.
+const SIDE_BY_SIDE: usize = 7;
+/// The kinds of trial a language has; `cases` is every case of the table.
+const KINDS: [&str; 6] = [
+    "cases",
+    "generated",
+    "protocol",
+    "demo",
+    "demo_config",
+    "unit",
+];
 
 fn main() -> ExitCode {
     let suite = match Suite::from_env() {
@@ -52,27 +69,84 @@ fn main() -> ExitCode {
         })
         .collect();
 
-    println!("## Warm parity run (make parity), median of 5");
-    let with = median_wall(&suite, 5, &[]);
-    let without = median_wall(&suite, 5, &["--skip", "generated"]);
+    println!("load average before: {}", load());
     println!(
-        "  all trials:                      {:>6.2} s",
-        with.as_secs_f64()
+        "\n## Warm make test (every trial) and the floor, median of {SIDE_BY_SIDE}, interleaved"
+    );
+    let make_test = |filter: &[&str]| {
+        let mut argv = vec!["make", "-s", "--no-print-directory", "test"];
+        argv.extend(filter);
+        command(&suite, &argv)
+    };
+    let floor = command(&suite, &["target/release/floor"]);
+    let all = make_test(&[]);
+    let _ = exec::run(&all, Stdin::Null);
+    let (mut tests, mut floors) = (Vec::new(), Vec::new());
+    for _ in 0..SIDE_BY_SIDE {
+        tests.push(measure(&all));
+        floors.push(measure(&floor));
+    }
+    let wall_of = |runs: &[Cost]| median(runs.iter().map(|c| c.wall).collect());
+    let cpu_of = |runs: &[Cost]| median(runs.iter().map(|c| c.cpu).collect());
+    let (test, floor) = (wall_of(&tests), wall_of(&floors));
+    let (test_cpu, floor_cpu) = (cpu_of(&tests), cpu_of(&floors));
+    println!(
+        "  make test: {:>6.2} s, CPU {:>5.2} s  (runs: {})",
+        test.as_secs_f64(),
+        test_cpu.as_secs_f64(),
+        seconds(&tests)
     );
     println!(
-        "  without the generated scenarios: {:>6.2} s  (generated: {:.2}x)",
-        without.as_secs_f64(),
-        with.as_secs_f64() / without.as_secs_f64()
+        "  floor:     {:>6.2} s, CPU {:>5.2} s  (runs: {})",
+        floor.as_secs_f64(),
+        floor_cpu.as_secs_f64(),
+        seconds(&floors)
     );
+    println!(
+        "  overhead:  {:.2}x the floor's wall time, {:.2}x its CPU time",
+        test.as_secs_f64() / floor.as_secs_f64(),
+        test_cpu.as_secs_f64() / floor_cpu.as_secs_f64()
+    );
+
+    println!("\n## CPU time of each trial kind, s (make test T=<trial> ARGS=--exact, user + sys of every process, median of 3, less an empty selection's); the last column: wall time of make test T=.../<language>");
+    let empty = median(
+        (0..3)
+            .map(|_| measure(&make_test(&["T=no-trial-has-this-name"])).cpu)
+            .collect(),
+    );
+    println!("  (an empty selection: CPU {:.2} s)", empty.as_secs_f64());
+    print!("  {:<12}", "language");
+    for kind in KINDS {
+        print!(" {kind:>11}");
+    }
+    println!(" {:>11}", "T=language");
+    for language in &languages {
+        print!("  {:<12}", language.name);
+        for kind in KINDS {
+            let (filter, args) = match kind {
+                "cases" => (
+                    format!("T={PREFIX}/{}/", language.name),
+                    "ARGS=--skip /generated --skip /protocol --skip /demo --skip /unit".to_owned(),
+                ),
+                _ => (
+                    format!("T={}", trial_name(&language.name, kind)),
+                    "ARGS=--exact".to_owned(),
+                ),
+            };
+            let run = make_test(&[&filter, &args]);
+            let cost = median((0..3).map(|_| measure(&run).cpu).collect());
+            print!(" {:>11.2}", cost.saturating_sub(empty).as_secs_f64());
+        }
+        let whole = make_test(&[&format!("T={PREFIX}/{}/", language.name)]);
+        let cost = median((0..3).map(|_| measure(&whole).wall).collect());
+        println!(" {:>11.2}", cost.as_secs_f64());
+    }
+
     println!("\n## Bare start-up of each runner (empty input), median of 10");
     for language in &languages {
         let runner = suite.runner(language);
         let times: Vec<Duration> = (0..10)
-            .map(|_| {
-                let started = Instant::now();
-                let _ = exec::run(&runner.command, Stdin::Bytes(Vec::new()));
-                started.elapsed()
-            })
+            .map(|_| wall_with(&runner.command, Vec::new()))
             .collect();
         println!(
             "  {:<12} {:>6.1} ms",
@@ -82,14 +156,14 @@ fn main() -> ExitCode {
     }
 
     println!(
-        "\n## Relay scaling: ns per message, best of {REPEATS} ({AGGREGATES} orders, batch {BATCH}, a lost ack every {LOST_ACK_EVERY} attempts)"
+        "\n## Relay throughput: ns per message, best of {REPEATS} ({AGGREGATES} orders, batch {BATCH}, a lost ack every {LOST_ACK_EVERY} attempts)"
     );
     print!("  {:<12}", "language");
     for n in SIZES {
         print!(" {:>10}", format!("N={n}"));
     }
-    println!("   10^6 / 10^4");
-    let mut all_linear = true;
+    println!("   growth per 4x N");
+    let mut all_right = true;
     for language in &languages {
         match scaling(&suite, language) {
             Ok(per_message) => {
@@ -97,57 +171,105 @@ fn main() -> ExitCode {
                 for ns in &per_message {
                     print!(" {ns:>10.0}");
                 }
-                let ratio = per_message[3] / per_message[1];
-                let verdict = if ratio <= 1.5 { "ok" } else { "OVER 1.5x" };
-                all_linear &= ratio <= 1.5;
-                println!("   {ratio:.2}x {verdict}");
+                let growth: Vec<String> = per_message
+                    .windows(2)
+                    .map(|w| format!("{:.1}x", w[1] / w[0]))
+                    .collect();
+                println!("   {}", growth.join(" "));
             }
             Err(e) => {
-                all_linear = false;
+                all_right = false;
                 println!("  {:<12} failed: {e}", language.name);
             }
         }
     }
-    if all_linear {
+    println!("\nload average after: {}", load());
+    if all_right {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
 }
 
-fn median_wall(suite: &Suite, runs: usize, skip: &[&str]) -> Duration {
-    let argv: Vec<String> = [
-        "cargo",
-        "test",
-        "--quiet",
-        "--release",
-        "--package",
-        "parity",
-        "--test",
-        "parity",
-        "--",
-        "--quiet",
-    ]
-    .iter()
-    .chain(skip)
-    .map(|s| (*s).to_owned())
-    .collect();
-    let command = exec::Command {
-        label: "the parity run".to_owned(),
-        argv,
+/// A command from the repository root with a generous deadline.
+fn command(suite: &Suite, argv: &[&str]) -> exec::Command {
+    exec::Command {
+        label: argv.join(" "),
+        argv: argv.iter().map(|s| (*s).to_owned()).collect(),
         dir: suite.root.clone(),
         deadline: Duration::from_secs(1800),
         keep: 4096,
+    }
+}
+
+/// What one run cost: its wall time, and the CPU time (user + sys) of
+/// every process it started (each waited for, so counted as a child).
+#[derive(Debug, Clone, Copy)]
+struct Cost {
+    wall: Duration,
+    cpu: Duration,
+}
+
+fn measure(command: &exec::Command) -> Cost {
+    let before = children_cpu();
+    let wall = wall_with(command, Vec::new());
+    Cost {
+        wall,
+        cpu: children_cpu().saturating_sub(before),
+    }
+}
+
+/// The user + sys time of this process's children that have ended (and
+/// their own waited-for children), as the kernel counts it.
+fn children_cpu() -> Duration {
+    // SAFETY: getrusage only writes into the zeroed struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
     };
-    let _ = exec::run(&command, Stdin::Null);
-    let times = (0..runs)
-        .map(|_| {
-            let started = Instant::now();
-            let _ = exec::run(&command, Stdin::Null);
-            started.elapsed()
-        })
+    let time = |t: libc::timeval| {
+        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+    };
+    time(usage.ru_utime) + time(usage.ru_stime)
+}
+
+/// The wall time of one run (with `input` on stdin); a run that fails is
+/// reported, since its time would be meaningless.
+fn wall_with(command: &exec::Command, input: Vec<u8>) -> Duration {
+    let started = Instant::now();
+    match exec::run(command, Stdin::Bytes(input)) {
+        Ok(output) if output.success() => {}
+        Ok(output) => eprintln!(
+            "bench: `{}` failed ({}):\n{}",
+            command.label,
+            output.describe(),
+            parity::text::tail(&output.stdout.text(), 20)
+        ),
+        Err(e) => eprintln!("bench: `{}` could not start: {e}", command.label),
+    }
+    started.elapsed()
+}
+
+fn seconds(costs: &[Cost]) -> String {
+    let shown: Vec<String> = costs
+        .iter()
+        .map(|c| format!("{:.2}", c.wall.as_secs_f64()))
         .collect();
-    median(times)
+    shown.join(" ")
+}
+
+/// The 1, 5 and 15 minute load averages, as the kernel reports them.
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|text| {
+            text.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_else(|_| "unknown".to_owned())
 }
 
 fn median(mut times: Vec<Duration>) -> Duration {

@@ -116,27 +116,47 @@ pub fn transcript_difference(expected: &str, actual: &str) -> Option<String> {
     }
 }
 
-/// Bad configs every demo must refuse as the Rust demo does: exit code 2
-/// and the same first line on stderr (which names the file and the key).
-/// Constant data written by the harness, never from a case file.
-pub const BAD_CONFIGS: [(&str, &str); 10] = [
-    ("missing_max_passes", r#"{"batch_size": 3}"#),
-    ("missing_batch_size", r#"{"max_passes": 10}"#),
-    ("string", r#"{"batch_size": "3", "max_passes": 10}"#),
-    ("fraction", r#"{"batch_size": 3.5, "max_passes": 10}"#),
-    ("boolean", r#"{"batch_size": 3, "max_passes": true}"#),
-    ("batch_zero", r#"{"batch_size": 0, "max_passes": 10}"#),
-    ("passes_negative", r#"{"batch_size": 3, "max_passes": -1}"#),
+/// Bad configs every demo must refuse: its text (`None`: the file does
+/// not exist) and the key at fault, which the first line of stderr must
+/// name besides the path. One config per way of being wrong; constant data
+/// written by the harness, never from a case file.
+pub const BAD_CONFIGS: [(Option<&str>, Option<&str>); 8] = [
+    (None, None),
+    (Some("batch_size = 3"), None),
+    (Some("[3, 10]"), None),
+    (Some(r#"{"batch_size": 3}"#), Some("max_passes")),
     (
-        "unknown_keys",
-        r#"{"z": 1, "batch_size": 3, "a": 2, "max_passes": 10}"#,
+        Some(r#"{"batch_size": 3, "max_passes": true}"#),
+        Some("max_passes"),
     ),
-    ("not_json", "batch_size = 3"),
-    ("top_array", "[3, 10]"),
+    (
+        Some(r#"{"batch_size": 3.5, "max_passes": 10}"#),
+        Some("batch_size"),
+    ),
+    (
+        Some(r#"{"batch_size": 0, "max_passes": 10}"#),
+        Some("batch_size"),
+    ),
+    (
+        Some(r#"{"batch_size": 3, "max_passes": 10, "pause_ms": 5}"#),
+        Some("pause_ms"),
+    ),
 ];
 
 /// The exit code every demo gives a config it refuses.
 pub const BAD_CONFIG_EXIT: i32 = 2;
+
+/// One bad config as a demo is given it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadConfig {
+    /// The path passed to the demo, relative to the root. The file names
+    /// are neutral (`bad-4.json`), so a path never names a key by itself.
+    pub path: PathBuf,
+    /// What the file holds, shown in messages (`None`: no such file).
+    pub text: Option<&'static str>,
+    /// The key the first line of stderr must name, if one is at fault.
+    pub key: Option<&'static str>,
+}
 
 /// How a demo refused one bad config.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,30 +168,35 @@ pub struct Refusal {
 }
 
 impl Demo {
-    /// Writes [`BAD_CONFIGS`] (and names one config that does not exist)
-    /// under `dir`; returns each name with its path, relative to the root.
-    pub fn write_bad_configs(&self, dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
+    /// Writes [`BAD_CONFIGS`] under `dir` (relative to the root),
+    /// atomically; the missing one is made sure not to exist.
+    pub fn write_bad_configs(&self, dir: &Path) -> std::io::Result<Vec<BadConfig>> {
         std::fs::create_dir_all(self.root.join(dir))?;
         let mut configs = Vec::new();
-        for (name, text) in BAD_CONFIGS {
-            let path = dir.join(format!("{name}.json"));
-            crate::atomic::write(&self.root.join(&path), text.as_bytes())?;
-            configs.push((name.to_owned(), path));
+        for (number, (text, key)) in BAD_CONFIGS.into_iter().enumerate() {
+            let path = dir.join(format!("bad-{}.json", number + 1));
+            match text {
+                Some(text) => crate::atomic::write(&self.root.join(&path), text.as_bytes())?,
+                None => match std::fs::remove_file(self.root.join(&path)) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+                    _ => {}
+                },
+            }
+            configs.push(BadConfig { path, text, key });
         }
-        configs.push(("missing_file".to_owned(), dir.join("no-such-config.json")));
         Ok(configs)
     }
 
-    /// How a prepared language's demo refuses each config; the demos run
-    /// a few at a time, since each is mostly a runtime starting up.
+    /// How a prepared language's demo refuses each config. They all start
+    /// at once: each is mostly a runtime starting up, so side by side they
+    /// cost about one start-up of wall time.
     pub fn refusals(
         &self,
         language: &Language,
-        configs: &[(String, PathBuf)],
+        configs: &[BadConfig],
     ) -> Result<Vec<Refusal>, String> {
-        const AT_ONCE: usize = 4;
-        let refuse = |path: &PathBuf| -> Result<Refusal, String> {
-            let (_, output) = self.start(language, path, exec::KEEP)?;
+        let refuse = |config: &BadConfig| -> Result<Refusal, String> {
+            let (_, output) = self.start(language, &config.path, exec::KEEP)?;
             Ok(Refusal {
                 code: output.status.and_then(|s| s.code()),
                 first_line: output
@@ -183,45 +208,55 @@ impl Demo {
                     .to_owned(),
             })
         };
-        let mut refusals = Vec::with_capacity(configs.len());
-        for chunk in configs.chunks(AT_ONCE) {
-            let results: Vec<Result<Refusal, String>> = std::thread::scope(|scope| {
-                let running: Vec<_> = chunk
-                    .iter()
-                    .map(|(_, path)| scope.spawn(|| refuse(path)))
-                    .collect();
-                running
-                    .into_iter()
-                    .map(|thread| {
-                        thread
-                            .join()
-                            .unwrap_or_else(|_| Err("a demo thread panicked".to_owned()))
-                    })
-                    .collect()
-            });
-            for result in results {
-                refusals.push(result?);
-            }
-        }
-        Ok(refusals)
+        std::thread::scope(|scope| {
+            let running: Vec<_> = configs
+                .iter()
+                .map(|config| scope.spawn(|| refuse(config)))
+                .collect();
+            running
+                .into_iter()
+                .map(|thread| {
+                    thread
+                        .join()
+                        .unwrap_or_else(|_| Err("a demo thread panicked".to_owned()))
+                })
+                .collect()
+        })
     }
 }
 
-/// Where a language's refusals differ from the Rust demo's, or `Ok`.
-pub fn compare_refusals(
+/// Where a language's refusals break the contract (exit code 2; the first
+/// line of stderr names the path as passed and the key at fault), or `Ok`.
+pub fn judge_refusals(
     language: &str,
-    configs: &[(String, PathBuf)],
-    expected: &[Refusal],
+    configs: &[BadConfig],
     actual: &[Refusal],
 ) -> Result<(), String> {
     let mut problems = String::new();
-    for (((name, path), want), got) in configs.iter().zip(expected).zip(actual) {
-        if got.code != Some(BAD_CONFIG_EXIT) || got != want {
+    for (config, got) in configs.iter().zip(actual) {
+        let path = config.path.to_string_lossy();
+        let mut wrong = Vec::new();
+        if got.code != Some(BAD_CONFIG_EXIT) {
+            wrong.push(format!(
+                "exit {} instead of {BAD_CONFIG_EXIT}",
+                got.code.map_or("(killed)".to_owned(), |c| c.to_string())
+            ));
+        }
+        if !got.first_line.contains(path.as_ref()) {
+            wrong.push("the first line of stderr does not name the path".to_owned());
+        }
+        if let Some(key) = config.key {
+            if !got.first_line.contains(key) {
+                wrong.push(format!("the first line of stderr does not name `{key}`"));
+            }
+        }
+        if !wrong.is_empty() {
             problems.push_str(&format!(
-                "  {name} ({}):\n    expected: exit {BAD_CONFIG_EXIT}, {:?}\n    actual:   exit {}, {:?}\n",
-                path.display(),
-                want.first_line,
-                got.code.map_or("(killed)".to_owned(), |c| c.to_string()),
+                "  {path} ({}): {}\n    first line of stderr: {:?}\n",
+                config
+                    .text
+                    .map_or("no such file".to_owned(), |t| format!("{t:?}")),
+                wrong.join("; "),
                 got.first_line
             ));
         }
@@ -230,8 +265,80 @@ pub fn compare_refusals(
         Ok(())
     } else {
         Err(format!(
-            "the {language} demo refuses bad configs otherwise than the Rust demo (exit code and first \
-             line of stderr):\n{problems}"
+            "the {language} demo does not refuse bad configs as it must (exit code {BAD_CONFIG_EXIT}; \
+             the first line of stderr names the config's path, and the key at fault where there is one):\n{problems}"
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn configs() -> Vec<BadConfig> {
+        BAD_CONFIGS
+            .into_iter()
+            .enumerate()
+            .map(|(n, (text, key))| BadConfig {
+                path: PathBuf::from(format!("t/bad-{}.json", n + 1)),
+                text,
+                key,
+            })
+            .collect()
+    }
+
+    fn good(configs: &[BadConfig]) -> Vec<Refusal> {
+        configs
+            .iter()
+            .map(|c| Refusal {
+                code: Some(2),
+                first_line: format!(
+                    "demo: {}: {} is wrong",
+                    c.path.display(),
+                    c.key.unwrap_or("the file")
+                ),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_refusal_naming_the_path_and_the_key_passes() {
+        let configs = configs();
+        assert_eq!(judge_refusals("x", &configs, &good(&configs)), Ok(()));
+    }
+
+    /// Each rule of the contract fails on the bug it is there for.
+    #[test]
+    fn each_rule_fails_alone() {
+        let configs = configs();
+        let plant = |at: usize, change: &dyn Fn(&mut Refusal)| {
+            let mut refusals = good(&configs);
+            change(&mut refusals[at]);
+            judge_refusals("x", &configs, &refusals).unwrap_err()
+        };
+        let why = plant(0, &|r| r.code = Some(1));
+        assert!(
+            why.contains("t/bad-1.json") && why.contains("exit 1 instead of 2"),
+            "{why}"
+        );
+        let why = plant(2, &|r| r.first_line = "demo: not JSON".into());
+        assert!(why.contains("does not name the path"), "{why}");
+        let why = plant(4, &|r| {
+            r.first_line = "demo: t/bad-5.json: wrong type".into()
+        });
+        assert!(why.contains("does not name `max_passes`"), "{why}");
+        let why = plant(7, &|r| r.code = None);
+        assert!(why.contains("exit (killed)"), "{why}");
+    }
+
+    /// A neutral file name: a path that named the key would pass the key
+    /// check by itself.
+    #[test]
+    fn no_path_names_a_key() {
+        for config in configs() {
+            for key in ["batch_size", "max_passes", "pause_ms"] {
+                assert!(!config.path.to_string_lossy().contains(key));
+            }
+        }
     }
 }

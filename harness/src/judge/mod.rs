@@ -100,8 +100,14 @@ pub enum Reason {
     /// The demo failed, or printed another transcript, or refused a bad
     /// config otherwise than the Rust demo.
     Demo(String),
-    /// The port's own unit tests failed.
+    /// The port's own unit tests failed, or ran no test.
     Unit(String),
+    /// The runner did not refuse a request the protocol says it must
+    /// refuse, or not as it must (SPEC.md, "Refusals").
+    Protocol(String),
+    /// Under `make test REPEAT=N`, the trial's verdict or answer changed
+    /// between runs; the message shows each run's.
+    Flaky(String),
     /// A trial listed as a known failure passes now.
     StaleKnownFailure {
         /// The trial.
@@ -152,6 +158,8 @@ impl fmt::Display for Reason {
             ),
             Reason::Demo(why)
             | Reason::Unit(why)
+            | Reason::Protocol(why)
+            | Reason::Flaky(why)
             | Reason::Reference(why)
             | Reason::Runner(why)
             | Reason::Harness(why) => f.write_str(why),
@@ -250,6 +258,8 @@ impl Reason {
             } => format!("{failed} of {total} generated scenarios (seed {seed}) failed"),
             Reason::Demo(why)
             | Reason::Unit(why)
+            | Reason::Protocol(why)
+            | Reason::Flaky(why)
             | Reason::Reference(why)
             | Reason::Runner(why)
             | Reason::Harness(why) => {

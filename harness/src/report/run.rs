@@ -10,7 +10,7 @@ use libtest_mimic::Arguments;
 use super::{Cell, Report, Row, Toolchain};
 use crate::config::{
     DEMO_CONFIG_TRIAL, DEMO_TRIAL, GENERATED_COUNT, GENERATED_SEED, GENERATED_TRIAL, PREFIX,
-    UNIT_TRIAL,
+    PROTOCOL_TRIAL, UNIT_TRIAL,
 };
 use crate::exec::{self, Stdin};
 use crate::judge::Verdict;
@@ -113,7 +113,8 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
     ));
     rows.push(row(
         DEMO_CONFIG_TRIAL,
-        "The demo refuses each bad config with exit code 2 and the Rust demo's first line.".into(),
+        "The demo refuses each bad config with exit code 2, naming the path (and the key) first."
+            .into(),
         None,
         false,
     ));
@@ -123,6 +124,13 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
             .into(),
         None,
         false,
+    ));
+    rows.push(row(
+        PROTOCOL_TRIAL,
+        "The runner refuses what the protocol says it must (another version, an unknown kind or \
+         failure kind) and goes on."
+            .into(),
+        None,
     ));
     Report {
         date: utc_now(),

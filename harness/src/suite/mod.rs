@@ -3,7 +3,9 @@
 //! answers and demo are judged. [`trials`] turns it into libtest-mimic
 //! trials named `patterns/enterprise/outbox/practice/<language>/<case>`.
 
+pub mod checks;
 pub mod junit;
+mod repeat;
 pub mod trials;
 
 use std::collections::{HashMap, HashSet};
@@ -15,7 +17,7 @@ use crate::config::{self, Settings, GENERATED_COUNT, GENERATED_SEED};
 use crate::differential;
 use crate::exec;
 use crate::judge::compare::compare;
-use crate::judge::demo::{self, Demo, Refusal};
+use crate::judge::demo::{BadConfig, Demo};
 use crate::judge::known_failures::{self, KnownFailures};
 use crate::judge::{CaseHeader, Reason, Verdict};
 use crate::protocol::Reply;
@@ -41,15 +43,20 @@ pub struct Suite {
     pub settings: Settings,
     /// The demo check's config, transcript and deadline.
     pub demo: Demo,
+    /// How many times each selected trial runs (`PARITY_REPEAT`, `make
+    /// test REPEAT=N`): more than once, a trial whose verdict or answer
+    /// changes between runs fails.
+    pub repeat: usize,
     /// The fixed-seed generated scenarios, drawn once for all languages.
     generated: OnceLock<Result<Vec<Case>, String>>,
-    /// The bad demo configs and how the Rust demo refuses them, found once
-    /// for all languages.
-    refusals: OnceLock<Result<BadConfigs, String>>,
+    /// Each built-in language made ready once per run (probe, build, its
+    /// interpreter resolved), whoever asks first.
+    prepared: Vec<OnceLock<Result<Language, NotReady>>>,
+    /// The bad demo configs, written once for all languages.
+    bad_configs: OnceLock<Result<Vec<BadConfig>, String>>,
+    /// The demo's second config and the Rust demo's transcript of it.
+    second_demo: OnceLock<Result<(PathBuf, String), String>>,
 }
-
-/// The bad demo configs (name, path) and the Rust demo's refusal of each.
-type BadConfigs = (Vec<(String, PathBuf)>, Vec<Refusal>);
 
 impl Suite {
     /// The suite of this repository with the environment's settings: what
@@ -78,9 +85,11 @@ impl Suite {
                 known_failures::load(root, &language.name, &names)?,
             );
         }
+        let repeat = config::repeat()?;
         Ok(Suite {
             root: root.to_path_buf(),
             cases,
+            prepared: languages.iter().map(|_| OnceLock::new()).collect(),
             languages,
             known_failures: known,
             demo: Demo {
@@ -90,8 +99,10 @@ impl Suite {
                 deadline: settings.timeout,
             },
             settings,
+            repeat,
             generated: OnceLock::new(),
-            refusals: OnceLock::new(),
+            bad_configs: OnceLock::new(),
+            second_demo: OnceLock::new(),
         })
     }
 
@@ -104,9 +115,24 @@ impl Suite {
             .map_err(String::as_str)
     }
 
-    /// Probes the toolchain and builds.
+    /// Probes the toolchain and builds: once per run for a language of
+    /// [`Suite::languages`], every time for any other (a test's fake).
     pub fn prepare(&self, language: &Language) -> Result<(), NotReady> {
-        language.prepare(&self.root, self.settings.build_timeout)
+        self.prepared(language).map(drop)
+    }
+
+    /// The language as [`Suite::prepare`] made it ready: its interpreter
+    /// resolved (see [`Language::probe`]).
+    pub fn prepared(&self, language: &Language) -> Result<Language, NotReady> {
+        let prepare = || language.prepare_resolved(&self.root, self.settings.build_timeout);
+        match self
+            .languages
+            .iter()
+            .position(|known| std::ptr::eq(known, language))
+        {
+            Some(at) if at < self.prepared.len() => self.prepared[at].get_or_init(prepare).clone(),
+            _ => prepare(),
+        }
     }
 
     /// The verdict for every trial of a language that is not ready: a
@@ -121,12 +147,17 @@ impl Suite {
         }
     }
 
-    /// The runner session of a prepared language.
+    /// The runner session of a prepared language (its interpreter
+    /// resolved, when it was prepared through [`Suite::prepare`]).
     pub fn runner(&self, language: &Language) -> Session {
+        let argv = match self.resolved(language) {
+            Some(resolved) => resolved.runner,
+            None => language.runner.clone(),
+        };
         Session {
             command: exec::Command {
                 label: format!("the {} runner", language.name),
-                argv: language.runner.clone(),
+                argv,
                 dir: self.root.clone(),
                 deadline: self.settings.timeout,
                 keep: exec::KEEP,
@@ -182,77 +213,14 @@ impl Suite {
         }
     }
 
-    /// Judges a prepared language's demo against the Rust transcript.
-    pub fn check_demo(&self, language: &Language) -> Verdict {
-        let verdict = match self.demo.check(language) {
-            Ok(()) => Verdict::Pass,
-            Err(why) => Verdict::Fail(Reason::Demo(why)),
-        };
-        self.apply_known_failure(&language.name, config::DEMO_TRIAL, verdict)
-    }
-}
-
-impl Suite {
-    /// Judges how a prepared language's demo refuses bad configs, against
-    /// the Rust demo (the reference is prepared here if it is not yet).
-    pub fn check_demo_config(&self, language: &Language) -> Verdict {
-        let reference = self.refusals.get_or_init(|| {
-            let rust = &self.languages[0];
-            self.prepare(rust).map_err(|why| why.to_string())?;
-            let dir = config::work_dir(&self.root, "demo-configs");
-            let dir = dir.strip_prefix(&self.root).unwrap_or(&dir).to_path_buf();
-            let configs = self.demo.write_bad_configs(&dir).map_err(|e| {
-                format!("cannot write the bad configs under {}: {e}", dir.display())
-            })?;
-            let refusals = self.demo.refusals(rust, &configs)?;
-            Ok((configs, refusals))
-        });
-        let verdict = match reference {
-            Err(why) => Verdict::Fail(Reason::Reference(format!(
-                "the Rust demo's refusals could not be found: {why}"
-            ))),
-            Ok((configs, expected)) => match self.demo.refusals(language, configs) {
-                Err(why) => Verdict::Fail(Reason::Demo(why)),
-                Ok(actual) => {
-                    match demo::compare_refusals(&language.name, configs, expected, &actual) {
-                        Ok(()) => Verdict::Pass,
-                        Err(why) => Verdict::Fail(Reason::Demo(why)),
-                    }
-                }
-            },
-        };
-        self.apply_known_failure(&language.name, config::DEMO_CONFIG_TRIAL, verdict)
-    }
-
-    /// Runs a prepared language's own unit tests.
-    pub fn check_unit(&self, language: &Language) -> Verdict {
-        let command = exec::Command {
-            label: format!("the {} unit tests", language.name),
-            argv: language.unit.clone(),
-            dir: self.root.clone(),
-            deadline: self.settings.build_timeout,
-            keep: exec::KEEP,
-        };
-        let verdict = match exec::run(&command, exec::Stdin::Null) {
-            Ok(output) if output.success() => Verdict::Pass,
-            Ok(output) => {
-                let mut printed = output.stdout.text();
-                printed.push_str(&output.stderr.text());
-                Verdict::Fail(Reason::Unit(format!(
-                    "{} (`{}`) failed ({}):\n{}",
-                    command.label,
-                    command.argv.join(" "),
-                    output.describe(),
-                    crate::text::tail(&printed, 60)
-                )))
-            }
-            Err(e) => Verdict::Fail(Reason::Unit(format!(
-                "{} (`{}`) could not be started: {e}",
-                command.label,
-                command.argv.join(" ")
-            ))),
-        };
-        self.apply_known_failure(&language.name, config::UNIT_TRIAL, verdict)
+    /// The ready copy of a language of [`Suite::languages`], if it was
+    /// prepared and is ready.
+    fn resolved(&self, language: &Language) -> Option<Language> {
+        let at = self
+            .languages
+            .iter()
+            .position(|known| std::ptr::eq(known, language))?;
+        self.prepared.get(at)?.get()?.as_ref().ok().cloned()
     }
 }
 

@@ -12,14 +12,14 @@ use std::time::Instant;
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
 use super::junit::{Recorded, Recorder};
-use super::Suite;
+use super::{repeat, Suite};
 use crate::config::{
     trial_name, DEMO_CONFIG_TRIAL, DEMO_TRIAL, GENERATED_COUNT, GENERATED_SEED, GENERATED_TRIAL,
-    UNIT_TRIAL,
+    PROTOCOL_TRIAL, UNIT_TRIAL,
 };
 use crate::differential::{self, Problem};
 use crate::judge::{Reason, Verdict};
-use crate::protocol::Request;
+use crate::protocol::{self, Reply, Request};
 use crate::session::{Answers, Runner, Session};
 use crate::table::Case;
 use crate::text::relative_in;
@@ -58,16 +58,19 @@ type Check = fn(&Job) -> Verdict;
 struct Selection {
     cases: Vec<usize>,
     generated: bool,
+    /// The refusals the protocol requires, sent after the cases.
+    protocol: bool,
     /// The language's other selected checks (demo, demo_config, unit).
     checks: Vec<Check>,
 }
 
 /// The verdicts of one runner session: the table's cases, then the
-/// generated scenarios in the same stream.
+/// generated scenarios, then the protocol's refusals, in one stream.
 #[derive(Default)]
 struct Run {
     cases: BTreeMap<String, Verdict>,
     generated: Option<Verdict>,
+    protocol: Option<Verdict>,
 }
 
 impl Job {
@@ -98,10 +101,16 @@ impl Job {
                         (&[], Some(Verdict::Fail(Reason::Reference(why.to_owned()))))
                     }
                 };
-            if table.is_empty() && generated.is_empty() {
+            let refusals = if selection.protocol {
+                protocol::refusal_requests()
+            } else {
+                Vec::new()
+            };
+            if table.is_empty() && generated.is_empty() && refusals.is_empty() {
                 return Run {
                     cases: BTreeMap::new(),
                     generated: generated_failure,
+                    protocol: None,
                 };
             }
             let name = &self.language().name;
@@ -113,16 +122,46 @@ impl Job {
                         .map(|c| (c.name.clone(), verdict.clone()))
                         .collect(),
                     generated: selection.generated.then(|| verdict.clone()),
+                    protocol: selection.protocol.then(|| verdict.clone()),
                 };
             }
             let runner = self.suite.runner(self.language());
-            let requests = Request::cases(table.iter().copied().chain(generated));
-            let Answers { mut replies, after } = runner.run_all(&requests);
+            let mut requests = Request::cases(table.iter().copied().chain(generated));
+            requests.extend(refusals.iter().cloned());
+            let (
+                Answers {
+                    mut replies,
+                    mut after,
+                },
+                mut changed,
+            ) = repeat::answers(&runner, &requests, self.suite.repeat);
+            let refusal_replies = replies.split_off(table.len() + generated.len());
+            let refusals_changed = changed.split_off(table.len() + generated.len());
             let generated_replies = replies.split_off(table.len());
+            let generated_changed = changed.split_off(table.len());
+            // A fault after the last answer is the runner's: the generated
+            // trial carries it when it ran, else the last case's, else (the
+            // refusals alone in the stream) the protocol trial.
+            let protocol = selection.protocol.then(|| {
+                let after = if table.is_empty() && generated.is_empty() {
+                    after.take()
+                } else {
+                    None
+                };
+                let verdict = judge_protocol(&runner, &refusal_replies, after);
+                let verdict = self
+                    .suite
+                    .apply_known_failure(name, PROTOCOL_TRIAL, verdict);
+                repeat::changed(&refusals_changed).unwrap_or(verdict)
+            });
             let mut verdicts = self.suite.judge(name, &table, replies);
-            // A fault after the last answer is the runner's. The generated
-            // scenarios end the stream, so their trial reports it when they
-            // ran; otherwise the last case's trial does, saying so.
+            // A changed answer fails whatever the known-failures list says:
+            // a flaky port is not a known failure.
+            for (verdict, changed) in verdicts.iter_mut().zip(changed) {
+                if let Some(why) = changed {
+                    *verdict = Verdict::Fail(Reason::Flaky(why));
+                }
+            }
             if generated.is_empty() {
                 if let (Some(why), Some(last)) = (&after, verdicts.last_mut()) {
                     *last = after_last_answer(&runner, why, last);
@@ -130,17 +169,20 @@ impl Job {
             }
             Run {
                 cases: table.iter().map(|c| c.name.clone()).zip(verdicts).collect(),
-                generated: generated_failure.or_else(|| {
-                    selection.generated.then(|| {
-                        let answers = Answers {
-                            replies: generated_replies,
-                            after,
-                        };
-                        let verdict = judge_generated(&runner, generated, &answers);
-                        self.suite
-                            .apply_known_failure(name, GENERATED_TRIAL, verdict)
-                    })
-                }),
+                generated: generated_failure
+                    .or_else(|| flaky_generated(&generated_changed))
+                    .or_else(|| {
+                        selection.generated.then(|| {
+                            let answers = Answers {
+                                replies: generated_replies,
+                                after,
+                            };
+                            let verdict = judge_generated(&runner, generated, &answers);
+                            self.suite
+                                .apply_known_failure(name, GENERATED_TRIAL, verdict)
+                        })
+                    }),
+                protocol,
             }
         })
     }
@@ -173,11 +215,20 @@ impl Job {
         self.once(&self.unit, Suite::check_unit)
     }
 
-    /// A check of the prepared language, run once and shared.
+    fn protocol_verdict(&self) -> Verdict {
+        self.run().protocol.clone().unwrap_or_else(|| {
+            Verdict::Fail(Reason::Harness(
+                "the protocol's refusals were not sent: a bug in the harness".into(),
+            ))
+        })
+    }
+
+    /// A check of the prepared language, run once (or `REPEAT` times) and
+    /// shared.
     fn once(&self, cell: &OnceLock<Verdict>, check: fn(&Suite, &Language) -> Verdict) -> Verdict {
         cell.get_or_init(|| match self.prepared() {
             Err(why) => self.suite.not_ready(why),
-            Ok(()) => check(&self.suite, self.language()),
+            Ok(()) => repeat::verdict(self.suite.repeat, || check(&self.suite, self.language())),
         })
         .clone()
     }
@@ -198,6 +249,44 @@ fn after_last_answer(runner: &Session, why: &str, verdict: &Verdict) -> Verdict 
         runner.command.label,
         relative_in(why, &runner.command.dir)
     )))
+}
+
+/// Judges a runner's replies to the refusals the protocol requires; a
+/// fault after its last answer is the runner's and shows here.
+fn judge_protocol(runner: &Session, replies: &[Reply], after: Option<String>) -> Verdict {
+    let mut problems = protocol::judge_refusals(replies);
+    if let Some(why) = after {
+        problems.push(format!(
+            "after its last answer (the runner's fault, no request's): {}",
+            relative_in(&why, &runner.command.dir)
+        ));
+    }
+    if problems.is_empty() {
+        return Verdict::Pass;
+    }
+    Verdict::Fail(Reason::Protocol(format!(
+        "{} does not refuse as SPEC.md (\"Refusals\") requires (each refusal is an error answer \
+         naming the request, and the runner goes on with the next line):\n  {}",
+        runner.command.label,
+        relative_in(&problems.join("\n  "), &runner.command.dir)
+    )))
+}
+
+/// The generated trial's failure when some scenarios' answers changed
+/// between the runs of `make test REPEAT=N`.
+fn flaky_generated(changed: &[Option<String>]) -> Option<Verdict> {
+    let flaky: Vec<(usize, &String)> = changed
+        .iter()
+        .enumerate()
+        .filter_map(|(at, why)| why.as_ref().map(|why| (at, why)))
+        .collect();
+    let (first, why) = flaky.first()?;
+    Some(Verdict::Fail(Reason::Flaky(format!(
+        "{} of the {} generated requests (seed {GENERATED_SEED}; each scenario is sent twice) got \
+         answers that changed between runs. The first, request {first}: {why}",
+        flaky.len(),
+        changed.len()
+    ))))
 }
 
 /// Judges a language's answers to the fixed-seed scenarios; the first one
@@ -299,6 +388,9 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
         let generated = trial(GENERATED_TRIAL, Box::new(Job::generated_verdict));
         selection.generated = is_selected(args, &generated);
         trials.push(generated);
+        let protocol = trial(PROTOCOL_TRIAL, Box::new(Job::protocol_verdict));
+        selection.protocol = is_selected(args, &protocol);
+        trials.push(protocol);
         let checks: [(&str, Check); 3] = [
             (DEMO_TRIAL, Job::demo_verdict),
             (DEMO_CONFIG_TRIAL, Job::demo_config_verdict),
@@ -311,8 +403,10 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             }
             trials.push(check_trial);
         }
-        let busy =
-            !selection.cases.is_empty() || selection.generated || !selection.checks.is_empty();
+        let busy = !selection.cases.is_empty()
+            || selection.generated
+            || selection.protocol
+            || !selection.checks.is_empty();
         let _ = job.selection.set(selection);
         if busy && !args.list {
             jobs.push(job);

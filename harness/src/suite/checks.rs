@@ -1,0 +1,157 @@
+//! A prepared language's checks that are trials of their own besides the
+//! runner's stream: its demo (two configs), its demo's refusal of bad
+//! configs, and its own unit tests (which must run at least one test).
+
+use std::path::PathBuf;
+
+use super::Suite;
+use crate::config::{self, DEMO_CONFIG_TRIAL, DEMO_TRIAL, UNIT_TRIAL};
+use crate::exec::{self, Stdin};
+use crate::judge::demo::{self, transcript_difference, BadConfig};
+use crate::judge::{Reason, Verdict};
+use crate::toolchain::unit::Counter;
+use crate::toolchain::Language;
+
+/// The demo's second config: another batch size and a pass limit that
+/// stops with rows unsent, so its transcript differs from the shared
+/// config's and a demo that prints a stored transcript fails. Constant
+/// data written by the harness.
+pub const SECOND_DEMO_CONFIG: &str = r#"{"batch_size": 2, "max_passes": 2}"#;
+
+impl Suite {
+    /// Judges a prepared language's demo: the committed transcript on the
+    /// shared config, and the Rust demo's own output on a second config.
+    pub fn check_demo(&self, language: &Language) -> Verdict {
+        let language = self.resolved(language).unwrap_or_else(|| language.clone());
+        let verdict = match self.demo.check(&language) {
+            Err(why) => Verdict::Fail(Reason::Demo(why)),
+            Ok(()) => match self.second_demo() {
+                Err(why) => Verdict::Fail(Reason::Reference(why.clone())),
+                Ok((config, expected)) => match self.demo.run(&language, config) {
+                    Err(why) => Verdict::Fail(Reason::Demo(why)),
+                    Ok(actual) => match transcript_difference(expected, &actual) {
+                        None => Verdict::Pass,
+                        Some(difference) => Verdict::Fail(Reason::Demo(format!(
+                            "on a second config ({}: {SECOND_DEMO_CONFIG}), the {} demo's transcript \
+                             differs from the Rust demo's {difference}",
+                            config.display(),
+                            language.name
+                        ))),
+                    },
+                },
+            },
+        };
+        self.apply_known_failure(&language.name, DEMO_TRIAL, verdict)
+    }
+
+    /// The second config's path and the Rust demo's transcript on it, found
+    /// once (the reference is prepared here if it is not yet); it must
+    /// differ from the committed transcript, or the check proves nothing.
+    fn second_demo(&self) -> Result<&(PathBuf, String), &String> {
+        self.second_demo
+            .get_or_init(|| {
+                let rust = &self.languages[0];
+                let rust = self.prepared(rust).map_err(|why| why.to_string())?;
+                let dir = config::work_dir(&self.root, "demo-configs");
+                let dir = dir.strip_prefix(&self.root).unwrap_or(&dir).to_path_buf();
+                let path = dir.join("second.json");
+                std::fs::create_dir_all(self.root.join(&dir))
+                    .and_then(|()| {
+                        crate::atomic::write(&self.root.join(&path), SECOND_DEMO_CONFIG.as_bytes())
+                    })
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                let transcript = self
+                    .demo
+                    .run(&rust, &path)
+                    .map_err(|why| format!("the Rust demo on {}: {why}", path.display()))?;
+                let committed = std::fs::read_to_string(self.root.join(&self.demo.transcript))
+                    .unwrap_or_default();
+                if transcript == committed {
+                    return Err(format!(
+                        "the Rust demo prints the same transcript on {} as on {}: the second \
+                         config checks nothing",
+                        path.display(),
+                        self.demo.config.display()
+                    ));
+                }
+                Ok((path, transcript))
+            })
+            .as_ref()
+    }
+
+    /// Judges how a prepared language's demo refuses bad configs: exit 2,
+    /// and a first line of stderr that names the path and the key at fault.
+    pub fn check_demo_config(&self, language: &Language) -> Verdict {
+        let language = self.resolved(language).unwrap_or_else(|| language.clone());
+        let verdict = match self.bad_configs() {
+            Err(why) => Verdict::Fail(Reason::Harness(why.clone())),
+            Ok(configs) => match self.demo.refusals(&language, configs) {
+                Err(why) => Verdict::Fail(Reason::Demo(why)),
+                Ok(actual) => match demo::judge_refusals(&language.name, configs, &actual) {
+                    Ok(()) => Verdict::Pass,
+                    Err(why) => Verdict::Fail(Reason::Demo(why)),
+                },
+            },
+        };
+        self.apply_known_failure(&language.name, DEMO_CONFIG_TRIAL, verdict)
+    }
+
+    /// The bad configs of this run, written once for all languages (and
+    /// for the floor of `make bench`).
+    pub fn bad_configs(&self) -> Result<&[BadConfig], &String> {
+        self.bad_configs
+            .get_or_init(|| {
+                let dir = config::work_dir(&self.root, "demo-configs");
+                let dir = dir.strip_prefix(&self.root).unwrap_or(&dir).to_path_buf();
+                self.demo.write_bad_configs(&dir).map_err(|e| {
+                    format!("cannot write the bad configs under {}: {e}", dir.display())
+                })
+            })
+            .as_deref()
+    }
+
+    /// Runs a prepared language's own unit tests: they must pass and, by
+    /// the tool's own count, have run at least one test.
+    pub fn check_unit(&self, language: &Language) -> Verdict {
+        let language = self.resolved(language).unwrap_or_else(|| language.clone());
+        let command = exec::Command {
+            label: format!("the {} unit tests", language.name),
+            argv: language.unit.clone(),
+            dir: self.root.clone(),
+            deadline: self.settings.build_timeout,
+            keep: exec::KEEP,
+        };
+        let shown = || format!("{} (`{}`)", command.label, command.argv.join(" "));
+        let verdict = match exec::run(&command, Stdin::Null) {
+            Ok(output) => {
+                let mut printed = output.stdout.text();
+                printed.push_str(&output.stderr.text());
+                let count = Counter::of(&command.argv).map(|c| c.count(&printed));
+                match count {
+                    _ if !output.success() => Verdict::Fail(Reason::Unit(format!(
+                        "{} failed ({}):\n{}",
+                        shown(),
+                        output.describe(),
+                        crate::text::tail(&printed, 60)
+                    ))),
+                    Some(None) | Some(Some(0)) => Verdict::Fail(Reason::Unit(format!(
+                        "{} passed without running a test ({}): a renamed or removed test file \
+                         passes this way. What it printed:\n{}",
+                        shown(),
+                        match count {
+                            Some(Some(0)) => "its tool counts 0",
+                            _ => "its output has no count of tests the harness can read",
+                        },
+                        crate::text::tail(&printed, 30)
+                    ))),
+                    Some(Some(_)) | None => Verdict::Pass,
+                }
+            }
+            Err(e) => Verdict::Fail(Reason::Unit(format!(
+                "{} could not be started: {e}",
+                shown()
+            ))),
+        };
+        self.apply_known_failure(&language.name, UNIT_TRIAL, verdict)
+    }
+}

@@ -1,0 +1,209 @@
+//! When a build step's last success still stands, judged by content: the
+//! stamp holds a hash of every input file's path and bytes (the list of
+//! files included), so an edit with an old mtime (`touch -d`, `cp -p`,
+//! `tar`, `rsync -a`) or a deleted or added file is a change, which a
+//! comparison of modification times cannot see.
+
+use std::path::{Path, PathBuf};
+
+/// A build step's inputs and where its last success is recorded.
+#[derive(Debug, Clone)]
+pub struct Freshness {
+    /// Written after the step succeeds (the inputs' hash), relative to the
+    /// repository root.
+    pub stamp: PathBuf,
+    /// Files or folders (every file below counts) the step depends on, or
+    /// writes: an output that is gone or changed makes the step run again.
+    pub inputs: Vec<PathBuf>,
+    /// Large files the step writes (binaries), judged by length and
+    /// modification time rather than read: one that is gone or rewritten
+    /// (by another build) makes the step run again.
+    pub outputs: Vec<PathBuf>,
+}
+
+impl Freshness {
+    /// Whether every input exists (a deleted output is an input that is
+    /// gone) and the stamp holds the hash the inputs have now.
+    pub fn is_fresh(&self, root: &Path, salt: &str) -> bool {
+        if !self
+            .inputs
+            .iter()
+            .chain(&self.outputs)
+            .all(|path| root.join(path).exists())
+        {
+            return false;
+        }
+        match std::fs::read_to_string(root.join(&self.stamp)) {
+            Ok(recorded) => recorded == self.fingerprint(root, salt),
+            Err(_) => false,
+        }
+    }
+
+    /// Records the inputs' hash as they are now, atomically, so that the
+    /// step is skipped until one of them changes.
+    pub fn mark_done(&self, root: &Path, salt: &str) -> std::io::Result<()> {
+        let stamp = root.join(&self.stamp);
+        if let Some(parent) = stamp.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        crate::atomic::write(&stamp, self.fingerprint(root, salt).as_bytes())
+    }
+
+    /// The hash of the step (`salt`: its command line) and of every input:
+    /// each file's path relative to the root, its length and its bytes, in
+    /// path order; a path that does not exist hashes as missing.
+    pub fn fingerprint(&self, root: &Path, salt: &str) -> String {
+        let mut hash = Fnv::new();
+        hash.write(salt.as_bytes());
+        for input in &self.inputs {
+            let mut files = Vec::new();
+            collect(&root.join(input), &mut files);
+            hash.write(b"\0input\0");
+            hash.write(input.to_string_lossy().as_bytes());
+            if files.is_empty() {
+                hash.write(b"\0missing");
+            }
+            files.sort();
+            for file in files {
+                hash.write(b"\0file\0");
+                hash.write(crate::text::relative(&file, root).as_bytes());
+                match std::fs::read(&file) {
+                    Ok(bytes) => {
+                        hash.write(&(bytes.len() as u64).to_le_bytes());
+                        hash.write(&bytes);
+                    }
+                    Err(_) => hash.write(b"\0unreadable"),
+                }
+            }
+        }
+        for output in &self.outputs {
+            hash.write(b"\0output\0");
+            hash.write(output.to_string_lossy().as_bytes());
+            if let Ok(metadata) = std::fs::metadata(root.join(output)) {
+                hash.write(&metadata.len().to_le_bytes());
+                let modified = metadata
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_nanos());
+                hash.write(&modified.to_le_bytes());
+            }
+        }
+        format!("fnv1a-64 {:016x}\n", hash.0)
+    }
+}
+
+/// Every file at or below `path` (nothing when it does not exist).
+fn collect(path: &Path, files: &mut Vec<PathBuf>) {
+    let Ok(metadata) = std::fs::metadata(path) else {
+        return;
+    };
+    if !metadata.is_dir() {
+        files.push(path.to_path_buf());
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        collect(&entry.path(), files);
+    }
+}
+
+/// FNV-1a, 64 bits: stable across Rust versions (unlike std's
+/// `DefaultHasher`), and enough to tell an edited source from the built
+/// one; not a defence against a crafted collision.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 ^= u64::from(byte);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the old check (stamp newer than every input) missed: an edit
+    /// given an old mtime, and a deleted source.
+    #[test]
+    fn an_edit_with_an_old_mtime_and_a_deleted_file_are_changes() {
+        let root = crate::config::scratch_dir(&crate::repo_root(), "freshness-content");
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("src/a.ts"), "a").unwrap();
+        std::fs::write(root.join("src/b.ts"), "b").unwrap();
+        let step = Freshness {
+            stamp: "out/stamp".into(),
+            inputs: vec!["src".into(), "out/built.js".into()],
+            outputs: vec!["bin".into()],
+        };
+        std::fs::write(root.join("bin"), "binary").unwrap();
+        assert!(!step.is_fresh(&root, "tsc"), "no stamp yet");
+        std::fs::write(root.join("out.js"), "").unwrap();
+        step.mark_done(&root, "tsc").unwrap();
+        assert!(!step.is_fresh(&root, "tsc"), "an output is missing");
+        std::fs::create_dir_all(root.join("out")).unwrap();
+        std::fs::write(root.join("out/built.js"), "built").unwrap();
+        step.mark_done(&root, "tsc").unwrap();
+        assert!(step.is_fresh(&root, "tsc"));
+        assert!(!step.is_fresh(&root, "tsc --other"), "another command line");
+
+        let old = std::fs::metadata(root.join("src/a.ts"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        std::fs::write(root.join("src/a.ts"), "edited").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(root.join("src/a.ts"))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        assert!(
+            !step.is_fresh(&root, "tsc"),
+            "an edit given back its old mtime, as `cp -p` or `rsync -a` of an edited copy does"
+        );
+        std::fs::File::options()
+            .write(true)
+            .open(root.join("src/a.ts"))
+            .unwrap()
+            .set_modified(old - std::time::Duration::from_secs(86_400))
+            .unwrap();
+        step.mark_done(&root, "tsc").unwrap();
+        std::fs::write(root.join("src/a.ts"), "edited again").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(root.join("src/a.ts"))
+            .unwrap()
+            .set_modified(old - std::time::Duration::from_secs(86_400))
+            .unwrap();
+        assert!(
+            !step.is_fresh(&root, "tsc"),
+            "an edit given an older mtime (`touch -d`)"
+        );
+        step.mark_done(&root, "tsc").unwrap();
+        std::fs::remove_file(root.join("src/b.ts")).unwrap();
+        assert!(!step.is_fresh(&root, "tsc"), "a deleted source");
+        step.mark_done(&root, "tsc").unwrap();
+        std::fs::write(root.join("src/c.ts"), "").unwrap();
+        assert!(!step.is_fresh(&root, "tsc"), "an added (empty) source");
+        step.mark_done(&root, "tsc").unwrap();
+        std::fs::rename(root.join("src/c.ts"), root.join("src/d.ts")).unwrap();
+        assert!(!step.is_fresh(&root, "tsc"), "a renamed source");
+        step.mark_done(&root, "tsc").unwrap();
+        std::fs::write(root.join("bin"), "rebuilt").unwrap();
+        assert!(!step.is_fresh(&root, "tsc"), "an output rewritten");
+        step.mark_done(&root, "tsc").unwrap();
+        std::fs::remove_file(root.join("bin")).unwrap();
+        assert!(!step.is_fresh(&root, "tsc"), "an output deleted");
+    }
+}

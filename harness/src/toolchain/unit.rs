@@ -1,0 +1,173 @@
+//! How many tests a unit suite ran, by its tool's own count: a suite that
+//! exits 0 having run nothing (a test file renamed, a `_test.go` removed)
+//! must not pass.
+
+/// The test tools the ports use, each with its own way of saying how many
+/// tests ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counter {
+    /// `cargo test`: the sum of its `running N tests` lines.
+    Cargo,
+    /// `go test -v`: its top-level `--- PASS:` / `--- FAIL:` lines
+    /// (a package without tests says `[no test files]`).
+    GoVerbose,
+    /// Python's unittest: `Ran N tests`.
+    Unittest,
+    /// node:test with the TAP reporter (`--test-reporter=tap`, with or
+    /// without `--test`): `# tests N`.
+    NodeTap,
+    /// The PHP port's runner (`runners/php/tests/run.php`): one `ok ` line
+    /// per check.
+    PhpChecks,
+}
+
+impl Counter {
+    /// The counter for a unit command line, by the tool it starts; `None`
+    /// for a tool the harness does not know (then only its exit code
+    /// counts).
+    pub fn of(argv: &[String]) -> Option<Counter> {
+        // `env -u NAME program ...`: the program is the tool.
+        let mut argv = argv;
+        if argv.first().is_some_and(|p| p == "env") {
+            argv = &argv[1..];
+            while let Some(first) = argv.first() {
+                match first.as_str() {
+                    "-u" => argv = argv.get(2..).unwrap_or_default(),
+                    word if word.starts_with('-') || word.contains('=') => argv = &argv[1..],
+                    _ => break,
+                }
+            }
+        }
+        let has = |word: &str| argv.iter().any(|a| a == word);
+        let program = argv.first().map(|p| {
+            std::path::Path::new(p)
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        });
+        match program.as_deref()? {
+            "cargo" if has("test") => Some(Counter::Cargo),
+            "go" if has("test") && has("-v") => Some(Counter::GoVerbose),
+            p if p.starts_with("python") && has("unittest") => Some(Counter::Unittest),
+            "node" if has("--test-reporter=tap") => Some(Counter::NodeTap),
+            "php" if argv.iter().any(|a| a.ends_with("tests/run.php")) => Some(Counter::PhpChecks),
+            _ => None,
+        }
+    }
+
+    /// How many tests the output (stdout and stderr together) says ran;
+    /// `None` when it says nothing the counter can read.
+    pub fn count(self, output: &str) -> Option<u64> {
+        let lines = output.lines().map(str::trim_end);
+        match self {
+            Counter::Cargo => lines
+                .filter_map(|l| {
+                    l.strip_prefix("running ")?
+                        .strip_suffix(" tests")
+                        .or_else(|| l.strip_prefix("running ")?.strip_suffix(" test"))?
+                        .parse::<u64>()
+                        .ok()
+                })
+                .reduce(|a, b| a + b),
+            Counter::GoVerbose => {
+                let mut seen = false;
+                let mut count = 0;
+                for line in lines {
+                    if line.starts_with("--- PASS: ") || line.starts_with("--- FAIL: ") {
+                        count += 1;
+                    }
+                    seen |= line.starts_with("ok ")
+                        || line.starts_with("FAIL")
+                        || line.starts_with("? ")
+                        || line.starts_with("--- ");
+                }
+                seen.then_some(count)
+            }
+            Counter::Unittest => lines
+                .filter_map(|l| {
+                    let rest = l.strip_prefix("Ran ")?;
+                    rest.split_whitespace().next()?.parse::<u64>().ok()
+                })
+                .next_back(),
+            Counter::NodeTap => lines
+                .filter_map(|l| l.strip_prefix("# tests ")?.trim().parse::<u64>().ok())
+                .next_back(),
+            Counter::PhpChecks => {
+                let count = lines.filter(|l| l.starts_with("ok ")).count() as u64;
+                Some(count)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn each_tool_is_known_by_its_command_line() {
+        for (line, counter) in [
+            ("cargo test --quiet -p outbox", Some(Counter::Cargo)),
+            ("go -C runners/go test -v ./...", Some(Counter::GoVerbose)),
+            ("go -C runners/go test ./...", None),
+            (
+                "/usr/bin/python3.11 -S -m unittest discover",
+                Some(Counter::Unittest),
+            ),
+            (
+                "node --test --test-reporter=tap x.js",
+                Some(Counter::NodeTap),
+            ),
+            (
+                "env -u NODE_EXTRA_CA_CERTS node --test-reporter=tap x.js",
+                Some(Counter::NodeTap),
+            ),
+            ("node --test x.js", None),
+            ("php -n runners/php/tests/run.php", Some(Counter::PhpChecks)),
+            ("true", None),
+        ] {
+            assert_eq!(Counter::of(&argv(line)), counter, "{line}");
+        }
+    }
+
+    /// The outputs of suites that ran no test, as each tool prints them.
+    #[test]
+    fn an_empty_suite_counts_zero() {
+        let cargo = "\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed\n\nrunning 0 tests\n";
+        assert_eq!(Counter::Cargo.count(cargo), Some(0));
+        let go = "?   \toutbox\t[no test files]\n?   \toutbox/cmd/demo\t[no test files]\n";
+        assert_eq!(Counter::GoVerbose.count(go), Some(0));
+        let python = "\n----------------------------------------------------------------------\nRan 0 tests in 0.000s\n\nNO TESTS RAN\n";
+        assert_eq!(Counter::Unittest.count(python), Some(0));
+        assert_eq!(
+            Counter::NodeTap.count("1..0\n# tests 0\n# pass 0\n"),
+            Some(0)
+        );
+        assert_eq!(Counter::PhpChecks.count("all checks passed\n"), Some(0));
+        assert_eq!(Counter::Unittest.count("nothing"), None);
+    }
+
+    #[test]
+    fn a_suite_that_ran_counts_its_tests() {
+        let cargo = "running 7 tests\n.......\ntest result: ok.\n\nrunning 1 test\n.\n";
+        assert_eq!(Counter::Cargo.count(cargo), Some(8));
+        let go = "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n    --- PASS: TestB/sub (0.00s)\n--- PASS: TestB (0.00s)\nPASS\nok  \toutbox\t0.01s\n";
+        assert_eq!(Counter::GoVerbose.count(go), Some(2));
+        assert_eq!(
+            Counter::Unittest.count("Ran 6 tests in 0.001s\n\nOK\n"),
+            Some(6)
+        );
+        assert_eq!(Counter::Unittest.count("Ran 1 test in 0.001s\n"), Some(1));
+        assert_eq!(
+            Counter::NodeTap.count("1..5\n# tests 5\n# suites 0\n"),
+            Some(5)
+        );
+        assert_eq!(
+            Counter::PhpChecks.count("ok   a\nok   b\nall checks passed\n"),
+            Some(2)
+        );
+    }
+}
