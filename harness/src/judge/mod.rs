@@ -219,7 +219,9 @@ impl Reason {
             | Reason::ErrorAnswer { .. }
             | Reason::Generated { .. }
             | Reason::Demo(_)
-            | Reason::Unit(_) => ReasonKind::WrongAnswer,
+            | Reason::Unit(_)
+            | Reason::Protocol(_)
+            | Reason::Flaky(_) => ReasonKind::WrongAnswer,
             Reason::Fault { .. }
             | Reason::Runner(_)
             | Reason::NotReady(NotReady::BuildFailed { .. }) => ReasonKind::RunnerFault,

@@ -131,6 +131,7 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
          failure kind) and goes on."
             .into(),
         None,
+        false,
     ));
     Report {
         date: utc_now(),
