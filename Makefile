@@ -96,7 +96,7 @@ $(STRYKER):
 # command line only: the environment's LANG is the locale). SAMPLE=N judges
 # N mutants per language, spread over the list; ONLY=text those whose
 # `file:line: before => after` holds the text. See harness/mutants/README.md.
-MUTANTS_LANGS := $(if $(filter command line,$(origin LANG)),$(LANG),rust go python php typescript)
+MUTANTS_LANGS := $(if $(filter command line,$(origin LANG)),$(LANG),rust go python php typescript java)
 SAMPLE ?=
 ONLY ?=
 mutants: $(if $(filter rust,$(MUTANTS_LANGS)),$(MUTANTS)) \
