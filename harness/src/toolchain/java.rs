@@ -20,7 +20,9 @@ pub(super) fn language(target: &Path) -> Language {
     };
     let classes = format!("{}:{}", under("classes"), under("lib/*"));
     let java = |flags: &[&str], main: &str| -> Vec<String> {
-        let mut argv = vec!["java".to_owned()];
+        // The JVM's own warnings go to stdout by default, where they would
+        // break the protocol or the transcript: send them to stderr.
+        let mut argv = line("java -Xlog:disable -Xlog:all=warning:stderr");
         argv.extend(flags.iter().map(|f| (*f).to_owned()));
         argv.extend(["-cp".to_owned(), classes.clone(), main.to_owned()]);
         argv
