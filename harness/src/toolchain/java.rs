@@ -59,17 +59,23 @@ pub(super) fn language(target: &Path) -> Language {
             &["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"],
             "outbox.cli.Demo",
         ),
+        // The console launcher on the class path, beside the tests and the
+        // jars (`-cp` expands `lib/*`; the launcher's own --class-path would not).
         unit: [
             "java",
             "-XX:TieredStopAtLevel=1",
-            "-jar",
-            &under("junit/junit-platform-console-standalone.jar"),
+            "-cp",
+            &format!(
+                "{}:{}:{classes}",
+                under("junit/junit-platform-console-standalone.jar"),
+                under("test-classes")
+            ),
+            "org.junit.platform.console.ConsoleLauncher",
             "execute",
             "--disable-banner",
+            "--disable-ansi-colors",
             "--details=tree",
             "--fail-if-no-tests",
-            "--class-path",
-            &format!("{}:{}", under("test-classes"), under("classes")),
             "--select-package",
             "outbox",
         ]

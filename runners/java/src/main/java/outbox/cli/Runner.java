@@ -77,8 +77,10 @@ public final class Runner {
                 throw new Refused("unknown request kind: " + describe(kind) + " (want \"case\" or \"bench\")");
             }
             JsonNode version = request.get("version");
-            // 1.0 is not the protocol's version: the integer 1 is.
-            if (version == null || !version.isIntegralNumber() || version.asLong() != 1) {
+            // 1.0 is not the protocol's version: the integer 1 is (and 2^64+1
+            // must not wrap around to it).
+            if (version == null || !version.isIntegralNumber() || !version.canConvertToLong()
+                    || version.longValue() != 1) {
                 throw new Refused("unsupported protocol version: " + describe(version) + " (want 1)");
             }
             return known.equals("case") ? runCase(request, name) : runBench(request, name);
