@@ -125,7 +125,7 @@ $(STRYKER):
 # command line only: the environment's LANG is the locale). SAMPLE=N judges
 # N mutants per language, spread over the list; ONLY=text those whose
 # `file:line: before => after` holds the text. See harness/mutants/README.md.
-MUTANTS_LANGS := $(if $(filter command line,$(origin LANG)),$(LANG),rust go python php typescript)
+MUTANTS_LANGS := $(if $(filter command line,$(origin LANG)),$(LANG),rust go python php typescript java)
 SAMPLE ?=
 ONLY ?=
 mutants: $(if $(filter rust,$(MUTANTS_LANGS)),$(MUTANTS)) \
@@ -169,6 +169,8 @@ lint: $(RUFF) $(ACTIONLINT)
 	$(ACTIONLINT) .github/workflows/*.yml
 	cd runners/typescript && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund; } && node node_modules/typescript/bin/tsc -p . --noEmit
 	for f in runners/php/*.php runners/php/src/*.php runners/php/tests/*.php; do php -l "$$f" >/dev/null 2>&1 || { php -l "$$f"; exit 1; }; done
+	mvn --batch-mode --quiet -f runners/java/pom.xml -Dparity.out=$(abspath $(or $(CARGO_TARGET_DIR),target))/parity/java \
+	  process-test-classes # javac -Xlint:all -Werror, set in the POM; the harness's build folder
 
 # Installs the toolchains on Debian or Ubuntu (what .ci/run installs).
 setup:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Mutation testing of every language against the shared case table.
 
-    python3 harness/mutants/mutants.py go [python php typescript rust] [--sample N]
+    python3 harness/mutants/mutants.py go [python php typescript java rust] [--sample N]
 
 `make mutants` is the way in (it installs the pinned tools first). For a
 port, a tool makes the mutants of the four parts and the message type
@@ -17,6 +17,7 @@ cargo-mutants over the reference, with `.cargo/mutants.toml` as its list.
 from __future__ import annotations
 
 import argparse
+import base64
 import difflib
 import hashlib
 import json
@@ -36,7 +37,7 @@ HERE = ROOT / "harness" / "mutants"
 WORK = ROOT / "target" / "mutants"
 TRIALS = "patterns/enterprise/outbox/practice"
 TABLE_ONLY = "--skip generated --skip demo --skip unit"
-LANGUAGES = ["rust", "go", "python", "php", "typescript"]
+LANGUAGES = ["rust", "go", "python", "php", "typescript", "java"]
 
 
 def squash(text: str) -> str:
@@ -544,6 +545,107 @@ def dataclass_dict(m: Mutant) -> dict:
     }
 
 
+# ---------------------------------------------------------------- Java
+
+
+@dataclass
+class ClassMutant(Mutant):
+    """A PIT mutant: the bytecode of one class, put in place of the harness's
+    build of that class. `after` is PIT's description of the change."""
+
+    class_file: str = ""  # relative to the classes folder
+    bytecode: bytes = b""
+
+
+class JavaPort(Port):
+    """PIT mutates bytecode, not source: it runs once over its own build (in
+    target/mutants/java/build), exports every mutant's class file, and each
+    is judged with that class file put over the harness's build in
+    <target>/parity/java/classes. The build step stays fresh (its stamp
+    watches the sources, the POM and named outputs, not the parts' classes),
+    so the trials run the mutant; the original class file is put back after."""
+
+    def __init__(self, language: str, sample: int | None, only: str | None = None) -> None:
+        super().__init__(language, sample, only)
+        target = ROOT / os.environ.get("CARGO_TARGET_DIR", "target")
+        self.classes = target / "parity" / "java" / "classes"
+        self.build = self.work / "build"
+        self.current: ClassMutant | None = None
+
+    def recover(self) -> None:
+        if not self.pending.exists():
+            return
+        state = json.loads(self.pending.read_text())
+        (self.classes / state["class_file"]).write_bytes(base64.b64decode(state["original"]))
+        print(f"restored {state['class_file']} from a run that was killed", file=sys.stderr)
+        self.pending.unlink()
+
+    def put(self, mutant: Mutant) -> None:
+        assert isinstance(mutant, ClassMutant)
+        path = self.classes / mutant.class_file
+        self.pending.parent.mkdir(parents=True, exist_ok=True)
+        self.pending.write_text(
+            json.dumps({"class_file": mutant.class_file, "original": base64.b64encode(path.read_bytes()).decode()})
+        )
+        self.current = mutant
+        self.original_class = path.read_bytes()
+        path.write_bytes(mutant.bytecode)
+
+    def restore(self, file: str) -> None:
+        if self.current is not None:
+            (self.classes / self.current.class_file).write_bytes(self.original_class)
+            self.current = None
+        self.pending.unlink(missing_ok=True)
+
+    def generate(self) -> list[Mutant]:
+        if not (self.classes / "outbox").is_dir():
+            sys.exit(f"java: no build in {self.classes}: the baseline should have made it")
+        shutil.rmtree(self.build / "pit-reports", ignore_errors=True)
+        argv = ["mvn", "--batch-mode", "--quiet", "-f", str(self.root / "pom.xml"), f"-Dparity.out={self.build}"]
+        argv += ["process-test-classes", "org.pitest:pitest-maven:mutationCoverage"]
+        log = self.work / "logs" / "pitest.log"
+        if run(argv, log, 1800) != "pass":
+            sys.exit(f"PIT failed: see {log.relative_to(ROOT)}")
+        mutants: list[Mutant] = []
+        detail = re.compile(r"clazz=([\w.$]+),.*filename=([^,]+),.*lineNumber=(\d+), description=(.*), testsInOrder=")
+        export = self.build / "pit-reports" / "export"
+        for details in sorted(export.rglob("details.txt"), key=lambda p: (str(p.parents[2]), int(p.parent.name))):
+            found = detail.search(details.read_text())
+            classes = list(details.parent.glob("*.class"))
+            if not found or len(classes) != 1:
+                sys.exit(f"PIT's export is not as expected: {details.relative_to(ROOT)}")
+            clazz, filename, line, description = found.groups()
+            package = clazz.rpartition(".")[0].replace(".", "/")
+            file = f"{self.config['root']}/src/main/java/{package}/{filename}"
+            if file not in self.originals:
+                continue
+            source = self.originals[file].splitlines()
+            number = int(line)
+            before = source[number - 1] if 0 < number <= len(source) else ""
+            class_file = classes[0].name.removesuffix(".class").replace(".", "/") + ".class"
+            mutants.append(
+                ClassMutant(
+                    file, number, before, description, "", class_file=class_file, bytecode=classes[0].read_bytes()
+                )
+            )
+        return mutants
+
+    def score(self, tested: list[Mutant], viable: int, equivalents: list[Equivalent], seconds: float) -> dict:
+        pom = (self.root / "pom.xml").read_text()
+        version = re.search(r"<artifactId>pitest-maven</artifactId>\s*<version>([\w.]+)</version>", pom)
+        return score(
+            self.language,
+            "pitest",
+            version.group(1) if version else "?",
+            tested,
+            viable,
+            self.not_viable,
+            equivalents,
+            seconds,
+            sample=bool(self.sample or self.only),
+        )
+
+
 # ---------------------------------------------------------------- Rust
 
 
@@ -649,7 +751,11 @@ def main() -> int:
         if args.rescore:
             results.append(rescore(language))
             continue
-        result = rust(args.sample) if language == "rust" else Port(language, args.sample, args.only).run()
+        if language == "rust":
+            result = rust(args.sample)
+        else:
+            port = JavaPort if language == "java" else Port
+            result = port(language, args.sample, args.only).run()
         results.append(result)
         (WORK / f"{language}.json").write_text(json.dumps(result, indent=2))
     failed = False

@@ -15,6 +15,7 @@ mod freshness;
 pub mod unit;
 
 pub use freshness::Freshness;
+mod java;
 
 /// One implementation of the practice and how to drive it.
 #[derive(Debug, Clone)]
@@ -240,6 +241,7 @@ pub fn builtin(target: &Path) -> Vec<Language> {
                 "env -u NODE_EXTRA_CA_CERTS node --test-reporter=tap runners/typescript/dist/test/outbox.test.js",
             ),
         },
+        java::language(target),
     ]
 }
 

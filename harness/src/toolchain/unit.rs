@@ -19,6 +19,8 @@ pub enum Counter {
     /// The PHP port's runner (`runners/php/tests/run.php`): one `ok ` line
     /// per check.
     PhpChecks,
+    /// The JUnit Platform console launcher: its `[ N tests found ]` line.
+    JUnitConsole,
 }
 
 impl Counter {
@@ -50,6 +52,9 @@ impl Counter {
             p if p.starts_with("python") && has("unittest") => Some(Counter::Unittest),
             "node" if has("--test-reporter=tap") => Some(Counter::NodeTap),
             "php" if argv.iter().any(|a| a.ends_with("tests/run.php")) => Some(Counter::PhpChecks),
+            "java" if has("org.junit.platform.console.ConsoleLauncher") => {
+                Some(Counter::JUnitConsole)
+            }
             _ => None,
         }
     }
@@ -95,6 +100,17 @@ impl Counter {
                 let count = lines.filter(|l| l.starts_with("ok ")).count() as u64;
                 Some(count)
             }
+            Counter::JUnitConsole => lines
+                .filter_map(|l| {
+                    let inside = l.trim().strip_prefix('[')?.strip_suffix(']')?;
+                    inside
+                        .trim()
+                        .strip_suffix("tests found")?
+                        .trim()
+                        .parse::<u64>()
+                        .ok()
+                })
+                .next_back(),
         }
     }
 }
@@ -127,6 +143,10 @@ mod tests {
             ),
             ("node --test x.js", None),
             ("php -n runners/php/tests/run.php", Some(Counter::PhpChecks)),
+            (
+                "java -cp x org.junit.platform.console.ConsoleLauncher execute",
+                Some(Counter::JUnitConsole),
+            ),
             ("true", None),
         ] {
             assert_eq!(Counter::of(&argv(line)), counter, "{line}");
@@ -147,6 +167,10 @@ mod tests {
             Some(0)
         );
         assert_eq!(Counter::PhpChecks.count("all checks passed\n"), Some(0));
+        let junit = "[         0 containers found      ]\n[         0 tests found           ]\n";
+        assert_eq!(Counter::JUnitConsole.count(junit), Some(0));
+        let junit = junit.replace(" 0 tests found ", "22 tests found ");
+        assert_eq!(Counter::JUnitConsole.count(&junit), Some(22));
         assert_eq!(Counter::Unittest.count("nothing"), None);
     }
 

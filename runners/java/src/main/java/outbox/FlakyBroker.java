@@ -1,0 +1,38 @@
+package outbox;
+
+import java.util.Map;
+
+/**
+ * A fake broker that delivers to the consumer inside {@code publish} and
+ * fails on scripted attempt numbers, counted from 1 over its whole life.
+ */
+public final class FlakyBroker implements Broker {
+    private final IdempotentConsumer consumer;
+    private final Map<Long, Failure> failures;
+    private long attempts;
+
+    /** A broker delivering to {@code consumer}, failing attempt n as {@code failures} says. */
+    public FlakyBroker(IdempotentConsumer consumer, Map<Long, Failure> failures) {
+        this.consumer = consumer;
+        this.failures = Map.copyOf(failures);
+    }
+
+    @Override
+    public void publish(Message message) throws PublishFailed {
+        attempts++;
+        Failure failure = failures.get(attempts);
+        if (failure == null) {
+            consumer.handle(message);
+            return;
+        }
+        // Exhaustive: a new Failure must say whether the message arrives.
+        boolean delivered = switch (failure) {
+            case DOWN -> false;
+            case LOST_ACK -> true;
+        };
+        if (delivered) {
+            consumer.handle(message);
+        }
+        throw new PublishFailed(failure);
+    }
+}

@@ -1,0 +1,44 @@
+package outbox;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The rows waiting for the relay, in insertion order. A
+ * {@link LinkedHashMap} unlinks a sent row in O(1) and iterates its links,
+ * not its buckets, so {@code unsent} walks only the rows it returns: no
+ * holes left by sent rows to cross while a large backlog drains.
+ */
+public final class OutboxTable {
+    private final Map<Long, Message> unsent = new LinkedHashMap<>();
+    /** Kept apart from the rows: the last row may be sent already. */
+    private Long lastId;
+
+    /** Appends a row; throws {@link OutOfOrder} if its id does not increase. */
+    public void add(Message message) {
+        if (lastId != null && message.id() <= lastId) {
+            throw new OutOfOrder(message.id(), lastId);
+        }
+        lastId = message.id();
+        unsent.put(message.id(), message);
+    }
+
+    /**
+     * The oldest unsent rows, at most {@code limit}: a copy, because the
+     * relay marks rows sent while it walks the batch.
+     */
+    public List<Message> unsent(int limit) {
+        return unsent.values().stream().limit(limit).toList();
+    }
+
+    /** Takes the row out of later {@code unsent} selections; an unknown id is no-op. */
+    public void markSent(long id) {
+        unsent.remove(id);
+    }
+
+    /** Whether the relay still has work. */
+    public boolean hasUnsent() {
+        return !unsent.isEmpty();
+    }
+}

@@ -1,0 +1,214 @@
+package outbox.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import outbox.Failure;
+import outbox.FlakyBroker;
+import outbox.IdempotentConsumer;
+import outbox.Message;
+import outbox.OutOfOrder;
+import outbox.OutboxRelay;
+import outbox.OutboxTable;
+
+/**
+ * Drives the Java port over the parity harness's protocol, version 1: one
+ * request per stdin line in, one answer per stdout line out, flushed at once.
+ * One JVM answers every case, so its start-up is paid once per run.
+ */
+public final class Runner {
+    /** Jackson's tree model: the request's fields are read by hand, in the order the protocol checks them. */
+    static final JsonMapper JSON =
+            JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+
+    private Runner() {}
+
+    /** A request this runner does not take; its text is the whole error answer. */
+    static final class Refused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Refused(String message) {
+            super(message);
+        }
+    }
+
+    /** Reads requests until end of input; each answer is flushed before the next line is read. */
+    public static void main(String[] args) throws IOException {
+        var in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        Writer out = new BufferedWriter(
+                new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            out.write(JSON.writeValueAsString(answer(line)));
+            out.write('\n');
+            out.flush();
+        }
+    }
+
+    /** The answer to one request line: the result, or an error answer naming the request. */
+    static ObjectNode answer(String line) {
+        JsonNode request;
+        try {
+            request = JSON.readTree(line);
+        } catch (JsonProcessingException e) {
+            return error(null, "bad request: " + e.getOriginalMessage());
+        }
+        JsonNode nameField = request.path("name");
+        String name = nameField.isTextual() ? nameField.textValue() : null;
+        try {
+            JsonNode kind = request.get("kind");
+            String known = kind != null && kind.isTextual() ? kind.textValue() : "";
+            if (!known.equals("case") && !known.equals("bench")) {
+                throw new Refused("unknown request kind: " + describe(kind) + " (want \"case\" or \"bench\")");
+            }
+            JsonNode version = request.get("version");
+            // 1.0 is not the protocol's version: the integer 1 is (and 2^64+1
+            // must not wrap around to it).
+            if (version == null || !version.isIntegralNumber() || !version.canConvertToLong()
+                    || version.longValue() != 1) {
+                throw new Refused("unsupported protocol version: " + describe(version) + " (want 1)");
+            }
+            return known.equals("case") ? runCase(request, name) : runBench(request, name);
+        } catch (Refused | OutOfOrder e) {
+            return error(name, e.getMessage());
+        } catch (RuntimeException e) {
+            return error(name, e.toString());
+        }
+    }
+
+    /**
+     * Adds the rows written before the first pass, then after each pass k
+     * the rows written after it, through the table's ordinary {@code add}.
+     */
+    static ObjectNode runCase(JsonNode request, String name) {
+        Map<Long, Failure> failures = new HashMap<>();
+        for (Map.Entry<String, JsonNode> entry : request.path("failures").properties()) {
+            failures.put(Long.parseLong(entry.getKey()), failure(entry.getKey(), entry.getValue()));
+        }
+        JsonNode rows = request.path("messages");
+        long passes = integer(request, "passes");
+        boolean restart = request.path("restart_each_pass").asBoolean(false);
+        var table = new OutboxTable();
+        var consumer = new IdempotentConsumer();
+        var broker = new FlakyBroker(consumer, failures);
+        int batchSize = batchSize(request);
+        // Rows come in the order they are written (written_after_pass never
+        // decreases), so the rows of each pass boundary are the next ones.
+        int next = write(table, rows, 0, 0);
+        OutboxRelay relay = null;
+        var sent = new ArrayList<List<Long>>();
+        for (long pass = 1; pass <= passes; pass++) {
+            if (restart || relay == null) {
+                relay = new OutboxRelay(table, broker, batchSize);
+            }
+            sent.add(relay.runOnce());
+            next = write(table, rows, next, pass);
+        }
+        ObjectNode answer = JSON.createObjectNode().put("name", name);
+        ArrayNode passesSent = answer.putArray("sent");
+        for (List<Long> ids : sent) {
+            ArrayNode pass = passesSent.addArray();
+            ids.forEach(pass::add);
+        }
+        ArrayNode journal = answer.putArray("journal");
+        consumer.journal().forEach(journal::add);
+        return answer.put("duplicates", consumer.duplicates());
+    }
+
+    /** Adds the rows from index {@code next} on that are written after {@code pass}; returns the next index. */
+    private static int write(OutboxTable table, JsonNode rows, int next, long pass) {
+        for (; next < rows.size() && rows.get(next).path("written_after_pass").asLong(0) <= pass; next++) {
+            JsonNode row = rows.get(next);
+            table.add(new Message(integer(row, "id"), row.path("aggregate").asText(), row.path("type").asText()));
+        }
+        return next;
+    }
+
+    /**
+     * Builds the bench table ({@code messages} rows over {@code aggregates}
+     * orders, every {@code lost_ack_every}-th attempt losing its ack) and
+     * drains it, timing only the relay's passes.
+     */
+    static ObjectNode runBench(JsonNode request, String name) {
+        long messages = integer(request, "messages");
+        long aggregates = integer(request, "aggregates");
+        var table = new OutboxTable();
+        for (long id = 1; id <= messages; id++) {
+            table.add(new Message(id, "order-" + ((id - 1) % aggregates + 1), "Event"));
+        }
+        long every = Math.max(integer(request, "lost_ack_every"), 2);
+        Map<Long, Failure> failures = new HashMap<>();
+        for (long k = 1; k <= (2 * messages + 2) / every; k++) {
+            failures.put(k * every, Failure.LOST_ACK);
+        }
+        var consumer = new IdempotentConsumer();
+        var relay = new OutboxRelay(table, new FlakyBroker(consumer, failures), batchSize(request));
+        long sent = 0;
+        long passes = 0;
+        // As Go's testing package does before a benchmark: the garbage of
+        // building the table is collected now, not charged to the passes.
+        System.gc();
+        long started = System.nanoTime();
+        for (List<Long> ids = relay.runOnce(); !ids.isEmpty(); ids = relay.runOnce()) {
+            sent += ids.size();
+            passes++;
+        }
+        long elapsed = System.nanoTime() - started;
+        return JSON.createObjectNode()
+                .put("name", name)
+                .put("elapsed_ns", elapsed)
+                .put("sent", sent)
+                .put("duplicates", consumer.duplicates())
+                .put("passes", passes);
+    }
+
+    /** The wire names of the failures: only the runner knows them. */
+    private static Failure failure(String attempt, JsonNode kind) {
+        return switch (kind.isTextual() ? kind.textValue() : "") {
+            case "down" -> Failure.DOWN;
+            case "lost_ack" -> Failure.LOST_ACK;
+            default -> throw new Refused("unknown failure kind: " + kind + " (attempt " + attempt + ")");
+        };
+    }
+
+    /**
+     * The batch size, which a case may set up to 2^53-1: a table holds at
+     * most Integer.MAX_VALUE rows, so a larger batch takes the same rows.
+     */
+    private static int batchSize(JsonNode request) {
+        return (int) Math.min(integer(request, "batch_size"), Integer.MAX_VALUE);
+    }
+
+    /** An integer field; the harness validated the request, so this only guards against a stray one. */
+    private static long integer(JsonNode object, String field) {
+        JsonNode value = object.get(field);
+        if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
+            throw new Refused("bad request: `" + field + "` must be an integer, not " + describe(value));
+        }
+        return value.longValue();
+    }
+
+    /** A request field in an error: its JSON, or that it is missing. */
+    private static String describe(JsonNode value) {
+        return value == null ? "missing" : value.toString();
+    }
+
+    private static ObjectNode error(String name, String text) {
+        return JSON.createObjectNode().put("name", name).put("error", text);
+    }
+}
