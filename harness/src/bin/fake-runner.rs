@@ -14,7 +14,8 @@
 //! prints without end.
 //!
 //! `FAKE_PIDS=<file>`: the pids of the runner and of any grandchild it
-//! starts are appended to the file, for the tests that look for strays.
+//! starts are appended to the file, for the tests that look for strays,
+//! and then the line `hanging` once it hangs (`hang`, `setsid`).
 
 use std::io::{self, BufRead, Write};
 use std::process::{Command, ExitCode};
@@ -63,6 +64,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(3);
             }
             "hang" => {
+                record_hanging();
                 std::thread::sleep(Duration::from_secs(3600));
                 return ExitCode::FAILURE;
             }
@@ -92,6 +94,7 @@ fn main() -> ExitCode {
                 #[allow(clippy::zombie_processes)]
                 let grandchild = command.spawn().expect("sleep starts");
                 record_pid(grandchild.id());
+                record_hanging();
                 std::thread::sleep(Duration::from_secs(3600));
                 return ExitCode::FAILURE;
             }
@@ -156,13 +159,23 @@ pub fn grandchild_pid_file() -> std::path::PathBuf {
 
 /// Appends `pid` to the file `FAKE_PIDS` names, if any.
 fn record_pid(pid: u32) {
+    record(&pid.to_string());
+}
+
+/// Appends `hanging` to the `FAKE_PIDS` file: the runner is now on the case
+/// it hangs on, which a test waits for instead of sleeping.
+fn record_hanging() {
+    record("hanging");
+}
+
+fn record(line: &str) {
     if let Some(path) = std::env::var_os("FAKE_PIDS") {
         let mut file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .expect("FAKE_PIDS can be opened");
-        writeln!(file, "{pid}").expect("FAKE_PIDS is writable");
+        writeln!(file, "{line}").expect("FAKE_PIDS is writable");
     }
 }
 
