@@ -404,3 +404,35 @@ fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
     assert_eq!(suite.attribute("name"), Some("fake-junit"));
     assert_eq!(suite.attribute("failures"), Some("1"));
 }
+
+/// Whatever a runner prints, the JUnit file parses as XML and the terminal
+/// text holds nothing that acts (`\r` overwriting a line, U+202E reversing
+/// it, an escape sequence): both show it escaped.
+#[test]
+fn what_a_runner_prints_cannot_break_the_junit_file_or_the_terminal() {
+    let mut suite = suite();
+    suite.languages = vec![fake("fake-nasty", "nasty-stderr", "lost_ack")];
+    let terminal = log("nasty");
+    let args = Arguments {
+        skip: vec!["/generated".into(), "/demo".into(), "/unit".into()],
+        test_threads: Some(1),
+        logfile: Some(terminal.clone()),
+        ..Arguments::default()
+    };
+    let recorder = Recorder::default();
+    let conclusion = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
+    assert_eq!(conclusion.num_failed, 1);
+    let xml = junit::report(&recorder.lock().unwrap());
+    let document = roxmltree::Document::parse(&xml).expect("the report is well-formed XML");
+    let text: String = document.descendants().filter_map(|n| n.text()).collect();
+    assert!(text.contains("\\u{fffe}\\u{ffff}\\u{0}"), "{text}");
+    let shown = std::fs::read_to_string(&terminal).unwrap();
+    assert!(shown.contains("FAILED\\rok"), "{shown}");
+    assert!(shown.contains("\\u{202e}desrever"), "{shown}");
+    for raw in ['\r', '\u{202e}', '\u{1b}', '\u{0}'] {
+        assert!(
+            !shown.contains(raw),
+            "{raw:?} reached the terminal:\n{shown}"
+        );
+    }
+}

@@ -3,6 +3,7 @@
 //! that each runner fault fails that case only, with a clear message.
 //!
 //! Usage: `fake-runner <fault> <case>` (`*`: every case); faults: crash,
+//! nasty-stderr (a crash whose stderr holds `\r`, U+202E, U+FFFE, NUL, ESC),
 //! hang, grandchild, setsid (a grandchild in a session of its own, then a
 //! hang), garbage, wrong-name, error, wrong-result, null-list, stop,
 //! chatter, twice (the answer printed twice), stderr-flood, endless-line,
@@ -61,6 +62,13 @@ fn main() -> ExitCode {
         let reply = match fault.as_str() {
             "crash" => {
                 eprintln!("fake runner: crashing on purpose on {target}");
+                return ExitCode::from(3);
+            }
+            "nasty-stderr" => {
+                // What XML forbids, what acts on a terminal, then a crash.
+                eprintln!(
+                    "fake runner: FAILED\rok      \u{202e}desrever \u{fffe}\u{ffff}\u{0}\u{1b}[2J end"
+                );
                 return ExitCode::from(3);
             }
             "hang" => {

@@ -22,18 +22,19 @@ use crate::judge::{Reason, Verdict};
 use crate::protocol::Request;
 use crate::session::{Answers, Runner, Session};
 use crate::table::Case;
-use crate::text::relative_in;
+use crate::text::{for_terminal, relative_in};
 use crate::toolchain::{Language, NotReady};
 
 impl Verdict {
     fn into_trial_result(self) -> Result<Completion, Failed> {
         match self {
             Verdict::Pass => Ok(Completion::Completed),
-            Verdict::Ignore(reason) => Ok(Completion::ignored_with(reason)),
-            Verdict::KnownFailure(reason) => {
-                Ok(Completion::ignored_with(format!("known failure: {reason}")))
-            }
-            Verdict::Fail(reason) => Err(reason.to_string().into()),
+            // What a runner printed reaches the terminal: nothing in it may act.
+            Verdict::Ignore(reason) => Ok(Completion::ignored_with(for_terminal(&reason))),
+            Verdict::KnownFailure(reason) => Ok(Completion::ignored_with(for_terminal(&format!(
+                "known failure: {reason}"
+            )))),
+            Verdict::Fail(reason) => Err(for_terminal(&reason.to_string()).into()),
         }
     }
 }
