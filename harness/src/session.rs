@@ -77,18 +77,36 @@ impl Runner for Session {
     }
 
     fn run_all(&self, requests: &[Request]) -> Answers {
-        let mut replies = Vec::with_capacity(requests.len());
+        self.run_all_expecting(requests, &|_| false)
+    }
+}
+
+impl Session {
+    /// [`Runner::run_all`], where the cases `expected` names (a language's
+    /// known failures) may fault without using the fault budget: the runner
+    /// is started again after each fault, and only the faults on other
+    /// cases count towards [`FAULT_BUDGET`] in a row. The budget guards
+    /// against a broken runner, not against the failures a list admits.
+    pub fn run_all_expecting(
+        &self,
+        requests: &[Request],
+        expected: &dyn Fn(&str) -> bool,
+    ) -> Answers {
+        let mut replies: Vec<Reply> = Vec::with_capacity(requests.len());
         let mut after = None;
         let mut kept = 0;
         let mut last_log = None;
         while replies.len() < requests.len() {
+            // Expected faults neither count nor break the row.
             let in_a_row = replies
                 .iter()
+                .zip(requests)
                 .rev()
-                .take_while(|r| matches!(r, Reply::Fault(_)))
+                .filter(|(_, request)| !expected(&request.name))
+                .take_while(|(reply, _)| matches!(reply, Reply::Fault(_)))
                 .count();
             if in_a_row >= FAULT_BUDGET {
-                let why = self.out_of_budget(requests, &replies, last_log.as_ref());
+                let why = self.out_of_budget(requests, &replies, expected, last_log.as_ref());
                 replies.resize(requests.len(), Reply::Fault(why));
                 break;
             }
@@ -112,9 +130,7 @@ impl Runner for Session {
         }
         Answers { replies, after }
     }
-}
 
-impl Session {
     fn label(&self) -> &str {
         &self.command.label
     }
@@ -125,9 +141,14 @@ impl Session {
         &self,
         requests: &[Request],
         replies: &[Reply],
+        expected: &dyn Fn(&str) -> bool,
         log: Option<&PathBuf>,
     ) -> String {
         let last = replies.len() - 1;
+        let last = (0..=last)
+            .rev()
+            .find(|&i| matches!(replies[i], Reply::Fault(_)) && !expected(&requests[i].name))
+            .unwrap_or(last);
         let last_fault = match &replies[last] {
             Reply::Fault(why) => why.lines().next().unwrap_or_default(),
             _ => "",
@@ -137,8 +158,8 @@ impl Session {
             |log| format!("its stderr is in {}", log.display()),
         );
         format!(
-            "not run: {} faulted on {FAULT_BUDGET} cases in a row, so it was not started again for the \
-             {} case(s) left. The last fault, on case `{}`: {}\n({log}; the cases before name the \
+            "not run: {} faulted on {FAULT_BUDGET} cases in a row (not counting its known failures), so it \
+             was not started again for the {} case(s) left. The last fault, on case `{}`: {}\n({log}; the cases before name the \
              other faults.)",
             self.label(),
             requests.len() - replies.len(),

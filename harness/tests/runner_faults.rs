@@ -436,3 +436,44 @@ fn what_a_runner_prints_cannot_break_the_junit_file_or_the_terminal() {
         );
     }
 }
+
+/// Three known failures in a row that crash the runner are three restarts,
+/// not a broken runner: every other case is still run and judged.
+#[test]
+fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
+    let mut suite = suite();
+    let crashing: Vec<String> = suite.cases[..3].iter().map(|c| c.name.clone()).collect();
+    let known = crashing
+        .iter()
+        .map(|name| {
+            (
+                name.clone(),
+                "crashes the port, tracked elsewhere".to_owned(),
+            )
+        })
+        .collect();
+    suite
+        .known_failures
+        .insert("fake-known-crash".into(), known);
+    suite.languages = vec![fake("fake-known-crash", "crash", &crashing.join(","))];
+    let args = Arguments {
+        skip: vec!["/generated".into(), "/demo".into(), "/unit".into()],
+        test_threads: Some(2),
+        logfile: Some(log("known-crash")),
+        ..Arguments::default()
+    };
+    let recorder = Recorder::default();
+    let case_count = suite.cases.len() as u64;
+    let conclusion = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
+    let records = recorder.lock().unwrap();
+    let failures: Vec<String> = records
+        .iter()
+        .filter_map(|r| match &r.verdict {
+            Verdict::Fail(reason) => Some(format!("{}: {reason}", r.trial)),
+            _ => None,
+        })
+        .collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert_eq!(conclusion.num_ignored, 3);
+    assert_eq!(conclusion.num_passed, case_count - 3);
+}
