@@ -19,6 +19,10 @@ pub struct Request {
     /// The request line, without its newline; never holds `expect`, so a
     /// runner cannot echo expected values.
     pub line: String,
+    /// The longest answer line read for it (see
+    /// [`crate::session::answer_limit`]): it scales with the case, so no
+    /// valid case's answer is over it.
+    pub answer_limit: usize,
 }
 
 impl Request {
@@ -27,6 +31,7 @@ impl Request {
         Request {
             name: case.name.clone(),
             line: CaseRequest::new(&case.name, &case.scenario).line(),
+            answer_limit: crate::session::answer_limit(&case.name, &case.scenario),
         }
     }
 

@@ -55,10 +55,42 @@ pub struct Session {
 /// failed without starting it again.
 pub const FAULT_BUDGET: usize = 3;
 
-/// The most answer bytes one session keeps in memory (answers are judged
-/// once all are in): far above what any case table's answers take, and a
-/// bound on what a runner printing huge answers costs.
-pub const MAX_ANSWER_BYTES: usize = 64 * 1024 * 1024;
+/// Room for an `error` answer's message, beyond what a case's own answer
+/// can take (see [`answer_limit`]).
+pub const ERROR_ROOM: usize = 64 * 1024;
+
+/// The longest answer line read for a case: the most its own answer can
+/// take (every pass a list, every id sent once, every row once in the
+/// journal), with JSON's widest escapes (`\u00XX` for a byte, six for
+/// one) and a space after every separator, plus [`ERROR_ROOM`]. It scales
+/// with the case, so no valid case is over it, however large, and a
+/// case's verdict never depends on the cases before it. What a session
+/// keeps is bounded by the sum of its cases' limits, which is of the order
+/// of the case table's own size.
+pub fn answer_limit(name: &str, scenario: &crate::table::Scenario) -> usize {
+    let passes = usize::try_from(scenario.passes).unwrap_or(usize::MAX);
+    let rows: usize = scenario
+        .messages
+        .iter()
+        .map(|row| {
+            // The id and its separator in `sent`, the journal entry
+            // `"<aggregate> <type>"` escaped at worst, and its separator.
+            24usize
+                .saturating_add(
+                    row.aggregate
+                        .len()
+                        .saturating_add(row.event_type.len() + 1)
+                        .saturating_mul(6),
+                )
+                .saturating_add(4)
+        })
+        .fold(0usize, usize::saturating_add);
+    ERROR_ROOM
+        .saturating_add(name.len().saturating_mul(6))
+        .saturating_add(passes.saturating_mul(4))
+        .saturating_add(rows)
+        .saturating_add(256)
+}
 
 /// Numbers each runner start of this process, for its log's name.
 static STARTS: AtomicU64 = AtomicU64::new(0);
@@ -94,7 +126,6 @@ impl Session {
     ) -> Answers {
         let mut replies: Vec<Reply> = Vec::with_capacity(requests.len());
         let mut after = None;
-        let mut kept = 0;
         let mut last_log = None;
         while replies.len() < requests.len() {
             // Expected faults neither count nor break the row.
@@ -111,7 +142,7 @@ impl Session {
                 break;
             }
             let start = replies.len();
-            match self.run_stretch(&requests[start..], &mut replies, &mut kept) {
+            match self.run_stretch(&requests[start..], &mut replies) {
                 Ok(stretch) => {
                     after = stretch.after;
                     if stretch.log.is_some() {
@@ -174,28 +205,20 @@ impl Session {
         &self,
         requests: &[Request],
         replies: &mut Vec<Reply>,
-        kept: &mut usize,
     ) -> std::io::Result<Stretch> {
         let mut input = Vec::with_capacity(requests.iter().map(|r| r.line.len() + 1).sum());
         for request in requests {
             input.extend_from_slice(request.line.as_bytes());
             input.push(b'\n');
         }
-        let mut child = exec::spawn(&self.command, input)?;
+        let limits = requests.iter().map(|r| r.answer_limit).collect();
+        let mut child = exec::spawn(&self.command, input, limits)?;
         let timeout = self.command.deadline;
         for (index, request) in requests.iter().enumerate() {
             let previous = index.checked_sub(1).map(|i| requests[i].name.as_str());
             let fault = match child.next(timeout) {
                 Ok(Next::Line(line)) => match parse_answer(&line, &request.name) {
-                    Ok(_) if *kept + line.len() > MAX_ANSWER_BYTES => format!(
-                        "{}'s answers add up to more than {MAX_ANSWER_BYTES} bytes ({} with this one of {}); \
-                         no case needs that much.",
-                        self.label(),
-                        *kept + line.len(),
-                        line.len()
-                    ),
                     Ok(reply) => {
-                        *kept += line.len();
                         replies.push(reply);
                         continue;
                     }
@@ -224,9 +247,10 @@ impl Session {
                     ),
                 },
                 Ok(Next::TooLong(start, length)) => format!(
-                    "{} printed a line of more than {length} bytes (at most {} are read):\n  {}",
+                    "{} printed a line of more than {length} bytes where this case's answer was due; \
+                     at most {} are read for it (its answer, whatever it holds, is shorter):\n  {}",
                     self.label(),
-                    exec::MAX_LINE,
+                    request.answer_limit,
                     excerpt(&String::from_utf8_lossy(&start), 300)
                 ),
                 Ok(Next::Eof(status)) => format!(

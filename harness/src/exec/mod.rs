@@ -34,7 +34,7 @@ use std::time::Duration;
 
 pub use capture::Capture;
 pub use guard::{guard_the_harness, mark, sweep, Group, MARK};
-pub use lines::{Next, MAX_LINE};
+pub use lines::{Next, AFTER_LAST_LINE};
 
 use capture::{capture, Capturing};
 use guard::{die_with_parent, registry};
@@ -190,17 +190,18 @@ pub struct Child {
     _same_thread: std::marker::PhantomData<*const ()>,
 }
 
-/// Starts `command` with `input` on stdin, reading its stdout line by line.
-pub fn spawn(command: &Command, input: Vec<u8>) -> std::io::Result<Child> {
+/// Starts `command` with `input` on stdin, reading its stdout line by line,
+/// the n-th line within `limits[n]` bytes.
+pub fn spawn(command: &Command, input: Vec<u8>, limits: Vec<usize>) -> std::io::Result<Child> {
     let (stdout, stdout_writer) = os_pipe::pipe()?;
     let (stderr, stderr_writer) = os_pipe::pipe()?;
     let handle = start(command, Stdin::Bytes(input), stdout_writer, stderr_writer)?;
     let group = Group::of(&handle);
     // A bounded channel: a child that floods stdout waits for the harness
     // instead of filling the harness's memory (four reads' lines at most,
-    // each under MAX_LINE, so 32 MiB at the very worst).
+    // each within its limit).
     let (tx, events) = mpsc::sync_channel(4);
-    std::thread::spawn(move || read_lines(stdout, &tx));
+    std::thread::spawn(move || read_lines(stdout, &tx, &limits));
     Ok(Child {
         handle,
         group,
