@@ -3,7 +3,6 @@
 //! cases before it. In a file of its own: the large case's memory would
 //! blur the peak-memory figures of reliability.rs.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use parity::config::Settings;
@@ -30,7 +29,7 @@ fn session(name: &str, fault: &str, case: &str) -> Session {
             deadline: Duration::from_secs(10),
             keep: exec::KEEP,
         },
-        log_dir: PathBuf::from(dir),
+        log_dir: dir,
     }
 }
 
