@@ -20,7 +20,7 @@ pub struct Request {
     /// runner cannot echo expected values.
     pub line: String,
     /// The longest answer line read for it (see
-    /// [`crate::session::answer_limit`]): it scales with the case, so no
+    /// [`crate::table::limits::answer_limit`]): it scales with the case, so no
     /// valid case's answer is over it.
     pub answer_limit: usize,
 }
@@ -31,7 +31,7 @@ impl Request {
         Request {
             name: case.name.clone(),
             line: CaseRequest::new(&case.name, &case.scenario).line(),
-            answer_limit: crate::session::answer_limit(&case.name, &case.scenario),
+            answer_limit: crate::table::limits::answer_limit(&case.name, &case.scenario),
         }
     }
 
