@@ -365,12 +365,25 @@ mod tests {
         assert!(!step.is_fresh(&root), "no stamp yet");
         step.mark_done(&root).unwrap();
         assert!(!step.is_fresh(&root), "an input is missing");
+        // Times set, not waited for: a sleep would assume the clock and the
+        // file system's granularity.
+        let at = |path: &str, second: u64| {
+            let file = std::fs::File::options()
+                .write(true)
+                .open(root.join(path))
+                .unwrap();
+            let time =
+                std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000 + second);
+            file.set_modified(time).unwrap();
+        };
         std::fs::write(root.join("gone.txt"), "here").unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(20));
         step.mark_done(&root).unwrap();
+        at("src/a.txt", 0);
+        at("gone.txt", 0);
+        at("out/stamp", 1);
         assert!(step.is_fresh(&root));
-        std::thread::sleep(std::time::Duration::from_millis(20));
         std::fs::write(root.join("src/a.txt"), "changed").unwrap();
+        at("src/a.txt", 2);
         assert!(!step.is_fresh(&root), "an input below a folder changed");
     }
 }
