@@ -27,6 +27,10 @@ use parity::table::Case;
 use parity::toolchain::Language;
 
 const TIMEOUT: Duration = Duration::from_secs(2);
+/// What a deadline may be overrun by on a busy machine: far below what a
+/// child left to run would take (it sleeps 300 s or never ends), so a bound
+/// `deadline + SLACK` still tells "killed at the deadline" from "waited".
+const SLACK: Duration = Duration::from_secs(20);
 /// The bound on the harness's memory whatever a child prints.
 const MAX_PEAK_MB: u64 = 200;
 
@@ -124,10 +128,7 @@ fn a_runner_flooding_stderr_is_cut_off_at_the_timeout_with_bounded_memory() {
     let log = log_named_in(message);
     assert!(std::fs::metadata(&log).unwrap().len() <= exec::KEEP as u64 + 100);
     assert!(message.len() < 20_000, "{} bytes of message", message.len());
-    assert!(
-        elapsed < TIMEOUT + Duration::from_secs(3),
-        "took {elapsed:?}"
-    );
+    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
     assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
 }
 
@@ -143,10 +144,7 @@ fn a_runner_printing_one_endless_line_is_cut_off_with_bounded_memory() {
     let message = fault_of(&replies[1]);
     assert!(message.contains("printed a line of more than"), "{message}");
     assert!(message.len() < 20_000, "{} bytes of message", message.len());
-    assert!(
-        elapsed < TIMEOUT + Duration::from_secs(3),
-        "took {elapsed:?}"
-    );
+    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
     assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
     for reply in replies.iter().skip(2) {
         assert!(matches!(reply, Reply::Answer(_)), "{reply:?}");
@@ -176,10 +174,7 @@ fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
     let peak = peak_rss_mb();
     println!("demo printing forever: {elapsed:?}, peak RSS {peak} MB");
     assert!(why.contains("did not finish within 2 s"), "{why}");
-    assert!(
-        elapsed < TIMEOUT + Duration::from_secs(3),
-        "took {elapsed:?}"
-    );
+    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
     assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
 }
 
@@ -320,7 +315,8 @@ fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
         verdicts.len()
     );
     assert_eq!(starts, 3, "started once per fault of the budget");
-    assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}");
+    // 140 s before the budget; the figure itself is printed above.
+    assert!(elapsed < Duration::from_secs(60), "took {elapsed:?}");
     let cases = seed_cases();
     let first = failure(&verdicts, &cases[0].name);
     assert!(first.contains("SyntaxError"), "{first}");
@@ -350,10 +346,7 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
     let replies = runner.run(&Request::cases(&cases));
     let elapsed = started.elapsed();
     println!("hangs on all {} cases: {elapsed:?}", cases.len());
-    assert!(
-        elapsed < 3 * timeout + Duration::from_secs(2),
-        "took {elapsed:?}"
-    );
+    assert!(elapsed < 3 * timeout + SLACK, "took {elapsed:?}");
     assert!(fault_of(&replies[0]).contains("gave no answer"));
     let last = fault_of(replies.last().unwrap());
     assert!(last.contains("faulted on 3 cases in a row"), "{last}");
@@ -497,11 +490,11 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
         "{why}"
     );
     assert!(why.contains("building"), "{why}");
-    assert!(elapsed < Duration::from_secs(3), "took {elapsed:?}");
+    assert!(elapsed < SLACK, "took {elapsed:?}");
     let pids = pids_in(&pid_file);
     assert_eq!(pids.len(), 2, "both grandchildren started");
     assert!(
-        gone_within(&pids, Duration::from_secs(1)),
+        gone_within(&pids, Duration::from_secs(10)),
         "grandchildren of the build outlived it: {:?}",
         pids.iter().filter(|&&p| !is_gone(p)).collect::<Vec<_>>()
     );
@@ -515,7 +508,7 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
                 == Some(&me)
         })
     };
-    let deadline = Instant::now() + Duration::from_secs(1);
+    let deadline = Instant::now() + Duration::from_secs(10);
     while pids.iter().any(ours) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -649,7 +642,7 @@ fn sigint_to_the_harness_ends_its_runner_and_a_grandchild_in_another_session() {
     let (pids, status) = interrupt("sigint", "setsid", libc::SIGINT);
     assert_eq!(status.code(), Some(130), "{status}");
     assert!(
-        gone_within(&pids, Duration::from_secs(1)),
+        gone_within(&pids, Duration::from_secs(10)),
         "left after SIGINT: {:?}",
         pids.iter().filter(|&&p| !is_gone(p)).collect::<Vec<_>>()
     );
@@ -660,7 +653,7 @@ fn sigterm_to_the_harness_ends_its_hanging_runner() {
     let (pids, status) = interrupt("sigterm", "hang", libc::SIGTERM);
     assert_eq!(status.code(), Some(143), "{status}");
     assert!(
-        gone_within(&pids, Duration::from_secs(1)),
+        gone_within(&pids, Duration::from_secs(10)),
         "left after SIGTERM: {pids:?}"
     );
 }

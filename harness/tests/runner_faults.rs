@@ -32,6 +32,9 @@ fn is_zombie(pid: i32) -> bool {
 }
 
 const TIMEOUT: Duration = Duration::from_millis(1500);
+/// What a deadline may be overrun by on a busy machine; the grandchild that
+/// holds stdout sleeps 30 s, so `TIMEOUT + SLACK` still tells them apart.
+const SLACK: Duration = Duration::from_secs(15);
 
 fn suite() -> Suite {
     let settings = Settings {
@@ -122,10 +125,7 @@ fn a_hang_is_killed_after_the_timeout() {
         "lost_ack",
         &["gave no answer within 1.5 s (PARITY_TIMEOUT)"],
     );
-    assert!(
-        elapsed < TIMEOUT + Duration::from_secs(2),
-        "took {elapsed:?}"
-    );
+    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
 }
 
 #[test]
@@ -136,10 +136,7 @@ fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
         &fake("fake-grandchild", "grandchild", "all_in_one_pass"),
     );
     assert_only_case_fails(&verdicts, "all_in_one_pass", &["gave no answer within"]);
-    assert!(
-        elapsed < TIMEOUT + Duration::from_secs(2),
-        "took {elapsed:?}"
-    );
+    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
     let pid_file =
         parity::config::target_dir(&parity::repo_root()).join("parity/fake-grandchild.pid");
     let pid: i32 = std::fs::read_to_string(&pid_file)
@@ -148,7 +145,7 @@ fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
         .unwrap();
     std::fs::remove_file(&pid_file).unwrap();
     // Killed with its process group, then reaped by init: gone.
-    let deadline = Instant::now() + Duration::from_secs(2);
+    let deadline = Instant::now() + Duration::from_secs(10);
     while Path::new(&format!("/proc/{pid}")).exists() && !is_zombie(pid) {
         assert!(
             Instant::now() < deadline,
