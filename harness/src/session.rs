@@ -3,8 +3,10 @@
 //! per case. Because answers stream, a crash, a hang or a stray line is
 //! blamed on the case the runner was on; the runner is then started again
 //! for the cases after it, unless it has faulted on [`FAULT_BUDGET`] cases
-//! in a row: then the cases left fail at once, so a runner that cannot
-//! start (or hangs on everything) costs seconds, not a restart per case.
+//! in a row (its known failures not counted): then the cases left fail at
+//! once, so a runner that cannot start (or hangs on everything) costs
+//! seconds, not a restart per case. An answer line is read up to its
+//! case's own limit ([`crate::table::limits`]), never a fixed size.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
