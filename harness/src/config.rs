@@ -85,6 +85,11 @@ impl Settings {
     }
 }
 
+/// The range a timeout in seconds may take: under 10 ms no runner starts,
+/// over a day is a typo, and both would make the run say something untrue
+/// (every case a timeout, or a hang that never ends).
+const SECONDS: std::ops::RangeInclusive<f64> = 0.01..=86_400.0;
+
 fn seconds(variable: &str, default: Duration) -> Result<Duration, String> {
     let Ok(text) = std::env::var(variable) else {
         return Ok(default);
@@ -92,9 +97,15 @@ fn seconds(variable: &str, default: Duration) -> Result<Duration, String> {
     text.trim()
         .parse::<f64>()
         .ok()
-        .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
+        .filter(|s| SECONDS.contains(s))
         .map(Duration::from_secs_f64)
-        .ok_or_else(|| format!("{variable}={text:?}: give a number of seconds greater than 0"))
+        .ok_or_else(|| {
+            format!(
+                "{variable}={text:?}: give a number of seconds from {} to {} (a day)",
+                SECONDS.start(),
+                SECONDS.end()
+            )
+        })
 }
 
 /// `PARITY_REPEAT` (`make test REPEAT=N`): how many times each selected

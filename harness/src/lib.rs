@@ -17,6 +17,7 @@
 //! - [`judge`]: verdicts and their reasons, comparing, known failures, the demo;
 //! - [`differential`]: generated scenarios, properties, shrinking;
 //! - [`suite`]: one run of the suite as libtest-mimic trials, and its JUnit report;
+//!   [`selection`]: whether the run ran what it selected;
 //! - [`report`]: the HTML report page, a matrix of languages and cases with a picture per case.
 
 pub mod atomic;
@@ -28,6 +29,7 @@ pub mod judge;
 pub mod oracle;
 pub mod protocol;
 pub mod report;
+pub mod selection;
 pub mod session;
 pub mod suite;
 pub mod table;

@@ -19,6 +19,10 @@ pub struct Request {
     /// The request line, without its newline; never holds `expect`, so a
     /// runner cannot echo expected values.
     pub line: String,
+    /// The longest answer line read for it (see
+    /// [`crate::table::limits::answer_limit`]): it scales with the case, so no
+    /// valid case's answer is over it.
+    pub answer_limit: usize,
 }
 
 impl Request {
@@ -27,6 +31,7 @@ impl Request {
         Request {
             name: case.name.clone(),
             line: CaseRequest::new(&case.name, &case.scenario).line(),
+            answer_limit: crate::table::limits::answer_limit(&case.name, &case.scenario),
         }
     }
 
@@ -227,6 +232,8 @@ pub fn refusal_requests() -> Vec<Request> {
         .map(|(name, line)| Request {
             name: name.to_owned(),
             line: line.to_owned(),
+            // An error answer, or the small valid case's answer.
+            answer_limit: crate::table::limits::ERROR_ROOM,
         })
         .collect()
 }

@@ -37,6 +37,48 @@ pub fn relative_in(text: &str, root: &Path) -> String {
     text.replace(&format!("{}/", root.display()), "")
 }
 
+/// `text` safe to print on a terminal: a control character other than a
+/// newline or a tab (a `\r` that would overwrite a failure line, an escape
+/// sequence) and a bidirectional control (U+202E reverses what follows) are
+/// shown escaped, `\r` or `\u{202e}`, instead of acting.
+pub fn for_terminal(text: &str) -> String {
+    escape_where(text, |c| {
+        (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c)
+    })
+}
+
+/// `text` fit for an XML 1.0 document: the characters XML forbids (most
+/// C0 controls, U+FFFE, U+FFFF) are shown escaped (`\u{fffe}`), and so is
+/// what [`for_terminal`] escapes, since the report is read on screens too.
+pub fn for_xml(text: &str) -> String {
+    escape_where(text, |c| {
+        let allowed = matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
+            || c >= '\u{10000}';
+        !allowed || is_bidi_control(c) || (c.is_control() && c != '\n' && c != '\t')
+    })
+}
+
+/// The characters that reorder text when shown (Unicode's bidirectional
+/// embeddings, overrides, isolates and marks).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+fn escape_where(text: &str, escaped: impl Fn(char) -> bool) -> String {
+    if !text.chars().any(&escaped) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '\r' if escaped(c) => out.push_str("\\r"),
+            c if escaped(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,5 +89,22 @@ mod tests {
         assert_eq!(excerpt("abcdef", 3), "abc… (6 bytes in all)");
         assert_eq!(tail("a\nb\nc", 2), "(last 2 lines)\nb\nc");
         assert_eq!(tail("a\nb", 2), "a\nb");
+    }
+
+    #[test]
+    fn what_acts_on_a_terminal_is_shown_escaped() {
+        assert_eq!(for_terminal("ok\n\tstill"), "ok\n\tstill");
+        assert_eq!(for_terminal("FAILED\rok    "), "FAILED\\rok    ");
+        assert_eq!(for_terminal("a\u{202e}cba"), "a\\u{202e}cba");
+        assert_eq!(for_terminal("\u{1b}[2J"), "\\u{1b}[2J");
+    }
+
+    #[test]
+    fn what_xml_forbids_is_shown_escaped() {
+        assert_eq!(
+            for_xml("a\u{fffe}b\u{ffff}\u{0}"),
+            "a\\u{fffe}b\\u{ffff}\\u{0}"
+        );
+        assert_eq!(for_xml("é 😀 \n"), "é 😀 \n");
     }
 }

@@ -155,9 +155,10 @@ fn a_hundred_thousand_keys_load_in_linear_time() {
         .expect("100,000 keys took more than 20 s: the repeated-key check is not linear");
     // The expect no longer matches so many failures; only the time matters here.
     assert_eq!((cases, errors), (1, 0));
-    // Well under a second in a release build; a debug build on a busy
-    // machine is given some slack.
-    assert!(took < Duration::from_secs(2), "took {took:?}");
+    // The deadline above tells linear (about a second in a debug build)
+    // from quadratic (74 s): no tighter wall-clock bound, which a busy
+    // machine would break. The speed itself is a figure, not an assertion.
+    println!("100,000 keys: {took:?}");
 }
 
 #[test]

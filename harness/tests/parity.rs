@@ -16,11 +16,14 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use libtest_mimic::Arguments;
-use parity::report;
 use parity::suite::junit::{self, Recorder};
 use parity::suite::{trials, Suite};
+use parity::{report, selection, text};
 
 fn main() -> ExitCode {
+    // From the start: a signal during loading ends with 128 + it too, and
+    // what a killed earlier run left is swept.
+    parity::exec::guard_the_harness();
     let args = Arguments::from_args();
     let root = parity::repo_root();
     let output = |variable: &str| {
@@ -44,23 +47,38 @@ fn main() -> ExitCode {
         }
     };
     // A run that stops early (a bad case file, Ctrl-C) must not leave the
-    // last run's report behind, as if it were this run's.
-    for path in junit_path.iter().chain(&report_path).chain([&results_path]) {
-        let _ = std::fs::remove_file(path);
+    // last run's report behind, as if it were this run's. `--list` runs
+    // nothing and reports nothing: the last reports stay as they are.
+    if !args.list {
+        for path in junit_path.iter().chain(&report_path).chain([&results_path]) {
+            let _ = std::fs::remove_file(path);
+        }
     }
     let suite = match Suite::from_env() {
         Ok(suite) => Arc::new(suite),
         Err(message) => {
-            eprintln!("parity: {message}");
+            eprintln!("parity: {}", text::for_terminal(&message));
             eprintln!("parity: nothing was run.");
             return ExitCode::FAILURE;
         }
     };
     let recorder = Recorder::default();
-    let conclusion = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
+    let trials = trials(Arc::clone(&suite), &args, &recorder);
+    let selected = selection::selected(&args, &trials);
+    if let Some(message) = selection::unmatched(&args, &suite, selected) {
+        eprintln!("parity: {}", text::for_terminal(&message));
+    }
+    let conclusion = libtest_mimic::run(&args, trials);
     let records = recorder
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if args.list {
+        return conclusion.exit_code();
+    }
+    let shortfall = selection::shortfall(suite.settings.strict, selected, records.len());
+    if let Some(why) = &shortfall {
+        eprintln!("parity: {why}");
+    }
     let mut written = true;
     if let Some(path) = junit_path {
         if let Err(e) = parity::atomic::write(&path, junit::report(&records).as_bytes()) {
@@ -103,7 +121,7 @@ fn main() -> ExitCode {
         "{}",
         report::known::text(&report::known::advice(&results, &suite.known_failures))
     );
-    if written {
+    if written && shortfall.is_none() {
         conclusion.exit_code()
     } else {
         ExitCode::FAILURE

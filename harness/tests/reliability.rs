@@ -27,6 +27,10 @@ use parity::table::Case;
 use parity::toolchain::Language;
 
 const TIMEOUT: Duration = Duration::from_secs(2);
+/// What a deadline may be overrun by on a busy machine: far below what a
+/// child left to run would take (it sleeps 300 s or never ends), so a bound
+/// `deadline + SLACK` still tells "killed at the deadline" from "waited".
+const SLACK: Duration = Duration::from_secs(20);
 /// The bound on the harness's memory whatever a child prints.
 const MAX_PEAK_MB: u64 = 200;
 
@@ -124,10 +128,7 @@ fn a_runner_flooding_stderr_is_cut_off_at_the_timeout_with_bounded_memory() {
     let log = log_named_in(message);
     assert!(std::fs::metadata(&log).unwrap().len() <= exec::KEEP as u64 + 100);
     assert!(message.len() < 20_000, "{} bytes of message", message.len());
-    assert!(
-        elapsed < TIMEOUT + Duration::from_secs(3),
-        "took {elapsed:?}"
-    );
+    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
     assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
 }
 
@@ -143,10 +144,7 @@ fn a_runner_printing_one_endless_line_is_cut_off_with_bounded_memory() {
     let message = fault_of(&replies[1]);
     assert!(message.contains("printed a line of more than"), "{message}");
     assert!(message.len() < 20_000, "{} bytes of message", message.len());
-    assert!(
-        elapsed < TIMEOUT + Duration::from_secs(3),
-        "took {elapsed:?}"
-    );
+    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
     assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
     for reply in replies.iter().skip(2) {
         assert!(matches!(reply, Reply::Answer(_)), "{reply:?}");
@@ -176,16 +174,18 @@ fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
     let peak = peak_rss_mb();
     println!("demo printing forever: {elapsed:?}, peak RSS {peak} MB");
     assert!(why.contains("did not finish within 2 s"), "{why}");
-    assert!(
-        elapsed < TIMEOUT + Duration::from_secs(3),
-        "took {elapsed:?}"
-    );
+    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
     assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
 }
 
 #[test]
 fn a_huge_string_in_an_answer_is_cut_in_the_message() {
-    let cases = seed_cases();
+    let mut cases = seed_cases();
+    // A case whose answer may be long (a 1.5 MB aggregate), so that 7 MB
+    // is under its answer limit and 100 MB over it.
+    cases[0].scenario.messages[0].aggregate = "o".repeat(1_500_000);
+    cases[0].expect = parity::oracle::expect(&cases[0].scenario);
+    assert!(Request::case(&cases[0]).answer_limit > 7_100_000);
     for (fault, bound) in [("big-string", "journal"), ("huge-string", "more than")] {
         let mut runner = session(fault, fault, &cases[0].name);
         // The fake (a debug build) takes seconds to make 100 MB of JSON.
@@ -300,24 +300,6 @@ fn failure(verdicts: &BTreeMap<String, Verdict>, trial: &str) -> String {
 }
 
 #[test]
-fn answers_too_large_to_keep_fail_the_case_that_crosses_the_bound() {
-    let cases = seed_cases();
-    let many: Vec<Case> = cases.iter().chain(&cases).cloned().collect();
-    let mut runner = session("big-answers", "big-string", "*");
-    runner.command.deadline = Duration::from_secs(30);
-    let replies = runner.run(&Request::cases(&many));
-    let peak = peak_rss_mb();
-    println!("{} answers of 7 MB: peak RSS {peak} MB", many.len());
-    let first = replies
-        .iter()
-        .position(|r| matches!(r, Reply::Fault(_)))
-        .expect("a fault");
-    assert_eq!(first, 9, "the tenth answer of 7 MB crosses 64 MiB");
-    assert!(fault_of(&replies[first]).contains("answers add up to more than"));
-    assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
-}
-
-#[test]
 fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
     let pids = scratch("cannot-start").join("pids");
     let language = fake_language("fake-syntax", counted_argv(&pids, "cannot-start", "*"));
@@ -333,7 +315,8 @@ fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
         verdicts.len()
     );
     assert_eq!(starts, 3, "started once per fault of the budget");
-    assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}");
+    // 140 s before the budget; the figure itself is printed above.
+    assert!(elapsed < Duration::from_secs(60), "took {elapsed:?}");
     let cases = seed_cases();
     let first = failure(&verdicts, &cases[0].name);
     assert!(first.contains("SyntaxError"), "{first}");
@@ -363,10 +346,7 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
     let replies = runner.run(&Request::cases(&cases));
     let elapsed = started.elapsed();
     println!("hangs on all {} cases: {elapsed:?}", cases.len());
-    assert!(
-        elapsed < 3 * timeout + Duration::from_secs(2),
-        "took {elapsed:?}"
-    );
+    assert!(elapsed < 3 * timeout + SLACK, "took {elapsed:?}");
     assert!(fault_of(&replies[0]).contains("gave no answer"));
     let last = fault_of(replies.last().unwrap());
     assert!(last.contains("faulted on 3 cases in a row"), "{last}");
@@ -510,11 +490,11 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
         "{why}"
     );
     assert!(why.contains("building"), "{why}");
-    assert!(elapsed < Duration::from_secs(3), "took {elapsed:?}");
+    assert!(elapsed < SLACK, "took {elapsed:?}");
     let pids = pids_in(&pid_file);
     assert_eq!(pids.len(), 2, "both grandchildren started");
     assert!(
-        gone_within(&pids, Duration::from_secs(1)),
+        gone_within(&pids, Duration::from_secs(10)),
         "grandchildren of the build outlived it: {:?}",
         pids.iter().filter(|&&p| !is_gone(p)).collect::<Vec<_>>()
     );
@@ -528,7 +508,7 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
                 == Some(&me)
         })
     };
-    let deadline = Instant::now() + Duration::from_secs(1);
+    let deadline = Instant::now() + Duration::from_secs(10);
     while pids.iter().any(ours) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -571,19 +551,58 @@ fn harness_with_a_hanging_runner() {
     ) else {
         return;
     };
+    if std::env::var_os("RELIABILITY_RACE").is_some() {
+        // The run's own end, as fast as it can come: the moment the runner
+        // dies, the process exits 0, racing the thread that kills the
+        // children after a signal.
+        let pids = PathBuf::from(&pids);
+        std::thread::spawn(move || {
+            wait_for("the runner starts", Duration::from_secs(60), || {
+                !pids_in(&pids).is_empty()
+            });
+            let runner = pids_in(&pids)[0];
+            while !is_gone(runner) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            std::process::exit(0);
+        });
+    }
     let cases = seed_cases();
-    let mut runner = session(&format!("signal-{fault}"), &fault, &cases[1].name);
+    let log_dir = format!("signal-{fault}-{}", std::process::id());
+    let mut runner = session(&log_dir, &fault, &cases[1].name);
     runner.command.argv = counted_argv(Path::new(&pids), &fault, &cases[1].name);
     runner.command.deadline = Duration::from_secs(120);
     runner.run(&Request::cases(&cases));
 }
 
-/// Starts the harness process above, waits for its runner (and the
-/// runner's grandchild) to be up, sends `signal`, and returns the pids of
-/// the run and the harness's exit status.
-fn interrupt(fault: &str, processes: usize, signal: i32) -> (Vec<i32>, std::process::ExitStatus) {
-    let pids = scratch(&format!("interrupt-{fault}")).join("pids");
-    let mut harness = std::process::Command::new(std::env::current_exe().unwrap())
+/// Whether the fake runner wrote, in `pids`, that it hangs on its case.
+fn is_hanging(pids: &Path) -> bool {
+    std::fs::read_to_string(pids).is_ok_and(|text| text.lines().any(|l| l == "hanging"))
+}
+
+/// Waits until `ready` holds, failing the test with `what` after `within`.
+fn wait_for(what: &str, within: Duration, ready: impl Fn() -> bool) {
+    let deadline = Instant::now() + within;
+    while !ready() {
+        assert!(Instant::now() < deadline, "{what} within {within:?}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Starts the harness process above with the fake runner's `fault`, and
+/// waits until that runner says it hangs on its case (not a fixed time).
+fn start_hanging_harness(fault: &str, pids: &Path) -> std::process::Child {
+    start_hanging_harness_with(fault, pids, &[])
+}
+
+fn start_hanging_harness_with(
+    fault: &str,
+    pids: &Path,
+    env: &[(&str, &str)],
+) -> std::process::Child {
+    let _ = std::fs::remove_file(pids);
+    let harness = std::process::Command::new(std::env::current_exe().unwrap())
+        .envs(env.iter().copied())
         .args([
             "--exact",
             "harness_with_a_hanging_runner",
@@ -591,18 +610,25 @@ fn interrupt(fault: &str, processes: usize, signal: i32) -> (Vec<i32>, std::proc
             "--nocapture",
         ])
         .env("RELIABILITY_FAULT", fault)
-        .env("RELIABILITY_PIDS", &pids)
+        .env("RELIABILITY_PIDS", pids)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while pids_in(&pids).len() < processes {
-        assert!(Instant::now() < deadline, "the runner did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    // The runner is now on the case it hangs on.
-    std::thread::sleep(Duration::from_millis(300));
+    wait_for(
+        "the runner hangs on its case",
+        Duration::from_secs(60),
+        || is_hanging(pids),
+    );
+    harness
+}
+
+/// Starts the harness process above, waits for its runner to hang on its
+/// case, sends `signal`, and returns the pids of the run and the harness's
+/// exit status.
+fn interrupt(name: &str, fault: &str, signal: i32) -> (Vec<i32>, std::process::ExitStatus) {
+    let pids = scratch(&format!("interrupt-{name}")).join("pids");
+    let mut harness = start_hanging_harness(fault, &pids);
     // SAFETY: sends a signal to the child this test started.
     unsafe {
         libc::kill(harness.id() as i32, signal);
@@ -613,10 +639,10 @@ fn interrupt(fault: &str, processes: usize, signal: i32) -> (Vec<i32>, std::proc
 
 #[test]
 fn sigint_to_the_harness_ends_its_runner_and_a_grandchild_in_another_session() {
-    let (pids, status) = interrupt("setsid", 2, libc::SIGINT);
+    let (pids, status) = interrupt("sigint", "setsid", libc::SIGINT);
     assert_eq!(status.code(), Some(130), "{status}");
     assert!(
-        gone_within(&pids, Duration::from_secs(1)),
+        gone_within(&pids, Duration::from_secs(10)),
         "left after SIGINT: {:?}",
         pids.iter().filter(|&&p| !is_gone(p)).collect::<Vec<_>>()
     );
@@ -624,10 +650,114 @@ fn sigint_to_the_harness_ends_its_runner_and_a_grandchild_in_another_session() {
 
 #[test]
 fn sigterm_to_the_harness_ends_its_hanging_runner() {
-    let (pids, status) = interrupt("hang", 1, libc::SIGTERM);
+    let (pids, status) = interrupt("sigterm", "hang", libc::SIGTERM);
     assert_eq!(status.code(), Some(143), "{status}");
     assert!(
-        gone_within(&pids, Duration::from_secs(1)),
+        gone_within(&pids, Duration::from_secs(10)),
         "left after SIGTERM: {pids:?}"
+    );
+}
+
+/// The exit status after a signal is the signal's every time, even when
+/// the run's own end comes first: here the harness exits 0 the moment its
+/// runner dies, while the thread that kills the children after SIGTERM is
+/// still sweeping the runner's grandchild.
+#[test]
+fn after_sigterm_the_status_is_143_every_time() {
+    let rounds = 5;
+    let mut wrong = Vec::new();
+    let pids = scratch("sigterm-race").join("pids");
+    for round in 0..rounds {
+        let mut harness = start_hanging_harness_with("setsid", &pids, &[("RELIABILITY_RACE", "1")]);
+        // SAFETY: sends a signal to the child this test started.
+        unsafe {
+            libc::kill(harness.id() as i32, libc::SIGTERM);
+        }
+        let status = harness.wait().unwrap();
+        if status.code() != Some(143) {
+            wrong.push(format!("round {round}: {status}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {rounds} rounds ended otherwise: {wrong:?}",
+        wrong.len()
+    );
+}
+
+/// Not a test on its own: a new run that starts one child, so its harness
+/// sweeps what an earlier killed harness left.
+#[test]
+#[ignore = "started by the SIGKILL test"]
+fn harness_that_starts_one_child() {
+    let command = exec::Command {
+        label: "true".into(),
+        argv: vec!["true".into()],
+        dir: parity::repo_root(),
+        deadline: TIMEOUT,
+        keep: exec::KEEP,
+    };
+    assert!(exec::run(&command, exec::Stdin::Null).unwrap().success());
+}
+
+/// Not a test on its own: where the SIGKILL test happens. A subreaper that
+/// never sweeps, so the killed harness's orphans come here and stay until
+/// the new run kills them (in the test process, another test's sweep could
+/// kill them first and hide a missing sweep).
+#[test]
+#[ignore = "started by the SIGKILL test"]
+fn sigkill_lab() {
+    if std::env::var_os("RELIABILITY_LAB").is_none() {
+        return;
+    }
+    // SAFETY: sets a flag of this process.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
+    let pids = scratch("sigkill").join("pids");
+    let mut harness = start_hanging_harness("setsid", &pids);
+    let [runner, grandchild] = pids_in(&pids)[..] else {
+        panic!("the runner and its grandchild: {:?}", pids_in(&pids));
+    };
+    // SAFETY: sends a signal to the child this test started.
+    unsafe {
+        libc::kill(harness.id() as i32, libc::SIGKILL);
+    }
+    let _ = harness.wait();
+    assert!(
+        gone_within(&[runner], Duration::from_secs(5)),
+        "the runner {runner} outlived its harness, killed by SIGKILL"
+    );
+    assert!(
+        !is_gone(grandchild),
+        "the grandchild in a session of its own is left until the next run"
+    );
+    let next = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "harness_that_starts_one_child", "--ignored"])
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(next.success(), "{next}");
+    assert!(
+        gone_within(&[grandchild], Duration::from_secs(5)),
+        "the next run left the grandchild {grandchild} of the killed run running"
+    );
+    // Reap the orphans that came here.
+    // SAFETY: waits for any child of this process without blocking.
+    while unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) } > 0 {}
+}
+
+#[test]
+fn a_harness_killed_by_sigkill_leaves_nothing_running() {
+    let lab = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "sigkill_lab", "--ignored", "--nocapture"])
+        .env("RELIABILITY_LAB", "1")
+        .output()
+        .unwrap();
+    assert!(
+        lab.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&lab.stdout),
+        String::from_utf8_lossy(&lab.stderr)
     );
 }

@@ -32,6 +32,9 @@ fn is_zombie(pid: i32) -> bool {
 }
 
 const TIMEOUT: Duration = Duration::from_millis(1500);
+/// What a deadline may be overrun by on a busy machine; the grandchild that
+/// holds stdout sleeps 30 s, so `TIMEOUT + SLACK` still tells them apart.
+const SLACK: Duration = Duration::from_secs(15);
 
 fn suite() -> Suite {
     let settings = Settings {
@@ -122,10 +125,7 @@ fn a_hang_is_killed_after_the_timeout() {
         "lost_ack",
         &["gave no answer within 1.5 s (PARITY_TIMEOUT)"],
     );
-    assert!(
-        elapsed < TIMEOUT + Duration::from_secs(2),
-        "took {elapsed:?}"
-    );
+    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
 }
 
 #[test]
@@ -136,10 +136,7 @@ fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
         &fake("fake-grandchild", "grandchild", "all_in_one_pass"),
     );
     assert_only_case_fails(&verdicts, "all_in_one_pass", &["gave no answer within"]);
-    assert!(
-        elapsed < TIMEOUT + Duration::from_secs(2),
-        "took {elapsed:?}"
-    );
+    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
     let pid_file =
         parity::config::target_dir(&parity::repo_root()).join("parity/fake-grandchild.pid");
     let pid: i32 = std::fs::read_to_string(&pid_file)
@@ -148,7 +145,7 @@ fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
         .unwrap();
     std::fs::remove_file(&pid_file).unwrap();
     // Killed with its process group, then reaped by init: gone.
-    let deadline = Instant::now() + Duration::from_secs(2);
+    let deadline = Instant::now() + Duration::from_secs(10);
     while Path::new(&format!("/proc/{pid}")).exists() && !is_zombie(pid) {
         assert!(
             Instant::now() < deadline,
@@ -409,4 +406,77 @@ fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
         .unwrap();
     assert_eq!(suite.attribute("name"), Some("fake-junit"));
     assert_eq!(suite.attribute("failures"), Some("1"));
+}
+
+/// Whatever a runner prints, the JUnit file parses as XML and the terminal
+/// text holds nothing that acts (`\r` overwriting a line, U+202E reversing
+/// it, an escape sequence): both show it escaped.
+#[test]
+fn what_a_runner_prints_cannot_break_the_junit_file_or_the_terminal() {
+    let mut suite = suite();
+    suite.languages = vec![fake("fake-nasty", "nasty-stderr", "lost_ack")];
+    let terminal = log("nasty");
+    let args = Arguments {
+        skip: vec!["/generated".into(), "/demo".into(), "/unit".into()],
+        test_threads: Some(1),
+        logfile: Some(terminal.clone()),
+        ..Arguments::default()
+    };
+    let recorder = Recorder::default();
+    let conclusion = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
+    assert_eq!(conclusion.num_failed, 1);
+    let xml = junit::report(&recorder.lock().unwrap());
+    let document = roxmltree::Document::parse(&xml).expect("the report is well-formed XML");
+    let text: String = document.descendants().filter_map(|n| n.text()).collect();
+    assert!(text.contains("\\u{fffe}\\u{ffff}\\u{0}"), "{text}");
+    let shown = std::fs::read_to_string(&terminal).unwrap();
+    assert!(shown.contains("FAILED\\rok"), "{shown}");
+    assert!(shown.contains("\\u{202e}desrever"), "{shown}");
+    for raw in ['\r', '\u{202e}', '\u{1b}', '\u{0}'] {
+        assert!(
+            !shown.contains(raw),
+            "{raw:?} reached the terminal:\n{shown}"
+        );
+    }
+}
+
+/// Three known failures in a row that crash the runner are three restarts,
+/// not a broken runner: every other case is still run and judged.
+#[test]
+fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
+    let mut suite = suite();
+    let crashing: Vec<String> = suite.cases[..3].iter().map(|c| c.name.clone()).collect();
+    let known = crashing
+        .iter()
+        .map(|name| {
+            (
+                name.clone(),
+                "crashes the port, tracked elsewhere".to_owned(),
+            )
+        })
+        .collect();
+    suite
+        .known_failures
+        .insert("fake-known-crash".into(), known);
+    suite.languages = vec![fake("fake-known-crash", "crash", &crashing.join(","))];
+    let args = Arguments {
+        skip: vec!["/generated".into(), "/demo".into(), "/unit".into()],
+        test_threads: Some(2),
+        logfile: Some(log("known-crash")),
+        ..Arguments::default()
+    };
+    let recorder = Recorder::default();
+    let case_count = suite.cases.len() as u64;
+    let conclusion = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
+    let records = recorder.lock().unwrap();
+    let failures: Vec<String> = records
+        .iter()
+        .filter_map(|r| match &r.verdict {
+            Verdict::Fail(reason) => Some(format!("{}: {reason}", r.trial)),
+            _ => None,
+        })
+        .collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert_eq!(conclusion.num_ignored, 3);
+    assert_eq!(conclusion.num_passed, case_count - 3);
 }

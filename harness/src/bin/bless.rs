@@ -39,6 +39,14 @@ fn run() -> Result<(), String> {
             Some("--file") => root.join(args.get(3).ok_or(usage)?),
             Some(_) => return Err(usage.into()),
         };
+        if !table::is_loaded(&file, &sources) {
+            table::name_rule(&file)?;
+            return Err(format!(
+                "{}: no run would load it: case files are `*.json` files in cases/ or in a \
+                 PARITY_CASES file or folder",
+                display(&file)
+            ));
+        }
         let existing = table::load(&sources).map_err(|errors| {
             let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
             format!("fix the case table first:\n{}", lines.join("\n"))

@@ -2,7 +2,9 @@
 //! then misbehaves in a chosen way. The harness's own tests use it to show
 //! that each runner fault fails that case only, with a clear message.
 //!
-//! Usage: `fake-runner <fault> <case>` (`*`: every case); faults: crash,
+//! Usage: `fake-runner <fault> <case>` (`*`: every case; `a,b`: those
+//! cases); faults: crash,
+//! nasty-stderr (a crash whose stderr holds `\r`, U+202E, U+FFFE, NUL, ESC),
 //! hang, grandchild, setsid (a grandchild in a session of its own, then a
 //! hang), garbage, wrong-name, error, wrong-result, null-list, stop,
 //! chatter, twice (the answer printed twice), stderr-flood, endless-line,
@@ -14,7 +16,8 @@
 //! prints without end.
 //!
 //! `FAKE_PIDS=<file>`: the pids of the runner and of any grandchild it
-//! starts are appended to the file, for the tests that look for strays.
+//! starts are appended to the file, for the tests that look for strays,
+//! and then the line `hanging` once it hangs (`hang`, `setsid`).
 
 use std::io::{self, BufRead, Write};
 use std::process::{Command, ExitCode};
@@ -51,7 +54,9 @@ fn main() -> ExitCode {
         let answer = outbox_runner::answer(&line);
         let mut value: serde_json::Value =
             serde_json::from_str(&answer).expect("the runner answers JSON");
-        if target != "*" && value["name"] != target.as_str() {
+        let targeted =
+            target == "*" || target.split(',').any(|t| value["name"].as_str() == Some(t));
+        if !targeted {
             writeln!(out, "{answer}")
                 .and_then(|()| out.flush())
                 .expect("stdout is writable");
@@ -62,7 +67,15 @@ fn main() -> ExitCode {
                 eprintln!("fake runner: crashing on purpose on {target}");
                 return ExitCode::from(3);
             }
+            "nasty-stderr" => {
+                // What XML forbids, what acts on a terminal, then a crash.
+                eprintln!(
+                    "fake runner: FAILED\rok      \u{202e}desrever \u{fffe}\u{ffff}\u{0}\u{1b}[2J end"
+                );
+                return ExitCode::from(3);
+            }
             "hang" => {
+                record_hanging();
                 std::thread::sleep(Duration::from_secs(3600));
                 return ExitCode::FAILURE;
             }
@@ -92,6 +105,7 @@ fn main() -> ExitCode {
                 #[allow(clippy::zombie_processes)]
                 let grandchild = command.spawn().expect("sleep starts");
                 record_pid(grandchild.id());
+                record_hanging();
                 std::thread::sleep(Duration::from_secs(3600));
                 return ExitCode::FAILURE;
             }
@@ -156,13 +170,23 @@ pub fn grandchild_pid_file() -> std::path::PathBuf {
 
 /// Appends `pid` to the file `FAKE_PIDS` names, if any.
 fn record_pid(pid: u32) {
+    record(&pid.to_string());
+}
+
+/// Appends `hanging` to the `FAKE_PIDS` file: the runner is now on the case
+/// it hangs on, which a test waits for instead of sleeping.
+fn record_hanging() {
+    record("hanging");
+}
+
+fn record(line: &str) {
     if let Some(path) = std::env::var_os("FAKE_PIDS") {
         let mut file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .expect("FAKE_PIDS can be opened");
-        writeln!(file, "{pid}").expect("FAKE_PIDS is writable");
+        writeln!(file, "{line}").expect("FAKE_PIDS is writable");
     }
 }
 

@@ -15,7 +15,7 @@ use parity::differential::{self, Finding};
 use parity::protocol::Request;
 use parity::session::Runner;
 use parity::suite::Suite;
-use parity::table::{bless, validate, Case, Draft};
+use parity::table::{bless, Case, Draft};
 use parity::toolchain::{Language, NotReady};
 
 struct Options {
@@ -243,7 +243,11 @@ fn main() -> ExitCode {
         }
     }
     if options.save {
-        if let Err(e) = save(&root.join("cases/regressions.json"), &findings) {
+        if let Err(e) = save(
+            &root.join("cases/regressions.json"),
+            &findings,
+            &suite.cases,
+        ) {
             eprintln!("fuzz: {e}");
             return ExitCode::FAILURE;
         }
@@ -270,28 +274,19 @@ fn main() -> ExitCode {
 }
 
 /// Appends the shrunk cases whose `expect` the reference can be trusted for,
-/// leaving the rest of the file as it is.
-fn save(path: &std::path::Path, findings: &[(String, Finding)]) -> Result<(), String> {
-    let existing: Vec<Case> = match std::fs::read_to_string(path) {
-        Ok(text) => {
-            let mut errors = Vec::new();
-            let cases = validate::parse_file(path, &text, &mut errors);
-            if let Some(error) = errors.first() {
-                return Err(format!("not saving: {error}"));
-            }
-            cases
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
-    };
+/// leaving the rest of the file as it is. A name already in the table (in
+/// any case file: a saved case may have been moved to another) is not
+/// saved again, or the table would then be refused for a repeated name.
+fn save(
+    path: &std::path::Path,
+    findings: &[(String, Finding)],
+    table: &[Case],
+) -> Result<(), String> {
     let mut new: Vec<(Draft, &str)> = Vec::new();
     for (language, finding) in findings {
         let name = &finding.shrunk.name;
-        let known = existing.iter().chain(new.iter().map(|(d, _)| &d.case));
         if !finding.reference_is_right {
             eprintln!("fuzz: not saving {name}: the reference is wrong there too");
-        } else if known.into_iter().any(|c| c.name == *name) {
-            eprintln!("fuzz: {name} is already in {}", path.display());
         } else {
             let case = finding.shrunk.clone();
             new.push((
@@ -308,13 +303,16 @@ fn save(path: &std::path::Path, findings: &[(String, Finding)]) -> Result<(), St
         return Ok(());
     }
     let drafts: Vec<Draft> = new.iter().map(|(draft, _)| draft.clone()).collect();
-    bless::append(path, &drafts)?;
-    for (draft, language) in &new {
+    let already = bless::append_new(path, &drafts, table)?;
+    for ((draft, language), there) in new.iter().zip(already) {
         let name = &draft.case.name;
-        eprintln!(
-            "fuzz: saved {name} (found in {language}) to {}",
-            path.display()
-        );
+        match there {
+            Some(there) => eprintln!("fuzz: {name} is already in {}", there.display()),
+            None => eprintln!(
+                "fuzz: saved {name} (found in {language}) to {}",
+                path.display()
+            ),
+        }
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Mutex, MutexGuard, Once};
+use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 use std::time::Duration;
 
 /// The environment variable every child (and what it starts) inherits: the
@@ -42,19 +42,56 @@ pub(super) fn registry() -> MutexGuard<'static, Registry> {
 /// The write end of the pipe the signal handler wakes the watcher with.
 static SIGNAL_PIPE: AtomicI32 = AtomicI32::new(-1);
 
+/// Where the process is: [`RUNNING`], the number of the signal that came
+/// (the watcher is killing and will exit with 128 + it), or [`EXITING`].
+/// Set by the handler itself, so it is set before any child is killed and
+/// before any thread can see the effect of the signal.
+static STATE: AtomicI32 = AtomicI32::new(RUNNING);
+const RUNNING: i32 = 0;
+/// The process is ending with its own status; a signal now only changes
+/// the status (every child dies with the harness, see `die_with_parent`).
+const EXITING: i32 = -1;
+
 extern "C" fn on_signal(signal: libc::c_int) {
-    let fd = SIGNAL_PIPE.load(Ordering::Relaxed);
-    let byte = u8::try_from(signal).unwrap_or(0);
-    // SAFETY: write(2) is async-signal-safe; the buffer is one local byte.
-    unsafe {
-        libc::write(fd, std::ptr::addr_of!(byte).cast(), 1);
+    match STATE.compare_exchange(RUNNING, signal, Ordering::SeqCst, Ordering::SeqCst) {
+        Ok(_) => {
+            let fd = SIGNAL_PIPE.load(Ordering::SeqCst);
+            let byte = u8::try_from(signal).unwrap_or(0);
+            // SAFETY: write(2) is async-signal-safe; the buffer is one local byte.
+            unsafe {
+                libc::write(fd, std::ptr::addr_of!(byte).cast(), 1);
+            }
+        }
+        // SAFETY: _exit(2) is async-signal-safe. The run is over and its
+        // children die with the process, so only the status is left to say.
+        Err(EXITING) => unsafe { libc::_exit(128 + signal) },
+        // A second signal while the first is handled: the first one's exit comes.
+        Err(_) => {}
     }
 }
 
-/// Once per process, before the first child starts: makes the harness a
-/// child subreaper (Linux), and has SIGINT and SIGTERM kill every group it
-/// started, and the orphans, before it exits.
-pub(super) fn guard_the_harness() {
+/// Runs when the process exits (`main` returns, `process::exit`): after a
+/// signal, the watcher's status (128 + the signal) is the one exit status,
+/// never the run's own result, however the threads raced.
+extern "C" fn at_exit() {
+    if STATE
+        .compare_exchange(RUNNING, EXITING, Ordering::SeqCst, Ordering::SeqCst)
+        .is_err()
+    {
+        // A signal came first: the watcher kills what is left, then calls
+        // _exit. This thread only waits for that.
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
+/// Once per process, before the first child starts (and at the start of a
+/// run): makes the harness a child subreaper (Linux), sweeps what an
+/// earlier harness that was killed left running, and has SIGINT and
+/// SIGTERM kill every group it started, and the orphans, before it exits
+/// with 128 + the signal, on every path.
+pub fn guard_the_harness() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         #[cfg(target_os = "linux")]
@@ -63,13 +100,19 @@ pub(super) fn guard_the_harness() {
         unsafe {
             libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
         }
+        let left = sweep_earlier_runs();
+        if left > 0 {
+            eprintln!(
+                "parity: killed {left} process(es) that a harness killed earlier (SIGKILL) had left running"
+            );
+        }
         let mut fds = [0; 2];
         // SAFETY: pipe writes two descriptors into the array it is given.
         if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
             return;
         }
         let [read_end, write_end] = fds;
-        SIGNAL_PIPE.store(write_end, Ordering::Relaxed);
+        SIGNAL_PIPE.store(write_end, Ordering::SeqCst);
         std::thread::spawn(move || {
             let mut byte = 0u8;
             // SAFETY: reads one byte into a local from the pipe made above.
@@ -80,12 +123,19 @@ pub(super) fn guard_the_harness() {
                 eprintln!(
                     "\nparity: interrupted (signal {signal}); killed {killed} process group(s) it had started"
                 );
-                std::process::exit(128 + signal);
+                // SAFETY: _exit ends the process at once. Not exit(3): the
+                // main thread may be in exit(3) already (see at_exit), and
+                // exit(3) from two threads at once is undefined.
+                unsafe { libc::_exit(128 + signal) };
             }
         });
+        // SAFETY: registers a plain function with no captured state.
+        unsafe {
+            libc::atexit(at_exit);
+        }
         for signal in [libc::SIGINT, libc::SIGTERM] {
-            // SAFETY: installs a handler that only calls write(2); the
-            // sigaction struct is zeroed and then filled.
+            // SAFETY: installs a handler that only calls write(2) or _exit(2);
+            // the sigaction struct is zeroed and then filled.
             unsafe {
                 let mut action: libc::sigaction = std::mem::zeroed();
                 action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
@@ -95,6 +145,108 @@ pub(super) fn guard_the_harness() {
             }
         }
     });
+}
+
+/// Set in every child between fork and exec: the kernel kills it when the
+/// harness dies, even by SIGKILL, which no handler sees.
+///
+/// The kernel sends it when the *thread* that forked exits, not the
+/// process. That is safe here because a child never outlives the call that
+/// started it: [`super::run`] waits for its child or kills it before it
+/// returns, and a [`super::Child`] is not `Send`, so it is killed (on drop
+/// at the latest) by the thread that started it, before that thread can
+/// end.
+///
+/// Only async-signal-safe calls: it runs in the forked child.
+pub(super) fn die_with_parent(parent: libc::pid_t) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl and getppid are system calls that touch no memory of
+    // the (forked) process.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+        // The harness died before the prctl: the signal will never come.
+        if libc::getppid() != parent {
+            return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+        }
+    }
+    let _ = parent;
+    Ok(())
+}
+
+/// The value of [`MARK`] this harness gives its children: its pid, its
+/// start time (so a reused pid is not taken for it) and its repository
+/// root (so a run only sweeps what a run of the same checkout left).
+pub fn mark() -> &'static str {
+    static VALUE: OnceLock<String> = OnceLock::new();
+    VALUE.get_or_init(|| {
+        let me = std::process::id() as libc::pid_t;
+        let started = read_proc(me).map_or(0, |p| p.started);
+        format!("{me}:{started}:{}", crate::repo_root().display())
+    })
+}
+
+/// Kills what a harness of this checkout that died without cleaning up (a
+/// SIGKILL, an out-of-memory kill) left running: the processes carrying
+/// its mark, whose harness is gone. Processes of a harness still running,
+/// or of another checkout, are left alone, and so are this process and its
+/// ancestors (a test binary started by a killed run). Returns how many.
+fn sweep_earlier_runs() -> usize {
+    let me = std::process::id() as libc::pid_t;
+    let root = crate::repo_root().display().to_string();
+    let mut spared = BTreeSet::from([me]);
+    let mut ancestor = read_proc(me).map(|p| p.parent);
+    while let Some(pid) = ancestor.filter(|&p| p > 1 && spared.insert(p)) {
+        ancestor = read_proc(pid).map(|p| p.parent);
+    }
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut killed = 0;
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        if spared.contains(&pid) {
+            continue;
+        }
+        let Some((harness, started, checkout)) = mark_of(pid) else {
+            continue;
+        };
+        let alive = read_proc(harness).is_some_and(|p| p.started == started && p.state != 'Z');
+        if alive || checkout != root {
+            continue;
+        }
+        let Some(proc) = read_proc(pid).filter(|p| p.state != 'Z') else {
+            continue;
+        };
+        // SAFETY: signals a process (and the group it leads) that carries
+        // the mark of a harness of this checkout that is gone.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+            if proc.group == pid {
+                libc::killpg(pid, libc::SIGKILL);
+            }
+        }
+        killed += 1;
+    }
+    killed
+}
+
+/// The harness pid, start time and root in a process's mark, if it has one.
+fn mark_of(pid: libc::pid_t) -> Option<(libc::pid_t, u64, String)> {
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    let prefix = format!("{MARK}=");
+    let value = environ
+        .split(|&b| b == 0)
+        .find_map(|v| v.strip_prefix(prefix.as_bytes()))?;
+    let value = std::str::from_utf8(value).ok()?;
+    let (harness, rest) = value.split_once(':')?;
+    let (started, root) = rest.split_once(':')?;
+    Some((
+        harness.parse().ok()?,
+        started.parse().ok()?,
+        root.to_owned(),
+    ))
 }
 
 /// Kills every group the harness started that still runs, and the orphans;
@@ -126,6 +278,8 @@ struct Proc {
     parent: libc::pid_t,
     group: libc::pid_t,
     session: libc::pid_t,
+    /// Clock ticks after boot: with the pid, names one process for good.
+    started: u64,
 }
 
 fn read_proc(pid: libc::pid_t) -> Option<Proc> {
@@ -136,18 +290,22 @@ fn read_proc(pid: libc::pid_t) -> Option<Proc> {
     let mut fields = rest.split_whitespace();
     let state = fields.next()?.chars().next()?;
     let mut number = || fields.next()?.parse::<libc::pid_t>().ok();
+    let (parent, group, session) = (number()?, number()?, number()?);
+    // Fields 7 to 21 come before the start time (field 22).
+    let started = fields.nth(15)?.parse().ok()?;
     Some(Proc {
         pid,
         state,
-        parent: number()?,
-        group: number()?,
-        session: number()?,
+        parent,
+        group,
+        session,
+        started,
     })
 }
 
 /// Whether a process carries this harness's mark in its environment.
-fn is_marked(pid: libc::pid_t, harness: libc::pid_t) -> bool {
-    let needle = format!("{MARK}={harness}");
+fn is_marked(pid: libc::pid_t) -> bool {
+    let needle = format!("{MARK}={}", mark());
     std::fs::read(format!("/proc/{pid}/environ"))
         .is_ok_and(|environ| environ.split(|&b| b == 0).any(|v| v == needle.as_bytes()))
 }
@@ -182,7 +340,7 @@ pub fn sweep() -> usize {
             let ours = registry.ever.contains(&proc.group)
                 || registry.strays.contains(&proc.pid)
                 || proc.session != this.session
-                || is_marked(proc.pid, me);
+                || is_marked(proc.pid);
             if !ours {
                 continue;
             }

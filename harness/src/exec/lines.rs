@@ -19,9 +19,9 @@ pub enum Next {
     ReadError(std::io::Error),
 }
 
-/// The longest stdout line a child may print: 8 MiB, far above any answer
-/// of a case a file can hold in a reasonable size.
-pub const MAX_LINE: usize = 8 * 1024 * 1024;
+/// The longest line read after the lines a caller gave limits for (what a
+/// child prints after its last answer): enough to quote it.
+pub const AFTER_LAST_LINE: usize = 64 * 1024;
 
 pub(super) enum Event {
     /// Every whole line one read returned: a fast runner's answers arrive
@@ -52,9 +52,17 @@ impl LineReceiver {
     }
 }
 
-pub(super) fn read_lines(mut reader: os_pipe::PipeReader, events: &mpsc::SyncSender<Event>) {
+/// Reads `reader` line by line; the n-th line may be `limits[n]` bytes
+/// long (later ones [`AFTER_LAST_LINE`]): a line over its limit is the
+/// last one read.
+pub(super) fn read_lines(
+    mut reader: os_pipe::PipeReader,
+    events: &mpsc::SyncSender<Event>,
+    limits: &[usize],
+) {
     let mut buffer = vec![0u8; 64 * 1024];
     let mut partial: Vec<u8> = Vec::new();
+    let mut line = 0;
     loop {
         let count = match reader.read(&mut buffer) {
             Ok(count) => count,
@@ -74,7 +82,8 @@ pub(super) fn read_lines(mut reader: os_pipe::PipeReader, events: &mpsc::SyncSen
         let mut lines = Vec::new();
         for piece in buffer[..count].split_inclusive(|&b| b == b'\n') {
             partial.extend_from_slice(piece);
-            if partial.len() > MAX_LINE + 1 {
+            let limit = limits.get(line).copied().unwrap_or(AFTER_LAST_LINE);
+            if partial.len() > limit.saturating_add(1) {
                 // A line past the bound ends the reading: the session
                 // blames it and kills the child, whatever it prints next.
                 let length = partial.len();
@@ -85,6 +94,7 @@ pub(super) fn read_lines(mut reader: os_pipe::PipeReader, events: &mpsc::SyncSen
             }
             if partial.ends_with(b"\n") {
                 partial.pop();
+                line += 1;
                 lines.push(Next::Line(std::mem::take(&mut partial)));
             }
         }

@@ -11,7 +11,11 @@
 //!
 //! Nothing a child starts outlives the harness. Every group it started is
 //! listed while it runs, and SIGINT or SIGTERM to the harness kills them all
-//! before it exits (128 + the signal). A descendant that leaves its group
+//! before it exits (128 + the signal, whatever the run's own result). Every
+//! child is also killed by the kernel when the harness dies (Linux's
+//! parent-death signal), even by SIGKILL; what such a harness's children
+//! started in sessions of their own is swept by the next run of the same
+//! checkout, by the mark they carry. A descendant that leaves its group
 //! (`setsid`) is found too: on Linux the harness is a child subreaper, so
 //! such an orphan becomes the harness's child when its parent dies, and it
 //! is killed and reaped after every child the harness waits for (and on a
@@ -29,11 +33,11 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 pub use capture::Capture;
-pub use guard::{sweep, Group, MARK};
-pub use lines::{Next, MAX_LINE};
+pub use guard::{guard_the_harness, mark, sweep, Group, MARK};
+pub use lines::{Next, AFTER_LAST_LINE};
 
 use capture::{capture, Capturing};
-use guard::{guard_the_harness, registry};
+use guard::{die_with_parent, registry};
 use lines::{read_lines, LineReceiver};
 
 /// A command line the harness runs, with its limits.
@@ -134,12 +138,17 @@ fn start(
     };
     let expression = duct::cmd(program, args)
         .dir(&command.dir)
-        .env(MARK, std::process::id().to_string())
+        .env(MARK, mark())
         .stdout_file(stdout)
         .stderr_file(stderr)
         .unchecked()
         .before_spawn(|child| {
             child.process_group(0);
+            let parent = std::process::id() as libc::pid_t;
+            // SAFETY: the hook only makes system calls (see die_with_parent).
+            unsafe {
+                child.pre_exec(move || die_with_parent(parent));
+            }
             Ok(())
         });
     guard_the_harness();
@@ -175,19 +184,24 @@ pub struct Child {
     group: Group,
     lines: LineReceiver,
     stderr: Option<Capturing>,
+    /// Not `Send`: the thread that started the child ends it, so the
+    /// kernel's parent-death signal (sent when that thread exits) never
+    /// hits a child still in use.
+    _same_thread: std::marker::PhantomData<*const ()>,
 }
 
-/// Starts `command` with `input` on stdin, reading its stdout line by line.
-pub fn spawn(command: &Command, input: Vec<u8>) -> std::io::Result<Child> {
+/// Starts `command` with `input` on stdin, reading its stdout line by line,
+/// the n-th line within `limits[n]` bytes.
+pub fn spawn(command: &Command, input: Vec<u8>, limits: Vec<usize>) -> std::io::Result<Child> {
     let (stdout, stdout_writer) = os_pipe::pipe()?;
     let (stderr, stderr_writer) = os_pipe::pipe()?;
     let handle = start(command, Stdin::Bytes(input), stdout_writer, stderr_writer)?;
     let group = Group::of(&handle);
     // A bounded channel: a child that floods stdout waits for the harness
     // instead of filling the harness's memory (four reads' lines at most,
-    // each under MAX_LINE, so 32 MiB at the very worst).
+    // each within its limit).
     let (tx, events) = mpsc::sync_channel(4);
-    std::thread::spawn(move || read_lines(stdout, &tx));
+    std::thread::spawn(move || read_lines(stdout, &tx, &limits));
     Ok(Child {
         handle,
         group,
@@ -196,6 +210,7 @@ pub fn spawn(command: &Command, input: Vec<u8>) -> std::io::Result<Child> {
             pending: std::collections::VecDeque::new(),
         },
         stderr: Some(capture(stderr, command.keep)),
+        _same_thread: std::marker::PhantomData,
     })
 }
 

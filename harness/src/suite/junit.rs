@@ -1,6 +1,7 @@
 //! A JUnit XML report of a parity run (`PARITY_JUNIT=path`), for CI
 //! dashboards: one test suite per language, one test case per trial, the
-//! failure text included.
+//! failure text included. Whatever a runner printed, the file is valid
+//! XML: the characters XML forbids are shown escaped (see [`for_xml`]).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -8,6 +9,7 @@ use std::time::Duration;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use crate::judge::Verdict;
+use crate::text::for_xml;
 
 /// One trial's result, as it finished.
 #[derive(Debug, Clone)]
@@ -36,29 +38,29 @@ pub fn report(records: &[Recorded]) -> String {
     }
     let mut total = Duration::ZERO;
     for language in languages {
-        let mut suite = TestSuite::new(language);
+        let mut suite = TestSuite::new(for_xml(language));
         for record in records.iter().filter(|r| r.language == language) {
             let status = match &record.verdict {
                 Verdict::Pass => TestCaseStatus::success(),
                 Verdict::Fail(reason) => {
                     let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                    status.set_message(reason.summary());
-                    status.set_description(reason.to_string());
+                    status.set_message(for_xml(&reason.summary()));
+                    status.set_description(for_xml(&reason.to_string()));
                     status
                 }
                 Verdict::KnownFailure(reason) => {
                     let mut status = TestCaseStatus::skipped();
-                    status.set_message(format!("known failure: {reason}"));
+                    status.set_message(for_xml(&format!("known failure: {reason}")));
                     status
                 }
                 Verdict::Ignore(reason) => {
                     let mut status = TestCaseStatus::skipped();
-                    status.set_message(reason.as_str());
+                    status.set_message(for_xml(reason));
                     status
                 }
             };
-            let mut case = TestCase::new(record.trial.as_str(), status);
-            case.set_classname(format!("parity.{language}"));
+            let mut case = TestCase::new(for_xml(&record.trial), status);
+            case.set_classname(for_xml(&format!("parity.{language}")));
             case.set_time(record.time);
             total += record.time;
             suite.add_test_case(case);

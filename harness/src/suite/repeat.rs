@@ -16,24 +16,26 @@ pub fn stretch(run: usize) -> Option<usize> {
     run.is_multiple_of(2).then_some(run + 4)
 }
 
-/// Answers `requests` `repeat` times. The first run's answers are the
+/// Answers `requests` `repeat` times (`expected`: the known failures,
+/// whose faults use no fault budget). The first run's answers are the
 /// ones judged; beside them, for each request whose reply changed, a
 /// message showing each run's reply.
 pub fn answers(
     runner: &dyn Runner,
     requests: &[Request],
+    expected: &dyn Fn(&str) -> bool,
     repeat: usize,
 ) -> (Answers, Vec<Option<String>>) {
     let runs: Vec<Answers> = (1..=repeat.max(1))
         .map(|run| match stretch(run) {
-            None => runner.run_all(requests),
+            None => runner.run_all_expecting(requests, expected),
             Some(size) => {
                 let mut all = Answers {
                     replies: Vec::with_capacity(requests.len()),
                     after: None,
                 };
                 for chunk in requests.chunks(size) {
-                    let answers = runner.run_all(chunk);
+                    let answers = runner.run_all_expecting(chunk, expected);
                     all.replies.extend(answers.replies);
                     all.after = all.after.or(answers.after);
                 }
@@ -165,6 +167,7 @@ mod tests {
             .map(|n| Request {
                 name: format!("case_{n}"),
                 line: String::new(),
+                answer_limit: 1024,
             })
             .collect()
     }
@@ -174,7 +177,7 @@ mod tests {
     /// every run, so it is not.
     #[test]
     fn an_answer_that_changes_between_runs_is_named() {
-        let (first, changed) = answers(&Starts(Cell::new(0)), &requests(8), 2);
+        let (first, changed) = answers(&Starts(Cell::new(0)), &requests(8), &|_| false, 2);
         assert_eq!(first.replies.len(), 8);
         assert!(changed[0].is_none(), "{:?}", changed[0]);
         let why = changed[1].as_ref().expect("request 1 changed");
@@ -204,7 +207,7 @@ mod tests {
                     .collect()
             }
         }
-        let (_, changed) = answers(&Same, &requests(20), 4);
+        let (_, changed) = answers(&Same, &requests(20), &|_| false, 4);
         assert!(changed.iter().all(Option::is_none), "{changed:?}");
     }
 

@@ -22,18 +22,19 @@ use crate::judge::{Reason, Verdict};
 use crate::protocol::{self, Reply, Request};
 use crate::session::{Answers, Runner, Session};
 use crate::table::Case;
-use crate::text::relative_in;
+use crate::text::{for_terminal, relative_in};
 use crate::toolchain::{Language, NotReady};
 
 impl Verdict {
     fn into_trial_result(self) -> Result<Completion, Failed> {
         match self {
             Verdict::Pass => Ok(Completion::Completed),
-            Verdict::Ignore(reason) => Ok(Completion::ignored_with(reason)),
-            Verdict::KnownFailure(reason) => {
-                Ok(Completion::ignored_with(format!("known failure: {reason}")))
-            }
-            Verdict::Fail(reason) => Err(reason.to_string().into()),
+            // What a runner printed reaches the terminal: nothing in it may act.
+            Verdict::Ignore(reason) => Ok(Completion::ignored_with(for_terminal(&reason))),
+            Verdict::KnownFailure(reason) => Ok(Completion::ignored_with(for_terminal(&format!(
+                "known failure: {reason}"
+            )))),
+            Verdict::Fail(reason) => Err(for_terminal(&reason.to_string()).into()),
         }
     }
 }
@@ -128,13 +129,17 @@ impl Job {
             let runner = self.suite.runner(self.language());
             let mut requests = Request::cases(table.iter().copied().chain(generated));
             requests.extend(refusals.iter().cloned());
+            // A known failure's fault restarts the runner but does not use
+            // its fault budget (which guards against a broken runner).
+            let known = self.suite.known_failures.get(name);
+            let expected = |case: &str| known.is_some_and(|k| k.contains_key(case));
             let (
                 Answers {
                     mut replies,
                     mut after,
                 },
                 mut changed,
-            ) = repeat::answers(&runner, &requests, self.suite.repeat);
+            ) = repeat::answers(&runner, &requests, &expected, self.suite.repeat);
             let refusal_replies = replies.split_off(table.len() + generated.len());
             let refusals_changed = changed.split_off(table.len() + generated.len());
             let generated_replies = replies.split_off(table.len());

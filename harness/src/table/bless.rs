@@ -32,6 +32,7 @@ pub enum Which {
 /// other layout, the new `expect` is written in where it belongs and every
 /// other byte is kept, `$schema` included.
 pub fn bless_file(path: &Path, which: Which) -> Result<Vec<String>, String> {
+    let _lock = Lock::folder_of(path)?;
     let Some(file) = CaseFile::read(path)? else {
         return Ok(Vec::new());
     };
@@ -150,7 +151,20 @@ pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String
             other.file.display()
         ));
     }
+    super::name_rule(path)?;
+    // Read under the lock: another `make new-case` may have added to the
+    // file since `existing` was read, and its case must be kept.
+    let _lock = Lock::folder_of(path)?;
     let file = CaseFile::read(path)?;
+    if file
+        .as_ref()
+        .is_some_and(|f| f.drafts.iter().any(|d| d.case.name == name))
+    {
+        return Err(format!(
+            "a case named {name} is already in {}",
+            path.display()
+        ));
+    }
     let row = |id: u64, aggregate: &str, event_type: &str| Row {
         id,
         aggregate: aggregate.into(),
@@ -186,7 +200,92 @@ pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String
 /// out by hand gets the cases added after its last one, and its `$schema`
 /// is kept. What `make new-case` and `make fuzz SAVE=1` write.
 pub fn append(path: &Path, drafts: &[Draft]) -> Result<(), String> {
+    let _lock = Lock::folder_of(path)?;
     append_to(path, CaseFile::read(path)?, drafts)
+}
+
+/// Appends to `path` the drafts whose name is new: in no case of `table`
+/// (every case file, since a saved case may have been moved to another),
+/// not in the file as it is now, and not an earlier draft's. Returns, per
+/// draft, where its name already was (`None`: appended). What `make fuzz
+/// SAVE=1` writes; the file is not written when nothing is new.
+pub fn append_new(
+    path: &Path,
+    drafts: &[Draft],
+    table: &[Case],
+) -> Result<Vec<Option<std::path::PathBuf>>, String> {
+    let _lock = Lock::folder_of(path)?;
+    let file = CaseFile::read(path)?;
+    let in_file: Vec<&Case> = file
+        .as_ref()
+        .map(|f| f.drafts.iter().map(|d| &d.case).collect())
+        .unwrap_or_default();
+    let mut fresh: Vec<Draft> = Vec::new();
+    let mut already = Vec::new();
+    for draft in drafts {
+        let name = &draft.case.name;
+        let there = table
+            .iter()
+            .map(|c| (c, c.file.clone()))
+            .chain(in_file.iter().map(|&c| (c, path.to_path_buf())))
+            .chain(fresh.iter().map(|d| (&d.case, path.to_path_buf())))
+            .find(|(c, _)| c.name == *name)
+            .map(|(_, file)| file);
+        if there.is_none() {
+            fresh.push(draft.clone());
+        }
+        already.push(there);
+    }
+    if !fresh.is_empty() {
+        append_to(path, file, &fresh)?;
+    }
+    Ok(already)
+}
+
+/// An exclusive lock on the folder of a case file, held while the file is
+/// read, changed and written back: two `make new-case` (or `make bless`,
+/// `make fuzz SAVE=1`) at once take turns, and neither loses the other's
+/// cases. The folder, not the file: the atomic write replaces the file, so
+/// a lock on it would be on the old one.
+struct Lock(std::fs::File);
+
+impl Lock {
+    fn folder_of(path: &Path) -> Result<Lock, String> {
+        use std::os::fd::AsRawFd;
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let folder = match real.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        };
+        let cannot = |e: std::io::Error| {
+            format!(
+                "{}: cannot lock its folder {} (the file is unchanged): {e}",
+                path.display(),
+                folder.display()
+            )
+        };
+        let dir = std::fs::File::open(&folder).map_err(cannot)?;
+        loop {
+            // SAFETY: flock on a descriptor this function owns.
+            if unsafe { libc::flock(dir.as_raw_fd(), libc::LOCK_EX) } == 0 {
+                return Ok(Lock(dir));
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(cannot(e));
+            }
+        }
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        use std::os::fd::AsRawFd;
+        // SAFETY: unlocks the descriptor this lock owns (closing it would too).
+        unsafe {
+            libc::flock(self.0.as_raw_fd(), libc::LOCK_UN);
+        }
+    }
 }
 
 fn append_to(path: &Path, file: Option<CaseFile>, drafts: &[Draft]) -> Result<(), String> {

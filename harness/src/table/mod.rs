@@ -8,6 +8,7 @@ pub mod bless;
 mod checker;
 pub mod json;
 pub mod layout;
+pub mod limits;
 pub mod validate;
 
 use std::collections::{HashMap, HashSet};
@@ -210,20 +211,66 @@ impl Walk {
             }
         };
         entries.sort();
-        for entry in entries {
+        // Dotfiles and dot-folders are not the table's: an editor's lock
+        // link (`.#seed.json`, dangling on purpose), a swap file, a
+        // temporary file of an atomic write.
+        for entry in entries.into_iter().filter(|e| !is_dotfile(e)) {
             self.visit(&entry, false);
         }
     }
 }
 
-/// A `*.json` file other than `schema.json`.
+/// A `*.json` file other than `schema.json`, and not a dotfile.
 fn is_case_file(path: &Path) -> bool {
     path.extension().is_some_and(|ext| ext == "json")
         && path.file_name().is_some_and(|name| name != "schema.json")
+        && !is_dotfile(path)
+}
+
+fn is_dotfile(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|name| name.as_encoded_bytes().starts_with(b"."))
+}
+
+/// Whether a run over `sources` would load a case file at `path` (which
+/// may not exist yet): its name follows the rule (see [`name_rule`]) and it
+/// is a source itself or inside a source folder, through no dot-folder.
+/// What `make new-case` checks before it says "added".
+pub fn is_loaded(path: &Path, sources: &[PathBuf]) -> bool {
+    if name_rule(path).is_err() {
+        return false;
+    }
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let Some(parent) = path.parent() else {
+        return false;
+    };
+    let file = real(parent).join(path.file_name().unwrap_or_default());
+    sources.iter().map(|s| real(s)).any(|source| {
+        file == source
+            || (source.is_dir()
+                && file.strip_prefix(&source).is_ok_and(|inside| {
+                    inside
+                        .components()
+                        .all(|c| !c.as_os_str().as_encoded_bytes().starts_with(b"."))
+                }))
+    })
+}
+
+/// The rule a case file's name follows to be loaded from a folder: it ends
+/// in `.json` (lowercase), is not `schema.json` and does not start with `.`.
+pub fn name_rule(path: &Path) -> Result<(), String> {
+    if is_case_file(path) {
+        return Ok(());
+    }
+    Err(format!(
+        "{}: no run would load it: case files end in `.json` (lowercase), and `schema.json` and \
+         dotfiles are not case files",
+        path.display()
+    ))
 }
 
 /// Why a file that is not a regular one is not read.
-fn not_regular(meta: &std::fs::Metadata, real: &Path) -> String {
+pub fn not_regular(meta: &std::fs::Metadata, real: &Path) -> String {
     use std::os::unix::fs::FileTypeExt;
     let kind = meta.file_type();
     let what = if kind.is_dir() {

@@ -1,0 +1,70 @@
+//! Whether a run checked what it was asked to: a filter that matches no
+//! trial says so (naming what exists), and in strict mode a run that ran
+//! no trial, or fewer than it selected, is not a pass.
+
+use libtest_mimic::{Arguments, Trial};
+
+use crate::config::{DEMO_CONFIG_TRIAL, DEMO_TRIAL, GENERATED_TRIAL, PREFIX, UNIT_TRIAL};
+use crate::suite::Suite;
+
+/// How many of `trials` the arguments select (not filtered out, not
+/// skipped, not ignored by a flag): what the run must run.
+pub fn selected(args: &Arguments, trials: &[Trial]) -> usize {
+    trials
+        .iter()
+        .filter(|t| !args.is_filtered_out(t) && !args.is_ignored(t))
+        .count()
+}
+
+/// When the arguments select no trial: a line naming the filter and what
+/// exists (languages, the trials of each), in any mode, `--list` included.
+pub fn unmatched(args: &Arguments, suite: &Suite, selected: usize) -> Option<String> {
+    if selected > 0 {
+        return None;
+    }
+    let mut asked = Vec::new();
+    if let Some(filter) = &args.filter {
+        asked.push(format!(
+            "the filter `{filter}`{}",
+            if args.exact { " (--exact)" } else { "" }
+        ));
+    }
+    if !args.skip.is_empty() {
+        asked.push(format!("--skip {}", args.skip.join(", --skip ")));
+    }
+    let asked = if asked.is_empty() {
+        "the arguments".to_owned()
+    } else {
+        asked.join(" with ")
+    };
+    let languages: Vec<&str> = suite.languages.iter().map(|l| l.name.as_str()).collect();
+    let cases: Vec<&str> = suite.cases.iter().map(|c| c.name.as_str()).collect();
+    Some(format!(
+        "{asked} matches no trial. Trials are named {PREFIX}/<language>/<trial>; the languages are {}; \
+         the trials of each are {GENERATED_TRIAL}, {DEMO_TRIAL}, {DEMO_CONFIG_TRIAL}, {UNIT_TRIAL} and \
+         one per case ({}: {}). `--list` shows them all.",
+        languages.join(", "),
+        cases.len(),
+        cases.join(", ")
+    ))
+}
+
+/// In strict mode, why a run that ran `ran` of its `selected` trials is
+/// not a pass: it ran none, or fewer than it selected.
+pub fn shortfall(strict: bool, selected: usize, ran: usize) -> Option<String> {
+    if !strict {
+        return None;
+    }
+    if ran == 0 {
+        Some(
+            "PARITY_STRICT=1: the run executed no trial, so it checked nothing: not a pass"
+                .to_owned(),
+        )
+    } else if ran < selected {
+        Some(format!(
+            "PARITY_STRICT=1: the run executed {ran} of the {selected} trials it selected: not a pass"
+        ))
+    } else {
+        None
+    }
+}

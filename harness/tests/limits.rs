@@ -1,0 +1,107 @@
+//! Limits no case rule states cannot fail a valid table: a runner's answer
+//! may be as long as its case makes it, and no verdict depends on the
+//! cases before it. In a file of its own: the large case's memory would
+//! blur the peak-memory figures of reliability.rs.
+
+use std::time::Duration;
+
+use parity::config::Settings;
+use parity::exec;
+use parity::judge::Verdict;
+use parity::protocol::{Reply, Request};
+use parity::session::{Runner, Session};
+use parity::suite::Suite;
+use parity::table::Case;
+
+fn session(name: &str, fault: &str, case: &str) -> Session {
+    let dir = parity::config::scratch_dir(&parity::repo_root(), "limits").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    Session {
+        command: exec::Command {
+            label: format!("the fake-{fault} runner"),
+            argv: vec![
+                env!("CARGO_BIN_EXE_fake-runner").into(),
+                fault.into(),
+                case.into(),
+            ],
+            dir: parity::repo_root(),
+            deadline: Duration::from_secs(10),
+            keep: exec::KEEP,
+        },
+        log_dir: dir,
+    }
+}
+
+fn seed_cases() -> Vec<Case> {
+    Suite::load(&parity::repo_root(), Settings::default())
+        .expect("the seed table loads")
+        .cases
+}
+
+fn fault_of(reply: &Reply) -> &str {
+    match reply {
+        Reply::Fault(why) => why,
+        other => panic!("expected a fault, got {other:?}"),
+    }
+}
+
+/// A case of 450,000 rows, valid, has an answer of 13 MB: over any fixed
+/// line bound of the past (8 MiB), within its own limit, which scales with
+/// the case; and a 7 MB answer to a small case is over that case's limit,
+/// failing that case only, whatever came before it.
+#[test]
+fn answer_limits_scale_with_the_case() {
+    let mut big = seed_cases()[0].clone();
+    big.name = "four_hundred_fifty_thousand_rows".into();
+    big.scenario.batch_size = 450_000;
+    big.scenario.failures.clear();
+    big.scenario.passes = 1;
+    big.scenario.messages = (1..=450_000)
+        .map(|id| parity::table::Row {
+            id,
+            aggregate: format!("order-{}", id % 1000),
+            event_type: "OrderPlaced".into(),
+            written_after_pass: 0,
+        })
+        .collect();
+    big.expect = parity::oracle::expect(&big.scenario);
+    let mut runner = session("big-case", "none", "none");
+    // The fake is a debug build: 450,000 rows take it seconds.
+    runner.command.deadline = Duration::from_secs(120);
+    let replies = runner.run(&Request::cases([&big]));
+    let suite = Suite::load(&parity::repo_root(), Settings::default()).unwrap();
+    let verdicts = suite.judge("fake", &[&big], replies);
+    assert_eq!(verdicts[0], Verdict::Pass, "{:?}", verdicts[0]);
+
+    let cases = seed_cases();
+    let runner = session("big-answers", "big-string", &cases[2].name);
+    let replies = runner.run(&Request::cases(&cases));
+    for (index, reply) in replies.iter().enumerate() {
+        if index == 2 {
+            let why = fault_of(reply);
+            assert!(why.contains("at most"), "{why}");
+        } else {
+            assert!(matches!(reply, Reply::Answer(_)), "{index}: {reply:?}");
+        }
+    }
+}
+
+/// Every case of the table, and the generated scenarios, answer within
+/// their limit by a wide margin, the reference's own answer measured.
+#[test]
+fn every_answer_of_the_table_is_within_its_limit() {
+    let mut cases = seed_cases();
+    cases.extend(parity::differential::cases(7, 300).unwrap());
+    for case in &cases {
+        let request = Request::case(case);
+        let answer = outbox_runner::answer(&request.line);
+        assert!(
+            answer.len() * 2 < request.answer_limit,
+            "{}: an answer of {} bytes, a limit of {}",
+            case.name,
+            answer.len(),
+            request.answer_limit
+        );
+    }
+}

@@ -1,0 +1,214 @@
+//! The smaller faults of the third round, each a file or setting that made
+//! a run hang, stop, or say something untrue: a known-failures list that is
+//! a FIFO or `/dev/zero`, an editor's lock link among the case files, a
+//! case file no run loads, two `make new-case` at once, a saved case moved
+//! to another file, and a timeout out of any sane range.
+
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use parity::judge::known_failures;
+use parity::table::{self, bless, Draft};
+
+mod common;
+
+use common::GOOD_CASE;
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = parity::config::scratch_dir(&parity::repo_root(), &format!("small-faults/{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn mkfifo(path: &Path) {
+    let c_path = CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates the node.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+}
+
+/// `f()` on a thread, failing the test if it does not end within 5 s.
+fn within_5_s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (done, result) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(f());
+    });
+    result
+        .recv_timeout(Duration::from_secs(5))
+        .expect("it hung: no result within 5 s")
+}
+
+#[test]
+fn a_fifo_or_dev_zero_as_known_failures_is_refused_unopened() {
+    let root = scratch_dir("known-failures");
+    let dir = root.join("runners/fake");
+    std::fs::create_dir_all(&dir).unwrap();
+    let list = dir.join("known-failures.json");
+    mkfifo(&list);
+    let load = |root: PathBuf| {
+        within_5_s(move || known_failures::load(&root, "fake", &Default::default()))
+    };
+    let why = load(root.clone()).unwrap_err();
+    assert!(
+        why.contains("runners/fake/known-failures.json: a named pipe (FIFO), not a regular file"),
+        "{why}"
+    );
+    std::fs::remove_file(&list).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &list).unwrap();
+    let why = load(root).unwrap_err();
+    assert!(why.contains("a character device (/dev/zero)"), "{why}");
+}
+
+#[test]
+fn an_editors_lock_link_and_swap_file_are_not_case_files() {
+    let dir = scratch_dir("editor");
+    std::fs::write(
+        dir.join("seed.json"),
+        format!(r#"{{"cases": [{GOOD_CASE}]}}"#),
+    )
+    .unwrap();
+    // Emacs's lock: a link to nowhere, named like a case file.
+    std::os::unix::fs::symlink("someone@host.4242:1700000000", dir.join(".#seed.json")).unwrap();
+    std::fs::write(dir.join(".seed.json.swp"), "not JSON").unwrap();
+    std::fs::create_dir_all(dir.join(".hidden")).unwrap();
+    std::fs::write(dir.join(".hidden/broken.json"), "not JSON").unwrap();
+    let cases = table::load(&[dir])
+        .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>());
+    assert_eq!(cases.expect("the table loads").len(), 1);
+}
+
+/// Runs the bless binary (`make bless`, `make new-case`) in the repository,
+/// with `PARITY_CASES` set to `cases` and the given environment.
+fn bless(args: &[&str], cases: &Path, env: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bless"))
+        .args(args)
+        .current_dir(parity::repo_root())
+        .env_remove("CI")
+        .env("PARITY_CASES", cases)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn new_case_refuses_a_file_no_run_would_load() {
+    let dir = scratch_dir("new-case-name");
+    for name in ["more.JSON", "more.json5", ".more.json", "schema.json"] {
+        let file = dir.join(name);
+        let out = bless(
+            &["--new", "my_case", "--file", file.to_str().unwrap()],
+            &dir,
+            &[],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{name}: {stderr}");
+        assert!(stderr.contains("no run would load it"), "{name}: {stderr}");
+        assert!(stderr.contains("end in `.json`"), "{name}: {stderr}");
+        assert!(!file.exists(), "{name} was written");
+    }
+    // In the right place with the right name, but outside every source.
+    let elsewhere = scratch_dir("new-case-elsewhere").join("more.json");
+    let out = bless(
+        &["--new", "my_case", "--file", elsewhere.to_str().unwrap()],
+        &dir,
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no run would load it"), "{stderr}");
+    assert!(!elsewhere.exists());
+}
+
+#[test]
+fn two_new_cases_at_once_are_both_added() {
+    let dir = scratch_dir("new-case-race");
+    let file = dir.join("both.json");
+    for round in 0..8 {
+        let _ = std::fs::remove_file(&file);
+        let start = |name: &str| {
+            Command::new(env!("CARGO_BIN_EXE_bless"))
+                .args(["--new", name, "--file", file.to_str().unwrap()])
+                .current_dir(parity::repo_root())
+                .env_remove("CI")
+                .env("PARITY_CASES", &dir)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let names = ["first_of_two", "second_of_two"];
+        let children = names.map(start);
+        let mut added = Vec::new();
+        for (name, child) in names.into_iter().zip(children) {
+            let out = child.wait_with_output().unwrap();
+            // The later one may instead find the earlier one's template
+            // (still a TODO) and refuse, saying so: honest too.
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            if out.status.success() {
+                added.push(name);
+            } else {
+                assert!(!stdout.contains("added"), "{stdout}");
+            }
+        }
+        assert!(!added.is_empty(), "round {round}: neither was added");
+        let text = std::fs::read_to_string(&file).unwrap();
+        for name in added {
+            assert!(
+                text.contains(name),
+                "round {round}: {name} was said to be added, and is not in the file:\n{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_saved_case_moved_to_another_file_is_not_saved_again() {
+    let dir = scratch_dir("save");
+    let moved = dir.join("moved.json");
+    std::fs::write(&moved, format!(r#"{{"cases": [{GOOD_CASE}]}}"#)).unwrap();
+    let table = table::load(std::slice::from_ref(&moved)).unwrap();
+    let regressions = dir.join("regressions.json");
+    let mut fresh = table[0].clone();
+    fresh.name = "brand_new".into();
+    let drafts = [
+        Draft {
+            case: table[0].clone(),
+            has_expect: true,
+        },
+        Draft {
+            case: fresh,
+            has_expect: true,
+        },
+    ];
+    let already = bless::append_new(&regressions, &drafts, &table).unwrap();
+    assert_eq!(already, vec![Some(moved.clone()), None]);
+    // The table with the file saved to still loads: no name twice.
+    let cases = table::load(&[dir]).expect("no repeated name");
+    assert_eq!(cases.len(), 2);
+    // Saved again: nothing new, the file is left alone.
+    let before = std::fs::read(&regressions).unwrap();
+    let already = bless::append_new(&regressions, &drafts, &cases).unwrap();
+    assert!(already.iter().all(Option::is_some), "{already:?}");
+    assert_eq!(std::fs::read(&regressions).unwrap(), before);
+}
+
+#[test]
+fn a_timeout_out_of_range_is_refused_naming_the_range() {
+    let dir = scratch_dir("timeout");
+    for value in ["1e9", "1e-9", "0", "-1", "NaN", "inf", "ten"] {
+        let out = bless(&["--usage"], &dir, &[("PARITY_TIMEOUT", value)]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "PARITY_TIMEOUT={value:?}: give a number of seconds from 0.01 to 86400 (a day)"
+            )),
+            "{value}: {stderr}"
+        );
+    }
+    let out = bless(&["--usage"], &dir, &[("PARITY_TIMEOUT", "2.5")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("usage: bless"), "{stderr}");
+}
