@@ -90,11 +90,7 @@ impl Runner for Session {
     /// is started again after each fault, and only the faults on other
     /// cases count towards [`FAULT_BUDGET`] in a row. The budget guards
     /// against a broken runner, not against the failures a list admits.
-    fn run_all_expecting(
-        &self,
-        requests: &[Request],
-        expected: &dyn Fn(&str) -> bool,
-    ) -> Answers {
+    fn run_all_expecting(&self, requests: &[Request], expected: &dyn Fn(&str) -> bool) -> Answers {
         let mut replies: Vec<Reply> = Vec::with_capacity(requests.len());
         let mut after = None;
         let mut last_log = None;
