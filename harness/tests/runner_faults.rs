@@ -460,7 +460,12 @@ fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
         .insert("fake-known-crash".into(), known);
     suite.languages = vec![fake("fake-known-crash", "crash", &crashing.join(","))];
     let args = Arguments {
-        skip: vec!["/generated".into(), "/demo".into(), "/unit".into()],
+        skip: vec![
+            "/generated".into(),
+            "/protocol".into(),
+            "/demo".into(),
+            "/unit".into(),
+        ],
         test_threads: Some(2),
         logfile: Some(log("known-crash")),
         ..Arguments::default()
