@@ -147,7 +147,7 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
             .collect(),
         languages: suite.languages.iter().map(|l| l.name.clone()).collect(),
         rows,
-        code: super::code::read(&suite.root),
+        code: super::code::parts(&suite.manifests, &suite.root),
         base: None,
     }
 }

@@ -255,7 +255,10 @@ fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
     assert_eq!(names, ["message", "table", "broker", "relay", "consumer"]);
     for part in &parts {
         let languages: Vec<&str> = part.languages.iter().map(|(l, _)| l.as_str()).collect();
-        assert_eq!(languages, ["rust", "go", "python", "php", "typescript"]);
+        assert_eq!(
+            languages,
+            ["rust", "go", "python", "php", "typescript", "java"]
+        );
         for source in part.languages.iter().flat_map(|(_, s)| s) {
             // The text is the file's, whatever the ports helper made it.
             let on_disk = std::fs::read_to_string(root.join(&source.path));
@@ -283,7 +286,7 @@ fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
     ));
     page_report.code = parts;
     let page = render(&page_report);
-    assert_eq!(page.matches("<figure class=\"code\"").count(), 25);
+    assert_eq!(page.matches("<figure class=\"code\"").count(), 30);
     assert!(page.contains(&escape(
         &std::fs::read_to_string(root.join("runners/php/src/OutboxRelay.php")).unwrap()
     )));
