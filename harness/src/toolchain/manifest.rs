@@ -295,6 +295,10 @@ impl Manifest {
                 resolve(word, target, &self.name).map_err(|e| format!("field `{field}`: {e}"))?;
             }
         }
+        let shell = self.lint.iter().map(|l| ("lint", l));
+        for (field, line) in shell.chain(self.setup.after.iter().map(|l| ("setup.after", l))) {
+            resolve(line, target, &self.name).map_err(|e| format!("field `{field}`: {e}"))?;
+        }
         for (at, step) in self.build.iter().enumerate() {
             for path in step.stamp.iter().chain(&step.inputs).chain(&step.outputs) {
                 resolve(path, target, &self.name)
@@ -302,6 +306,13 @@ impl Manifest {
             }
         }
         Ok(())
+    }
+
+    /// A shell line of the manifest (`lint`, `setup.after`), its
+    /// placeholders resolved against cargo's target folder `target`
+    /// (absolute).
+    pub fn shell(&self, line: &str, target: &Path) -> String {
+        resolve(line, target, &self.name).unwrap_or_else(|_| line.to_owned())
     }
 
     /// The language the harness drives, its placeholders resolved against
@@ -350,20 +361,21 @@ pub fn resolve(word: &str, target: &Path, name: &str) -> Result<String, String> 
         .replace("{work}", &work.to_string_lossy());
     let mut rest = word;
     while let Some(open) = rest.find('{') {
-        let after = &rest[open..];
-        match after.find('}') {
-            Some(close) if !after[1..close].contains(char::is_whitespace) && close > 1 => {
-                let placeholder = &after[..=close];
-                if !PLACEHOLDERS.contains(&placeholder) {
-                    return Err(format!(
-                        "unknown placeholder {placeholder} in {word:?} (known: {})",
-                        PLACEHOLDERS.join(", ")
-                    ));
-                }
-                rest = &after[close + 1..];
+        let shell_variable = rest[..open].ends_with('$');
+        let after = &rest[open + 1..];
+        let name_len = after
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '_'))
+            .unwrap_or(after.len());
+        if !shell_variable && name_len > 0 && after[name_len..].starts_with('}') {
+            let placeholder = &rest[open..open + name_len + 2];
+            if !PLACEHOLDERS.contains(&placeholder) {
+                return Err(format!(
+                    "unknown placeholder {placeholder} in {word:?} (known: {})",
+                    PLACEHOLDERS.join(", ")
+                ));
             }
-            _ => rest = &after[1..],
         }
+        rest = after;
     }
     Ok(resolved)
 }
@@ -452,6 +464,19 @@ mod tests {
         }
     }
 
+    /// make setup's Rust floor is the workspace's rust-version (what the
+    /// locked dependencies need): the two cannot drift apart.
+    #[test]
+    fn the_rust_floor_is_the_workspace_rust_version() {
+        let cargo = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+        let cargo: toml::Table = toml::from_str(&cargo).unwrap();
+        let declared = cargo["workspace"]["package"]["rust-version"].as_str();
+        let manifests = read_all(&root()).unwrap();
+        let rust = manifests.iter().find(|m| m.name == "rust").unwrap();
+        let floor = rust.setup.versions.iter().find(|v| v.tool == "Rust");
+        assert_eq!(floor.map(|v| v.at_least.as_str()), declared);
+    }
+
     #[test]
     fn an_unknown_placeholder_is_named() {
         let error = resolve("{targte}/x", Path::new("/t"), "go").unwrap_err();
@@ -460,7 +485,9 @@ mod tests {
             resolve("{work}/runner", Path::new("/t"), "go").unwrap(),
             "/t/parity/go/runner"
         );
-        assert_eq!(resolve("a{b c}", Path::new("/t"), "go").unwrap(), "a{b c}");
+        for shell in ["a{b c}", "${CARGO:-cargo} x", "awk '{print $2}'", "{ a; }"] {
+            assert_eq!(resolve(shell, Path::new("/t"), "go").unwrap(), shell);
+        }
     }
 
     /// A copy of a real manifest with one mistake each: the error names the
