@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::Suite;
-use crate::config::{self, DEMO_CONFIG_TRIAL, DEMO_TRIAL, UNIT_TRIAL};
+use crate::config::{self, Kind};
 use crate::exec::{self, Stdin};
 use crate::judge::demo::{self, transcript_difference, BadConfig};
 use crate::judge::{Reason, Verdict};
@@ -40,7 +40,7 @@ impl Suite {
                 },
             },
         };
-        self.apply_known_failure(&language.name, DEMO_TRIAL, verdict)
+        self.apply_known_failure(&language.name, Kind::Demo.name(), verdict)
     }
 
     /// The second config's path and the Rust demo's transcript on it, found
@@ -93,7 +93,7 @@ impl Suite {
                 },
             },
         };
-        self.apply_known_failure(&language.name, DEMO_CONFIG_TRIAL, verdict)
+        self.apply_known_failure(&language.name, Kind::DemoConfig.name(), verdict)
     }
 
     /// The bad configs of this run, written once for all languages (and
@@ -152,6 +152,6 @@ impl Suite {
                 shown()
             ))),
         };
-        self.apply_known_failure(&language.name, UNIT_TRIAL, verdict)
+        self.apply_known_failure(&language.name, Kind::Unit.name(), verdict)
     }
 }
