@@ -14,6 +14,7 @@
 #   make bench                     the figures of the README's performance section
 #   make floor                     the time of make test's port processes started directly
 #   make lint                      every linter, pinned;  make setup: install the toolchains (Debian, Ubuntu)
+#   make languages                 the languages (runners/*/language.toml) as CI's matrix, JSON
 #   make new-case NAME=my_case     start a case from a template (FILE=cases/x.json to choose the file)
 #   make bless                     compute missing expect values with the reference (BLESS=all: every case)
 #   make mutants                   mutation testing of every language against the table (LANG=go: one)
@@ -28,7 +29,11 @@ DURATION ?=
 SAVE ?=
 REPEAT ?=
 
-.PHONY: test self-test parity report demo fuzz bench floor bless new-case mutants lint setup clean known-failures report-tools
+.PHONY: test self-test parity report demo fuzz bench floor bless new-case mutants lint setup clean known-failures report-tools languages
+
+# What the language manifests (runners/<language>/language.toml) say, for
+# the targets below that act per language: none keeps a list of its own.
+LANGUAGES = $(CARGO) run --quiet --package parity --bin languages --
 
 # Every trial: each language's cases, generated scenarios, protocol
 # refusals, demo, demo config errors and its own unit tests (Rust's `unit`
@@ -125,14 +130,21 @@ $(STRYKER):
 # command line only: the environment's LANG is the locale). SAMPLE=N judges
 # N mutants per language, spread over the list; ONLY=text those whose
 # `file:line: before => after` holds the text. See harness/mutants/README.md.
-MUTANTS_LANGS := $(if $(filter command line,$(origin LANG)),$(LANG),rust go python php typescript java)
+MUTANTS_LANGS := $(if $(filter command line,$(origin LANG)),$(LANG))
 SAMPLE ?=
 ONLY ?=
-mutants: $(if $(filter rust,$(MUTANTS_LANGS)),$(MUTANTS)) \
-	  $(if $(filter go python php,$(MUTANTS_LANGS)),$(UNIVERSALMUTATOR)) \
-	  $(if $(filter typescript,$(MUTANTS_LANGS)),$(STRYKER))
+mutants:
+	@tools=$$($(LANGUAGES) mutation-tools $(MUTANTS_LANGS)) && { [ -z "$$tools" ] || $(MAKE) --no-print-directory $$tools; }
 	env -u LANG CARGO_MUTANTS=$(MUTANTS) UNIVERSALMUTATOR=$(UNIVERSALMUTATOR) STRYKER=$(STRYKER) \
 	  nice -n 15 python3 harness/mutants/mutants.py $(MUTANTS_LANGS) $(if $(SAMPLE),--sample $(SAMPLE)) $(if $(ONLY),--only "$(ONLY)")
+
+# The mutation tools a manifest may name ([mutants] tool), each installed on
+# first use; PIT is pinned in runners/java/pom.xml and fetched by Maven.
+.PHONY: mutants-tool-cargo-mutants mutants-tool-universalmutator mutants-tool-stryker mutants-tool-pitest
+mutants-tool-cargo-mutants: $(MUTANTS)
+mutants-tool-universalmutator: $(UNIVERSALMUTATOR)
+mutants-tool-stryker: $(STRYKER)
+mutants-tool-pitest: ;
 
 # The report page's checkers (html-validate, axe-core), pinned by
 # harness/report-tools/package-lock.json, for the browser test. Offline a
@@ -159,18 +171,15 @@ $(RUFF):
 $(ACTIONLINT):
 	GOBIN=$(CURDIR)/$(TOOLS)/actionlint-$(ACTIONLINT_VERSION) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
+# Each language's lint lines are its manifest's (`lint`); actionlint checks
+# the workflows, which are no language's.
 lint: $(RUFF) $(ACTIONLINT)
-	$(CARGO) fmt --all --check
-	$(CARGO) clippy --quiet --all-targets -- -D warnings
-	test -z "$$(gofmt -l runners/go)" || { gofmt -l runners/go; echo 'gofmt: the files above need formatting'; exit 1; }
-	cd runners/go && go vet ./...
-	$(RUFF) check runners/python
-	$(RUFF) format --check runners/python
 	$(ACTIONLINT) .github/workflows/*.yml
-	cd runners/typescript && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund; } && node node_modules/typescript/bin/tsc -p . --noEmit
-	for f in runners/php/*.php runners/php/src/*.php runners/php/tests/*.php; do php -l "$$f" >/dev/null 2>&1 || { php -l "$$f"; exit 1; }; done
-	mvn --batch-mode --quiet -f runners/java/pom.xml -Dparity.out=$(abspath $(or $(CARGO_TARGET_DIR),target))/parity/java \
-	  process-test-classes # javac -Xlint:all -Werror, set in the POM; the harness's build folder
+	CARGO=$(CARGO) RUFF=$(abspath $(RUFF)) $(LANGUAGES) lint
+
+# The languages as CI's matrix (one line of JSON, for fromJSON).
+languages:
+	@$(LANGUAGES) matrix
 
 # Installs the toolchains on Debian or Ubuntu (what .ci/run installs).
 setup:

@@ -5,8 +5,9 @@
 
 `make mutants` is the way in (it installs the pinned tools first). For a
 port, a tool makes the mutants of the four parts and the message type
-(`<language>.toml` names the files), a compile check drops those that do
-not build, and each remaining mutant is put in place and judged twice: by
+(its manifest's `[mutants]` table, `runners/<language>/language.toml`,
+names the tool and the files), a compile check drops those that do not
+build, and each remaining mutant is put in place and judged twice: by
 the table alone, then (if it survived) by the whole parity set of its
 language. A mutant the table does not kill must be listed in
 `<language>.equivalents` with a reason, or the run fails; a listed mutant
@@ -36,8 +37,31 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = ROOT / "harness" / "mutants"
 WORK = ROOT / "target" / "mutants"
 TRIALS = "patterns/enterprise/outbox/practice"
-TABLE_ONLY = "--skip generated --skip demo --skip unit"
-LANGUAGES = ["rust", "go", "python", "php", "typescript", "java"]
+
+
+def trial_kinds() -> list[str]:
+    """The trials every language has besides the table's cases, as the
+    harness names them (its `Kind` enum): the judge by the table alone
+    skips them all."""
+    argv = ["cargo", "run", "--quiet", "--package", "parity", "--bin", "languages", "--", "kinds"]
+    return subprocess.run(argv, cwd=ROOT, check=True, capture_output=True, text=True, timeout=600).stdout.split()
+
+
+TABLE_ONLY = " ".join(f"--skip /{kind}" for kind in trial_kinds())
+
+
+def mutation_settings() -> dict[str, dict]:
+    """Each language's [mutants] table from its manifest
+    (runners/<language>/language.toml), the reference first, then by the
+    manifests' `order`: the one place that says which languages there are,
+    which tool mutates each, and its files."""
+    manifests = [tomllib.loads(p.read_text()) for p in sorted((ROOT / "runners").glob("*/language.toml"))]
+    manifests.sort(key=lambda m: (not m.get("reference", False), m["order"], m["name"]))
+    return {m["name"]: m["mutants"] for m in manifests}
+
+
+SETTINGS = mutation_settings()
+LANGUAGES = list(SETTINGS)
 
 
 def squash(text: str) -> str:
@@ -204,7 +228,7 @@ class Port:
     def __init__(self, language: str, sample: int | None, only: str | None = None) -> None:
         self.language = language
         self.only = only
-        self.config = tomllib.loads((HERE / f"{language}.toml").read_text())
+        self.config = SETTINGS[language]
         self.root = ROOT / self.config["root"]
         self.files = [f"{self.config['root']}/{f}" for f in self.config["files"]]
         self.work = WORK / language
@@ -751,10 +775,11 @@ def main() -> int:
         if args.rescore:
             results.append(rescore(language))
             continue
-        if language == "rust":
+        tool = SETTINGS[language]["tool"]
+        if tool == "cargo-mutants":
             result = rust(args.sample)
         else:
-            port = JavaPort if language == "java" else Port
+            port = JavaPort if tool == "pitest" else Port
             result = port(language, args.sample, args.only).run()
         results.append(result)
         (WORK / f"{language}.json").write_text(json.dumps(result, indent=2))

@@ -6,25 +6,106 @@ use std::time::Duration;
 
 /// Every trial name starts with this.
 pub const PREFIX: &str = "patterns/enterprise/outbox/practice";
-/// The trial name of each language's demo check, so no case may take it.
-pub const DEMO_TRIAL: &str = "demo";
-/// The trial name of each language's run over generated scenarios.
-pub const GENERATED_TRIAL: &str = "generated";
-/// The trial name of each language's check of its demo's bad-config errors.
-pub const DEMO_CONFIG_TRIAL: &str = "demo_config";
-/// The trial name of each language's own unit tests.
-pub const UNIT_TRIAL: &str = "unit";
-/// The trial name of each language's check of the refusals the protocol
-/// requires (SPEC.md, "Refusals").
-pub const PROTOCOL_TRIAL: &str = "protocol";
-/// Names a case may not take because a trial of each language has them.
-pub const RESERVED_NAMES: [&str; 5] = [
-    DEMO_TRIAL,
-    GENERATED_TRIAL,
-    DEMO_CONFIG_TRIAL,
-    UNIT_TRIAL,
-    PROTOCOL_TRIAL,
-];
+/// The kinds of trial every language has besides the table's cases: the
+/// one list the trial names, the reserved case names, the report's rows and
+/// the skip lists come from (`languages kinds` prints it for tools outside
+/// the harness). A new kind is a variant here, its check in
+/// `suite/trials.rs`, and its row's description below.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// The run over the fixed-seed generated scenarios.
+    Generated,
+    /// The refusals the protocol requires (SPEC.md, "Refusals").
+    Protocol,
+    /// The demo's transcript on two configs.
+    Demo,
+    /// The demo's refusal of bad configs.
+    DemoConfig,
+    /// The port's own unit tests.
+    Unit,
+}
+
+impl Kind {
+    /// Every kind, in the order each language's trials are listed.
+    pub const ALL: [Kind; 5] = [
+        Kind::Generated,
+        Kind::Protocol,
+        Kind::Demo,
+        Kind::DemoConfig,
+        Kind::Unit,
+    ];
+
+    /// The trial's name under its language (`<prefix>/<language>/<name>`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Generated => "generated",
+            Kind::Protocol => "protocol",
+            Kind::Demo => "demo",
+            Kind::DemoConfig => "demo_config",
+            Kind::Unit => "unit",
+        }
+    }
+
+    /// What the report's row of this kind says it checks.
+    pub fn description(self) -> String {
+        match self {
+            Kind::Generated => format!(
+                "{GENERATED_COUNT} scenarios drawn from seed {GENERATED_SEED}, each also run with a \
+                 new relay before every pass, checked against the reference and the properties."
+            ),
+            Kind::Protocol => "The runner refuses what the protocol says it must (another \
+                               version, an unknown kind or failure kind) and goes on."
+                .into(),
+            Kind::Demo => "The demo, the relay as a process, prints the Rust demo's transcript \
+                           byte for byte."
+                .into(),
+            Kind::DemoConfig => "The demo refuses each bad config with exit code 2, naming the \
+                                 path (and the key) first."
+                .into(),
+            Kind::Unit => "The port's own tests, with its language's standard tool: the idioms \
+                           the table cannot see."
+                .into(),
+        }
+    }
+
+    /// The order of the report's rows after the cases (not the trials'
+    /// order, which puts the protocol beside the runner's other answers).
+    pub const REPORT_ROWS: [Kind; 5] = [
+        Kind::Generated,
+        Kind::Demo,
+        Kind::DemoConfig,
+        Kind::Unit,
+        Kind::Protocol,
+    ];
+
+    /// The kind a trial name under a language is, if it is not a case.
+    pub fn of(trial: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == trial)
+    }
+
+    /// libtest's arguments that leave only the table's cases of the
+    /// selection (`--skip /<kind>` for every kind): what mutation testing
+    /// judges by the table alone and what make bench times as `cases`.
+    pub fn skip_all() -> Vec<String> {
+        Kind::ALL
+            .iter()
+            .flat_map(|k| ["--skip".to_owned(), format!("/{}", k.name())])
+            .collect()
+    }
+}
+
+/// Names a case may not take because a trial of each language has them:
+/// [`Kind::ALL`]'s names (`cases/schema.json` lists the same, a self-test
+/// checks it).
+pub const RESERVED_NAMES: [&str; Kind::ALL.len()] = {
+    let mut names = [""; Kind::ALL.len()];
+    let mut at = 0;
+    while at < names.len() {
+        names[at] = Kind::ALL[at].name();
+        at += 1;
+    }
+    names
+};
 /// The seed of the generated scenarios every `make test` checks.
 pub const GENERATED_SEED: u64 = 20_261_130;
 /// How many generated scenarios every `make test` checks per language.
@@ -142,4 +223,49 @@ pub fn work_dir(root: &Path, language: &str) -> PathBuf {
 /// Scratch space for the harness's own tests, under the target folder.
 pub fn scratch_dir(root: &Path, name: &str) -> PathBuf {
     target_dir(root).join("parity").join("tests").join(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The schema that editors check cases with refuses exactly the names
+    /// the harness reserves, and says so in the field's description.
+    #[test]
+    fn the_schema_reserves_the_names_of_the_trial_kinds() {
+        let text = std::fs::read_to_string(crate::repo_root().join("cases/schema.json")).unwrap();
+        let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let name = &schema["$defs"]["case"]["properties"]["name"];
+        let mut reserved: Vec<&str> = name["not"]["enum"]
+            .as_array()
+            .expect("cases/schema.json: $defs.case.properties.name.not.enum")
+            .iter()
+            .filter_map(|v| v.as_str())
+            .collect();
+        reserved.sort_unstable();
+        let mut expected = RESERVED_NAMES.to_vec();
+        expected.sort_unstable();
+        assert_eq!(reserved, expected, "cases/schema.json's reserved names");
+        let description = name["description"].as_str().unwrap_or_default();
+        for kind in Kind::ALL {
+            assert!(
+                description.contains(&format!("`{}`", kind.name())),
+                "the name's description does not mention `{}`",
+                kind.name()
+            );
+        }
+    }
+
+    #[test]
+    fn each_kind_is_known_by_its_name() {
+        for kind in Kind::ALL {
+            assert_eq!(Kind::of(kind.name()), Some(kind));
+            assert!(Kind::REPORT_ROWS.contains(&kind));
+        }
+        assert_eq!(Kind::of("lost_ack"), None);
+        assert_eq!(
+            Kind::skip_all().join(" "),
+            "--skip /generated --skip /protocol --skip /demo --skip /demo_config --skip /unit"
+        );
+    }
 }

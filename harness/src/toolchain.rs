@@ -1,8 +1,9 @@
 //! The languages the suite checks: one entry each says which tool it needs,
 //! how to build it and how to start its runner and its demo; and getting a
 //! language ready (probe, build), each step a child with a deadline.
-//! Adding a language is adding an entry here (and its folder under
-//! `runners/`).
+//! Each language's entry is its folder's manifest
+//! (`runners/<language>/language.toml`, see [`manifest`]): adding a
+//! language is adding a folder.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -12,10 +13,11 @@ use crate::exec::{self, Stdin};
 use crate::text::tail;
 
 mod freshness;
+pub mod manifest;
 pub mod unit;
 
 pub use freshness::Freshness;
-mod java;
+pub use manifest::ManifestError;
 
 /// One implementation of the practice and how to drive it.
 #[derive(Debug, Clone)]
@@ -93,156 +95,12 @@ impl Step {
     }
 }
 
-/// A constant command line written as one string (never case data).
-fn line(command: &str) -> Vec<String> {
-    command.split_whitespace().map(str::to_owned).collect()
-}
-
-/// The built-in languages, the reference first. `target` is cargo's target
-/// folder, relative to the repository root or absolute: what the harness
-/// builds and stamps goes under it (`CARGO_TARGET_DIR` moves it all).
-pub fn builtin(target: &Path) -> Vec<Language> {
-    let under = |path: &str| target.join(path).to_string_lossy().into_owned();
-    let release = |bin: &str| under(&format!("release/{bin}"));
-    // `go -C` runs in runners/go, so the output folder must not be relative.
-    let go_out = {
-        let out = target.join("parity/go");
-        let out = if out.is_absolute() {
-            out
-        } else {
-            Path::new("../..").join(out)
-        };
-        format!("{}/", out.display())
-    };
-    vec![
-        Language {
-            name: "rust".into(),
-            probe: line("cargo --version"),
-            install_hint: "install Rust with rustup (https://rustup.rs)".into(),
-            // Skipped while the sources and the binaries are unchanged: even
-            // a no-op cargo build costs 50-100 ms on the loop's critical path.
-            build: vec![Step::unless_fresh(
-                line("cargo build --quiet --release --package outbox-runner --bins"),
-                &under("parity/rust/build.stamp"),
-                &[
-                    "Cargo.toml",
-                    "Cargo.lock",
-                    ".cargo",
-                    "reference",
-                    "runners/rust",
-                ],
-                &[&release("outbox-runner"), &release("outbox-demo")],
-            )],
-            runner: vec![release("outbox-runner")],
-            demo: vec![release("outbox-demo")],
-            // The port's own tests: the reference's and the runner's, as
-            // every other language's unit trial runs its port's. The
-            // harness's self-tests are `make self-test`'s, not the loop's.
-            // Doc tests are not run: neither crate has one, and each costs a
-            // rustdoc start per crate; an example worth checking is a test.
-            unit: line(
-                "cargo test --quiet --package outbox --package outbox-runner --lib --bins --tests",
-            ),
-        },
-        Language {
-            name: "go".into(),
-            probe: line("go version"),
-            install_hint: "install Go 1.22 or newer (https://go.dev/dl/)".into(),
-            // Skipped while the module and the binaries are unchanged (a
-            // no-op go build costs about as much as a runner start).
-            build: vec![Step::unless_fresh(
-                ["go", "-C", "runners/go", "build", "-o", &go_out]
-                    .into_iter()
-                    .map(str::to_owned)
-                    .chain(line("./cmd/runner ./cmd/demo"))
-                    .collect(),
-                &under("parity/go/build.stamp"),
-                &["runners/go"],
-                &[&under("parity/go/runner"), &under("parity/go/demo")],
-            )],
-            runner: vec![under("parity/go/runner")],
-            demo: vec![under("parity/go/demo")],
-            // -v: the count of tests that ran is read from it (a package
-            // with no test files passes without -v too). -vet=off: `make
-            // lint` runs go vet, a check of the code, not of the port.
-            unit: line("go -C runners/go test -v -vet=off ./..."),
-        },
-        Language {
-            name: "python".into(),
-            // The probe prints the interpreter itself, which then replaces
-            // `python3` below: `python3` on PATH may be a wrapper (pyenv's
-            // shim is a shell script) that costs more than the start-up.
-            probe: [
-                "python3",
-                "-S",
-                "-E",
-                "-c",
-                "import sys; print('Python', sys.version.split()[0]); print(sys.executable)",
-            ]
-            .map(str::to_owned)
-            .to_vec(),
-            install_hint: "install Python 3.11 or newer".into(),
-            build: Vec::new(),
-            // -S -E: nothing from site-packages or the environment is needed,
-            // and skipping them halves the start-up time.
-            runner: line("python3 -S -E runners/python/runner.py"),
-            demo: line("python3 -S -E runners/python/demo.py"),
-            unit: line("python3 -S -E -m unittest discover -s runners/python/tests -t runners/python"),
-        },
-        Language {
-            name: "php".into(),
-            probe: line("php --version"),
-            install_hint: "install PHP 8.2 or newer (Debian: apt-get install php-cli)".into(),
-            build: Vec::new(),
-            // -n: no php.ini, nothing from it is needed. display_errors on the
-            // command line too, so even a parse error stays off stdout.
-            runner: line("php -n -d display_errors=stderr runners/php/runner.php"),
-            demo: line("php -n -d display_errors=stderr runners/php/demo.php"),
-            unit: line("php -n -d display_errors=stderr runners/php/tests/run.php"),
-        },
-        Language {
-            name: "typescript".into(),
-            probe: line("node --version"),
-            install_hint: "install Node.js 20 or newer with npm".into(),
-            build: vec![
-                Step::unless_fresh(
-                    line("npm ci --prefix runners/typescript --no-audit --no-fund"),
-                    &under("parity/typescript/npm-ci.stamp"),
-                    &[
-                        "runners/typescript/package-lock.json",
-                        "runners/typescript/node_modules/.package-lock.json",
-                    ],
-                    &[],
-                ),
-                // tsc's start-up alone takes a second: skip it while no
-                // input (nor what it wrote) changed, by content.
-                Step::unless_fresh(
-                    line("node runners/typescript/node_modules/typescript/bin/tsc -p runners/typescript"),
-                    &under("parity/typescript/tsc.stamp"),
-                    &[
-                        "runners/typescript/src",
-                        "runners/typescript/tsconfig.json",
-                        "runners/typescript/node_modules/.package-lock.json",
-                        "runners/typescript/dist/runner.js",
-                        "runners/typescript/dist/demo.js",
-                        "runners/typescript/dist/test/outbox.test.js",
-                    ],
-                    &[],
-                ),
-            ],
-            // The ports open no TLS connection, but NODE_EXTRA_CA_CERTS,
-            // where set, makes every node start parse that CA bundle: 30 ms
-            // of a 50 ms start. `env` execs node in its place (no extra
-            // process). The test file runs itself (node:test), without
-            // `--test`'s second node process.
-            runner: line("env -u NODE_EXTRA_CA_CERTS node runners/typescript/dist/runner.js"),
-            demo: line("env -u NODE_EXTRA_CA_CERTS node runners/typescript/dist/demo.js"),
-            unit: line(
-                "env -u NODE_EXTRA_CA_CERTS node --test-reporter=tap runners/typescript/dist/test/outbox.test.js",
-            ),
-        },
-        java::language(target),
-    ]
+/// The languages of the manifests under `root` (`runners/*/language.toml`),
+/// the reference first. `target` is cargo's target folder, relative to the
+/// root or absolute: what the harness builds and stamps goes under it
+/// (`CARGO_TARGET_DIR` moves it all).
+pub fn languages(root: &Path, target: &Path) -> Result<Vec<Language>, ManifestError> {
+    manifest::languages(root, target)
 }
 
 /// Why a language cannot run: never a pass, so a caller cannot mistake it
@@ -391,35 +249,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn what_the_harness_builds_goes_under_the_target_folder() {
-        for target in ["/elsewhere/target", "relative/target"] {
-            let languages = builtin(Path::new(target));
-            let go = &languages[1];
-            assert_eq!(go.runner, [format!("{target}/parity/go/runner")]);
-            let out = &go.build[0].argv;
-            let out = &out[out.iter().position(|a| a == "-o").unwrap() + 1];
-            let seen_from_the_root = Path::new("runners/go").join(out);
-            assert!(
-                seen_from_the_root.ends_with(format!("{target}/parity/go"))
-                    || out == &format!("{target}/parity/go/"),
-                "{out}"
-            );
-            for step in languages[0]
-                .build
-                .iter()
-                .chain(&go.build)
-                .chain(&languages[4].build)
-            {
-                let stamp = &step.unless_fresh.as_ref().unwrap().stamp;
-                assert!(stamp.starts_with(target), "{}", stamp.display());
-            }
-            assert!(languages[0].runner[0].starts_with(target));
-        }
-    }
-
-    #[test]
     fn a_probe_that_prints_an_interpreter_resolves_it() {
-        let python = &builtin(Path::new("target"))[2];
+        let python = languages(&crate::repo_root(), Path::new("target")).unwrap();
+        let python = python.iter().find(|l| l.name == "python").unwrap();
         let mut resolved = python.clone();
         resolved.resolve("/opt/python/bin/python3.11");
         for argv in [&resolved.runner, &resolved.demo, &resolved.unit] {

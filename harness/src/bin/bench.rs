@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use outbox_runner::bench::{self, Bench};
 use outbox_runner::protocol::BenchRequest;
-use parity::config::{trial_name, PREFIX};
+use parity::config::{trial_name, Kind, PREFIX};
 use parity::exec::{self, Stdin};
 use parity::suite::Suite;
 use parity::toolchain::Language;
@@ -39,15 +39,13 @@ const LOST_ACK_EVERY: u64 = 100;
 const REPEATS: usize = 3;
 /// Runs of warm `make test` and of the floor, interleaved.
 const SIDE_BY_SIDE: usize = 7;
-/// The kinds of trial a language has; `cases` is every case of the table.
-const KINDS: [&str; 6] = [
-    "cases",
-    "generated",
-    "protocol",
-    "demo",
-    "demo_config",
-    "unit",
-];
+/// The kinds of trial a language has (the harness's [`Kind`]s); `cases` is
+/// every case of the table.
+fn kinds() -> Vec<&'static str> {
+    std::iter::once("cases")
+        .chain(Kind::ALL.map(Kind::name))
+        .collect()
+}
 
 fn main() -> ExitCode {
     let suite = match Suite::from_env() {
@@ -116,17 +114,17 @@ fn main() -> ExitCode {
     );
     println!("  (an empty selection: CPU {:.2} s)", empty.as_secs_f64());
     print!("  {:<12}", "language");
-    for kind in KINDS {
+    for kind in kinds() {
         print!(" {kind:>11}");
     }
     println!(" {:>11}", "T=language");
     for language in &languages {
         print!("  {:<12}", language.name);
-        for kind in KINDS {
+        for kind in kinds() {
             let (filter, args) = match kind {
                 "cases" => (
                     format!("T={PREFIX}/{}/", language.name),
-                    "ARGS=--skip /generated --skip /protocol --skip /demo --skip /unit".to_owned(),
+                    format!("ARGS={}", Kind::skip_all().join(" ")),
                 ),
                 _ => (
                     format!("T={}", trial_name(&language.name, kind)),

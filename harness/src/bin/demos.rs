@@ -16,10 +16,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let (reference, others) = suite
+    let reference = suite.reference();
+    let others = suite
         .languages
-        .split_first()
-        .expect("the reference is listed first");
+        .iter()
+        .filter(|l| !std::ptr::eq(*l, reference));
     let transcript = match suite
         .prepare(reference)
         .map_err(|why| why.to_string())

@@ -8,10 +8,7 @@ use std::time::{Duration, SystemTime};
 use libtest_mimic::Arguments;
 
 use super::{Cell, Report, Row, Toolchain};
-use crate::config::{
-    DEMO_CONFIG_TRIAL, DEMO_TRIAL, GENERATED_COUNT, GENERATED_SEED, GENERATED_TRIAL, PREFIX,
-    PROTOCOL_TRIAL, UNIT_TRIAL,
-};
+use crate::config::{Kind, PREFIX};
 use crate::exec::{self, Stdin};
 use crate::judge::Verdict;
 use crate::suite::junit::Recorded;
@@ -96,43 +93,9 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
             )
         })
         .collect();
-    rows.push(row(
-        GENERATED_TRIAL,
-        format!(
-            "{GENERATED_COUNT} scenarios drawn from seed {GENERATED_SEED}, each also run with a new relay \
-             before every pass, checked against the reference and the properties."
-        ),
-        None,
-        false,
-    ));
-    rows.push(row(
-        DEMO_TRIAL,
-        "The demo, the relay as a process, prints the Rust demo's transcript byte for byte.".into(),
-        None,
-        false,
-    ));
-    rows.push(row(
-        DEMO_CONFIG_TRIAL,
-        "The demo refuses each bad config with exit code 2, naming the path (and the key) first."
-            .into(),
-        None,
-        false,
-    ));
-    rows.push(row(
-        UNIT_TRIAL,
-        "The port's own tests, with its language's standard tool: the idioms the table cannot see."
-            .into(),
-        None,
-        false,
-    ));
-    rows.push(row(
-        PROTOCOL_TRIAL,
-        "The runner refuses what the protocol says it must (another version, an unknown kind or \
-         failure kind) and goes on."
-            .into(),
-        None,
-        false,
-    ));
+    for kind in Kind::REPORT_ROWS {
+        rows.push(row(kind.name(), kind.description(), None, false));
+    }
     Report {
         date: utc_now(),
         selection: selection(args),
@@ -147,7 +110,7 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
             .collect(),
         languages: suite.languages.iter().map(|l| l.name.clone()).collect(),
         rows,
-        code: super::code::read(&suite.root),
+        code: super::code::parts(&suite.manifests, &suite.root),
         base: None,
     }
 }

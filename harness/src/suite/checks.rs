@@ -5,11 +5,10 @@
 use std::path::PathBuf;
 
 use super::Suite;
-use crate::config::{self, DEMO_CONFIG_TRIAL, DEMO_TRIAL, UNIT_TRIAL};
+use crate::config::{self, Kind};
 use crate::exec::{self, Stdin};
 use crate::judge::demo::{self, transcript_difference, BadConfig};
 use crate::judge::{Reason, Verdict};
-use crate::toolchain::unit::Counter;
 use crate::toolchain::Language;
 
 /// The demo's second config: another batch size and a pass limit that
@@ -41,7 +40,7 @@ impl Suite {
                 },
             },
         };
-        self.apply_known_failure(&language.name, DEMO_TRIAL, verdict)
+        self.apply_known_failure(&language.name, Kind::Demo.name(), verdict)
     }
 
     /// The second config's path and the Rust demo's transcript on it, found
@@ -50,8 +49,9 @@ impl Suite {
     fn second_demo(&self) -> Result<&(PathBuf, String), &String> {
         self.second_demo
             .get_or_init(|| {
-                let rust = &self.languages[0];
-                let rust = self.prepared(rust).map_err(|why| why.to_string())?;
+                let rust = self
+                    .prepared(self.reference())
+                    .map_err(|why| why.to_string())?;
                 let dir = config::work_dir(&self.root, "demo-configs");
                 let dir = dir.strip_prefix(&self.root).unwrap_or(&dir).to_path_buf();
                 let path = dir.join("second.json");
@@ -93,7 +93,7 @@ impl Suite {
                 },
             },
         };
-        self.apply_known_failure(&language.name, DEMO_CONFIG_TRIAL, verdict)
+        self.apply_known_failure(&language.name, Kind::DemoConfig.name(), verdict)
     }
 
     /// The bad configs of this run, written once for all languages (and
@@ -126,7 +126,7 @@ impl Suite {
             Ok(output) => {
                 let mut printed = output.stdout.text();
                 printed.push_str(&output.stderr.text());
-                let count = Counter::of(&command.argv).map(|c| c.count(&printed));
+                let count = self.counter(&language.name).map(|c| c.count(&printed));
                 match count {
                     _ if !output.success() => Verdict::Fail(Reason::Unit(format!(
                         "{} failed ({}):\n{}",
@@ -152,6 +152,6 @@ impl Suite {
                 shown()
             ))),
         };
-        self.apply_known_failure(&language.name, UNIT_TRIAL, verdict)
+        self.apply_known_failure(&language.name, Kind::Unit.name(), verdict)
     }
 }

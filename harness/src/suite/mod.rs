@@ -24,7 +24,9 @@ use crate::protocol::Reply;
 use crate::session::Session;
 use crate::table::{self, Case};
 use crate::text::relative_in;
-use crate::toolchain::{self, Language, NotReady};
+use crate::toolchain::manifest::{self, Manifest};
+use crate::toolchain::unit::Counter;
+use crate::toolchain::{Language, NotReady};
 
 pub use trials::trials;
 
@@ -37,6 +39,13 @@ pub struct Suite {
     pub cases: Vec<Case>,
     /// The languages, the reference first.
     pub languages: Vec<Language>,
+    /// The languages' manifests (`runners/*/language.toml`), in the same
+    /// order: what the tools besides the trials read.
+    pub manifests: Vec<Manifest>,
+    /// The reference as its manifest says it, for a suite whose languages
+    /// were replaced (a test's fakes): the second demo config's transcript
+    /// is still the reference's.
+    reference: Language,
     /// Known failures per language name.
     pub known_failures: HashMap<String, KnownFailures>,
     /// The environment's settings.
@@ -76,7 +85,15 @@ impl Suite {
             }
             text
         })?;
-        let languages = toolchain::builtin(&config::target_dir(root));
+        let manifests = manifest::read_all(root).map_err(|e| e.to_string())?;
+        let target = config::target_dir(root);
+        let languages: Vec<Language> = manifests.iter().map(|m| m.language(&target)).collect();
+        let reference = languages
+            .iter()
+            .zip(&manifests)
+            .find(|(_, m)| m.reference)
+            .map(|(l, _)| l.clone())
+            .ok_or("no manifest says `reference = true`")?;
         let names: HashSet<&str> = cases.iter().map(|c| c.name.as_str()).collect();
         let mut known = HashMap::new();
         for language in &languages {
@@ -91,6 +108,8 @@ impl Suite {
             cases,
             prepared: languages.iter().map(|_| OnceLock::new()).collect(),
             languages,
+            manifests,
+            reference,
             known_failures: known,
             demo: Demo {
                 root: root.to_path_buf(),
@@ -211,6 +230,25 @@ impl Suite {
             }),
             other @ (Verdict::Ignore(_) | Verdict::KnownFailure(_)) => other,
         }
+    }
+
+    /// The reference language: the one of [`Suite::languages`] with the
+    /// name of the manifest that says `reference = true`, else (a test's
+    /// fakes in their place) the reference itself.
+    pub fn reference(&self) -> &Language {
+        self.languages
+            .iter()
+            .find(|l| l.name == self.reference.name)
+            .unwrap_or(&self.reference)
+    }
+
+    /// The unit counter the language's manifest names; none for a language
+    /// without a manifest (a test's fake): then only the exit code counts.
+    pub fn counter(&self, language: &str) -> Option<Counter> {
+        self.manifests
+            .iter()
+            .find(|m| m.name == language)
+            .and_then(|m| m.unit.counter)
     }
 
     /// The ready copy of a language of [`Suite::languages`], if it was

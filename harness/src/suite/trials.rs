@@ -13,10 +13,7 @@ use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
 use super::junit::{Recorded, Recorder};
 use super::{repeat, Suite};
-use crate::config::{
-    trial_name, DEMO_CONFIG_TRIAL, DEMO_TRIAL, GENERATED_COUNT, GENERATED_SEED, GENERATED_TRIAL,
-    PROTOCOL_TRIAL, UNIT_TRIAL,
-};
+use crate::config::{trial_name, Kind, GENERATED_COUNT, GENERATED_SEED};
 use crate::differential::{self, Problem};
 use crate::judge::{Reason, Verdict};
 use crate::protocol::{self, Reply, Request};
@@ -51,9 +48,6 @@ struct Job {
     unit: OnceLock<Verdict>,
 }
 
-/// A check of a prepared language that is a trial of its own.
-type Check = fn(&Job) -> Verdict;
-
 /// Which of a language's trials the filter selected.
 #[derive(Default)]
 struct Selection {
@@ -61,8 +55,8 @@ struct Selection {
     generated: bool,
     /// The refusals the protocol requires, sent after the cases.
     protocol: bool,
-    /// The language's other selected checks (demo, demo_config, unit).
-    checks: Vec<Check>,
+    /// The language's other selected kinds (demo, demo_config, unit).
+    checks: Vec<Kind>,
 }
 
 /// The verdicts of one runner session: the table's cases, then the
@@ -156,7 +150,7 @@ impl Job {
                 let verdict = judge_protocol(&runner, &refusal_replies, after);
                 let verdict = self
                     .suite
-                    .apply_known_failure(name, PROTOCOL_TRIAL, verdict);
+                    .apply_known_failure(name, Kind::Protocol.name(), verdict);
                 repeat::changed(&refusals_changed).unwrap_or(verdict)
             });
             let mut verdicts = self.suite.judge(name, &table, replies);
@@ -184,7 +178,7 @@ impl Job {
                             };
                             let verdict = judge_generated(&runner, generated, &answers);
                             self.suite
-                                .apply_known_failure(name, GENERATED_TRIAL, verdict)
+                                .apply_known_failure(name, Kind::Generated.name(), verdict)
                         })
                     }),
                 protocol,
@@ -208,16 +202,16 @@ impl Job {
         })
     }
 
-    fn demo_verdict(&self) -> Verdict {
-        self.once(&self.demo, Suite::check_demo)
-    }
-
-    fn demo_config_verdict(&self) -> Verdict {
-        self.once(&self.demo_config, Suite::check_demo_config)
-    }
-
-    fn unit_verdict(&self) -> Verdict {
-        self.once(&self.unit, Suite::check_unit)
+    /// The verdict of the language's trial of `kind`: the one place that
+    /// says how each kind is judged (a new kind is a compile error here).
+    fn kind_verdict(&self, kind: Kind) -> Verdict {
+        match kind {
+            Kind::Generated => self.generated_verdict(),
+            Kind::Protocol => self.protocol_verdict(),
+            Kind::Demo => self.once(&self.demo, Suite::check_demo),
+            Kind::DemoConfig => self.once(&self.demo_config, Suite::check_demo_config),
+            Kind::Unit => self.once(&self.unit, Suite::check_unit),
+        }
     }
 
     fn protocol_verdict(&self) -> Verdict {
@@ -390,23 +384,17 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             }
             trials.push(case_trial);
         }
-        let generated = trial(GENERATED_TRIAL, Box::new(Job::generated_verdict));
-        selection.generated = is_selected(args, &generated);
-        trials.push(generated);
-        let protocol = trial(PROTOCOL_TRIAL, Box::new(Job::protocol_verdict));
-        selection.protocol = is_selected(args, &protocol);
-        trials.push(protocol);
-        let checks: [(&str, Check); 3] = [
-            (DEMO_TRIAL, Job::demo_verdict),
-            (DEMO_CONFIG_TRIAL, Job::demo_config_verdict),
-            (UNIT_TRIAL, Job::unit_verdict),
-        ];
-        for (name, check) in checks {
-            let check_trial = trial(name, Box::new(check));
-            if is_selected(args, &check_trial) {
-                selection.checks.push(check);
+        for kind in Kind::ALL {
+            let kind_trial = trial(kind.name(), Box::new(move |job| job.kind_verdict(kind)));
+            if is_selected(args, &kind_trial) {
+                match kind {
+                    // Answered in the runner's stream, after the cases.
+                    Kind::Generated => selection.generated = true,
+                    Kind::Protocol => selection.protocol = true,
+                    Kind::Demo | Kind::DemoConfig | Kind::Unit => selection.checks.push(kind),
+                }
             }
-            trials.push(check_trial);
+            trials.push(kind_trial);
         }
         let busy = !selection.cases.is_empty()
             || selection.generated
@@ -420,8 +408,8 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
     for job in jobs {
         std::thread::spawn(move || {
             job.run();
-            for check in job.selection.get().map_or(&[][..], |s| &s.checks) {
-                check(&job);
+            for &kind in job.selection.get().map_or(&[][..], |s| &s.checks) {
+                job.kind_verdict(kind);
             }
         });
     }

@@ -4,7 +4,10 @@
 
 /// The test tools the ports use, each with its own way of saying how many
 /// tests ran.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A manifest names its counter (`unit.counter = "go-verbose"`): the
+/// command line is not sniffed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Counter {
     /// `cargo test`: the sum of its `running N tests` lines.
     Cargo,
@@ -20,45 +23,11 @@ pub enum Counter {
     /// per check.
     PhpChecks,
     /// The JUnit Platform console launcher: its `[ N tests found ]` line.
+    #[serde(rename = "junit-console")]
     JUnitConsole,
 }
 
 impl Counter {
-    /// The counter for a unit command line, by the tool it starts; `None`
-    /// for a tool the harness does not know (then only its exit code
-    /// counts).
-    pub fn of(argv: &[String]) -> Option<Counter> {
-        // `env -u NAME program ...`: the program is the tool.
-        let mut argv = argv;
-        if argv.first().is_some_and(|p| p == "env") {
-            argv = &argv[1..];
-            while let Some(first) = argv.first() {
-                match first.as_str() {
-                    "-u" => argv = argv.get(2..).unwrap_or_default(),
-                    word if word.starts_with('-') || word.contains('=') => argv = &argv[1..],
-                    _ => break,
-                }
-            }
-        }
-        let has = |word: &str| argv.iter().any(|a| a == word);
-        let program = argv.first().map(|p| {
-            std::path::Path::new(p)
-                .file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-        });
-        match program.as_deref()? {
-            "cargo" if has("test") => Some(Counter::Cargo),
-            "go" if has("test") && has("-v") => Some(Counter::GoVerbose),
-            p if p.starts_with("python") && has("unittest") => Some(Counter::Unittest),
-            "node" if has("--test-reporter=tap") => Some(Counter::NodeTap),
-            "php" if argv.iter().any(|a| a.ends_with("tests/run.php")) => Some(Counter::PhpChecks),
-            "java" if has("org.junit.platform.console.ConsoleLauncher") => {
-                Some(Counter::JUnitConsole)
-            }
-            _ => None,
-        }
-    }
-
     /// How many tests the output (stdout and stderr together) says ran;
     /// `None` when it says nothing the counter can read.
     pub fn count(self, output: &str) -> Option<u64> {
@@ -118,40 +87,6 @@ impl Counter {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn argv(line: &str) -> Vec<String> {
-        line.split_whitespace().map(str::to_owned).collect()
-    }
-
-    #[test]
-    fn each_tool_is_known_by_its_command_line() {
-        for (line, counter) in [
-            ("cargo test --quiet -p outbox", Some(Counter::Cargo)),
-            ("go -C runners/go test -v ./...", Some(Counter::GoVerbose)),
-            ("go -C runners/go test ./...", None),
-            (
-                "/usr/bin/python3.11 -S -m unittest discover",
-                Some(Counter::Unittest),
-            ),
-            (
-                "node --test --test-reporter=tap x.js",
-                Some(Counter::NodeTap),
-            ),
-            (
-                "env -u NODE_EXTRA_CA_CERTS node --test-reporter=tap x.js",
-                Some(Counter::NodeTap),
-            ),
-            ("node --test x.js", None),
-            ("php -n runners/php/tests/run.php", Some(Counter::PhpChecks)),
-            (
-                "java -cp x org.junit.platform.console.ConsoleLauncher execute",
-                Some(Counter::JUnitConsole),
-            ),
-            ("true", None),
-        ] {
-            assert_eq!(Counter::of(&argv(line)), counter, "{line}");
-        }
-    }
 
     /// The outputs of suites that ran no test, as each tool prints them.
     #[test]

@@ -1,0 +1,147 @@
+//! What the tools outside the harness (the Makefile, .ci/setup, the
+//! workflows) need from the language manifests (`runners/*/language.toml`),
+//! so that none of them keeps a list of languages of its own:
+//!
+//! * `languages names`: the names, the reference first, space-separated
+//!   (make mutants' default);
+//! * `languages matrix`: the CI matrix, one line of JSON for `fromJSON`
+//!   (`make languages`);
+//! * `languages lint [NAME...]`: runs each language's lint lines (make lint);
+//! * `languages mutation-tools NAME...`: the Makefile targets that install
+//!   the mutation tools of those languages (make mutants);
+//! * `languages setup`: the setup's packages, version floors and last
+//!   steps, one tab-separated line each (.ci/setup);
+//! * `languages kinds`: the trial kinds every language has besides the
+//!   cases (`parity::config::Kind`), one name a line (mutants.py's skip
+//!   list).
+//!
+//! A bad manifest is an error naming its file and field, exit 2.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use parity::exec::{self, Stdin};
+use parity::toolchain::manifest::{self, Manifest};
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("languages: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run() -> Result<ExitCode, String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = parity::repo_root();
+    let manifests = manifest::read_all(&root).map_err(|e| e.to_string())?;
+    let (command, names) = args
+        .split_first()
+        .ok_or("usage: languages names|matrix|lint|mutation-tools|setup|kinds [NAME...]")?;
+    if command == "kinds" {
+        for kind in parity::config::Kind::ALL {
+            println!("{}", kind.name());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let chosen = choose(&manifests, names)?;
+    match command.as_str() {
+        "names" => {
+            let names: Vec<&str> = chosen.iter().map(|m| m.name.as_str()).collect();
+            println!("{}", names.join(" "));
+        }
+        "matrix" => {
+            let rows: Vec<serde_json::Value> = chosen
+                .iter()
+                .map(|m| serde_json::json!({"language": m.name, "toolchain": m.setup.toolchain}))
+                .collect();
+            println!("{}", serde_json::Value::Array(rows));
+        }
+        "mutation-tools" => {
+            let mut tools: Vec<String> = Vec::new();
+            for m in &chosen {
+                let target = format!("mutants-tool-{}", m.mutants.tool);
+                if !tools.contains(&target) {
+                    tools.push(target);
+                }
+            }
+            println!("{}", tools.join(" "));
+        }
+        "setup" => {
+            for m in &chosen {
+                let target = parity::config::target_dir(&root);
+                for apt in &m.setup.apt {
+                    println!("apt\t{}\t{}", apt.command, apt.package);
+                }
+                for floor in &m.setup.versions {
+                    println!(
+                        "version\t{}\t{}\t{}\t{}",
+                        floor.tool, floor.version, floor.at_least, floor.hint
+                    );
+                }
+                for line in &m.setup.after {
+                    println!("after\t{}", m.shell(line, &target));
+                }
+            }
+        }
+        "lint" => return Ok(lint(&root, &chosen)),
+        other => return Err(format!("unknown command `{other}`")),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The manifests named (all when none is), or an error naming the unknown.
+fn choose<'a>(manifests: &'a [Manifest], names: &[String]) -> Result<Vec<&'a Manifest>, String> {
+    if names.is_empty() {
+        return Ok(manifests.iter().collect());
+    }
+    names
+        .iter()
+        .map(|name| {
+            manifests.iter().find(|m| &m.name == name).ok_or_else(|| {
+                let known: Vec<&str> = manifests.iter().map(|m| m.name.as_str()).collect();
+                format!("no language `{name}`; one of: {}", known.join(", "))
+            })
+        })
+        .collect()
+}
+
+/// Runs every lint line of the chosen languages with `sh -c` from the root,
+/// each within `PARITY_BUILD_TIMEOUT` (default 600 s); the first that fails
+/// stops the lint with its output.
+fn lint(root: &std::path::Path, chosen: &[&Manifest]) -> ExitCode {
+    let deadline = parity::config::Settings::from_env()
+        .map(|s| s.build_timeout)
+        .unwrap_or(Duration::from_secs(600));
+    let target = parity::config::target_dir(root);
+    for m in chosen {
+        for line in &m.lint {
+            let line = m.shell(line, &target);
+            println!("[{}] {line}", m.name);
+            let command = exec::Command {
+                label: format!("{}'s lint `{line}`", m.name),
+                argv: vec!["sh".into(), "-c".into(), line.clone()],
+                dir: root.to_path_buf(),
+                deadline,
+                keep: exec::KEEP,
+            };
+            match exec::run(&command, Stdin::Null) {
+                Ok(output) => {
+                    print!("{}", output.stdout.text());
+                    eprint!("{}", output.stderr.text());
+                    if !output.success() {
+                        eprintln!("lint: {} failed ({})", command.label, output.describe());
+                        return ExitCode::FAILURE;
+                    }
+                }
+                Err(e) => {
+                    eprintln!("lint: {} could not start: {e}", command.label);
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}

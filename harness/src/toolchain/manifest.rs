@@ -1,0 +1,394 @@
+//! A language is a folder: `runners/<language>/language.toml` says
+//! everything the tools need to drive it (probe, build, runner, demo, unit
+//! tests and their counter, lint, mutation testing, setup, the code panel),
+//! so adding a language is adding a folder, and no list elsewhere can
+//! forget one. Read with serde (`deny_unknown_fields`): a misspelt field is
+//! an error naming the file and the field, never a silent default.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::unit::Counter;
+use super::{Language, Step};
+use crate::text::relative;
+
+/// Where the manifests live, relative to the repository root.
+pub const RUNNERS: &str = "runners";
+/// Each language folder's manifest file name.
+pub const FILE: &str = "language.toml";
+
+/// One language's manifest, as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// The name in trial paths; must be the folder's name, which is where
+    /// its known failures and its files are found.
+    pub name: String,
+    /// Whether this is the reference: its demo's output is what the others'
+    /// must match, and lists start with it. Exactly one manifest says so.
+    #[serde(default)]
+    pub reference: bool,
+    /// Where the language stands in trial lists, the report and CI (lower
+    /// first; ties by name): the order users see stays put as folders come.
+    pub order: u32,
+    /// See [`Language::probe`].
+    pub probe: Vec<String>,
+    /// See [`Language::install_hint`].
+    pub install_hint: String,
+    /// Build steps, in order.
+    #[serde(default)]
+    pub build: Vec<BuildStep>,
+    /// See [`Language::runner`].
+    pub runner: Vec<String>,
+    /// See [`Language::demo`].
+    pub demo: Vec<String>,
+    /// The port's own tests.
+    pub unit: Unit,
+    /// `make lint`'s commands for this language: shell lines run from the
+    /// repository root, in order, the first failure stopping the lint.
+    #[serde(default)]
+    pub lint: Vec<String>,
+    /// `make mutants`'s settings (read by harness/mutants/mutants.py).
+    pub mutants: Mutants,
+    /// `make setup`'s and CI's settings.
+    pub setup: Setup,
+    /// The code panel's files of each part of the practice.
+    pub code: Code,
+}
+
+/// One build step as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuildStep {
+    /// The command line.
+    pub run: Vec<String>,
+    /// Where the step's last success is recorded: with it the step is
+    /// skipped while fresh (see [`super::Freshness`]); without, it always
+    /// runs (the tool itself knows what is up to date).
+    pub stamp: Option<String>,
+    /// Files or folders judged by content.
+    #[serde(default)]
+    pub inputs: Vec<String>,
+    /// Large files judged by length and mtime.
+    #[serde(default)]
+    pub outputs: Vec<String>,
+}
+
+/// The unit trial's command and how its tool counts tests.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unit {
+    /// See [`Language::unit`].
+    pub run: Vec<String>,
+    /// Which tool's count the output carries; without one only the exit
+    /// code counts.
+    pub counter: Option<Counter>,
+}
+
+/// Mutation testing's settings: which tool, over which files.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mutants {
+    /// `cargo-mutants`, `universalmutator`, `stryker` or `pitest`: the
+    /// Makefile installs it, mutants.py drives it.
+    pub tool: String,
+    /// The folder the files are relative to.
+    pub root: String,
+    /// The files to mutate (the practice's parts, never the runner).
+    pub files: Vec<String>,
+    /// universalmutator's rules (its language name).
+    pub rules: Option<String>,
+    /// More arguments for the mutating tool.
+    #[serde(default)]
+    pub mutate_args: Vec<String>,
+    /// A command that must succeed for a mutant to be judged (`{file}`:
+    /// the mutated file).
+    #[serde(default)]
+    pub check: Vec<String>,
+}
+
+/// What `make setup` installs and checks, and how CI sets the toolchain up.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// The toolchain CI sets up for this language's job (`rust`, `go`,
+    /// `python`, `php`, `node`, `java`): two languages may share one.
+    pub toolchain: String,
+    /// Debian packages installed when their command is missing.
+    #[serde(default)]
+    pub apt: Vec<AptPackage>,
+    /// Version floors checked after the install.
+    #[serde(default)]
+    pub versions: Vec<VersionFloor>,
+    /// Shell lines run last (e.g. resolving dependencies while online).
+    #[serde(default)]
+    pub after: Vec<String>,
+}
+
+/// A Debian package and the command that says it is installed.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AptPackage {
+    /// Looked up on PATH.
+    pub command: String,
+    /// Installed with apt-get when the command is missing.
+    pub package: String,
+}
+
+/// A tool's lowest usable version.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VersionFloor {
+    /// The tool, as the message names it.
+    pub tool: String,
+    /// A shell line printing the installed version (e.g. `1.22.3`).
+    pub version: String,
+    /// The lowest version that works.
+    pub at_least: String,
+    /// What to do when it is older.
+    pub hint: String,
+}
+
+/// The code panel's parts: the same five in every language, so that a part
+/// cannot be misspelt in one of them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Code {
+    /// The message type.
+    pub message: Vec<String>,
+    /// The outbox table.
+    pub table: Vec<String>,
+    /// The broker and its failures.
+    pub broker: Vec<String>,
+    /// The relay.
+    pub relay: Vec<String>,
+    /// The idempotent consumer.
+    pub consumer: Vec<String>,
+}
+
+impl Code {
+    /// The part names, in the panel's order.
+    pub const PARTS: [&'static str; 5] = ["message", "table", "broker", "relay", "consumer"];
+
+    /// The files of `part` (one of [`Code::PARTS`]).
+    pub fn files(&self, part: &str) -> &[String] {
+        match part {
+            "message" => &self.message,
+            "table" => &self.table,
+            "broker" => &self.broker,
+            "relay" => &self.relay,
+            "consumer" => &self.consumer,
+            _ => &[],
+        }
+    }
+}
+
+/// A manifest that cannot be used: names its file and, where it can, the
+/// field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestError {
+    /// The manifest (or folder), relative to the repository root.
+    pub file: String,
+    /// What is wrong, naming the field.
+    pub problem: String,
+}
+
+impl fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.file, self.problem)
+    }
+}
+
+impl std::error::Error for ManifestError {}
+
+/// Every language folder's manifest, parsed and checked, the reference
+/// first, then by `order` and name.
+pub fn read_all(root: &Path) -> Result<Vec<Manifest>, ManifestError> {
+    let runners = root.join(RUNNERS);
+    let error = |file: &Path, problem: String| ManifestError {
+        file: relative(file, root),
+        problem,
+    };
+    let entries = std::fs::read_dir(&runners).map_err(|e| error(&runners, e.to_string()))?;
+    let mut folders: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    folders.sort();
+    let mut manifests = Vec::new();
+    for folder in folders {
+        let file = folder.join(FILE);
+        let text = std::fs::read_to_string(&file).map_err(|e| {
+            error(
+                &file,
+                format!("cannot be read ({e}): every folder under {RUNNERS}/ is a language"),
+            )
+        })?;
+        let manifest: Manifest = toml::from_str(&text).map_err(|e| {
+            let problem = e.to_string();
+            error(&file, problem.trim_end().replace("TOML parse error ", ""))
+        })?;
+        let folder_name = folder.file_name().map(|n| n.to_string_lossy().into_owned());
+        if folder_name.as_deref() != Some(manifest.name.as_str()) {
+            return Err(error(
+                &file,
+                format!(
+                    "field `name`: {:?} is not the folder's name, {:?} (trial names, known \
+                     failures and logs are found by it)",
+                    manifest.name,
+                    folder_name.unwrap_or_default()
+                ),
+            ));
+        }
+        manifest.check().map_err(|problem| error(&file, problem))?;
+        manifests.push(manifest);
+    }
+    let references: Vec<&str> = manifests
+        .iter()
+        .filter(|m| m.reference)
+        .map(|m| m.name.as_str())
+        .collect();
+    if references.len() != 1 {
+        return Err(error(
+            &runners,
+            format!(
+                "exactly one {FILE} must say `reference = true`; {} do ({})",
+                references.len(),
+                references.join(", ")
+            ),
+        ));
+    }
+    manifests
+        .sort_by(|a, b| (!a.reference, a.order, &a.name).cmp(&(!b.reference, b.order, &b.name)));
+    Ok(manifests)
+}
+
+impl Manifest {
+    /// What serde cannot check: no empty command line, no placeholder the
+    /// harness does not resolve, freshness only with a stamp.
+    fn check(&self) -> Result<(), String> {
+        let mut lines: Vec<(String, &[String])> = vec![
+            ("probe".into(), &self.probe),
+            ("runner".into(), &self.runner),
+            ("demo".into(), &self.demo),
+            ("unit.run".into(), &self.unit.run),
+        ];
+        for (at, step) in self.build.iter().enumerate() {
+            lines.push((format!("build[{at}].run"), &step.run));
+            if step.stamp.is_none() && !(step.inputs.is_empty() && step.outputs.is_empty()) {
+                return Err(format!(
+                    "field `build[{at}]`: inputs or outputs without a `stamp` would never be used"
+                ));
+            }
+        }
+        for (field, argv) in &lines {
+            if argv.is_empty() || argv[0].is_empty() {
+                return Err(format!("field `{field}`: an empty command line"));
+            }
+        }
+        let target = Path::new("/target");
+        for (field, argv) in &lines {
+            for word in argv.iter() {
+                resolve(word, target, &self.name).map_err(|e| format!("field `{field}`: {e}"))?;
+            }
+        }
+        let shell = self.lint.iter().map(|l| ("lint", l));
+        for (field, line) in shell.chain(self.setup.after.iter().map(|l| ("setup.after", l))) {
+            resolve(line, target, &self.name).map_err(|e| format!("field `{field}`: {e}"))?;
+        }
+        for (at, step) in self.build.iter().enumerate() {
+            for path in step.stamp.iter().chain(&step.inputs).chain(&step.outputs) {
+                resolve(path, target, &self.name)
+                    .map_err(|e| format!("field `build[{at}]`: {e}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A shell line of the manifest (`lint`, `setup.after`), its
+    /// placeholders resolved against cargo's target folder `target`
+    /// (absolute).
+    pub fn shell(&self, line: &str, target: &Path) -> String {
+        resolve(line, target, &self.name).unwrap_or_else(|_| line.to_owned())
+    }
+
+    /// The language the harness drives, its placeholders resolved against
+    /// cargo's target folder `target` (absolute).
+    pub fn language(&self, target: &Path) -> Language {
+        let word = |w: &String| resolve(w, target, &self.name).unwrap_or_else(|_| w.clone());
+        let argv = |a: &[String]| a.iter().map(word).collect::<Vec<_>>();
+        Language {
+            name: self.name.clone(),
+            probe: argv(&self.probe),
+            install_hint: self.install_hint.clone(),
+            build: self
+                .build
+                .iter()
+                .map(|step| match &step.stamp {
+                    None => Step::always(argv(&step.run)),
+                    Some(stamp) => {
+                        let inputs = argv(&step.inputs);
+                        let outputs = argv(&step.outputs);
+                        Step::unless_fresh(
+                            argv(&step.run),
+                            &word(stamp),
+                            &inputs.iter().map(String::as_str).collect::<Vec<_>>(),
+                            &outputs.iter().map(String::as_str).collect::<Vec<_>>(),
+                        )
+                    }
+                })
+                .collect(),
+            runner: argv(&self.runner),
+            demo: argv(&self.demo),
+            unit: argv(&self.unit.run),
+        }
+    }
+}
+
+/// The placeholders a command line may hold, each a path: never case data.
+pub const PLACEHOLDERS: [&str; 2] = ["{target}", "{work}"];
+
+/// Replaces `{target}` (cargo's target folder, absolute, so a tool started
+/// in another folder finds it too) and `{work}` (`{target}/parity/<name>`,
+/// the language's own folder there); any other `{word}` is an error.
+pub fn resolve(word: &str, target: &Path, name: &str) -> Result<String, String> {
+    let work = target.join("parity").join(name);
+    let resolved = word
+        .replace("{target}", &target.to_string_lossy())
+        .replace("{work}", &work.to_string_lossy());
+    let mut rest = word;
+    while let Some(open) = rest.find('{') {
+        let shell_variable = rest[..open].ends_with('$');
+        let after = &rest[open + 1..];
+        let name_len = after
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '_'))
+            .unwrap_or(after.len());
+        if !shell_variable && name_len > 0 && after[name_len..].starts_with('}') {
+            let placeholder = &rest[open..open + name_len + 2];
+            if !PLACEHOLDERS.contains(&placeholder) {
+                return Err(format!(
+                    "unknown placeholder {placeholder} in {word:?} (known: {})",
+                    PLACEHOLDERS.join(", ")
+                ));
+            }
+        }
+        rest = after;
+    }
+    Ok(resolved)
+}
+
+/// The languages of the manifests under `root`, the reference first, with
+/// cargo's target folder `target` (relative to the root or absolute).
+pub fn languages(root: &Path, target: &Path) -> Result<Vec<Language>, ManifestError> {
+    let target = root.join(target);
+    Ok(read_all(root)?
+        .iter()
+        .map(|m| m.language(&target))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests;

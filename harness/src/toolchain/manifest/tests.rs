@@ -1,0 +1,137 @@
+//! The manifests of this repository load, resolve where the harness
+//! builds, and a bad one is refused naming its file and field.
+
+use super::*;
+use std::collections::BTreeMap;
+
+fn root() -> PathBuf {
+    crate::repo_root()
+}
+
+#[test]
+fn every_folder_is_a_language_and_the_reference_comes_first() {
+    let manifests = read_all(&root()).expect("the manifests load");
+    let names: Vec<&str> = manifests.iter().map(|m| m.name.as_str()).collect();
+    // Another folder may come; these keep their places.
+    let known = ["rust", "go", "python", "php", "typescript", "java"];
+    let kept: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| known.contains(n))
+        .collect();
+    assert_eq!(kept, known);
+    assert!(manifests[0].reference);
+    assert!(manifests[1..].iter().all(|m| !m.reference));
+}
+
+#[test]
+fn what_the_harness_builds_goes_under_the_target_folder() {
+    for target in ["/elsewhere/target", "relative/target"] {
+        let languages = languages(&root(), Path::new(target)).unwrap();
+        let absolute = root().join(target);
+        let absolute = absolute.to_string_lossy();
+        for language in &languages {
+            for step in &language.build {
+                if let Some(fresh) = &step.unless_fresh {
+                    assert!(
+                        fresh.stamp.starts_with(&*absolute),
+                        "{}: {}",
+                        language.name,
+                        fresh.stamp.display()
+                    );
+                }
+            }
+        }
+        let go = languages.iter().find(|l| l.name == "go").unwrap();
+        assert_eq!(go.runner, [format!("{absolute}/parity/go/runner")]);
+        let out = &go.build[0].argv;
+        let out = &out[out.iter().position(|a| a == "-o").unwrap() + 1];
+        assert_eq!(out, &format!("{absolute}/parity/go/"));
+        let java = languages.iter().find(|l| l.name == "java").unwrap();
+        let dir = java.build[0]
+            .argv
+            .iter()
+            .find_map(|a| a.strip_prefix("-Dparity.out="))
+            .expect("the build names its output folder");
+        assert_eq!(dir, format!("{absolute}/parity/java"));
+        let classes = format!("{absolute}/parity/java/classes:{absolute}/parity/java/lib/*");
+        assert_eq!(java.runner[java.runner.len() - 2], classes);
+        assert_eq!(java.demo[java.demo.len() - 2], classes);
+        assert!(languages[0].runner[0].starts_with(&*absolute));
+    }
+}
+
+#[test]
+fn each_unit_command_names_its_counter() {
+    let manifests = read_all(&root()).unwrap();
+    let counters: BTreeMap<&str, Counter> = manifests
+        .iter()
+        .filter_map(|m| Some((m.name.as_str(), m.unit.counter?)))
+        .collect();
+    for (name, counter) in [
+        ("rust", Counter::Cargo),
+        ("go", Counter::GoVerbose),
+        ("python", Counter::Unittest),
+        ("php", Counter::PhpChecks),
+        ("typescript", Counter::NodeTap),
+        ("java", Counter::JUnitConsole),
+    ] {
+        assert_eq!(counters.get(name), Some(&counter), "{name}");
+    }
+}
+
+/// make setup's Rust floor is the workspace's rust-version (what the
+/// locked dependencies need): the two cannot drift apart.
+#[test]
+fn the_rust_floor_is_the_workspace_rust_version() {
+    let cargo = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let cargo: toml::Table = toml::from_str(&cargo).unwrap();
+    let declared = cargo["workspace"]["package"]["rust-version"].as_str();
+    let manifests = read_all(&root()).unwrap();
+    let rust = manifests.iter().find(|m| m.name == "rust").unwrap();
+    let floor = rust.setup.versions.iter().find(|v| v.tool == "Rust");
+    assert_eq!(floor.map(|v| v.at_least.as_str()), declared);
+}
+
+#[test]
+fn an_unknown_placeholder_is_named() {
+    let error = resolve("{targte}/x", Path::new("/t"), "go").unwrap_err();
+    assert!(error.contains("{targte}"), "{error}");
+    assert_eq!(
+        resolve("{work}/runner", Path::new("/t"), "go").unwrap(),
+        "/t/parity/go/runner"
+    );
+    for shell in ["a{b c}", "${CARGO:-cargo} x", "awk '{print $2}'", "{ a; }"] {
+        assert_eq!(resolve(shell, Path::new("/t"), "go").unwrap(), shell);
+    }
+}
+
+/// A copy of a real manifest with one mistake each: the error names the
+/// file and the field.
+#[test]
+fn a_bad_manifest_names_its_file_and_field() {
+    let scratch = crate::config::scratch_dir(&root(), "bad-manifests");
+    let good = std::fs::read_to_string(root().join("runners/go/language.toml")).unwrap();
+    for (edit, field) in [
+        (good.replace("order = ", "ordre = "), "ordre"),
+        (
+            good.replace("counter = \"go-verbose\"", "counter = \"go\""),
+            "counter",
+        ),
+        (good.replace("{work}/runner", "{wrok}/runner"), "runner"),
+        (good.replace("name = \"go\"", "name = \"golang\""), "name"),
+        (good.replace("[code]", "[code]\nmain = []"), "main"),
+    ] {
+        let _ = std::fs::remove_dir_all(&scratch);
+        for name in ["rust", "go"] {
+            std::fs::create_dir_all(scratch.join("runners").join(name)).unwrap();
+        }
+        let rust = std::fs::read_to_string(root().join("runners/rust/language.toml")).unwrap();
+        std::fs::write(scratch.join("runners/rust/language.toml"), rust).unwrap();
+        std::fs::write(scratch.join("runners/go/language.toml"), &edit).unwrap();
+        let error = read_all(&scratch).unwrap_err();
+        assert_eq!(error.file, "runners/go/language.toml", "{error}");
+        assert!(error.problem.contains(field), "{field}: {error}");
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+}
