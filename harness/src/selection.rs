@@ -4,7 +4,7 @@
 
 use libtest_mimic::{Arguments, Trial};
 
-use crate::config::{DEMO_CONFIG_TRIAL, DEMO_TRIAL, GENERATED_TRIAL, PREFIX, UNIT_TRIAL};
+use crate::config::{Kind, PREFIX};
 use crate::suite::Suite;
 
 /// How many of `trials` the arguments select (not filtered out, not
@@ -39,11 +39,12 @@ pub fn unmatched(args: &Arguments, suite: &Suite, selected: usize) -> Option<Str
     };
     let languages: Vec<&str> = suite.languages.iter().map(|l| l.name.as_str()).collect();
     let cases: Vec<&str> = suite.cases.iter().map(|c| c.name.as_str()).collect();
+    let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
     Some(format!(
         "{asked} matches no trial. Trials are named {PREFIX}/<language>/<trial>; the languages are {}; \
-         the trials of each are {GENERATED_TRIAL}, {DEMO_TRIAL}, {DEMO_CONFIG_TRIAL}, {UNIT_TRIAL} and \
-         one per case ({}: {}). `--list` shows them all.",
+         the trials of each are {} and one per case ({}: {}). `--list` shows them all.",
         languages.join(", "),
+        kinds.join(", "),
         cases.len(),
         cases.join(", ")
     ))
