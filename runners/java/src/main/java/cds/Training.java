@@ -1,3 +1,5 @@
+package cds;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,11 +12,14 @@ import java.util.Map;
  * The training run of the start-up archive (AppCDS): it uses Jackson as the
  * runner and the demo do, so the JVM that runs it with
  * {@code -XX:ArchiveClassesAtExit} archives the classes they load. The build
- * starts it as a source file, because CDS refuses a class path with a
- * non-empty folder, and classes/ must stay a folder (make mutants puts its
- * class files there).
+ * runs it from a jar of its own (cds/outbox-training.jar), because CDS
+ * refuses a class path with a non-empty folder, and classes/ must stay a
+ * folder (make mutants puts its class files there).
  */
-public class Training {
+public final class Training {
+    private Training() {}
+
+    /** One request, one config, one parse error and one answer, as the runner and demo make them. */
     public static void main(String[] args) throws Exception {
         JsonMapper json = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
         JsonNode request = json.readTree("{\"kind\":\"case\",\"version\":1,\"name\":\"c\",\"batch_size\":3,"
