@@ -2,6 +2,9 @@ package outbox;
 
 /** What the relay publishes to. */
 public interface Broker {
-    /** Publishes one message; a missing ack is a checked {@link PublishFailed}. */
+    /**
+     * Hands the message over. {@link PublishFailed} means no ack came back:
+     * the relay must retry later, although the message may have arrived.
+     */
     void publish(Message message) throws PublishFailed;
 }

@@ -5,8 +5,8 @@ public enum Failure {
     /** The broker did not answer: the message was NOT delivered. */
     DOWN,
     /**
-     * Delivered, but the ack was lost: the publisher sees an error anyway.
-     * This is why delivery is at-least-once.
+     * The message was delivered, but the ack was lost: the publisher sees
+     * an error anyway. This is why delivery is at-least-once.
      */
     LOST_ACK
 }

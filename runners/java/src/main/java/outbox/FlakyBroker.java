@@ -11,12 +11,16 @@ public final class FlakyBroker implements Broker {
     private final Map<Long, Failure> failures;
     private long attempts;
 
-    /** A broker delivering to {@code consumer}, failing attempt n as {@code failures} says. */
+    /** A broker delivering to {@code consumer}, failing attempt n as {@code failures.get(n)} says. */
     public FlakyBroker(IdempotentConsumer consumer, Map<Long, Failure> failures) {
         this.consumer = consumer;
         this.failures = Map.copyOf(failures);
     }
 
+    /**
+     * Delivers the message unless the attempt is scripted {@code DOWN}, and
+     * throws {@link PublishFailed} for a scripted {@code DOWN} or {@code LOST_ACK}.
+     */
     @Override
     public void publish(Message message) throws PublishFailed {
         attempts++;

@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The delivery service: does the work once per message id. It cannot tell
+ * The delivery service: turns at-least-once delivery into exactly-once
+ * effect by remembering which message ids it has processed. It cannot tell
  * a repeat by content (two identical "paid" events can both be honest);
  * only the outbox-assigned id tells.
  */
@@ -15,7 +16,7 @@ public final class IdempotentConsumer {
     private final List<String> journal = new ArrayList<>();
     private int duplicates;
 
-    /** Does the work unless the id was processed; a repeat is only counted. */
+    /** Does the work once per message id; a redelivery is only counted. */
     public void handle(Message message) {
         if (!processed.add(message.id())) {
             duplicates++;
@@ -24,7 +25,7 @@ public final class IdempotentConsumer {
         journal.add(message.aggregate() + " " + message.type());
     }
 
-    /** The work done, {@code "<aggregate> <type>"} per message, in order: a copy. */
+    /** The work done, in order: {@code "<aggregate> <type>"} per message, a copy. */
     public List<String> journal() {
         return List.copyOf(journal);
     }

@@ -1,15 +1,14 @@
 package outbox;
 
 /**
- * An id that is not greater than the last one added: the outbox assigns ids
- * in increasing order, so such a row is a bug of the writer (unchecked).
+ * {@link OutboxTable#add}'s refusal of an id not greater than the last one:
+ * the table's order would no longer be insertion order. Unchecked, because
+ * it is the writer's bug.
  */
 public final class OutOfOrder extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
-    /** The refused id. */
     private final long id;
-    /** The last id the table accepted. */
     private final long lastId;
 
     /** The refusal of {@code id} after {@code lastId}. */

@@ -6,9 +6,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Moves unsent rows from the table to the broker, one pass at a time. It
- * keeps nothing between passes (all state is in the table), so a new relay
- * can be built at any pass boundary and carries on.
+ * Moves unsent rows from the outbox table to the broker, one pass at a time.
+ * It keeps nothing between passes (all state is in the table), so a new
+ * relay can be built at any pass boundary and carries on where the last one
+ * stopped.
  */
 public final class OutboxRelay {
     private final OutboxTable table;
@@ -31,20 +32,20 @@ public final class OutboxRelay {
      * overtake OrderPlaced.
      */
     public List<Long> runOnce() {
+        List<Message> batch = table.unsent(batchSize);
         Set<String> blocked = new HashSet<>();
         List<Long> sent = new ArrayList<>();
-        for (Message message : table.unsent(batchSize)) {
+        for (Message message : batch) {
             if (blocked.contains(message.aggregate())) {
                 continue;
             }
             try {
                 broker.publish(message);
+                table.markSent(message.id());
+                sent.add(message.id());
             } catch (PublishFailed e) {
                 blocked.add(message.aggregate());
-                continue;
             }
-            table.markSent(message.id());
-            sent.add(message.id());
         }
         return sent;
     }

@@ -5,17 +5,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The rows waiting for the relay, in insertion order. A
- * {@link LinkedHashMap} unlinks a sent row in O(1) and iterates its links,
- * not its buckets, so {@code unsent} walks only the rows it returns: no
- * holes left by sent rows to cross while a large backlog drains.
+ * The rows waiting for the relay: the unsent messages keyed by id, in
+ * insertion order. A {@link LinkedHashMap} unlinks a sent row in O(1) and
+ * iterates its links, not its buckets, so {@code unsent} walks only the rows
+ * it returns: no holes left by sent rows to cross while a large backlog drains.
  */
 public final class OutboxTable {
     private final Map<Long, Message> unsent = new LinkedHashMap<>();
     /** Kept apart from the rows: the last row may be sent already. */
     private Long lastId;
 
-    /** Appends a row; throws {@link OutOfOrder} if its id does not increase. */
+    /** Appends a row; refuses an id that does not increase (a writer's bug) with {@link OutOfOrder}. */
     public void add(Message message) {
         if (lastId != null && message.id() <= lastId) {
             throw new OutOfOrder(message.id(), lastId);
@@ -25,19 +25,19 @@ public final class OutboxTable {
     }
 
     /**
-     * The oldest unsent rows, at most {@code limit}: a copy, because the
-     * relay marks rows sent while it walks the batch.
+     * The oldest unsent rows in insertion order, at most {@code limit}: a
+     * copy, because the relay marks rows sent while it walks the batch.
      */
     public List<Message> unsent(int limit) {
         return unsent.values().stream().limit(limit).toList();
     }
 
-    /** Takes the row out of later {@code unsent} selections; an unknown id is no-op. */
+    /** Takes the row out of later {@code unsent} selections; an unknown id changes nothing. */
     public void markSent(long id) {
         unsent.remove(id);
     }
 
-    /** Whether the relay still has work. */
+    /** Whether the relay still has work: the demo's loop condition. */
     public boolean hasUnsent() {
         return !unsent.isEmpty();
     }

@@ -9,10 +9,9 @@ package outbox;
 public final class PublishFailed extends Exception {
     private static final long serialVersionUID = 1L;
 
-    /** Why the attempt failed. */
     private final Failure failure;
 
-    /** A failed attempt, described by how it failed. */
+    /** A failed attempt; its message names the failure, as every port's does. */
     public PublishFailed(Failure failure) {
         // A switch expression over an enum must cover every constant: a new
         // Failure does not compile until it is described here.
@@ -23,7 +22,7 @@ public final class PublishFailed extends Exception {
         this.failure = failure;
     }
 
-    /** How the attempt failed; the relay treats both alike. */
+    /** Which scripted failure happened; the relay treats both alike. */
     public Failure failure() {
         return failure;
     }

@@ -2,17 +2,17 @@ package outbox.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Formatter;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import outbox.Broker;
 import outbox.Failure;
@@ -24,25 +24,86 @@ import outbox.OutboxTable;
 import outbox.PublishFailed;
 
 /**
- * The relay as a process would run it: the composition root reads the batch
- * size and the pass limit from the shared config, builds the table, broker,
- * consumer and relay, and loops {@code runOnce} while rows are unsent. It
- * prints the same transcript as every other language's demo.
+ * The relay as a background process. Its composition root reads the batch
+ * size and the pass limit from a config file, builds the table, the broker,
+ * the delivery service's consumer and the relay, and calls {@code runOnce}
+ * while the table has unsent rows, at most {@code max_passes} times. The
+ * call path: process loop -> relay -> outbox -> broker -> consumer.
  */
 public final class Demo {
-    /**
-     * The largest batch size and pass limit. Every port reads JSON numbers
-     * as doubles or 64-bit integers and holds 0..LIMIT exactly, so they all
-     * reject the same configs.
-     */
-    static final long LIMIT = 1_000_000;
+    /** The config's keys, both required. */
+    private static final List<String> KEYS = List.of("batch_size", "max_passes");
 
     private Demo() {}
 
-    /** The demo's settings, shared by every language's demo. */
-    record Config(int batchSize, long maxPasses) {}
+    /** {@code demo [CONFIG]}, by default {@code runners/demo.json}: exit 2 on a bad config. */
+    public static void main(String[] args) {
+        String path = args.length > 0 ? args[0] : "runners/demo.json";
+        Config config;
+        try {
+            config = loadConfig(path);
+        } catch (BadConfig e) {
+            System.err.println("demo: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        System.out.print(run(config));
+        if (System.out.checkError()) {
+            System.exit(1);
+        }
+    }
 
-    /** A config the demo refuses; the first line of its text is the same in every port. */
+    /** The composition root: builds the parts, runs the passes and returns the transcript. */
+    static String run(Config config) {
+        var table = new OutboxTable();
+        table.add(new Message(1, "order-1", "OrderPlaced"));
+        table.add(new Message(2, "order-2", "OrderPlaced"));
+        table.add(new Message(3, "order-1", "OrderPaid"));
+        table.add(new Message(4, "order-2", "OrderPaid"));
+        var consumer = new IdempotentConsumer(); // the delivery service, across the broker
+        var broker = new NarratingBroker(new FlakyBroker(consumer, Map.of(1L, Failure.LOST_ACK)), consumer);
+        // A batch past int's range is every row there is.
+        int batchSize = (int) Math.min(config.batchSize(), Integer.MAX_VALUE);
+        var relay = new OutboxRelay(table, broker, batchSize);
+
+        // "\n", not %n: the transcript is the same bytes on every platform.
+        var out = new Formatter(new StringBuilder(), Locale.ROOT);
+        out.format("Outbox relay demo: batch size %d, at most %d passes.\n", config.batchSize(), config.maxPasses());
+        out.format("Outbox: %s.\n",
+                table.unsent(Integer.MAX_VALUE).stream().map(Demo::describe).collect(Collectors.joining(", ")));
+        out.format("The broker will lose the ack of attempt 1.\n");
+
+        long passes = 0;
+        while (table.hasUnsent() && passes < config.maxPasses()) {
+            passes++;
+            List<Message> batch = table.unsent(batchSize);
+            out.format("\nPass %d: batch %s\n", passes, idList(batch.stream().map(Message::id).toList()));
+            List<Long> sent = relay.runOnce();
+            for (Message message : batch) {
+                String line = broker.story.remove(message.id());
+                if (line == null) {
+                    line = "skipped " + describe(message) + ": " + message.aggregate() + " is blocked";
+                }
+                out.format("  %s\n", line);
+            }
+            out.format("  sent %s\n", idList(sent));
+        }
+
+        if (table.hasUnsent()) {
+            out.format("\nStopped at the pass limit with messages still unsent.\n");
+        } else {
+            out.format("\nOutbox drained after %d passes.\n", passes);
+        }
+        out.format("Consumer journal:\n");
+        consumer.journal().forEach(entry -> out.format("  %s\n", entry));
+        out.format("Duplicates dropped: %d\n", consumer.duplicates());
+        return out.toString();
+    }
+
+    /** The process's settings, read from its config file: both at least 1. */
+    record Config(long batchSize, long maxPasses) {}
+
+    /** What is wrong with the config file, in one line. */
     static final class BadConfig extends Exception {
         private static final long serialVersionUID = 1L;
 
@@ -51,94 +112,53 @@ public final class Demo {
         }
     }
 
-    /**
-     * Reads and checks the config: the file, then JSON, then an object, then
-     * unknown keys, then each key. A second line, when there is one, is
-     * Java's own reason.
-     */
-    static Config load(String path) throws BadConfig {
-        JsonNode value;
+    /** Reads the process's settings, or says in one line what is wrong with the file, naming the key at fault. */
+    static Config loadConfig(String path) throws BadConfig {
+        JsonNode fields;
         try {
-            value = Runner.JSON.readTree(Files.readAllBytes(Path.of(path)));
+            fields = Runner.JSON.readTree(Files.readAllBytes(Path.of(path)));
         } catch (JsonProcessingException e) {
-            throw new BadConfig(path + ": not valid JSON\n  " + e.getOriginalMessage());
-        } catch (IOException | RuntimeException e) {
-            throw new BadConfig(path + ": cannot read the file\n  " + e);
+            throw new BadConfig(path + ": not valid JSON");
+        } catch (IOException | InvalidPathException e) {
+            throw new BadConfig(path + ": cannot read the file");
         }
-        if (value == null || value.isMissingNode()) {
-            throw new BadConfig(path + ": not valid JSON\n  the file is empty");
+        // Jackson reads an empty file as a missing node, not as an error.
+        if (fields.isMissingNode()) {
+            throw new BadConfig(path + ": not valid JSON");
         }
-        if (!value.isObject()) {
-            throw new BadConfig(path + ": want a JSON object with `batch_size` and `max_passes`, not " + kind(value));
+        if (!fields.isObject()) {
+            throw new BadConfig(path + ": not a JSON object");
         }
-        // Sorted, because not every port's parser keeps the file's order.
-        List<String> unknown = value.propertyStream()
-                .map(Map.Entry::getKey)
-                .filter(key -> !key.equals("batch_size") && !key.equals("max_passes"))
-                .sorted()
-                .map(Demo::quote)
-                .toList();
+        // The first by name: not every port's parser keeps the file's order.
+        var unknown = new TreeSet<String>();
+        fields.fieldNames().forEachRemaining(unknown::add);
+        unknown.removeAll(KEYS);
         if (!unknown.isEmpty()) {
-            throw new BadConfig(path + ": unknown key" + (unknown.size() == 1 ? " " : "s ") + String.join(", ", unknown)
-                    + "; the keys are `batch_size` and `max_passes`");
+            throw new BadConfig(path + ": unknown key " + TextNode.valueOf(unknown.first()));
         }
-        return new Config((int) integer(path, value, "batch_size", 1), integer(path, value, "max_passes", 0));
+        for (String key : KEYS) {
+            JsonNode value = fields.get(key);
+            if (value == null) {
+                throw new BadConfig(path + ": \"" + key + "\" is missing");
+            }
+            // Integral only: true, "3", 3.5 and 3.0 are not, nor a number past a long.
+            if (!value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() < 1) {
+                throw new BadConfig(path + ": \"" + key + "\" must be an integer >= 1");
+            }
+        }
+        return new Config(fields.get("batch_size").asLong(), fields.get("max_passes").asLong());
     }
 
     /**
-     * The value of {@code key}, an integer from {@code lowest} to LIMIT. A
-     * number counts by its value, so 3.0 is 3: JavaScript cannot tell them apart.
-     */
-    private static long integer(String path, JsonNode fields, String key, long lowest) throws BadConfig {
-        JsonNode value = fields.get(key);
-        if (value == null) {
-            throw new BadConfig(path + ": `" + key + "` is missing");
-        }
-        String rule = path + ": `" + key + "` must be an integer from " + lowest + " to " + LIMIT;
-        if (!value.isNumber()) {
-            throw new BadConfig(rule + ", not " + kind(value));
-        }
-        double number = value.asDouble();
-        if (number != Math.floor(number)) {
-            throw new BadConfig(rule + ", not a fraction");
-        }
-        if (number < lowest || number > LIMIT) {
-            throw new BadConfig(rule);
-        }
-        return (long) number;
-    }
-
-    /** A JSON value's type, as the error messages name it. */
-    private static String kind(JsonNode value) {
-        return switch (value.getNodeType()) {
-            case NULL -> "null";
-            case BOOLEAN -> "a boolean";
-            case NUMBER -> "a number";
-            case STRING -> "a string";
-            case ARRAY -> "an array";
-            case OBJECT, POJO, BINARY, MISSING -> "an object";
-        };
-    }
-
-    /** A key written as a JSON string. */
-    private static String quote(String key) {
-        try {
-            return Runner.JSON.writeValueAsString(key);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a string always encodes", e);
-        }
-    }
-
-    /**
-     * Wraps the real broker and remembers how each attempt went, so the
-     * transcript can tell the pass's story in batch order. It watches the
+     * Wraps the real broker and tells how each attempt went, so the
+     * transcript shows the pass's story in batch order. It watches the
      * delivery service too: when its count of dropped repeats rises during a
      * publish, that publish was a redelivery the service recognised.
      */
     private static final class NarratingBroker implements Broker {
         private final Broker inner;
         private final IdempotentConsumer consumer;
-        private final Map<Long, String> log = new HashMap<>();
+        private final Map<Long, String> story = new HashMap<>();
         private long attempts;
 
         NarratingBroker(Broker inner, IdempotentConsumer consumer) {
@@ -150,18 +170,18 @@ public final class Demo {
         public void publish(Message message) throws PublishFailed {
             attempts++;
             int dropped = consumer.duplicates();
-            String story = "attempt " + attempts + ": " + describe(message) + " -> ";
+            String line = "attempt " + attempts + ": " + describe(message) + " -> ";
             try {
                 inner.publish(message);
-                story += "published";
+                line += "published";
             } catch (PublishFailed e) {
-                story += e.getMessage() + "; " + message.aggregate() + " blocked for this pass";
+                line += e.getMessage() + "; " + message.aggregate() + " blocked for this pass";
                 throw e;
             } finally {
                 if (consumer.duplicates() > dropped) {
-                    story += "\n    delivery service: #" + message.id() + " already processed, repeat dropped";
+                    line += "\n    delivery service: #" + message.id() + " already processed, repeat dropped";
                 }
-                log.put(message.id(), story);
+                story.put(message.id(), line);
             }
         }
     }
@@ -172,67 +192,5 @@ public final class Demo {
 
     private static String idList(List<Long> ids) {
         return ids.stream().map(String::valueOf).collect(Collectors.joining(", ", "[", "]"));
-    }
-
-    /** Runs the scenario of SPEC.md and prints the transcript. */
-    static void run(Config config, PrintStream out) {
-        var table = new OutboxTable();
-        table.add(new Message(1, "order-1", "OrderPlaced"));
-        table.add(new Message(2, "order-2", "OrderPlaced"));
-        table.add(new Message(3, "order-1", "OrderPaid"));
-        table.add(new Message(4, "order-2", "OrderPaid"));
-        var consumer = new IdempotentConsumer();
-        var broker = new NarratingBroker(new FlakyBroker(consumer, Map.of(1L, Failure.LOST_ACK)), consumer);
-        var relay = new OutboxRelay(table, broker, config.batchSize());
-
-        out.print("Outbox relay demo: batch size " + config.batchSize() + ", at most " + config.maxPasses()
-                + " passes.\n");
-        out.print("Outbox: " + table.unsent(Integer.MAX_VALUE).stream().map(Demo::describe)
-                .collect(Collectors.joining(", ")) + ".\n");
-        out.print("The broker will lose the ack of attempt 1.\n");
-
-        long passes = 0;
-        while (table.hasUnsent() && passes < config.maxPasses()) {
-            passes++;
-            List<Message> batch = table.unsent(config.batchSize());
-            List<Long> ids = new ArrayList<>();
-            batch.forEach(m -> ids.add(m.id()));
-            out.print("\nPass " + passes + ": batch " + idList(ids) + "\n");
-            List<Long> sent = relay.runOnce();
-            for (Message message : batch) {
-                String line = broker.log.remove(message.id());
-                out.print(line != null
-                        ? "  " + line + "\n"
-                        : "  skipped " + describe(message) + ": " + message.aggregate() + " is blocked\n");
-            }
-            out.print("  sent " + idList(sent) + "\n");
-        }
-
-        out.print(table.hasUnsent()
-                ? "\nStopped at the pass limit with messages still unsent.\n"
-                : "\nOutbox drained after " + passes + " passes.\n");
-        out.print("Consumer journal:\n");
-        consumer.journal().forEach(entry -> out.print("  " + entry + "\n"));
-        out.print("Duplicates dropped: " + consumer.duplicates() + "\n");
-    }
-
-    /** {@code demo [CONFIG]}, by default the shared {@code runners/demo.json}: exit 2 on a bad config. */
-    public static void main(String[] args) {
-        // Named as given, not as Path prints it: every port's message shows the same text.
-        String path = args.length > 0 ? args[0] : "runners/demo.json";
-        Config config;
-        try {
-            config = load(path);
-        } catch (BadConfig e) {
-            System.err.println("demo: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
-        var out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
-        run(config, out);
-        out.flush();
-        if (out.checkError()) {
-            System.exit(1);
-        }
     }
 }
