@@ -143,6 +143,10 @@ pub const BAD_CONFIGS: [(Option<&str>, Option<&str>); 8] = [
     ),
 ];
 
+/// Every key a bad config names: a refusal names the one at fault and no
+/// other, so a line that lists them all cannot pass for every config.
+const KEYS: [&str; 3] = ["batch_size", "max_passes", "pause_ms"];
+
 /// The exit code every demo gives a config it refuses.
 pub const BAD_CONFIG_EXIT: i32 = 2;
 
@@ -250,6 +254,14 @@ pub fn judge_refusals(
                 wrong.push(format!("the first line of stderr does not name `{key}`"));
             }
         }
+        let path_free = got.first_line.replace(path.as_ref(), "");
+        for other in KEYS.iter().filter(|&&k| Some(k) != config.key) {
+            if path_free.contains(other) {
+                wrong.push(format!(
+                    "the first line of stderr names `{other}`, which is not at fault"
+                ));
+            }
+        }
         if !wrong.is_empty() {
             problems.push_str(&format!(
                 "  {path} ({}): {}\n    first line of stderr: {:?}\n",
@@ -329,6 +341,21 @@ mod tests {
         assert!(why.contains("does not name `max_passes`"), "{why}");
         let why = plant(7, &|r| r.code = None);
         assert!(why.contains("exit (killed)"), "{why}");
+        // A line naming every key would otherwise pass for every config.
+        let why = plant(1, &|r| {
+            r.first_line = "demo: t/bad-2.json: bad (batch_size, max_passes, pause_ms)".into()
+        });
+        assert!(
+            why.contains("names `batch_size`, which is not at fault"),
+            "{why}"
+        );
+        let why = plant(3, &|r| {
+            r.first_line = "demo: t/bad-4.json: bad max_passes or pause_ms".into()
+        });
+        assert!(
+            why.contains("names `pause_ms`, which is not at fault"),
+            "{why}"
+        );
     }
 
     /// A neutral file name: a path that named the key would pass the key
