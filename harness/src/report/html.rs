@@ -205,7 +205,7 @@ fn case_section(out: &mut String, report: &Report, row: &Row) {
 }
 
 /// The code panel: a section per part, its languages side by side in equal
-/// columns whose long lines wrap, so all five fit a screen with no
+/// columns whose long lines wrap, so all six fit a screen with no
 /// scrolling region.
 fn code_panel(out: &mut String, parts: &[Part]) {
     out.push_str(

@@ -1,7 +1,7 @@
 //! The parity report: one self-contained HTML page a person looks at.
 //!
 //! The terminal output suits whoever runs `make test`; a course author
-//! checking five languages at a glance, a reader learning what a case
+//! checking every language at a glance, a reader learning what a case
 //! means, and a CI artifact need a page: the language-by-case matrix, a
 //! summary per language, and a picture of every case drawn from the
 //! reference's own trace of it (see `outbox::trace`).
