@@ -16,8 +16,12 @@ pub struct Base {
     /// the base's order.
     pub changes: Vec<Change>,
     /// When the base chose its trials otherwise than this run: (the base's
-    /// filter, this run's), so "gone" cells are read as filtered, not lost.
+    /// filter, this run's). Then only the cells both runs ran are compared:
+    /// a cell one filter left out is neither new nor gone.
     pub filters: Option<(String, String)>,
+    /// How many cells only one of the two runs ran, when their filters
+    /// differ (not compared, so not changes).
+    pub unmatched: usize,
 }
 
 impl Base {
@@ -30,9 +34,14 @@ impl Base {
                 format!("`{f}`")
             }
         };
-        self.filters
-            .as_ref()
-            .map(|(base, now)| format!("the base ran {}, this run {}", shown(base), shown(now)))
+        self.filters.as_ref().map(|(base, now)| {
+            format!(
+                "the base ran {}, this run {}: only the cells both ran are compared ({} left out)",
+                shown(base),
+                shown(now),
+                self.unmatched
+            )
+        })
     }
 }
 
@@ -76,12 +85,20 @@ pub fn compare(base: &Results, now: &Results) -> Base {
         .iter()
         .map(|e| (key(&e.language, &e.case), e))
         .collect();
+    // Two runs that chose their trials otherwise are compared on the cells
+    // both ran: a cell only one filter selected is neither new nor gone.
+    let same_selection = base.filter == now.filter;
     let mut seen = std::collections::HashSet::new();
     let mut changes = Vec::new();
+    let mut unmatched = 0;
     for entry in &now.trials {
         let k = key(&entry.language, &entry.case);
         let was = before.get(&k).map(|e| e.state());
         seen.insert(k);
+        if was.is_none() && !same_selection {
+            unmatched += 1;
+            continue;
+        }
         if was != Some(entry.state()) {
             changes.push(Change {
                 language: entry.language.clone(),
@@ -94,6 +111,10 @@ pub fn compare(base: &Results, now: &Results) -> Base {
     }
     for entry in &base.trials {
         if !seen.contains(&key(&entry.language, &entry.case)) {
+            if !same_selection {
+                unmatched += 1;
+                continue;
+            }
             changes.push(Change {
                 language: entry.language.clone(),
                 case: entry.case.clone(),
@@ -106,20 +127,24 @@ pub fn compare(base: &Results, now: &Results) -> Base {
     Base {
         commit: base.commit.clone(),
         changes,
-        filters: (base.filter != now.filter).then(|| (base.filter.clone(), now.filter.clone())),
+        filters: (!same_selection).then(|| (base.filter.clone(), now.filter.clone())),
+        unmatched,
     }
 }
 
 /// The comparison as the terminal prints it at the end of a run.
 pub fn text(base: &Base) -> String {
+    let note = base
+        .filter_note()
+        .map_or_else(String::new, |note| format!("parity: {note}.\n"));
     if base.changes.is_empty() {
         return format!(
-            "parity: no change since the base (commit {}).\n",
+            "{note}parity: no change since the base (commit {}).\n",
             base.commit
         );
     }
     let mut out = format!(
-        "parity: changed since the base (commit {}): {} cell(s)\n",
+        "{note}parity: changed since the base (commit {}): {} cell(s)\n",
         base.commit,
         base.changes.len()
     );

@@ -190,10 +190,19 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
     assert_eq!(base_of_now.filter_note(), None);
     let mut filtered = results::Results::of(&now);
     filtered.filter = "go".into();
+    let narrower = diff::compare(&base, &filtered);
     assert_eq!(
-        diff::compare(&base, &filtered).filter_note().as_deref(),
-        Some("the base ran every trial, this run `go`")
+        narrower.filter_note().as_deref(),
+        Some(
+            "the base ran every trial, this run `go`: only the cells both ran are compared \
+             (2 left out)"
+        )
     );
+    // A cell only one of the two filters selected is neither new nor gone;
+    // the cells both ran still show their flips.
+    let cells: Vec<String> = narrower.changes.iter().map(diff::Change::cell).collect();
+    assert_eq!(cells, ["rust/lost_ack", "go/lost_ack"], "{narrower:?}");
+    assert!(diff::text(&narrower).starts_with("parity: the base ran every trial"));
     let text = diff::text(&base_of_now);
     assert!(text.contains("  rust/lost_ack: ✓ pass → ✗ wrong answer: `lost_ack`: the result differs from expect\n"), "{text}");
     now_report.base = Some(base_of_now);
