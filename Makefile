@@ -125,14 +125,14 @@ $(STRYKER):
 # command line only: the environment's LANG is the locale). SAMPLE=N judges
 # N mutants per language, spread over the list; ONLY=text those whose
 # `file:line: before => after` holds the text. See harness/mutants/README.md.
-MUTANTS_LANGS := $(if $(filter command line,$(origin LANG)),$(LANG),rust go python php typescript java)
+MUTANTS_LANGS := $(if $(filter command line,$(origin LANG)),$(LANG),all)
 SAMPLE ?=
 ONLY ?=
-mutants: $(if $(filter rust,$(MUTANTS_LANGS)),$(MUTANTS)) \
-	  $(if $(filter go python php,$(MUTANTS_LANGS)),$(UNIVERSALMUTATOR)) \
-	  $(if $(filter typescript,$(MUTANTS_LANGS)),$(STRYKER))
+mutants: $(if $(filter rust all,$(MUTANTS_LANGS)),$(MUTANTS)) \
+	  $(if $(filter go python php all,$(MUTANTS_LANGS)),$(UNIVERSALMUTATOR)) \
+	  $(if $(filter typescript all,$(MUTANTS_LANGS)),$(STRYKER))
 	env -u LANG CARGO_MUTANTS=$(MUTANTS) UNIVERSALMUTATOR=$(UNIVERSALMUTATOR) STRYKER=$(STRYKER) \
-	  nice -n 15 python3 harness/mutants/mutants.py $(MUTANTS_LANGS) $(if $(SAMPLE),--sample $(SAMPLE)) $(if $(ONLY),--only "$(ONLY)")
+	  nice -n 15 python3 harness/mutants/mutants.py $(filter-out all,$(MUTANTS_LANGS)) $(if $(SAMPLE),--sample $(SAMPLE)) $(if $(ONLY),--only "$(ONLY)")
 
 # The report page's checkers (html-validate, axe-core), pinned by
 # harness/report-tools/package-lock.json, for the browser test. Offline a

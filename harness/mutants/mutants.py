@@ -17,6 +17,7 @@ cargo-mutants over the reference, with `.cargo/mutants.toml` as its list.
 from __future__ import annotations
 
 import argparse
+import ast
 import base64
 import difflib
 import hashlib
@@ -35,9 +36,45 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 HERE = ROOT / "harness" / "mutants"
 WORK = ROOT / "target" / "mutants"
-TRIALS = "patterns/enterprise/outbox/practice"
-TABLE_ONLY = "--skip generated --skip demo --skip unit"
-LANGUAGES = ["rust", "go", "python", "php", "typescript", "java"]
+# One cargo target folder for every copy of the tree: the harness binary is
+# built once, and the builds of mutants never reach the working tree's.
+CARGO_TARGET = WORK / "cargo"
+
+
+@dataclass
+class Trials:
+    """What the harness says about its trials: the prefix of their names and
+    the languages, in its order (`--list`)."""
+
+    prefix: str
+    languages: list[str]
+
+
+def ask_harness() -> Trials:
+    """The harness's trial names are `<prefix>/<language>/<trial>`; asking it
+    keeps the prefix and the language list in one place."""
+    argv = ["cargo", "test", "--quiet", "--package", "parity", "--test", "parity", "--", "--list"]
+    listed = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=False)
+    names = [line.removesuffix(": test") for line in listed.stdout.splitlines() if line.endswith(": test")]
+    if listed.returncode != 0 or not names:
+        sys.exit(f"mutants: `{' '.join(argv)}` listed no trials:\n{listed.stderr[-2000:]}")
+    prefixes = {name.rsplit("/", 2)[0] for name in names}
+    if len(prefixes) != 1:
+        sys.exit(f"mutants: the harness's trial names have no common prefix: {sorted(prefixes)}")
+    languages = list(dict.fromkeys(name.rsplit("/", 2)[1] for name in names))
+    return Trials(prefixes.pop(), languages)
+
+
+def language_settings(language: str) -> dict:
+    """Everything mutants.py knows about a language, in one place (the lead
+    may point it at runners/<language>/language.toml): the tool, the port's
+    folder, the files to mutate, the compile check."""
+    path = HERE / f"{language}.toml"
+    if language == "rust":
+        return {"tool": "cargo-mutants"}
+    if not path.exists():
+        sys.exit(f"mutants: {language}: no {path.relative_to(ROOT)} says what to mutate")
+    return tomllib.loads(path.read_text())
 
 
 def squash(text: str) -> str:
@@ -172,81 +209,161 @@ def run(argv: list[str], log: Path, timeout: float, cwd: Path = ROOT, env: dict[
     return result
 
 
-def judge_env() -> dict[str, str]:
+def judge_env(results: Path) -> dict[str, str]:
     env = dict(os.environ)
     # The judge is `make test` as a person types it, not a sub-make of
     # `make mutants` (whose MAKEFLAGS would carry LANG=<language>).
-    for name in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"):
+    for name in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "PARITY_JUNIT", "PARITY_BASE"):
         env.pop(name, None)
-    env["PARITY_STRICT"] = "1"
+    env |= {"PARITY_STRICT": "1", "CARGO_TARGET_DIR": str(CARGO_TARGET), "PARITY_RESULTS": str(results)}
     return env
 
 
-def judge_command(language: str, table_only: bool) -> list[str]:
-    argv = ["make", "--no-print-directory", "test", f"T={TRIALS}/{language}/", "PARITY_STRICT=1"]
-    if table_only:
-        argv.append(f"ARGS={TABLE_ONLY}")
-    return argv
+@dataclass
+class Judge:
+    """One judge of a language: its trials (all, or without the kinds
+    `skip` names), run with `make test` in a copy of the tree."""
+
+    trials: Trials
+    language: str
+    tree: Path
+    skip: list[str]
+
+    def argv(self) -> list[str]:
+        where = f"{self.trials.prefix}/{self.language}"
+        argv = ["make", "--no-print-directory", "test", f"T={where}/", "PARITY_STRICT=1"]
+        if self.skip:
+            argv.append("ARGS=" + " ".join(f"--skip {where}/{name}" for name in self.skip))
+        return argv
+
+    def __call__(self, log: Path, timeout: float) -> tuple[str, str, list[dict]]:
+        """Returns "pass", "fail" or "timeout", the first trial that failed
+        (by the harness's results file, not its text) and the trials run."""
+        results = log.with_suffix(".results.json")
+        results.unlink(missing_ok=True)
+        outcome = run(self.argv(), log, timeout, cwd=self.tree, env=judge_env(results))
+        trials = []
+        if results.exists():
+            trials = [t for t in json.loads(results.read_text())["trials"] if t["language"] == self.language]
+        failed = [t["case"] for t in trials if t["verdict"] == "fail"]
+        if outcome == "timeout":
+            return outcome, "timeout", trials
+        if outcome == "pass" and (failed or not trials):
+            sys.exit(f"mutants: {log.relative_to(ROOT)}: make passed, but {results} says otherwise")
+        return outcome, (failed[0] if failed else "the build or the run") if outcome == "fail" else "", trials
 
 
-def first_failure(log: Path) -> str:
-    for line in log.read_text(errors="replace").splitlines():
-        m = re.match(rf"test {TRIALS}/\w+/(\S+)\s+\.\.\. FAILED", line)
-        if m:
-            return m.group(1)
-    return "the build or the run"
+def table_skips(trials: list[dict]) -> list[str]:
+    """The trials of every kind but `case` (the generated scenarios, the
+    protocol's refusals, the demo, ...), by the kinds the harness wrote;
+    libtest's `--skip` matches a part of a name, so no case may start with
+    one of them."""
+    skip = sorted({t["case"] for t in trials if t["kind"] != "case"})
+    clash = [t["case"] for t in trials if t["kind"] == "case" and any(t["case"].startswith(k) for k in skip)]
+    if clash:
+        sys.exit(f"mutants: --skip would drop the cases {clash} too: they start with a trial's name")
+    return skip
+
+
+# ---------------------------------------------------------------- the copy of the tree
+
+
+def copy_tree(language: str) -> Path:
+    """target/mutants/<language>/tree: the tracked files as they are now
+    (uncommitted edits included), with their times, so cargo finds its
+    build fresh. Mutants are written there only; the working tree is
+    never touched, whatever stops the run."""
+    tree = WORK / language / "tree"
+    shutil.rmtree(tree, ignore_errors=True)
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in files.decode().split("\0"):
+        source = ROOT / name
+        if name and source.is_file():
+            (tree / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, tree / name)
+    return tree
+
+
+# ---------------------------------------------------------------- comments
+
+
+C_LIKE = r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|`[^`]*`"""
+COMMENTS = {
+    ".go": re.compile(C_LIKE, re.DOTALL),
+    ".ts": re.compile(C_LIKE, re.DOTALL),
+    ".php": re.compile(C_LIKE + r"|#(?!\[)[^\n]*", re.DOTALL),
+}
+
+
+def code_of(file: str, text: str) -> str:
+    """The text without its comments and docstrings, to drop the mutants
+    that change only those before judging (a docstring reads as `pass`)."""
+    suffix = Path(file).suffix
+    if suffix == ".py":
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            return text
+        for node in ast.walk(tree):
+            for field in ("body", "orelse", "finalbody"):
+                body = getattr(node, field, None)
+                if isinstance(body, list):
+                    body[:] = [ast.Pass() if is_docstring(s) else s for s in body]
+        return ast.dump(tree)
+    pattern = COMMENTS.get(suffix)
+    if pattern is None:
+        return text
+    return squash(pattern.sub(lambda m: m.group() if m.group()[0] in "\"'`" else " ", text))
+
+
+def is_docstring(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
 
 
 # ---------------------------------------------------------------- the ports
 
 
 class Port:
-    def __init__(self, language: str, sample: int | None, only: str | None = None) -> None:
+    """A port's mutants, made from the working tree's files and judged in a
+    copy of the tree (target/mutants/<language>/tree)."""
+
+    def __init__(self, trials: Trials, language: str, sample: int | None, only: str | None = None) -> None:
+        self.trials = trials
         self.language = language
         self.only = only
-        self.config = tomllib.loads((HERE / f"{language}.toml").read_text())
-        self.root = ROOT / self.config["root"]
+        self.config = language_settings(language)
         self.files = [f"{self.config['root']}/{f}" for f in self.config["files"]]
         self.work = WORK / language
         self.sample = sample
         self.originals = {f: (ROOT / f).read_text() for f in self.files}
-        self.pending = self.work / "pending"
         self.not_viable = 0
+        self.commented = 0
+        self.tree = copy_tree(language)
+        self.root = self.tree / self.config["root"]
 
-    # Restoring ---------------------------------------------------------
+    # Putting a mutant in place, in the copy ----------------------------
 
     def recover(self) -> None:
-        """A run killed with SIGKILL leaves a mutant in place: put back the
-        original it saved, if the file still holds that mutant."""
-        if not self.pending.exists():
-            return
-        state = json.loads(self.pending.read_text())
-        path = ROOT / state["file"]
-        if path.read_text() == state["mutant"]:
-            path.write_text(state["original"])
-            print(f"restored {state['file']} from a run that was killed", file=sys.stderr)
-            self.originals[state["file"]] = state["original"]
-        self.pending.unlink()
+        """Nothing to do: a killed run leaves its mutant only in the copy,
+        which the next run makes afresh."""
 
     def put(self, mutant: Mutant) -> None:
-        self.pending.parent.mkdir(parents=True, exist_ok=True)
-        original = self.originals[mutant.file]
-        self.pending.write_text(json.dumps({"file": mutant.file, "original": original, "mutant": mutant.text}))
-        (ROOT / mutant.file).write_text(mutant.text)
+        (self.tree / mutant.file).write_text(mutant.text)
         self.forget_builds()
 
     def restore(self, file: str) -> None:
-        (ROOT / file).write_text(self.originals[file])
+        (self.tree / file).write_text(self.originals[file])
         self.forget_builds()
-        self.pending.unlink(missing_ok=True)
 
     def forget_builds(self) -> None:
         # python3 -S -E ignores PYTHONDONTWRITEBYTECODE, and a .pyc is
         # trusted when size and mtime (in seconds) match: drop them all.
         for cache in self.root.rglob("__pycache__"):
             shutil.rmtree(cache, ignore_errors=True)
-        # tsc is skipped while its stamp is newer than src/ (mtime).
-        (ROOT / "target/parity/typescript/tsc.stamp").unlink(missing_ok=True)
 
     # Making mutants ----------------------------------------------------
 
@@ -254,9 +371,14 @@ class Port:
         tool = self.config["tool"]
         made = self.universalmutator() if tool == "universalmutator" else self.stryker()
         unique: dict[str, Mutant] = {}
+        code = {f: code_of(f, text) for f, text in self.originals.items()}
         for m in made:
-            if m.text != self.originals[m.file]:
-                unique.setdefault(m.file + "\0" + m.text, m)
+            if m.text == self.originals[m.file]:
+                continue
+            if code_of(m.file, m.text) == code[m.file]:
+                self.commented += 1  # a comment or a docstring: not judged, not listed
+                continue
+            unique.setdefault(m.file + "\0" + m.text, m)
         return list(unique.values())
 
     def universalmutator(self) -> list[Mutant]:
@@ -381,28 +503,35 @@ class Port:
         try:
             for table_only in (True, False):
                 log = self.work / "logs" / f"mutant-{index}-{'table' if table_only else 'all'}.log"
-                result = run(judge_command(self.language, table_only), log, timeouts[table_only], env=judge_env())
+                result, by, _ = self.judges[table_only](log, timeouts[table_only])
                 if result == "pass":
                     continue
                 mutant.outcome = ("timeout " if result == "timeout" else "") + (
                     "killed by the table" if table_only else "killed by all"
                 )
-                mutant.by = "timeout" if result == "timeout" else first_failure(log)
+                mutant.by = by
                 return
             mutant.outcome = "survived"
         finally:
             self.restore(mutant.file)
 
     def baseline(self) -> dict[bool, float]:
-        """Both judges must pass unmutated; their times set the timeouts."""
+        """Both judges must pass unmutated; their times set the timeouts.
+        The whole set runs first: its results say which trials are not
+        cases, and the table's judge skips those."""
         timeouts = {}
-        for table_only in (True, False):
+        self.judges = {False: Judge(self.trials, self.language, self.tree, [])}
+        for table_only in (False, True):
             log = self.work / "logs" / f"baseline-{'table' if table_only else 'all'}.log"
             started = time.monotonic()
-            if run(judge_command(self.language, table_only), log, 900, env=judge_env()) != "pass":
-                sys.exit(f"{self.language}: the unmutated port fails its parity trials: see {log.relative_to(ROOT)}")
-            took = time.monotonic() - started
-            timeouts[table_only] = 60 + 10 * took
+            result, by, trials = self.judges[table_only](log, 900)
+            if result != "pass":
+                sys.exit(
+                    f"{self.language}: the unmutated port fails its parity trials ({by}): see {log.relative_to(ROOT)}"
+                )
+            timeouts[table_only] = 60 + 10 * (time.monotonic() - started)
+            if not table_only:
+                self.judges[True] = Judge(self.trials, self.language, self.tree, table_skips(trials))
         return timeouts
 
     def run(self) -> dict:
@@ -423,7 +552,7 @@ class Port:
         print(
             f"{self.language}: {len(tested)} mutants to judge"
             f"{f' (of {len(mutants)})' if tested is not mutants else ''},"
-            f" {self.not_viable} not viable",
+            f" {self.not_viable} not viable, {self.commented} of comments or docstrings only",
             flush=True,
         )
         for i, m in enumerate(tested, 1):
@@ -437,7 +566,7 @@ class Port:
                 f"{m.file}:{m.line}: {squash(m.after)[:90]}",
                 flush=True,
             )
-        return self.score(tested, len(mutants), equivalents, time.monotonic() - started)
+        return self.score(tested, len(mutants), equivalents, time.monotonic() - started) | {"comments": self.commented}
 
     def score(self, tested: list[Mutant], viable: int, equivalents: list[Equivalent], seconds: float) -> dict:
         tool = self.config["tool"]
@@ -565,10 +694,10 @@ class JavaPort(Port):
     watches the sources, the POM and named outputs, not the parts' classes),
     so the trials run the mutant; the original class file is put back after."""
 
-    def __init__(self, language: str, sample: int | None, only: str | None = None) -> None:
-        super().__init__(language, sample, only)
-        target = ROOT / os.environ.get("CARGO_TARGET_DIR", "target")
-        self.classes = target / "parity" / "java" / "classes"
+    def __init__(self, trials: Trials, language: str, sample: int | None, only: str | None = None) -> None:
+        super().__init__(trials, language, sample, only)
+        self.classes = CARGO_TARGET / "parity" / "java" / "classes"
+        self.pending = self.work / "pending"
         self.build = self.work / "build"
         self.current: ClassMutant | None = None
 
@@ -649,7 +778,7 @@ class JavaPort(Port):
 # ---------------------------------------------------------------- Rust
 
 
-def rust(sample: int | None) -> dict:
+def rust(trials: Trials, sample: int | None) -> dict:
     """cargo-mutants over the reference, judged by the Rust runner's trials:
     the table alone, then the whole parity set for the mutants the table
     missed. `.cargo/mutants.toml` excludes the mutants no judge can kill;
@@ -657,6 +786,15 @@ def rust(sample: int | None) -> dict:
     cargo-mutants' names split at the first " with ")."""
     cargo_mutants = os.environ.get("CARGO_MUTANTS") or sys.exit("CARGO_MUTANTS is not set: run make mutants")
     started = time.monotonic()
+    # The kinds of trial the table's judge skips: by the whole set's results.
+    log = WORK / "rust" / "logs" / "baseline-all.log"
+    result, by, ran = Judge(trials, "rust", copy_tree("rust"), [])(log, 900)
+    if result != "pass":
+        sys.exit(f"rust: the reference fails its parity trials ({by}): see {log.relative_to(ROOT)}")
+    where = f"{trials.prefix}/rust"
+    table_only = [a for kind in table_skips(ran) for a in ("--skip", f"{where}/{kind}")]
+    # cargo-mutants builds in scratch copies of its own, with its own target.
+    env = {k: v for k, v in judge_env(log).items() if k not in ("CARGO_TARGET_DIR", "PARITY_RESULTS")}
     common = [
         str(ROOT / cargo_mutants),
         "mutants",
@@ -677,10 +815,10 @@ def rust(sample: int | None) -> dict:
         out = WORK / f"rust-{name}"
         shutil.rmtree(out, ignore_errors=True)
         argv = common + [a for m in only for a in ("-F", "^" + re.sub(r"([\\.+*?()|\[\]{}^$])", r"\\\1", m) + "$")]
-        argv += ["--output", str(out), "--", "--test", "parity", "--", f"{TRIALS}/rust/"] + extra
+        argv += ["--output", str(out), "--", "--test", "parity", "--", f"{where}/"] + extra
         print(f"rust: cargo-mutants, judged by {'the table' if extra else 'the whole parity set'}", flush=True)
         log = WORK / "rust" / f"cargo-mutants-{name}.log"
-        if run(argv, log, 7200, env=judge_env()) == "timeout":
+        if run(argv, log, 7200, env=env) == "timeout":
             sys.exit(f"rust: cargo-mutants took over two hours: see {log.relative_to(ROOT)}")
         print(log.read_text(errors="replace"), end="", flush=True)
         lists = {}
@@ -689,7 +827,7 @@ def rust(sample: int | None) -> dict:
             lists[kind] = path.read_text().splitlines() if path.exists() else []
         return lists
 
-    table = cargo_mutants_run("table", TABLE_ONLY.split(), [])
+    table = cargo_mutants_run("table", table_only, [])
     every = cargo_mutants_run("all", [], table["missed"]) if table["missed"] else {"caught": [], "timeout": []}
     judged = []
     for name in table["caught"] + table["timeout"] + table["missed"]:
@@ -732,7 +870,8 @@ def rust(sample: int | None) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("languages", nargs="*", default=LANGUAGES, choices=LANGUAGES)
+    trials = ask_harness()
+    parser.add_argument("languages", nargs="*", default=trials.languages, choices=trials.languages)
     parser.add_argument("--sample", type=int, help="judge only N mutants, spread evenly over the list")
     parser.add_argument(
         "--rescore", action="store_true", help="apply the equivalents lists to the last run's outcomes, running nothing"
@@ -752,10 +891,10 @@ def main() -> int:
             results.append(rescore(language))
             continue
         if language == "rust":
-            result = rust(args.sample)
+            result = rust(trials, args.sample)
         else:
             port = JavaPort if language == "java" else Port
-            result = port(language, args.sample, args.only).run()
+            result = port(trials, language, args.sample, args.only).run()
         results.append(result)
         (WORK / f"{language}.json").write_text(json.dumps(result, indent=2))
     failed = False
