@@ -5,13 +5,17 @@
 
 `make mutants` is the way in (it installs the pinned tools first). For a
 port, a tool makes the mutants of the four parts and the message type
-(`<language>.toml` names the files), a compile check drops those that do
-not build, and each remaining mutant is put in place and judged twice: by
-the table alone, then (if it survived) by the whole parity set of its
-language. A mutant the table does not kill must be listed in
-`<language>.equivalents` with a reason, or the run fails; a listed mutant
-that the table kills fails it too, so the list cannot go stale. Rust is
-cargo-mutants over the reference, with `.cargo/mutants.toml` as its list.
+(`<language>.toml` names the files); those that change only comments or
+docstrings are dropped, a compile check drops those that do not build, and
+each remaining mutant is put in place in a copy of the tree
+(target/mutants/<language>/tree; the working tree is never written) and
+judged twice by the harness's results file: by the table alone, then (if
+it survived) by the whole parity set of its language. A mutant the table
+does not kill must be listed in `<language>.equivalents` with a reason, or
+the run fails; a listed mutant that the table kills fails it too, so the
+list cannot go stale. Rust is cargo-mutants over the reference, with
+`.cargo/mutants.toml` as its list. The trial prefix, the languages and the
+kinds of trial that are not cases come from the harness.
 """
 
 from __future__ import annotations
@@ -36,9 +40,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 HERE = ROOT / "harness" / "mutants"
 WORK = ROOT / "target" / "mutants"
-# One cargo target folder for every copy of the tree: the harness binary is
-# built once, and the builds of mutants never reach the working tree's.
-CARGO_TARGET = WORK / "cargo"
 
 
 @dataclass
@@ -209,13 +210,21 @@ def run(argv: list[str], log: Path, timeout: float, cwd: Path = ROOT, env: dict[
     return result
 
 
-def judge_env(results: Path) -> dict[str, str]:
+def cargo_target(language: str) -> Path:
+    """Each copy of the tree has a cargo target folder of its own: the harness
+    finds the tree by the path built into it (CARGO_MANIFEST_DIR), so one
+    build cannot serve two copies; and no mutant's build reaches the working
+    tree's target/parity."""
+    return WORK / language / "target"
+
+
+def judge_env(language: str, results: Path) -> dict[str, str]:
     env = dict(os.environ)
     # The judge is `make test` as a person types it, not a sub-make of
     # `make mutants` (whose MAKEFLAGS would carry LANG=<language>).
     for name in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "PARITY_JUNIT", "PARITY_BASE"):
         env.pop(name, None)
-    env |= {"PARITY_STRICT": "1", "CARGO_TARGET_DIR": str(CARGO_TARGET), "PARITY_RESULTS": str(results)}
+    env |= {"PARITY_STRICT": "1", "CARGO_TARGET_DIR": str(cargo_target(language)), "PARITY_RESULTS": str(results)}
     return env
 
 
@@ -241,7 +250,7 @@ class Judge:
         (by the harness's results file, not its text) and the trials run."""
         results = log.with_suffix(".results.json")
         results.unlink(missing_ok=True)
-        outcome = run(self.argv(), log, timeout, cwd=self.tree, env=judge_env(results))
+        outcome = run(self.argv(), log, timeout, cwd=self.tree, env=judge_env(self.language, results))
         trials = []
         if results.exists():
             trials = [t for t in json.loads(results.read_text())["trials"] if t["language"] == self.language]
@@ -696,7 +705,7 @@ class JavaPort(Port):
 
     def __init__(self, trials: Trials, language: str, sample: int | None, only: str | None = None) -> None:
         super().__init__(trials, language, sample, only)
-        self.classes = CARGO_TARGET / "parity" / "java" / "classes"
+        self.classes = cargo_target(language) / "parity" / "java" / "classes"
         self.pending = self.work / "pending"
         self.build = self.work / "build"
         self.current: ClassMutant | None = None
@@ -794,7 +803,7 @@ def rust(trials: Trials, sample: int | None) -> dict:
     where = f"{trials.prefix}/rust"
     table_only = [a for kind in table_skips(ran) for a in ("--skip", f"{where}/{kind}")]
     # cargo-mutants builds in scratch copies of its own, with its own target.
-    env = {k: v for k, v in judge_env(log).items() if k not in ("CARGO_TARGET_DIR", "PARITY_RESULTS")}
+    env = {k: v for k, v in judge_env("rust", log).items() if k not in ("CARGO_TARGET_DIR", "PARITY_RESULTS")}
     common = [
         str(ROOT / cargo_mutants),
         "mutants",
