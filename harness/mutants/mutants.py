@@ -168,9 +168,10 @@ def read_equivalents(path: Path) -> list[Equivalent]:
 # ---------------------------------------------------------------- processes
 
 
-def end_session(sid: int) -> None:
+def end_session(sid: int, inside: Path | None = None) -> None:
     """SIGKILL every process of the session `sid`: the judge and every runner
-    it started, even those in process groups of their own."""
+    it started, even those in process groups of their own (with `inside`,
+    only those working in that folder: a session left by a killed run)."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -181,13 +182,24 @@ def end_session(sid: int) -> None:
         fields = stat.rsplit(")", 1)[1].split()
         if int(fields[3]) == sid:  # fields after the name: state ppid pgrp session
             try:
+                if inside and not Path(os.readlink(entry / "cwd")).is_relative_to(inside):
+                    continue
                 os.kill(int(entry.name), signal.SIGKILL)
-            except ProcessLookupError:
+            except OSError:
                 pass
 
 
-def run(argv: list[str], log: Path, timeout: float, cwd: Path = ROOT, env: dict[str, str] | None = None) -> str:
-    """Runs `argv` in a session of its own; returns "pass", "fail" or "timeout"."""
+def run(
+    argv: list[str],
+    log: Path,
+    timeout: float,
+    cwd: Path = ROOT,
+    env: dict[str, str] | None = None,
+    session: Path | None = None,
+) -> str:
+    """Runs `argv` in a session of its own; returns "pass", "fail" or
+    "timeout". `session` keeps the session's id while it runs, so that the
+    next run can end what a SIGKILL of this one left behind."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as out:
         child = subprocess.Popen(
@@ -199,6 +211,8 @@ def run(argv: list[str], log: Path, timeout: float, cwd: Path = ROOT, env: dict[
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+        if session:
+            session.write_text(str(child.pid))
         try:
             code = child.wait(timeout)
             result = "pass" if code == 0 else "fail"
@@ -207,6 +221,8 @@ def run(argv: list[str], log: Path, timeout: float, cwd: Path = ROOT, env: dict[
         finally:
             end_session(child.pid)
             child.wait()
+            if session:
+                session.unlink(missing_ok=True)
     return result
 
 
@@ -250,7 +266,8 @@ class Judge:
         (by the harness's results file, not its text) and the trials run."""
         results = log.with_suffix(".results.json")
         results.unlink(missing_ok=True)
-        outcome = run(self.argv(), log, timeout, cwd=self.tree, env=judge_env(self.language, results))
+        session = WORK / self.language / "session"
+        outcome = run(self.argv(), log, timeout, cwd=self.tree, env=judge_env(self.language, results), session=session)
         trials = []
         if results.exists():
             trials = [t for t in json.loads(results.read_text())["trials"] if t["language"] == self.language]
@@ -283,6 +300,10 @@ def copy_tree(language: str) -> Path:
     build fresh. Mutants are written there only; the working tree is
     never touched, whatever stops the run."""
     tree = WORK / language / "tree"
+    left = WORK / language / "session"
+    if left.exists():  # a judge of a run killed with SIGKILL
+        end_session(int(left.read_text()), inside=WORK / language)
+        left.unlink()
     shutil.rmtree(tree, ignore_errors=True)
     files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
     for name in files.decode().split("\0"):
