@@ -327,7 +327,9 @@ COMMENTS = {
 
 def code_of(file: str, text: str) -> str:
     """The text without its comments and docstrings, to drop the mutants
-    that change only those before judging (a docstring reads as `pass`)."""
+    that change only those before judging (for Python, the syntax tree
+    without docstrings and `pass`, which universalmutator puts in place of
+    a comment line)."""
     suffix = Path(file).suffix
     if suffix == ".py":
         try:
@@ -337,8 +339,11 @@ def code_of(file: str, text: str) -> str:
         for node in ast.walk(tree):
             for field in ("body", "orelse", "finalbody"):
                 body = getattr(node, field, None)
-                if isinstance(body, list):
-                    body[:] = [ast.Pass() if is_docstring(s) else s for s in body]
+                if isinstance(body, list) and body:
+                    # A comment line made `pass`, or a docstring, is a no-op
+                    # beside other statements and the same as `pass` alone.
+                    code = [s for s in body if not (is_docstring(s) or isinstance(s, ast.Pass))]
+                    body[:] = code or [ast.Pass()]
         return ast.dump(tree)
     pattern = COMMENTS.get(suffix)
     if pattern is None:
