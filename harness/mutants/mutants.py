@@ -768,7 +768,7 @@ class JavaPort(Port):
         argv = ["mvn", "--batch-mode", "--quiet", "-f", str(self.root / "pom.xml"), f"-Dparity.out={self.build}"]
         argv += ["process-test-classes", "org.pitest:pitest-maven:mutationCoverage"]
         log = self.work / "logs" / "pitest.log"
-        if run(argv, log, 1800) != "pass":
+        if run(argv, log, 1800, cwd=self.tree) != "pass":
             sys.exit(f"PIT failed: see {log.relative_to(ROOT)}")
         mutants: list[Mutant] = []
         detail = re.compile(r"clazz=([\w.$]+),.*filename=([^,]+),.*lineNumber=(\d+), description=(.*), testsInOrder=")
