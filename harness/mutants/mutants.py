@@ -958,4 +958,6 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except KeyboardInterrupt:
-        sys.exit("mutants: interrupted; every mutated file is restored")
+        sys.exit(
+            "mutants: interrupted; the working tree was never written (mutants go to target/mutants/<language>/tree)"
+        )
