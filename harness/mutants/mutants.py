@@ -813,6 +813,16 @@ class JavaPort(Port):
 # ---------------------------------------------------------------- Rust
 
 
+def rust_table_skips(trials: Trials) -> list[str]:
+    """The kinds of trial the table's judge skips, by the results of the
+    whole parity set run once unmutated in a copy of the tree."""
+    log = WORK / "rust" / "logs" / "baseline-all.log"
+    result, by, ran = Judge(trials, "rust", copy_tree("rust"), [])(log, 900)
+    if result != "pass":
+        sys.exit(f"rust: the reference fails its parity trials ({by}): see {log.relative_to(ROOT)}")
+    return table_skips(ran)
+
+
 def rust(trials: Trials, sample: int | None) -> dict:
     """cargo-mutants over the reference, judged by the Rust runner's trials:
     the table alone, then the whole parity set for the mutants the table
@@ -821,15 +831,10 @@ def rust(trials: Trials, sample: int | None) -> dict:
     cargo-mutants' names split at the first " with ")."""
     cargo_mutants = os.environ.get("CARGO_MUTANTS") or sys.exit("CARGO_MUTANTS is not set: run make mutants")
     started = time.monotonic()
-    # The kinds of trial the table's judge skips: by the whole set's results.
-    log = WORK / "rust" / "logs" / "baseline-all.log"
-    result, by, ran = Judge(trials, "rust", copy_tree("rust"), [])(log, 900)
-    if result != "pass":
-        sys.exit(f"rust: the reference fails its parity trials ({by}): see {log.relative_to(ROOT)}")
     where = f"{trials.prefix}/rust"
-    table_only = [a for kind in table_skips(ran) for a in ("--skip", f"{where}/{kind}")]
+    table_only = [a for kind in rust_table_skips(trials) for a in ("--skip", f"{where}/{kind}")]
     # cargo-mutants builds in scratch copies of its own, with its own target.
-    env = {k: v for k, v in judge_env("rust", log).items() if k not in ("CARGO_TARGET_DIR", "PARITY_RESULTS")}
+    env = {k: v for k, v in judge_env("rust", WORK).items() if k not in ("CARGO_TARGET_DIR", "PARITY_RESULTS")}
     common = [
         str(ROOT / cargo_mutants),
         "mutants",
