@@ -136,7 +136,7 @@ ONLY ?=
 mutants:
 	@tools=$$($(LANGUAGES) mutation-tools $(MUTANTS_LANGS)) && { [ -z "$$tools" ] || $(MAKE) --no-print-directory $$tools; }
 	env -u LANG CARGO_MUTANTS=$(MUTANTS) UNIVERSALMUTATOR=$(UNIVERSALMUTATOR) STRYKER=$(STRYKER) \
-	  nice -n 15 python3 harness/mutants/mutants.py $(MUTANTS_LANGS) $(if $(SAMPLE),--sample $(SAMPLE)) $(if $(ONLY),--only "$(ONLY)")
+	  nice -n 15 python3 harness/mutants/mutants.py $(filter-out all,$(MUTANTS_LANGS)) $(if $(SAMPLE),--sample $(SAMPLE)) $(if $(ONLY),--only "$(ONLY)")
 
 # The mutation tools a manifest may name ([mutants] tool), each installed on
 # first use; PIT is pinned in runners/java/pom.xml and fetched by Maven.

@@ -6,18 +6,23 @@
 `make mutants` is the way in (it installs the pinned tools first). For a
 port, a tool makes the mutants of the four parts and the message type
 (its manifest's `[mutants]` table, `runners/<language>/language.toml`,
-names the tool and the files), a compile check drops those that do not
-build, and each remaining mutant is put in place and judged twice: by
-the table alone, then (if it survived) by the whole parity set of its
-language. A mutant the table does not kill must be listed in
-`<language>.equivalents` with a reason, or the run fails; a listed mutant
-that the table kills fails it too, so the list cannot go stale. Rust is
-cargo-mutants over the reference, with `.cargo/mutants.toml` as its list.
+names the tool and the files); those that change only comments or
+docstrings are dropped, a compile check drops those that do not build, and
+each remaining mutant is put in place in a copy of the tree
+(target/mutants/<language>/tree; the working tree is never written) and
+judged twice by the harness's results file: by the table alone, then (if
+it survived) by the whole parity set of its language. A mutant the table
+does not kill must be listed in `<language>.equivalents` with a reason, or
+the run fails; a listed mutant that the table kills fails it too, so the
+list cannot go stale. Rust is cargo-mutants over the reference, with
+`.cargo/mutants.toml` as its list. The trial prefix, the languages and the
+kinds of trial that are not cases come from the harness.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import base64
 import difflib
 import hashlib
@@ -36,32 +41,43 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 HERE = ROOT / "harness" / "mutants"
 WORK = ROOT / "target" / "mutants"
-TRIALS = "patterns/enterprise/outbox/practice"
 
 
-def trial_kinds() -> list[str]:
-    """The trials every language has besides the table's cases, as the
-    harness names them (its `Kind` enum): the judge by the table alone
-    skips them all."""
-    argv = ["cargo", "run", "--quiet", "--package", "parity", "--bin", "languages", "--", "kinds"]
-    return subprocess.run(argv, cwd=ROOT, check=True, capture_output=True, text=True, timeout=600).stdout.split()
+@dataclass
+class Trials:
+    """What the harness says about its trials: the prefix of their names and
+    the languages, in its order (`--list`)."""
+
+    prefix: str
+    languages: list[str]
 
 
-TABLE_ONLY = " ".join(f"--skip /{kind}" for kind in trial_kinds())
+def ask_harness() -> Trials:
+    """The harness's trial names are `<prefix>/<language>/<trial>`; asking it
+    keeps the prefix and the language list in one place."""
+    argv = ["cargo", "test", "--quiet", "--package", "parity", "--test", "parity", "--", "--list"]
+    listed = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=False)
+    names = [line.removesuffix(": test") for line in listed.stdout.splitlines() if line.endswith(": test")]
+    if listed.returncode != 0 or not names:
+        sys.exit(f"mutants: `{' '.join(argv)}` listed no trials:\n{listed.stderr[-2000:]}")
+    prefixes = {name.rsplit("/", 2)[0] for name in names}
+    if len(prefixes) != 1:
+        sys.exit(f"mutants: the harness's trial names have no common prefix: {sorted(prefixes)}")
+    languages = list(dict.fromkeys(name.rsplit("/", 2)[1] for name in names))
+    return Trials(prefixes.pop(), languages)
 
 
-def mutation_settings() -> dict[str, dict]:
-    """Each language's [mutants] table from its manifest
-    (runners/<language>/language.toml), the reference first, then by the
-    manifests' `order`: the one place that says which languages there are,
-    which tool mutates each, and its files."""
-    manifests = [tomllib.loads(p.read_text()) for p in sorted((ROOT / "runners").glob("*/language.toml"))]
-    manifests.sort(key=lambda m: (not m.get("reference", False), m["order"], m["name"]))
-    return {m["name"]: m["mutants"] for m in manifests}
-
-
-SETTINGS = mutation_settings()
-LANGUAGES = list(SETTINGS)
+def language_settings(language: str) -> dict:
+    """Everything mutants.py knows about a language, in one place: its
+    manifest's [mutants] table (runners/<language>/language.toml), which
+    names the tool, the port's folder and the files to mutate."""
+    path = ROOT / "runners" / language / "language.toml"
+    if not path.exists():
+        sys.exit(f"mutants: {language}: no {path.relative_to(ROOT)} says what to mutate")
+    settings = tomllib.loads(path.read_text()).get("mutants")
+    if settings is None:
+        sys.exit(f"mutants: {language}: {path.relative_to(ROOT)} has no [mutants] table")
+    return settings
 
 
 def squash(text: str) -> str:
@@ -154,9 +170,10 @@ def read_equivalents(path: Path) -> list[Equivalent]:
 # ---------------------------------------------------------------- processes
 
 
-def end_session(sid: int) -> None:
+def end_session(sid: int, inside: Path | None = None) -> None:
     """SIGKILL every process of the session `sid`: the judge and every runner
-    it started, even those in process groups of their own."""
+    it started, even those in process groups of their own (with `inside`,
+    only those working in that folder: a session left by a killed run)."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -167,13 +184,24 @@ def end_session(sid: int) -> None:
         fields = stat.rsplit(")", 1)[1].split()
         if int(fields[3]) == sid:  # fields after the name: state ppid pgrp session
             try:
+                if inside and not Path(os.readlink(entry / "cwd")).is_relative_to(inside):
+                    continue
                 os.kill(int(entry.name), signal.SIGKILL)
-            except ProcessLookupError:
+            except OSError:
                 pass
 
 
-def run(argv: list[str], log: Path, timeout: float, cwd: Path = ROOT, env: dict[str, str] | None = None) -> str:
-    """Runs `argv` in a session of its own; returns "pass", "fail" or "timeout"."""
+def run(
+    argv: list[str],
+    log: Path,
+    timeout: float,
+    cwd: Path = ROOT,
+    env: dict[str, str] | None = None,
+    session: Path | None = None,
+) -> str:
+    """Runs `argv` in a session of its own; returns "pass", "fail" or
+    "timeout". `session` keeps the session's id while it runs, so that the
+    next run can end what a SIGKILL of this one left behind."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as out:
         child = subprocess.Popen(
@@ -185,6 +213,8 @@ def run(argv: list[str], log: Path, timeout: float, cwd: Path = ROOT, env: dict[
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+        if session:
+            session.write_text(str(child.pid))
         try:
             code = child.wait(timeout)
             result = "pass" if code == 0 else "fail"
@@ -193,84 +223,184 @@ def run(argv: list[str], log: Path, timeout: float, cwd: Path = ROOT, env: dict[
         finally:
             end_session(child.pid)
             child.wait()
+            if session:
+                session.unlink(missing_ok=True)
     return result
 
 
-def judge_env() -> dict[str, str]:
+def cargo_target(language: str) -> Path:
+    """Each copy of the tree has a cargo target folder of its own: the harness
+    finds the tree by the path built into it (CARGO_MANIFEST_DIR), so one
+    build cannot serve two copies; and no mutant's build reaches the working
+    tree's target/parity."""
+    return WORK / language / "target"
+
+
+def judge_env(language: str, results: Path) -> dict[str, str]:
     env = dict(os.environ)
     # The judge is `make test` as a person types it, not a sub-make of
     # `make mutants` (whose MAKEFLAGS would carry LANG=<language>).
-    for name in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"):
+    for name in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "PARITY_JUNIT", "PARITY_BASE"):
         env.pop(name, None)
-    env["PARITY_STRICT"] = "1"
+    env |= {"PARITY_STRICT": "1", "CARGO_TARGET_DIR": str(cargo_target(language)), "PARITY_RESULTS": str(results)}
     return env
 
 
-def judge_command(language: str, table_only: bool) -> list[str]:
-    argv = ["make", "--no-print-directory", "test", f"T={TRIALS}/{language}/", "PARITY_STRICT=1"]
-    if table_only:
-        argv.append(f"ARGS={TABLE_ONLY}")
-    return argv
+@dataclass
+class Judge:
+    """One judge of a language: its trials (all, or without the kinds
+    `skip` names), run with `make test` in a copy of the tree."""
+
+    trials: Trials
+    language: str
+    tree: Path
+    skip: list[str]
+
+    def argv(self) -> list[str]:
+        where = f"{self.trials.prefix}/{self.language}"
+        argv = ["make", "--no-print-directory", "test", f"T={where}/", "PARITY_STRICT=1"]
+        if self.skip:
+            argv.append("ARGS=" + " ".join(f"--skip {where}/{name}" for name in self.skip))
+        return argv
+
+    def __call__(self, log: Path, timeout: float) -> tuple[str, str, list[dict]]:
+        """Returns "pass", "fail" or "timeout", the first trial that failed
+        (by the harness's results file, not its text) and the trials run."""
+        results = log.with_suffix(".results.json")
+        results.unlink(missing_ok=True)
+        session = WORK / self.language / "session"
+        outcome = run(self.argv(), log, timeout, cwd=self.tree, env=judge_env(self.language, results), session=session)
+        trials = []
+        if results.exists():
+            trials = [t for t in json.loads(results.read_text())["trials"] if t["language"] == self.language]
+        failed = [t["case"] for t in trials if t["verdict"] == "fail"]
+        if outcome == "timeout":
+            return outcome, "timeout", trials
+        if outcome == "pass" and (failed or not trials):
+            sys.exit(f"mutants: {log.relative_to(ROOT)}: make passed, but {results} says otherwise")
+        return outcome, (failed[0] if failed else "the build or the run") if outcome == "fail" else "", trials
 
 
-def first_failure(log: Path) -> str:
-    for line in log.read_text(errors="replace").splitlines():
-        m = re.match(rf"test {TRIALS}/\w+/(\S+)\s+\.\.\. FAILED", line)
-        if m:
-            return m.group(1)
-    return "the build or the run"
+def table_skips(trials: list[dict]) -> list[str]:
+    """The trials of every kind but `case` (the generated scenarios, the
+    protocol's refusals, the demo, ...), by the kinds the harness wrote;
+    libtest's `--skip` matches a part of a name, so no case may start with
+    one of them."""
+    skip = sorted({t["case"] for t in trials if t["kind"] != "case"})
+    clash = [t["case"] for t in trials if t["kind"] == "case" and any(t["case"].startswith(k) for k in skip)]
+    if clash:
+        sys.exit(f"mutants: --skip would drop the cases {clash} too: they start with a trial's name")
+    return skip
+
+
+# ---------------------------------------------------------------- the copy of the tree
+
+
+def copy_tree(language: str) -> Path:
+    """target/mutants/<language>/tree: the tracked files as they are now
+    (uncommitted edits included), with their times, so cargo finds its
+    build fresh. Mutants are written there only; the working tree is
+    never touched, whatever stops the run."""
+    tree = WORK / language / "tree"
+    left = WORK / language / "session"
+    if left.exists():  # a judge of a run killed with SIGKILL
+        end_session(int(left.read_text()), inside=WORK / language)
+        left.unlink()
+    shutil.rmtree(tree, ignore_errors=True)
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in files.decode().split("\0"):
+        source = ROOT / name
+        if name and source.is_file():
+            (tree / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, tree / name)
+    return tree
+
+
+# ---------------------------------------------------------------- comments
+
+
+C_LIKE = r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|`[^`]*`"""
+COMMENTS = {
+    ".go": re.compile(C_LIKE, re.DOTALL),
+    ".ts": re.compile(C_LIKE, re.DOTALL),
+    ".php": re.compile(C_LIKE + r"|#(?!\[)[^\n]*", re.DOTALL),
+}
+
+
+def code_of(file: str, text: str) -> str:
+    """The text without its comments and docstrings, to drop the mutants
+    that change only those before judging (for Python, the syntax tree
+    without docstrings and `pass`, which universalmutator puts in place of
+    a comment line)."""
+    suffix = Path(file).suffix
+    if suffix == ".py":
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            return text
+        for node in ast.walk(tree):
+            for field in ("body", "orelse", "finalbody"):
+                body = getattr(node, field, None)
+                if isinstance(body, list) and body:
+                    # A comment line made `pass`, or a docstring, is a no-op
+                    # beside other statements and the same as `pass` alone.
+                    code = [s for s in body if not (is_docstring(s) or isinstance(s, ast.Pass))]
+                    body[:] = code or [ast.Pass()]
+        return ast.dump(tree)
+    pattern = COMMENTS.get(suffix)
+    if pattern is None:
+        return text
+    return squash(pattern.sub(lambda m: m.group() if m.group()[0] in "\"'`" else " ", text))
+
+
+def is_docstring(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
 
 
 # ---------------------------------------------------------------- the ports
 
 
 class Port:
-    def __init__(self, language: str, sample: int | None, only: str | None = None) -> None:
+    """A port's mutants, made from the working tree's files and judged in a
+    copy of the tree (target/mutants/<language>/tree)."""
+
+    def __init__(self, trials: Trials, language: str, sample: int | None, only: str | None = None) -> None:
+        self.trials = trials
         self.language = language
         self.only = only
-        self.config = SETTINGS[language]
-        self.root = ROOT / self.config["root"]
+        self.config = language_settings(language)
         self.files = [f"{self.config['root']}/{f}" for f in self.config["files"]]
         self.work = WORK / language
         self.sample = sample
         self.originals = {f: (ROOT / f).read_text() for f in self.files}
-        self.pending = self.work / "pending"
         self.not_viable = 0
+        self.commented = 0
+        self.tree = copy_tree(language)
+        self.root = self.tree / self.config["root"]
 
-    # Restoring ---------------------------------------------------------
+    # Putting a mutant in place, in the copy ----------------------------
 
     def recover(self) -> None:
-        """A run killed with SIGKILL leaves a mutant in place: put back the
-        original it saved, if the file still holds that mutant."""
-        if not self.pending.exists():
-            return
-        state = json.loads(self.pending.read_text())
-        path = ROOT / state["file"]
-        if path.read_text() == state["mutant"]:
-            path.write_text(state["original"])
-            print(f"restored {state['file']} from a run that was killed", file=sys.stderr)
-            self.originals[state["file"]] = state["original"]
-        self.pending.unlink()
+        """Nothing to do: a killed run leaves its mutant only in the copy,
+        which the next run makes afresh."""
 
     def put(self, mutant: Mutant) -> None:
-        self.pending.parent.mkdir(parents=True, exist_ok=True)
-        original = self.originals[mutant.file]
-        self.pending.write_text(json.dumps({"file": mutant.file, "original": original, "mutant": mutant.text}))
-        (ROOT / mutant.file).write_text(mutant.text)
+        (self.tree / mutant.file).write_text(mutant.text)
         self.forget_builds()
 
     def restore(self, file: str) -> None:
-        (ROOT / file).write_text(self.originals[file])
+        (self.tree / file).write_text(self.originals[file])
         self.forget_builds()
-        self.pending.unlink(missing_ok=True)
 
     def forget_builds(self) -> None:
         # python3 -S -E ignores PYTHONDONTWRITEBYTECODE, and a .pyc is
         # trusted when size and mtime (in seconds) match: drop them all.
         for cache in self.root.rglob("__pycache__"):
             shutil.rmtree(cache, ignore_errors=True)
-        # tsc is skipped while its stamp is newer than src/ (mtime).
-        (ROOT / "target/parity/typescript/tsc.stamp").unlink(missing_ok=True)
 
     # Making mutants ----------------------------------------------------
 
@@ -278,9 +408,14 @@ class Port:
         tool = self.config["tool"]
         made = self.universalmutator() if tool == "universalmutator" else self.stryker()
         unique: dict[str, Mutant] = {}
+        code = {f: code_of(f, text) for f, text in self.originals.items()}
         for m in made:
-            if m.text != self.originals[m.file]:
-                unique.setdefault(m.file + "\0" + m.text, m)
+            if m.text == self.originals[m.file]:
+                continue
+            if code_of(m.file, m.text) == code[m.file]:
+                self.commented += 1  # a comment or a docstring: not judged, not listed
+                continue
+            unique.setdefault(m.file + "\0" + m.text, m)
         return list(unique.values())
 
     def universalmutator(self) -> list[Mutant]:
@@ -405,28 +540,35 @@ class Port:
         try:
             for table_only in (True, False):
                 log = self.work / "logs" / f"mutant-{index}-{'table' if table_only else 'all'}.log"
-                result = run(judge_command(self.language, table_only), log, timeouts[table_only], env=judge_env())
+                result, by, _ = self.judges[table_only](log, timeouts[table_only])
                 if result == "pass":
                     continue
                 mutant.outcome = ("timeout " if result == "timeout" else "") + (
                     "killed by the table" if table_only else "killed by all"
                 )
-                mutant.by = "timeout" if result == "timeout" else first_failure(log)
+                mutant.by = by
                 return
             mutant.outcome = "survived"
         finally:
             self.restore(mutant.file)
 
     def baseline(self) -> dict[bool, float]:
-        """Both judges must pass unmutated; their times set the timeouts."""
+        """Both judges must pass unmutated; their times set the timeouts.
+        The whole set runs first: its results say which trials are not
+        cases, and the table's judge skips those."""
         timeouts = {}
-        for table_only in (True, False):
+        self.judges = {False: Judge(self.trials, self.language, self.tree, [])}
+        for table_only in (False, True):
             log = self.work / "logs" / f"baseline-{'table' if table_only else 'all'}.log"
             started = time.monotonic()
-            if run(judge_command(self.language, table_only), log, 900, env=judge_env()) != "pass":
-                sys.exit(f"{self.language}: the unmutated port fails its parity trials: see {log.relative_to(ROOT)}")
-            took = time.monotonic() - started
-            timeouts[table_only] = 60 + 10 * took
+            result, by, trials = self.judges[table_only](log, 900)
+            if result != "pass":
+                sys.exit(
+                    f"{self.language}: the unmutated port fails its parity trials ({by}): see {log.relative_to(ROOT)}"
+                )
+            timeouts[table_only] = 60 + 10 * (time.monotonic() - started)
+            if not table_only:
+                self.judges[True] = Judge(self.trials, self.language, self.tree, table_skips(trials))
         return timeouts
 
     def run(self) -> dict:
@@ -447,7 +589,7 @@ class Port:
         print(
             f"{self.language}: {len(tested)} mutants to judge"
             f"{f' (of {len(mutants)})' if tested is not mutants else ''},"
-            f" {self.not_viable} not viable",
+            f" {self.not_viable} not viable, {self.commented} of comments or docstrings only",
             flush=True,
         )
         for i, m in enumerate(tested, 1):
@@ -461,7 +603,7 @@ class Port:
                 f"{m.file}:{m.line}: {squash(m.after)[:90]}",
                 flush=True,
             )
-        return self.score(tested, len(mutants), equivalents, time.monotonic() - started)
+        return self.score(tested, len(mutants), equivalents, time.monotonic() - started) | {"comments": self.commented}
 
     def score(self, tested: list[Mutant], viable: int, equivalents: list[Equivalent], seconds: float) -> dict:
         tool = self.config["tool"]
@@ -589,10 +731,10 @@ class JavaPort(Port):
     watches the sources, the POM and named outputs, not the parts' classes),
     so the trials run the mutant; the original class file is put back after."""
 
-    def __init__(self, language: str, sample: int | None, only: str | None = None) -> None:
-        super().__init__(language, sample, only)
-        target = ROOT / os.environ.get("CARGO_TARGET_DIR", "target")
-        self.classes = target / "parity" / "java" / "classes"
+    def __init__(self, trials: Trials, language: str, sample: int | None, only: str | None = None) -> None:
+        super().__init__(trials, language, sample, only)
+        self.classes = cargo_target(language) / "parity" / "java" / "classes"
+        self.pending = self.work / "pending"
         self.build = self.work / "build"
         self.current: ClassMutant | None = None
 
@@ -628,7 +770,7 @@ class JavaPort(Port):
         argv = ["mvn", "--batch-mode", "--quiet", "-f", str(self.root / "pom.xml"), f"-Dparity.out={self.build}"]
         argv += ["process-test-classes", "org.pitest:pitest-maven:mutationCoverage"]
         log = self.work / "logs" / "pitest.log"
-        if run(argv, log, 1800) != "pass":
+        if run(argv, log, 1800, cwd=self.tree) != "pass":
             sys.exit(f"PIT failed: see {log.relative_to(ROOT)}")
         mutants: list[Mutant] = []
         detail = re.compile(r"clazz=([\w.$]+),.*filename=([^,]+),.*lineNumber=(\d+), description=(.*), testsInOrder=")
@@ -673,7 +815,17 @@ class JavaPort(Port):
 # ---------------------------------------------------------------- Rust
 
 
-def rust(sample: int | None) -> dict:
+def rust_table_skips(trials: Trials) -> list[str]:
+    """The kinds of trial the table's judge skips, by the results of the
+    whole parity set run once unmutated in a copy of the tree."""
+    log = WORK / "rust" / "logs" / "baseline-all.log"
+    result, by, ran = Judge(trials, "rust", copy_tree("rust"), [])(log, 900)
+    if result != "pass":
+        sys.exit(f"rust: the reference fails its parity trials ({by}): see {log.relative_to(ROOT)}")
+    return table_skips(ran)
+
+
+def rust(trials: Trials, sample: int | None) -> dict:
     """cargo-mutants over the reference, judged by the Rust runner's trials:
     the table alone, then the whole parity set for the mutants the table
     missed. `.cargo/mutants.toml` excludes the mutants no judge can kill;
@@ -681,6 +833,10 @@ def rust(sample: int | None) -> dict:
     cargo-mutants' names split at the first " with ")."""
     cargo_mutants = os.environ.get("CARGO_MUTANTS") or sys.exit("CARGO_MUTANTS is not set: run make mutants")
     started = time.monotonic()
+    where = f"{trials.prefix}/rust"
+    table_only = [a for kind in rust_table_skips(trials) for a in ("--skip", f"{where}/{kind}")]
+    # cargo-mutants builds in scratch copies of its own, with its own target.
+    env = {k: v for k, v in judge_env("rust", WORK).items() if k not in ("CARGO_TARGET_DIR", "PARITY_RESULTS")}
     common = [
         str(ROOT / cargo_mutants),
         "mutants",
@@ -701,10 +857,10 @@ def rust(sample: int | None) -> dict:
         out = WORK / f"rust-{name}"
         shutil.rmtree(out, ignore_errors=True)
         argv = common + [a for m in only for a in ("-F", "^" + re.sub(r"([\\.+*?()|\[\]{}^$])", r"\\\1", m) + "$")]
-        argv += ["--output", str(out), "--", "--test", "parity", "--", f"{TRIALS}/rust/"] + extra
+        argv += ["--output", str(out), "--", "--test", "parity", "--", f"{where}/"] + extra
         print(f"rust: cargo-mutants, judged by {'the table' if extra else 'the whole parity set'}", flush=True)
         log = WORK / "rust" / f"cargo-mutants-{name}.log"
-        if run(argv, log, 7200, env=judge_env()) == "timeout":
+        if run(argv, log, 7200, env=env) == "timeout":
             sys.exit(f"rust: cargo-mutants took over two hours: see {log.relative_to(ROOT)}")
         print(log.read_text(errors="replace"), end="", flush=True)
         lists = {}
@@ -713,7 +869,7 @@ def rust(sample: int | None) -> dict:
             lists[kind] = path.read_text().splitlines() if path.exists() else []
         return lists
 
-    table = cargo_mutants_run("table", TABLE_ONLY.split(), [])
+    table = cargo_mutants_run("table", table_only, [])
     every = cargo_mutants_run("all", [], table["missed"]) if table["missed"] else {"caught": [], "timeout": []}
     judged = []
     for name in table["caught"] + table["timeout"] + table["missed"]:
@@ -756,7 +912,8 @@ def rust(sample: int | None) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("languages", nargs="*", default=LANGUAGES, choices=LANGUAGES)
+    trials = ask_harness()
+    parser.add_argument("languages", nargs="*", default=trials.languages, choices=trials.languages)
     parser.add_argument("--sample", type=int, help="judge only N mutants, spread evenly over the list")
     parser.add_argument(
         "--rescore", action="store_true", help="apply the equivalents lists to the last run's outcomes, running nothing"
@@ -775,12 +932,12 @@ def main() -> int:
         if args.rescore:
             results.append(rescore(language))
             continue
-        tool = SETTINGS[language]["tool"]
+        tool = language_settings(language)["tool"]
         if tool == "cargo-mutants":
-            result = rust(args.sample)
+            result = rust(trials, args.sample)
         else:
             port = JavaPort if tool == "pitest" else Port
-            result = port(language, args.sample, args.only).run()
+            result = port(trials, language, args.sample, args.only).run()
         results.append(result)
         (WORK / f"{language}.json").write_text(json.dumps(result, indent=2))
     failed = False
@@ -809,4 +966,6 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except KeyboardInterrupt:
-        sys.exit("mutants: interrupted; every mutated file is restored")
+        sys.exit(
+            "mutants: interrupted; the working tree was never written (mutants go to target/mutants/<language>/tree)"
+        )
