@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The rows waiting for the relay: the unsent messages keyed by id, in
- * insertion order. A {@link LinkedHashMap} unlinks a sent row in O(1) and
- * iterates its links, not its buckets, so {@code unsent} walks only the rows
- * it returns: no holes left by sent rows to cross while a large backlog drains.
+ * The rows waiting for the relay: a dictionary of the unsent messages keyed
+ * by id, in insertion order, which a {@link LinkedHashMap} keeps. A sent row
+ * is removed; {@code unsent} copies the oldest rows, as the relay marks rows
+ * sent while it walks the batch.
  */
 public final class OutboxTable {
     private final Map<Long, Message> unsent = new LinkedHashMap<>();
