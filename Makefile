@@ -173,8 +173,12 @@ $(ACTIONLINT):
 
 # Each language's lint lines are its manifest's (`lint`); actionlint checks
 # the workflows, which are no language's.
+# Each language's lint lines come from its manifest; the mutation runner
+# (the harness's own Python) is held to the Python port's ruff rules.
 lint: $(RUFF) $(ACTIONLINT)
 	$(ACTIONLINT) .github/workflows/*.yml
+	$(RUFF) check --config runners/python/pyproject.toml harness/mutants
+	$(RUFF) format --check --config runners/python/pyproject.toml harness/mutants
 	CARGO=$(CARGO) RUFF=$(abspath $(RUFF)) $(LANGUAGES) lint
 
 # The languages as CI's matrix (one line of JSON, for fromJSON).
