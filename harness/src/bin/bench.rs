@@ -55,7 +55,25 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let languages: Vec<&Language> = suite
+    let languages = available(&suite);
+
+    println!("load average before: {}", load());
+    side_by_side(&suite);
+    trial_costs(&suite, &languages);
+    start_ups(&suite, &languages);
+    let all_right = throughput(&suite, &languages);
+    println!("\nload average after: {}", load());
+    if all_right {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// The languages whose toolchains are ready; a bench measures what it can,
+/// so any other is skipped, strict or not.
+fn available(suite: &Suite) -> Vec<&Language> {
+    suite
         .languages
         .iter()
         .filter(|language| match suite.prepare(language) {
@@ -65,19 +83,24 @@ fn main() -> ExitCode {
                 false
             }
         })
-        .collect();
+        .collect()
+}
 
-    println!("load average before: {}", load());
+/// `make test` quietly, with `filter` (`T=…`, `ARGS=…`) as make variables.
+fn make_test(suite: &Suite, filter: &[&str]) -> exec::Command {
+    let mut argv = vec!["make", "-s", "--no-print-directory", "test"];
+    argv.extend(filter);
+    command(suite, &argv)
+}
+
+/// Warm `make test` and the floor, runs interleaved so both see the same
+/// load, and their ratio: the harness's overhead.
+fn side_by_side(suite: &Suite) {
     println!(
         "\n## Warm make test (every trial) and the floor, median of {SIDE_BY_SIDE}, interleaved"
     );
-    let make_test = |filter: &[&str]| {
-        let mut argv = vec!["make", "-s", "--no-print-directory", "test"];
-        argv.extend(filter);
-        command(&suite, &argv)
-    };
-    let floor = command(&suite, &["target/release/floor"]);
-    let all = make_test(&[]);
+    let floor = command(suite, &["target/release/floor"]);
+    let all = make_test(suite, &[]);
     let _ = exec::run(&all, Stdin::Null);
     let (mut tests, mut floors) = (Vec::new(), Vec::new());
     for _ in 0..SIDE_BY_SIDE {
@@ -105,11 +128,16 @@ fn main() -> ExitCode {
         test.as_secs_f64() / floor.as_secs_f64(),
         test_cpu.as_secs_f64() / floor_cpu.as_secs_f64()
     );
+}
 
+/// The table of each trial kind's CPU cost per language, less what an
+/// empty selection costs (the harness's own start), and each language's
+/// whole wall time.
+fn trial_costs(suite: &Suite, languages: &[&Language]) {
     println!("\n## CPU time of each trial kind, s (make test T=<trial> ARGS=--exact, user + sys of every process, median of 3, less an empty selection's); the last column: wall time of make test T=.../<language>");
     let empty = median(
         (0..3)
-            .map(|_| measure(&make_test(&["T=no-trial-has-this-name"])).cpu)
+            .map(|_| measure(&make_test(suite, &["T=no-trial-has-this-name"])).cpu)
             .collect(),
     );
     println!("  (an empty selection: CPU {:.2} s)", empty.as_secs_f64());
@@ -118,30 +146,38 @@ fn main() -> ExitCode {
         print!(" {kind:>11}");
     }
     println!(" {:>11}", "T=language");
-    for language in &languages {
-        print!("  {:<12}", language.name);
-        for kind in kinds() {
-            let (filter, args) = match kind {
-                "cases" => (
-                    format!("T={PREFIX}/{}/", language.name),
-                    format!("ARGS={}", Kind::skip_all().join(" ")),
-                ),
-                _ => (
-                    format!("T={}", trial_name(&language.name, kind)),
-                    "ARGS=--exact".to_owned(),
-                ),
-            };
-            let run = make_test(&[&filter, &args]);
-            let cost = median((0..3).map(|_| measure(&run).cpu).collect());
-            print!(" {:>11.2}", cost.saturating_sub(empty).as_secs_f64());
-        }
-        let whole = make_test(&[&format!("T={PREFIX}/{}/", language.name)]);
-        let cost = median((0..3).map(|_| measure(&whole).wall).collect());
-        println!(" {:>11.2}", cost.as_secs_f64());
+    for language in languages {
+        trial_row(suite, language, empty);
     }
+}
 
+/// One language's row of [`trial_costs`].
+fn trial_row(suite: &Suite, language: &Language, empty: Duration) {
+    print!("  {:<12}", language.name);
+    for kind in kinds() {
+        let (filter, args) = match kind {
+            "cases" => (
+                format!("T={PREFIX}/{}/", language.name),
+                format!("ARGS={}", Kind::skip_all().join(" ")),
+            ),
+            _ => (
+                format!("T={}", trial_name(&language.name, kind)),
+                "ARGS=--exact".to_owned(),
+            ),
+        };
+        let run = make_test(suite, &[&filter, &args]);
+        let cost = median((0..3).map(|_| measure(&run).cpu).collect());
+        print!(" {:>11.2}", cost.saturating_sub(empty).as_secs_f64());
+    }
+    let whole = make_test(suite, &[&format!("T={PREFIX}/{}/", language.name)]);
+    let cost = median((0..3).map(|_| measure(&whole).wall).collect());
+    println!(" {:>11.2}", cost.as_secs_f64());
+}
+
+/// Each runner's bare start-up (empty input): the floor under every case.
+fn start_ups(suite: &Suite, languages: &[&Language]) {
     println!("\n## Bare start-up of each runner (empty input), median of 10");
-    for language in &languages {
+    for language in languages {
         let runner = suite.runner(language);
         let times: Vec<Duration> = (0..10)
             .map(|_| wall_with(&runner.command, Vec::new()))
@@ -152,7 +188,11 @@ fn main() -> ExitCode {
             median(times).as_secs_f64() * 1000.0
         );
     }
+}
 
+/// The relay throughput table, a row per language; false if any language's
+/// drain failed or disagreed with the reference.
+fn throughput(suite: &Suite, languages: &[&Language]) -> bool {
     println!(
         "\n## Relay throughput: ns per message, best of {REPEATS} ({AGGREGATES} orders, batch {BATCH}, a lost ack every {LOST_ACK_EVERY} attempts)"
     );
@@ -162,8 +202,8 @@ fn main() -> ExitCode {
     }
     println!("   growth per 4x N");
     let mut all_right = true;
-    for language in &languages {
-        match scaling(&suite, language) {
+    for language in languages {
+        match scaling(suite, language) {
             Ok(per_message) => {
                 print!("  {:<12}", language.name);
                 for ns in &per_message {
@@ -181,12 +221,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    println!("\nload average after: {}", load());
-    if all_right {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    all_right
 }
 
 /// A command from the repository root with a generous deadline.

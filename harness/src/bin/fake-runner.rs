@@ -30,136 +30,187 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let mut out = io::stdout().lock();
-    match fault.as_str() {
-        "demo-forever" => loop {
-            if writeln!(out, "the demo that never ends").is_err() {
-                return ExitCode::FAILURE;
-            }
-        },
-        "cannot-start" => {
-            record_pid(std::process::id());
-            eprintln!("  File \"runner.py\", line 1\nSyntaxError: invalid syntax (fake)");
-            return ExitCode::FAILURE;
-        }
-        _ => record_pid(std::process::id()),
+    if let Some(code) = before_input(fault, &mut out) {
+        return code;
     }
     for line in io::stdin().lock().lines() {
         let line = line.expect("stdin is readable");
-        if fault == "no-block" {
-            writeln!(out, "{}", without_blocking(&line))
-                .and_then(|()| out.flush())
-                .expect("stdout is writable");
-            continue;
+        if let Some(code) = serve(fault, target, &line, &mut out) {
+            return code;
         }
-        let answer = outbox_runner::answer(&line);
-        let mut value: serde_json::Value =
-            serde_json::from_str(&answer).expect("the runner answers JSON");
-        let targeted =
-            target == "*" || target.split(',').any(|t| value["name"].as_str() == Some(t));
-        if !targeted {
-            writeln!(out, "{answer}")
-                .and_then(|()| out.flush())
-                .expect("stdout is writable");
-            continue;
-        }
-        let reply = match fault.as_str() {
-            "crash" => {
-                eprintln!("fake runner: crashing on purpose on {target}");
-                return ExitCode::from(3);
-            }
-            "nasty-stderr" => {
-                // What XML forbids, what acts on a terminal, then a crash.
-                eprintln!(
-                    "fake runner: FAILED\rok      \u{202e}desrever \u{fffe}\u{ffff}\u{0}\u{1b}[2J end"
-                );
-                return ExitCode::from(3);
-            }
-            "hang" => {
-                record_hanging();
-                std::thread::sleep(Duration::from_secs(3600));
-                return ExitCode::FAILURE;
-            }
-            "grandchild" => {
-                // The grandchild inherits stdout and outlives us: only killing
-                // the process group closes the pipe. Never waited for, on purpose.
-                #[allow(clippy::zombie_processes)]
-                let grandchild = Command::new("sleep")
-                    .arg("30")
-                    .spawn()
-                    .expect("sleep starts");
-                let _ = std::fs::write(grandchild_pid_file(), grandchild.id().to_string());
-                return ExitCode::FAILURE;
-            }
-            "setsid" => {
-                // A grandchild that leaves the runner's group and session:
-                // killing the group does not reach it.
-                let mut command = Command::new("sleep");
-                command.arg("300");
-                // SAFETY: setsid is async-signal-safe and touches no memory.
-                unsafe {
-                    std::os::unix::process::CommandExt::pre_exec(&mut command, || {
-                        libc::setsid();
-                        Ok(())
-                    });
-                }
-                #[allow(clippy::zombie_processes)]
-                let grandchild = command.spawn().expect("sleep starts");
-                record_pid(grandchild.id());
-                record_hanging();
-                std::thread::sleep(Duration::from_secs(3600));
-                return ExitCode::FAILURE;
-            }
-            "stderr-flood" => {
-                let chunk = "fake runner: flooding stderr ".repeat(1000);
-                let mut err = io::stderr().lock();
-                while writeln!(err, "{chunk}").is_ok() {}
-                return ExitCode::FAILURE;
-            }
-            "endless-line" => {
-                let chunk = "x".repeat(64 * 1024);
-                while out.write_all(chunk.as_bytes()).is_ok() {}
-                return ExitCode::FAILURE;
-            }
-            "big-string" | "huge-string" => {
-                let size = if fault == "big-string" { 7 } else { 100 } * 1_000_000;
-                value["journal"] = serde_json::json!(["y".repeat(size)]);
-                value.to_string()
-            }
-            "twice" => {
-                writeln!(out, "{answer}").expect("stdout is writable");
-                answer
-            }
-            "stop" => return ExitCode::SUCCESS,
-            "garbage" => "this is not the protocol".to_owned(),
-            "wrong-name" => {
-                value["name"] = "someone_else".into();
-                value.to_string()
-            }
-            "error" => serde_json::json!({"name": target, "error": "boom"}).to_string(),
-            "wrong-result" => {
-                value["duplicates"] = 999.into();
-                value.to_string()
-            }
-            "null-list" => {
-                value["sent"] = serde_json::Value::Null;
-                value.to_string()
-            }
-            "chatter" => {
-                writeln!(out, "{answer}").expect("stdout is writable");
-                "and one more thing".to_owned()
-            }
-            "none" | "exit-after" => answer,
-            other => panic!("unknown fault {other}"),
-        };
-        writeln!(out, "{reply}")
-            .and_then(|()| out.flush())
-            .expect("stdout is writable");
     }
     if fault == "exit-after" {
         eprintln!("fake runner: failing after the last answer");
         return ExitCode::from(4);
     }
     ExitCode::SUCCESS
+}
+
+/// The faults that act before reading any input (a demo without end, a
+/// runner that cannot start), with the exit code; every other fault records
+/// the runner's pid first and reads on.
+fn before_input(fault: &str, out: &mut impl Write) -> Option<ExitCode> {
+    match fault {
+        "demo-forever" => loop {
+            if writeln!(out, "the demo that never ends").is_err() {
+                return Some(ExitCode::FAILURE);
+            }
+        },
+        "cannot-start" => {
+            record_pid(std::process::id());
+            eprintln!("  File \"runner.py\", line 1\nSyntaxError: invalid syntax (fake)");
+            Some(ExitCode::FAILURE)
+        }
+        _ => {
+            record_pid(std::process::id());
+            None
+        }
+    }
+}
+
+/// Answers one request line: like the reference unless the case is
+/// targeted (or the fault is `no-block`); `Some` ends the runner with
+/// that exit code.
+fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<ExitCode> {
+    if fault == "no-block" {
+        writeln!(out, "{}", without_blocking(line))
+            .and_then(|()| out.flush())
+            .expect("stdout is writable");
+        return None;
+    }
+    let answer = outbox_runner::answer(line);
+    let value: serde_json::Value = serde_json::from_str(&answer).expect("the runner answers JSON");
+    let targeted = target == "*" || target.split(',').any(|t| value["name"].as_str() == Some(t));
+    let reply = if targeted {
+        if let Some(code) = end_on(fault, target, out) {
+            return Some(code);
+        }
+        bad_reply(fault, target, answer, value, out)
+    } else {
+        answer
+    };
+    writeln!(out, "{reply}")
+        .and_then(|()| out.flush())
+        .expect("stdout is writable");
+    None
+}
+
+/// The faults that end the runner on a targeted case (a crash, a hang, a
+/// flood, a stop), with the exit code; `None` for the faults that answer.
+fn end_on(fault: &str, target: &str, out: &mut impl Write) -> Option<ExitCode> {
+    match fault {
+        "crash" => {
+            eprintln!("fake runner: crashing on purpose on {target}");
+            Some(ExitCode::from(3))
+        }
+        "nasty-stderr" => {
+            // What XML forbids, what acts on a terminal, then a crash.
+            eprintln!(
+                "fake runner: FAILED\rok      \u{202e}desrever \u{fffe}\u{ffff}\u{0}\u{1b}[2J end"
+            );
+            Some(ExitCode::from(3))
+        }
+        "hang" => {
+            record_hanging();
+            std::thread::sleep(Duration::from_secs(3600));
+            Some(ExitCode::FAILURE)
+        }
+        "grandchild" => {
+            leave_grandchild();
+            Some(ExitCode::FAILURE)
+        }
+        "setsid" => {
+            hang_beside_own_session_grandchild();
+            Some(ExitCode::FAILURE)
+        }
+        "stderr-flood" => {
+            let chunk = "fake runner: flooding stderr ".repeat(1000);
+            let mut err = io::stderr().lock();
+            while writeln!(err, "{chunk}").is_ok() {}
+            Some(ExitCode::FAILURE)
+        }
+        "endless-line" => {
+            let chunk = "x".repeat(64 * 1024);
+            while out.write_all(chunk.as_bytes()).is_ok() {}
+            Some(ExitCode::FAILURE)
+        }
+        "stop" => Some(ExitCode::SUCCESS),
+        _ => None,
+    }
+}
+
+/// Starts a grandchild that inherits stdout and outlives us: only killing
+/// the process group closes the pipe. Its pid goes to
+/// [`grandchild_pid_file`].
+fn leave_grandchild() {
+    // Never waited for, on purpose.
+    #[allow(clippy::zombie_processes)]
+    let grandchild = Command::new("sleep")
+        .arg("30")
+        .spawn()
+        .expect("sleep starts");
+    let _ = std::fs::write(grandchild_pid_file(), grandchild.id().to_string());
+}
+
+/// Starts a grandchild that leaves the runner's group and session (killing
+/// the group does not reach it), records it, then hangs.
+fn hang_beside_own_session_grandchild() {
+    let mut command = Command::new("sleep");
+    command.arg("300");
+    // SAFETY: setsid is async-signal-safe and touches no memory.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    #[allow(clippy::zombie_processes)]
+    let grandchild = command.spawn().expect("sleep starts");
+    record_pid(grandchild.id());
+    record_hanging();
+    std::thread::sleep(Duration::from_secs(3600));
+}
+
+/// The reply a targeted case gets under the faults that answer: wrong,
+/// malformed, oversized, doubled, or (`none`, `exit-after`) right.
+fn bad_reply(
+    fault: &str,
+    target: &str,
+    answer: String,
+    mut value: serde_json::Value,
+    out: &mut impl Write,
+) -> String {
+    match fault {
+        "big-string" | "huge-string" => {
+            let size = if fault == "big-string" { 7 } else { 100 } * 1_000_000;
+            value["journal"] = serde_json::json!(["y".repeat(size)]);
+            value.to_string()
+        }
+        "twice" => {
+            writeln!(out, "{answer}").expect("stdout is writable");
+            answer
+        }
+        "garbage" => "this is not the protocol".to_owned(),
+        "wrong-name" => {
+            value["name"] = "someone_else".into();
+            value.to_string()
+        }
+        "error" => serde_json::json!({"name": target, "error": "boom"}).to_string(),
+        "wrong-result" => {
+            value["duplicates"] = 999.into();
+            value.to_string()
+        }
+        "null-list" => {
+            value["sent"] = serde_json::Value::Null;
+            value.to_string()
+        }
+        "chatter" => {
+            writeln!(out, "{answer}").expect("stdout is writable");
+            "and one more thing".to_owned()
+        }
+        "none" | "exit-after" => answer,
+        other => panic!("unknown fault {other}"),
+    }
 }
 
 /// Where the `grandchild` fault leaves its grandchild's pid: under the

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use parity::differential::{self, Finding};
 use parity::protocol::Request;
-use parity::session::Runner;
+use parity::session::{Runner, Session};
 use parity::suite::Suite;
 use parity::table::{bless, Case, Draft};
 use parity::toolchain::{Language, NotReady};
@@ -80,22 +80,13 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut languages: Vec<&Language> = Vec::new();
-    for language in &suite.languages {
-        if !options.only.is_empty() && !options.only.contains(&language.name) {
-            continue;
+    let languages = match available(&suite, &options.only) {
+        Ok(languages) => languages,
+        Err(why) => {
+            eprintln!("fuzz: {why}");
+            return ExitCode::FAILURE;
         }
-        match suite.prepare(language) {
-            Ok(()) => languages.push(language),
-            Err(why @ NotReady::Missing { .. }) if !suite.settings.strict => {
-                eprintln!("fuzz: skipping {}: {why}", language.name)
-            }
-            Err(why) => {
-                eprintln!("fuzz: {why}");
-                return ExitCode::FAILURE;
-            }
-        }
-    }
+    };
     let names: Vec<&str> = languages.iter().map(|l| l.name.as_str()).collect();
     eprintln!(
         "fuzz: seed {}, languages: {}",
@@ -104,74 +95,203 @@ fn main() -> ExitCode {
     );
 
     let runners: Vec<_> = languages.iter().map(|l| suite.runner(l)).collect();
-    let started = Instant::now();
-    let progress_in_place = std::io::stderr().is_terminal();
-    let mut done: u64 = 0;
-    let mut batch_number: u64 = 0;
-    let mut findings: Vec<(String, Finding)> = Vec::new();
-    let mut failed_scenarios: u64 = 0;
-    // Per language, its runner's first fault: no more scenarios after it.
-    let mut faulted: Vec<Option<String>> = vec![None; languages.len()];
-    // The next batch is drawn while the runners work on this one.
-    let draw = |number: u64, size: usize| {
-        let seed = options
+    let plan = Plan {
+        options: &options,
+        started: Instant::now(),
+    };
+    let tally = match fuzz(&plan, &languages, &runners) {
+        Ok(tally) => tally,
+        Err(why) => {
+            eprintln!("\nfuzz: {why}");
+            return ExitCode::FAILURE;
+        }
+    };
+
+    print_findings(&tally, &languages);
+    if options.save {
+        if let Err(e) = save(
+            &root.join("cases/regressions.json"),
+            &tally.findings,
+            &suite.cases,
+        ) {
+            eprintln!("fuzz: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    print_summary(&tally, languages.len(), options.seed, plan.started);
+    if tally.findings.is_empty() && tally.faulted.iter().all(Option::is_none) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// The languages to fuzz, prepared: the named ones (or all), a missing
+/// toolchain skipped unless the run is strict, any other failure the run's.
+fn available<'s>(suite: &'s Suite, only: &[String]) -> Result<Vec<&'s Language>, NotReady> {
+    let mut languages = Vec::new();
+    for language in &suite.languages {
+        if !only.is_empty() && !only.contains(&language.name) {
+            continue;
+        }
+        match suite.prepare(language) {
+            Ok(()) => languages.push(language),
+            Err(why @ NotReady::Missing { .. }) if !suite.settings.strict => {
+                eprintln!("fuzz: skipping {}: {why}", language.name)
+            }
+            Err(why) => return Err(why),
+        }
+    }
+    Ok(languages)
+}
+
+/// One batch of scenario pairs and their requests, made once for every
+/// runner (and drawn ahead, while the runners work on the batch before).
+struct Batch {
+    seed: u64,
+    cases: Result<Vec<Case>, String>,
+    requests: Vec<Request>,
+}
+
+/// How batches are drawn and when the run stops: the options' seed, count,
+/// batch size and time budget, the budget counted from `started`.
+struct Plan<'o> {
+    options: &'o Options,
+    started: Instant,
+}
+
+impl Plan<'_> {
+    /// Draws batch `number` (its seed derived from the run's, so a run is
+    /// repeatable batch by batch) of `size` scenarios.
+    fn draw(&self, number: u64, size: usize) -> Batch {
+        let seed = self
+            .options
             .seed
             .wrapping_add(number.wrapping_mul(1_000_000_007));
         let cases = differential::cases(seed, size);
         let requests = cases.as_deref().map(Request::cases).unwrap_or_default();
-        (seed, cases, requests)
-    };
-    let batch_size = |done: u64| {
-        let left = options
+        Batch {
+            seed,
+            cases,
+            requests,
+        }
+    }
+
+    /// The next batch's size after `done` scenarios: 0 once the count or
+    /// the time budget is reached.
+    fn size(&self, done: u64) -> usize {
+        let left = self
+            .options
             .count
-            .map_or(options.batch, |count| count.saturating_sub(done));
-        let out_of_time = options
+            .map_or(self.options.batch, |count| count.saturating_sub(done));
+        let out_of_time = self
+            .options
             .budget
-            .is_some_and(|budget| started.elapsed() >= budget);
+            .is_some_and(|budget| self.started.elapsed() >= budget);
         if out_of_time {
             0
         } else {
-            left.min(options.batch) as usize
+            left.min(self.options.batch) as usize
         }
+    }
+}
+
+/// What the run has found so far, kept across batches for the progress
+/// line, the report and the exit code.
+struct Tally {
+    done: u64,
+    failed_scenarios: u64,
+    /// Per language, its first wrong result, shrunk.
+    findings: Vec<(String, Finding)>,
+    /// Per language, its runner's first fault: no more scenarios after it.
+    faulted: Vec<Option<String>>,
+}
+
+/// The batch loop: each batch checked by every runner at once while the
+/// next is drawn, then recorded, until the plan says stop.
+fn fuzz(plan: &Plan, languages: &[&Language], runners: &[Session]) -> Result<Tally, String> {
+    let progress_in_place = std::io::stderr().is_terminal();
+    let mut tally = Tally {
+        done: 0,
+        failed_scenarios: 0,
+        findings: Vec::new(),
+        faulted: vec![None; languages.len()],
     };
-    let mut next = Some(draw(0, batch_size(0)));
-    while let Some((seed, cases, requests)) = next.take() {
+    let mut batch_number: u64 = 0;
+    let mut next = Some(plan.draw(0, plan.size(0)));
+    while let Some(Batch {
+        seed,
+        cases,
+        requests,
+    }) = next.take()
+    {
         let cases = match cases {
             Ok(cases) if cases.is_empty() => break,
             Ok(cases) => cases,
-            Err(why) => {
-                eprintln!("\nfuzz: {why}");
-                return ExitCode::FAILURE;
-            }
+            Err(why) => return Err(why),
         };
         batch_number += 1;
         let size = cases.len() / 2;
-        let upcoming = batch_size(done + size as u64);
-        let (checked, drawn) = std::thread::scope(|scope| {
-            let drawing = (upcoming > 0).then(|| scope.spawn(|| draw(batch_number, upcoming)));
-            let handles: Vec<_> = runners
-                .iter()
-                .zip(&faulted)
-                .map(|(runner, faulted)| {
-                    scope.spawn(|| {
-                        if faulted.is_some() {
-                            differential::Checked::default()
-                        } else {
-                            differential::check_all(runner, &cases, &requests)
-                        }
-                    })
+        let upcoming = plan.size(tally.done + size as u64);
+        let ahead = (upcoming > 0).then_some(|| plan.draw(batch_number, upcoming));
+        let checked;
+        (checked, next) = check_batch(runners, &tally.faulted, &cases, &requests, ahead);
+        tally.record(languages, runners, checked, seed);
+        tally.done += size as u64;
+        progress(&tally, plan.started, progress_in_place);
+    }
+    if progress_in_place {
+        eprintln!();
+    }
+    Ok(tally)
+}
+
+/// Runs one batch through every runner not yet faulted, each in its own
+/// thread, while `ahead` (if any) draws the next batch in another.
+fn check_batch(
+    runners: &[Session],
+    faulted: &[Option<String>],
+    cases: &[Case],
+    requests: &[Request],
+    ahead: Option<impl FnOnce() -> Batch + Send>,
+) -> (Vec<differential::Checked>, Option<Batch>) {
+    std::thread::scope(|scope| {
+        let drawing = ahead.map(|draw| scope.spawn(draw));
+        let handles: Vec<_> = runners
+            .iter()
+            .zip(faulted)
+            .map(|(runner, faulted)| {
+                scope.spawn(move || {
+                    if faulted.is_some() {
+                        differential::Checked::default()
+                    } else {
+                        differential::check_all(runner, cases, requests)
+                    }
                 })
-                .collect();
-            let checked: Vec<differential::Checked> = handles
-                .into_iter()
-                .map(|h| h.join().expect("a checking thread does not panic"))
-                .collect();
-            (
-                checked,
-                drawing.map(|h| h.join().expect("the drawing thread does not panic")),
-            )
-        });
-        next = drawn;
+            })
+            .collect();
+        let checked: Vec<differential::Checked> = handles
+            .into_iter()
+            .map(|h| h.join().expect("a checking thread does not panic"))
+            .collect();
+        (
+            checked,
+            drawing.map(|h| h.join().expect("the drawing thread does not panic")),
+        )
+    })
+}
+
+impl Tally {
+    /// Adds one batch's results (drawn under `seed`): its failed scenarios
+    /// counted once however many languages fail them, each runner's first
+    /// fault, each language's first wrong result shrunk.
+    fn record(
+        &mut self,
+        languages: &[&Language],
+        runners: &[Session],
+        checked: Vec<differential::Checked>,
+        seed: u64,
+    ) {
         let mut bad: Vec<usize> = checked
             .iter()
             .flat_map(|c| &c.problems)
@@ -179,62 +299,76 @@ fn main() -> ExitCode {
             .collect();
         bad.sort_unstable();
         bad.dedup();
-        failed_scenarios += bad.len() as u64;
+        self.failed_scenarios += bad.len() as u64;
         for ((language, runner), (checked, faulted)) in languages
             .iter()
-            .zip(&runners)
-            .zip(checked.into_iter().zip(faulted.iter_mut()))
+            .zip(runners)
+            .zip(checked.into_iter().zip(self.faulted.iter_mut()))
         {
-            // A runner fault is the runner's: reported, never shrunk nor
-            // saved, and the runner is given no more scenarios.
-            let fault = checked
-                .problems
-                .iter()
-                .find(|p| p.fault)
-                .map(|p| format!("on scenario {} of seed {seed}: {}", p.index, p.text))
-                .or_else(|| {
-                    checked
-                        .runner_fault
-                        .map(|why| format!("after its last answer (seed {seed}): {why}"))
-                });
-            if let Some(fault) = fault {
+            if let Some(fault) = fault_of(&checked, seed) {
                 eprintln!(
                     "\nfuzz: the {} runner faulted; it gets no more scenarios",
                     language.name
                 );
                 *faulted = Some(fault);
             }
-            let already = findings.iter().any(|(name, _)| *name == language.name);
+            let already = self.findings.iter().any(|(name, _)| *name == language.name);
             let wrong = checked.problems.into_iter().find(|p| !p.fault);
             if let (false, Some(problem)) = (already, wrong) {
                 eprintln!(
                     "\nfuzz: {} failed scenario {} of seed {seed}; shrinking…",
                     language.name, problem.index
                 );
-                findings.push((
+                self.findings.push((
                     language.name.clone(),
                     differential::shrink(runner as &dyn Runner, seed, problem.index, problem.text),
                 ));
             }
         }
-        done += size as u64;
-        let rate = done as f64 / started.elapsed().as_secs_f64();
-        let line = format!("{done} scenarios, {rate:.0}/s, {failed_scenarios} failed");
-        if progress_in_place {
-            eprint!("\r  {line}   ");
-        } else {
-            eprintln!("  {line}");
-        }
-        let _ = std::io::stderr().flush();
     }
-    if progress_in_place {
-        eprintln!();
-    }
+}
 
-    for (language, finding) in &findings {
+/// A runner's fault in one batch, worded for the report. A runner fault is
+/// the runner's: reported, never shrunk nor saved, and the runner is given
+/// no more scenarios.
+fn fault_of(checked: &differential::Checked, seed: u64) -> Option<String> {
+    checked
+        .problems
+        .iter()
+        .find(|p| p.fault)
+        .map(|p| format!("on scenario {} of seed {seed}: {}", p.index, p.text))
+        .or_else(|| {
+            checked
+                .runner_fault
+                .as_ref()
+                .map(|why| format!("after its last answer (seed {seed}): {why}"))
+        })
+}
+
+/// The progress line after a batch: rewritten in place on a terminal, one
+/// line a batch in a log.
+fn progress(tally: &Tally, started: Instant, in_place: bool) {
+    let done = tally.done;
+    let rate = done as f64 / started.elapsed().as_secs_f64();
+    let line = format!(
+        "{done} scenarios, {rate:.0}/s, {} failed",
+        tally.failed_scenarios
+    );
+    if in_place {
+        eprint!("\r  {line}   ");
+    } else {
+        eprintln!("  {line}");
+    }
+    let _ = std::io::stderr().flush();
+}
+
+/// Prints each language's shrunk finding as a ready case, then each
+/// runner fault (which has none).
+fn print_findings(tally: &Tally, languages: &[&Language]) {
+    for (language, finding) in &tally.findings {
         println!("{}", finding.report(language));
     }
-    for (language, fault) in languages.iter().zip(&faulted) {
+    for (language, fault) in languages.iter().zip(&tally.faulted) {
         if let Some(fault) = fault {
             println!(
                 "The {} runner faulted {fault}\n(a runner fault, not a wrong result: not shrunk, not saved)\n",
@@ -242,35 +376,27 @@ fn main() -> ExitCode {
             );
         }
     }
-    if options.save {
-        if let Err(e) = save(
-            &root.join("cases/regressions.json"),
-            &findings,
-            &suite.cases,
-        ) {
-            eprintln!("fuzz: {e}");
-            return ExitCode::FAILURE;
-        }
-    }
+}
+
+/// The summary line on stdout, the one `make bench` keeps.
+fn print_summary(tally: &Tally, languages: usize, seed: u64, started: Instant) {
+    let Tally {
+        done,
+        failed_scenarios,
+        ..
+    } = *tally;
     let elapsed = started.elapsed().as_secs_f64();
-    let runner_faults = faulted.iter().filter(|f| f.is_some()).count();
+    let runner_faults = tally.faulted.iter().filter(|f| f.is_some()).count();
     let faults = if runner_faults == 0 {
         String::new()
     } else {
         format!(", {runner_faults} runner(s) faulted")
     };
     println!(
-        "fuzz: {done} scenarios cross-checked in {} languages in {elapsed:.1} s ({:.0}/s, seed {}): {} passed, {failed_scenarios} failed{faults}",
-        languages.len(),
+        "fuzz: {done} scenarios cross-checked in {languages} languages in {elapsed:.1} s ({:.0}/s, seed {seed}): {} passed, {failed_scenarios} failed{faults}",
         done as f64 / elapsed,
-        options.seed,
         done - failed_scenarios
     );
-    if findings.is_empty() && faulted.iter().all(Option::is_none) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
 }
 
 /// Appends the shrunk cases whose `expect` the reference can be trusted for,
