@@ -11,25 +11,25 @@ use crate::table::{Failure, Outcome, Row, Scenario};
 /// The journal is read back to message ids through `"<aggregate> <type>"`,
 /// so the scenarios this runs on give every message a distinct entry.
 pub fn check(case: &Scenario, outcome: &Outcome) -> Result<(), String> {
+    let sent = check_sent(case, outcome)?;
+    check_journal(case, outcome, &sent)?;
+    check_duplicates(case, outcome)?;
+    if case.failures.is_empty() {
+        check_oldest_first(case, outcome)?;
+    }
+    Ok(())
+}
+
+/// The sent lists, pass by pass: one per pass, within the batch size, each
+/// id of the table sent once, after it was written, never before an earlier
+/// unsent id of its aggregate. `Ok` holds the positions of the sent rows.
+fn check_sent(case: &Scenario, outcome: &Outcome) -> Result<HashSet<usize>, String> {
     let index: HashMap<u64, usize> = case
         .messages
         .iter()
         .enumerate()
         .map(|(i, m)| (m.id, i))
         .collect();
-    let entry_of = |i: usize| {
-        format!(
-            "{} {}",
-            case.messages[i].aggregate, case.messages[i].event_type
-        )
-    };
-    let is_entry_of = |entry: &str, m: &Row| {
-        entry.len() == m.aggregate.len() + 1 + m.event_type.len()
-            && entry.starts_with(m.aggregate.as_str())
-            && entry[m.aggregate.len()..].starts_with(' ')
-            && entry.ends_with(m.event_type.as_str())
-    };
-
     if outcome.sent.len() as u64 != case.passes {
         return Err(format!(
             "sent has {} lists for {} passes",
@@ -55,25 +55,49 @@ pub fn check(case: &Scenario, outcome: &Outcome) -> Result<(), String> {
             if !sent.insert(i) {
                 return Err(format!("id {id} was sent twice (again in pass {pass})"));
             }
-            let written = case.messages[i].written_after_pass;
-            if pass as u64 <= written {
-                return Err(format!(
-                    "pass {pass} sent id {id}, which is only written after pass {written}"
-                ));
-            }
-            let aggregate = &case.messages[i].aggregate;
-            if let Some(earlier) =
-                (0..i).find(|&j| case.messages[j].aggregate == *aggregate && !sent.contains(&j))
-            {
-                return Err(format!(
-                    "pass {pass} sent id {id} while the earlier id {} of {aggregate} was unsent: \
-                     an event overtook an earlier one of its aggregate",
-                    case.messages[earlier].id
-                ));
-            }
+            check_sendable(case, &sent, pass, i)?;
         }
     }
+    Ok(sent)
+}
 
+/// Whether row `i`, just sent in `pass`, was written by then and sent after
+/// every earlier row of its aggregate (`sent` already holds it).
+fn check_sendable(
+    case: &Scenario,
+    sent: &HashSet<usize>,
+    pass: usize,
+    i: usize,
+) -> Result<(), String> {
+    let id = case.messages[i].id;
+    let written = case.messages[i].written_after_pass;
+    if pass as u64 <= written {
+        return Err(format!(
+            "pass {pass} sent id {id}, which is only written after pass {written}"
+        ));
+    }
+    let aggregate = &case.messages[i].aggregate;
+    if let Some(earlier) =
+        (0..i).find(|&j| case.messages[j].aggregate == *aggregate && !sent.contains(&j))
+    {
+        return Err(format!(
+            "pass {pass} sent id {id} while the earlier id {} of {aggregate} was unsent: \
+             an event overtook an earlier one of its aggregate",
+            case.messages[earlier].id
+        ));
+    }
+    Ok(())
+}
+
+/// The journal: each entry a message of the table, done once, in insertion
+/// order within its aggregate, and every sent message in it.
+fn check_journal(case: &Scenario, outcome: &Outcome, sent: &HashSet<usize>) -> Result<(), String> {
+    let entry_of = |i: usize| {
+        format!(
+            "{} {}",
+            case.messages[i].aggregate, case.messages[i].event_type
+        )
+    };
     let mut journalled: Vec<usize> = Vec::new();
     for entry in &outcome.journal {
         let Some(i) = case.messages.iter().position(|m| is_entry_of(entry, m)) else {
@@ -103,7 +127,21 @@ pub fn check(case: &Scenario, outcome: &Outcome) -> Result<(), String> {
             case.messages[missing].id
         ));
     }
+    Ok(())
+}
 
+/// Whether `entry` is `"<aggregate> <type>"` of `m`, compared without
+/// building the string for every row.
+fn is_entry_of(entry: &str, m: &Row) -> bool {
+    entry.len() == m.aggregate.len() + 1 + m.event_type.len()
+        && entry.starts_with(m.aggregate.as_str())
+        && entry[m.aggregate.len()..].starts_with(' ')
+        && entry.ends_with(m.event_type.as_str())
+}
+
+/// Only a lost ack may make a duplicate, so there are no more duplicates
+/// than scripted lost acks.
+fn check_duplicates(case: &Scenario, outcome: &Outcome) -> Result<(), String> {
     let lost_acks = case
         .failures
         .values()
@@ -115,27 +153,28 @@ pub fn check(case: &Scenario, outcome: &Outcome) -> Result<(), String> {
             outcome.duplicates
         ));
     }
+    Ok(())
+}
 
-    if case.failures.is_empty() {
-        // Nothing fails, so every pass sends the oldest rows written so far,
-        // a batch at a time, in id order.
-        let batch = usize::try_from(case.batch_size).unwrap_or(usize::MAX);
-        let mut waiting: std::collections::VecDeque<u64> = std::collections::VecDeque::new();
-        let mut rows = case.messages.iter().peekable();
-        let mut expected: Vec<Vec<u64>> = Vec::new();
-        for pass in 0..outcome.sent.len() as u64 {
-            while let Some(row) = rows.next_if(|row| row.written_after_pass <= pass) {
-                waiting.push_back(row.id);
-            }
-            let take = batch.min(waiting.len());
-            expected.push(waiting.drain(..take).collect());
+/// With nothing failing, every pass sends the oldest rows written so far,
+/// a batch at a time, in id order.
+fn check_oldest_first(case: &Scenario, outcome: &Outcome) -> Result<(), String> {
+    let batch = usize::try_from(case.batch_size).unwrap_or(usize::MAX);
+    let mut waiting: std::collections::VecDeque<u64> = std::collections::VecDeque::new();
+    let mut rows = case.messages.iter().peekable();
+    let mut expected: Vec<Vec<u64>> = Vec::new();
+    for pass in 0..outcome.sent.len() as u64 {
+        while let Some(row) = rows.next_if(|row| row.written_after_pass <= pass) {
+            waiting.push_back(row.id);
         }
-        if outcome.sent != expected {
-            return Err(format!(
-                "with no failures, each pass must send the oldest rows written so far, {batch} per pass: \
-                 expected {expected:?}"
-            ));
-        }
+        let take = batch.min(waiting.len());
+        expected.push(waiting.drain(..take).collect());
+    }
+    if outcome.sent != expected {
+        return Err(format!(
+            "with no failures, each pass must send the oldest rows written so far, {batch} per pass: \
+             expected {expected:?}"
+        ));
     }
     Ok(())
 }
