@@ -178,3 +178,123 @@ fn check_oldest_first(case: &Scenario, outcome: &Outcome) -> Result<(), String> 
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+    use crate::table::{Outcome, Row, Scenario};
+
+    /// Two rows of order-1 written before the first pass, one of order-2
+    /// after it; nothing fails.
+    fn scenario() -> Scenario {
+        let row = |id, aggregate: &str, event_type: &str, written_after_pass| Row {
+            id,
+            aggregate: aggregate.to_owned(),
+            event_type: event_type.to_owned(),
+            written_after_pass,
+        };
+        Scenario {
+            batch_size: 2,
+            messages: vec![
+                row(1, "order-1", "OrderPlaced", 0),
+                row(2, "order-1", "OrderPaid", 0),
+                row(3, "order-2", "OrderPlaced", 1),
+            ],
+            failures: Default::default(),
+            passes: 2,
+            restart_each_pass: false,
+        }
+    }
+
+    fn outcome(sent: &[&[u64]], journal: &[&str], duplicates: u64) -> Outcome {
+        Outcome {
+            sent: sent.iter().map(|ids| ids.to_vec()).collect(),
+            journal: journal.iter().map(|e| (*e).to_owned()).collect(),
+            duplicates,
+        }
+    }
+
+    const ALL: [&str; 3] = [
+        "order-1 OrderPlaced",
+        "order-1 OrderPaid",
+        "order-2 OrderPlaced",
+    ];
+
+    #[test]
+    fn a_right_outcome_breaks_nothing() {
+        assert_eq!(
+            check(&scenario(), &outcome(&[&[1, 2], &[3]], &ALL, 0)),
+            Ok(())
+        );
+    }
+
+    /// Each wrong outcome is named by the property it breaks first.
+    #[test]
+    fn each_property_names_what_breaks_it() {
+        let wrong: [(Outcome, &str); 11] = [
+            (
+                outcome(&[&[1, 2]], &ALL[..2], 0),
+                "sent has 1 lists for 2 passes",
+            ),
+            (
+                outcome(&[&[1, 2], &[3, 9]], &ALL, 0),
+                "pass 2 sent id 9, which is not in the table",
+            ),
+            (
+                outcome(&[&[1, 2], &[2, 3]], &ALL, 0),
+                "id 2 was sent twice (again in pass 2)",
+            ),
+            (
+                outcome(&[&[1, 2, 3], &[]], &ALL, 0),
+                "more than the batch size",
+            ),
+            (
+                outcome(&[&[1, 3], &[2]], &ALL, 0),
+                "only written after pass 1",
+            ),
+            (
+                outcome(&[&[2, 1], &[3]], &ALL, 0),
+                "an event overtook an earlier one",
+            ),
+            (
+                outcome(&[&[1, 2], &[3]], &["order-3 OrderPlaced"], 0),
+                "no message of the table",
+            ),
+            (
+                outcome(&[&[1, 2], &[3]], &[ALL[0], ALL[0]], 0),
+                "the consumer did the work twice",
+            ),
+            (
+                outcome(&[&[1, 2], &[3]], &[ALL[1], ALL[0]], 0),
+                "out of insertion order",
+            ),
+            (
+                outcome(&[&[1, 2], &[3]], &ALL[..2], 0),
+                "id 3 was sent but is not in the journal",
+            ),
+            (
+                outcome(&[&[1, 2], &[3]], &ALL, 1),
+                "1 duplicates, more than the 0 scripted lost acks",
+            ),
+        ];
+        for (outcome, message) in wrong {
+            let result = check(&scenario(), &outcome);
+            assert!(
+                result.as_ref().is_err_and(|e| e.contains(message)),
+                "{outcome:?}: expected an error naming {message:?}, got {result:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn with_no_failures_each_pass_sends_the_oldest_rows_first() {
+        let late = outcome(&[&[1], &[2, 3]], &ALL, 0);
+        let result = check(&scenario(), &late);
+        assert!(
+            result
+                .as_ref()
+                .is_err_and(|e| e.contains("oldest rows written so far")),
+            "{result:?}"
+        );
+    }
+}
