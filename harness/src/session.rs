@@ -76,6 +76,17 @@ struct Stretch {
     log: Option<PathBuf>,
 }
 
+/// What the line read where a case's answer was due turned out to be.
+enum Due {
+    /// The case's answer.
+    Answer(Reply),
+    /// The previous case's answer printed again: that case's fault, so this
+    /// one gets a fresh runner.
+    Twice(String),
+    /// The runner's fault on this case.
+    Fault(String),
+}
+
 impl Runner for Session {
     fn run(&self, requests: &[Request]) -> Vec<Reply> {
         self.run_all(requests).replies
@@ -175,69 +186,20 @@ impl Session {
         requests: &[Request],
         replies: &mut Vec<Reply>,
     ) -> std::io::Result<Stretch> {
-        let mut input = Vec::with_capacity(requests.iter().map(|r| r.line.len() + 1).sum());
-        for request in requests {
-            input.extend_from_slice(request.line.as_bytes());
-            input.push(b'\n');
-        }
         let limits = requests.iter().map(|r| r.answer_limit).collect();
-        let mut child = exec::spawn(&self.command, input, limits)?;
-        let timeout = self.command.deadline;
+        let mut child = exec::spawn(&self.command, input_of(requests), limits)?;
         for (index, request) in requests.iter().enumerate() {
             let previous = index.checked_sub(1).map(|i| requests[i].name.as_str());
-            let fault = match child.next(timeout) {
-                Ok(Next::Line(line)) => match parse_answer(&line, &request.name) {
-                    Ok(reply) => {
-                        replies.push(reply);
-                        continue;
-                    }
-                    Err(BadLine::OtherCase(other)) if Some(other.as_str()) == previous => {
-                        // The answer printed twice is the previous case's
-                        // fault: this case gets a fresh runner.
-                        let why = format!(
-                            "{} answered this case twice (the second answer came where the next case's, \
-                             `{}`, was due):\n  {}",
-                            self.label(),
-                            request.name,
-                            excerpt(&String::from_utf8_lossy(&line), 300)
-                        );
-                        let log = self.blame_previous(&mut child, replies, why);
-                        return Ok(Stretch { after: None, log });
-                    }
-                    Err(BadLine::Malformed(why)) => format!(
-                        "{} printed a line that is not the protocol's answer ({why}):\n  {}",
-                        self.label(),
-                        excerpt(&String::from_utf8_lossy(&line), 300)
-                    ),
-                    Err(BadLine::OtherCase(other)) => format!(
-                        "{} answered for case `{other}` while on this one (answers must come in input order, one per case):\n  {}",
-                        self.label(),
-                        excerpt(&String::from_utf8_lossy(&line), 300)
-                    ),
-                },
-                Ok(Next::TooLong(start, length)) => format!(
-                    "{} printed a line of more than {length} bytes where this case's answer was due; \
-                     at most {} are read for it (its answer, whatever it holds, is shorter):\n  {}",
-                    self.label(),
-                    request.answer_limit,
-                    excerpt(&String::from_utf8_lossy(&start), 300)
-                ),
-                Ok(Next::Eof(status)) => format!(
-                    "{} exited ({}) before answering this case.",
-                    self.label(),
-                    exec::describe_status(status),
-                ),
-                Ok(Next::ReadError(e)) => format!("reading {}'s output failed: {e}", self.label()),
-                Err(RecvTimeoutError::Timeout) => format!(
-                    "{} gave no answer within {} s (PARITY_TIMEOUT); its process group was killed and the \
-                     cases after this one went to a fresh runner. If the case is only slow, raise \
-                     PARITY_TIMEOUT; to look at it alone, run its trial by name.",
-                    self.label(),
-                    timeout.as_secs_f64(),
-                ),
-                Err(RecvTimeoutError::Disconnected) => {
-                    format!("{} stopped answering.", self.label())
+            let fault = match self.read_answer(&mut child, request, previous) {
+                Due::Answer(reply) => {
+                    replies.push(reply);
+                    continue;
                 }
+                Due::Twice(why) => {
+                    let log = self.blame_previous(&mut child, replies, why);
+                    return Ok(Stretch { after: None, log });
+                }
+                Due::Fault(fault) => fault,
             };
             // The group is killed before the message is finished: what it
             // wrote to stderr is then complete, and bounded.
@@ -246,9 +208,86 @@ impl Session {
             replies.push(Reply::Fault(fault + &report));
             return Ok(Stretch { after: None, log });
         }
+        Ok(self.finish(&mut child, requests.last(), replies))
+    }
 
-        // Every case answered: the runner must now exit 0 without saying more.
-        let last = requests.last().map(|r| r.name.as_str());
+    /// Reads the line due as `request`'s answer, and says whose it is or
+    /// what went wrong instead.
+    fn read_answer(
+        &self,
+        child: &mut exec::Child,
+        request: &Request,
+        previous: Option<&str>,
+    ) -> Due {
+        let timeout = self.command.deadline;
+        Due::Fault(match child.next(timeout) {
+            Ok(Next::Line(line)) => return self.judge_line(&line, request, previous),
+            Ok(Next::TooLong(start, length)) => format!(
+                "{} printed a line of more than {length} bytes where this case's answer was due; \
+                 at most {} are read for it (its answer, whatever it holds, is shorter):\n  {}",
+                self.label(),
+                request.answer_limit,
+                excerpt(&String::from_utf8_lossy(&start), 300)
+            ),
+            Ok(Next::Eof(status)) => format!(
+                "{} exited ({}) before answering this case.",
+                self.label(),
+                exec::describe_status(status),
+            ),
+            Ok(Next::ReadError(e)) => format!("reading {}'s output failed: {e}", self.label()),
+            Err(RecvTimeoutError::Timeout) => format!(
+                "{} gave no answer within {} s (PARITY_TIMEOUT); its process group was killed and the \
+                 cases after this one went to a fresh runner. If the case is only slow, raise \
+                 PARITY_TIMEOUT; to look at it alone, run its trial by name.",
+                self.label(),
+                timeout.as_secs_f64(),
+            ),
+            Err(RecvTimeoutError::Disconnected) => {
+                format!("{} stopped answering.", self.label())
+            }
+        })
+    }
+
+    /// What a whole line printed where `request`'s answer was due is: its
+    /// answer, the previous case's printed again, or a fault.
+    fn judge_line(&self, line: &[u8], request: &Request, previous: Option<&str>) -> Due {
+        match parse_answer(line, &request.name) {
+            Ok(reply) => Due::Answer(reply),
+            Err(BadLine::OtherCase(other)) if Some(other.as_str()) == previous => {
+                // The answer printed twice is the previous case's
+                // fault: this case gets a fresh runner.
+                Due::Twice(format!(
+                    "{} answered this case twice (the second answer came where the next case's, \
+                     `{}`, was due):\n  {}",
+                    self.label(),
+                    request.name,
+                    excerpt(&String::from_utf8_lossy(line), 300)
+                ))
+            }
+            Err(BadLine::Malformed(why)) => Due::Fault(format!(
+                "{} printed a line that is not the protocol's answer ({why}):\n  {}",
+                self.label(),
+                excerpt(&String::from_utf8_lossy(line), 300)
+            )),
+            Err(BadLine::OtherCase(other)) => Due::Fault(format!(
+                "{} answered for case `{other}` while on this one (answers must come in input order, one per case):\n  {}",
+                self.label(),
+                excerpt(&String::from_utf8_lossy(line), 300)
+            )),
+        }
+    }
+
+    /// Once every case is answered the runner must exit 0 without saying
+    /// more; anything else is the fault after the last answer (or, for
+    /// the last answer printed again, the last case's).
+    fn finish(
+        &self,
+        child: &mut exec::Child,
+        last: Option<&Request>,
+        replies: &mut [Reply],
+    ) -> Stretch {
+        let timeout = self.command.deadline;
+        let last = last.map(|r| r.name.as_str());
         let after = match child.next(timeout) {
             Ok(Next::Eof(Some(status))) if status.success() => None,
             Ok(Next::Line(line)) if last.is_some_and(|name| is_answer_for(&line, name)) => {
@@ -257,8 +296,8 @@ impl Session {
                     self.label(),
                     excerpt(&String::from_utf8_lossy(&line), 300)
                 );
-                let log = self.blame_previous(&mut child, replies, why);
-                return Ok(Stretch { after: None, log });
+                let log = self.blame_previous(child, replies, why);
+                return Stretch { after: None, log };
             }
             Ok(Next::Eof(status)) => Some(format!(
                 "after answering every case, {} exited ({}).",
@@ -282,16 +321,16 @@ impl Session {
         };
         let stderr = child.kill();
         let Some(after) = after else {
-            return Ok(Stretch {
+            return Stretch {
                 after: None,
                 log: None,
-            });
+            };
         };
         let (report, log) = self.stderr_report(&stderr);
-        Ok(Stretch {
+        Stretch {
             after: Some(after + &report),
             log,
-        })
+        }
     }
 
     /// Turns the last reply into the fault `why` (an answer printed twice)
@@ -352,4 +391,14 @@ fn is_answer_for(line: &[u8], name: &str) -> bool {
         .ok()
         .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(|n| n == name))
         .unwrap_or(false)
+}
+
+/// The request lines a start is fed up front, one per line.
+fn input_of(requests: &[Request]) -> Vec<u8> {
+    let mut input = Vec::with_capacity(requests.iter().map(|r| r.line.len() + 1).sum());
+    for request in requests {
+        input.extend_from_slice(request.line.as_bytes());
+        input.push(b'\n');
+    }
+    input
 }

@@ -11,25 +11,25 @@ use crate::table::{Failure, Outcome, Row, Scenario};
 /// The journal is read back to message ids through `"<aggregate> <type>"`,
 /// so the scenarios this runs on give every message a distinct entry.
 pub fn check(case: &Scenario, outcome: &Outcome) -> Result<(), String> {
+    let sent = check_sent(case, outcome)?;
+    check_journal(case, outcome, &sent)?;
+    check_duplicates(case, outcome)?;
+    if case.failures.is_empty() {
+        check_oldest_first(case, outcome)?;
+    }
+    Ok(())
+}
+
+/// The sent lists, pass by pass: one per pass, within the batch size, each
+/// id of the table sent once, after it was written, never before an earlier
+/// unsent id of its aggregate. `Ok` holds the positions of the sent rows.
+fn check_sent(case: &Scenario, outcome: &Outcome) -> Result<HashSet<usize>, String> {
     let index: HashMap<u64, usize> = case
         .messages
         .iter()
         .enumerate()
         .map(|(i, m)| (m.id, i))
         .collect();
-    let entry_of = |i: usize| {
-        format!(
-            "{} {}",
-            case.messages[i].aggregate, case.messages[i].event_type
-        )
-    };
-    let is_entry_of = |entry: &str, m: &Row| {
-        entry.len() == m.aggregate.len() + 1 + m.event_type.len()
-            && entry.starts_with(m.aggregate.as_str())
-            && entry[m.aggregate.len()..].starts_with(' ')
-            && entry.ends_with(m.event_type.as_str())
-    };
-
     if outcome.sent.len() as u64 != case.passes {
         return Err(format!(
             "sent has {} lists for {} passes",
@@ -55,25 +55,49 @@ pub fn check(case: &Scenario, outcome: &Outcome) -> Result<(), String> {
             if !sent.insert(i) {
                 return Err(format!("id {id} was sent twice (again in pass {pass})"));
             }
-            let written = case.messages[i].written_after_pass;
-            if pass as u64 <= written {
-                return Err(format!(
-                    "pass {pass} sent id {id}, which is only written after pass {written}"
-                ));
-            }
-            let aggregate = &case.messages[i].aggregate;
-            if let Some(earlier) =
-                (0..i).find(|&j| case.messages[j].aggregate == *aggregate && !sent.contains(&j))
-            {
-                return Err(format!(
-                    "pass {pass} sent id {id} while the earlier id {} of {aggregate} was unsent: \
-                     an event overtook an earlier one of its aggregate",
-                    case.messages[earlier].id
-                ));
-            }
+            check_sendable(case, &sent, pass, i)?;
         }
     }
+    Ok(sent)
+}
 
+/// Whether row `i`, just sent in `pass`, was written by then and sent after
+/// every earlier row of its aggregate (`sent` already holds it).
+fn check_sendable(
+    case: &Scenario,
+    sent: &HashSet<usize>,
+    pass: usize,
+    i: usize,
+) -> Result<(), String> {
+    let id = case.messages[i].id;
+    let written = case.messages[i].written_after_pass;
+    if pass as u64 <= written {
+        return Err(format!(
+            "pass {pass} sent id {id}, which is only written after pass {written}"
+        ));
+    }
+    let aggregate = &case.messages[i].aggregate;
+    if let Some(earlier) =
+        (0..i).find(|&j| case.messages[j].aggregate == *aggregate && !sent.contains(&j))
+    {
+        return Err(format!(
+            "pass {pass} sent id {id} while the earlier id {} of {aggregate} was unsent: \
+             an event overtook an earlier one of its aggregate",
+            case.messages[earlier].id
+        ));
+    }
+    Ok(())
+}
+
+/// The journal: each entry a message of the table, done once, in insertion
+/// order within its aggregate, and every sent message in it.
+fn check_journal(case: &Scenario, outcome: &Outcome, sent: &HashSet<usize>) -> Result<(), String> {
+    let entry_of = |i: usize| {
+        format!(
+            "{} {}",
+            case.messages[i].aggregate, case.messages[i].event_type
+        )
+    };
     let mut journalled: Vec<usize> = Vec::new();
     for entry in &outcome.journal {
         let Some(i) = case.messages.iter().position(|m| is_entry_of(entry, m)) else {
@@ -103,7 +127,21 @@ pub fn check(case: &Scenario, outcome: &Outcome) -> Result<(), String> {
             case.messages[missing].id
         ));
     }
+    Ok(())
+}
 
+/// Whether `entry` is `"<aggregate> <type>"` of `m`, compared without
+/// building the string for every row.
+fn is_entry_of(entry: &str, m: &Row) -> bool {
+    entry.len() == m.aggregate.len() + 1 + m.event_type.len()
+        && entry.starts_with(m.aggregate.as_str())
+        && entry[m.aggregate.len()..].starts_with(' ')
+        && entry.ends_with(m.event_type.as_str())
+}
+
+/// Only a lost ack may make a duplicate, so there are no more duplicates
+/// than scripted lost acks.
+fn check_duplicates(case: &Scenario, outcome: &Outcome) -> Result<(), String> {
     let lost_acks = case
         .failures
         .values()
@@ -115,27 +153,148 @@ pub fn check(case: &Scenario, outcome: &Outcome) -> Result<(), String> {
             outcome.duplicates
         ));
     }
+    Ok(())
+}
 
-    if case.failures.is_empty() {
-        // Nothing fails, so every pass sends the oldest rows written so far,
-        // a batch at a time, in id order.
-        let batch = usize::try_from(case.batch_size).unwrap_or(usize::MAX);
-        let mut waiting: std::collections::VecDeque<u64> = std::collections::VecDeque::new();
-        let mut rows = case.messages.iter().peekable();
-        let mut expected: Vec<Vec<u64>> = Vec::new();
-        for pass in 0..outcome.sent.len() as u64 {
-            while let Some(row) = rows.next_if(|row| row.written_after_pass <= pass) {
-                waiting.push_back(row.id);
-            }
-            let take = batch.min(waiting.len());
-            expected.push(waiting.drain(..take).collect());
+/// With nothing failing, every pass sends the oldest rows written so far,
+/// a batch at a time, in id order.
+fn check_oldest_first(case: &Scenario, outcome: &Outcome) -> Result<(), String> {
+    let batch = usize::try_from(case.batch_size).unwrap_or(usize::MAX);
+    let mut waiting: std::collections::VecDeque<u64> = std::collections::VecDeque::new();
+    let mut rows = case.messages.iter().peekable();
+    let mut expected: Vec<Vec<u64>> = Vec::new();
+    for pass in 0..outcome.sent.len() as u64 {
+        while let Some(row) = rows.next_if(|row| row.written_after_pass <= pass) {
+            waiting.push_back(row.id);
         }
-        if outcome.sent != expected {
-            return Err(format!(
-                "with no failures, each pass must send the oldest rows written so far, {batch} per pass: \
-                 expected {expected:?}"
-            ));
-        }
+        let take = batch.min(waiting.len());
+        expected.push(waiting.drain(..take).collect());
+    }
+    if outcome.sent != expected {
+        return Err(format!(
+            "with no failures, each pass must send the oldest rows written so far, {batch} per pass: \
+             expected {expected:?}"
+        ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+    use crate::table::{Outcome, Row, Scenario};
+
+    /// Two rows of order-1 written before the first pass, one of order-2
+    /// after it; nothing fails.
+    fn scenario() -> Scenario {
+        let row = |id, aggregate: &str, event_type: &str, written_after_pass| Row {
+            id,
+            aggregate: aggregate.to_owned(),
+            event_type: event_type.to_owned(),
+            written_after_pass,
+        };
+        Scenario {
+            batch_size: 2,
+            messages: vec![
+                row(1, "order-1", "OrderPlaced", 0),
+                row(2, "order-1", "OrderPaid", 0),
+                row(3, "order-2", "OrderPlaced", 1),
+            ],
+            failures: Default::default(),
+            passes: 2,
+            restart_each_pass: false,
+        }
+    }
+
+    fn outcome(sent: &[&[u64]], journal: &[&str], duplicates: u64) -> Outcome {
+        Outcome {
+            sent: sent.iter().map(|ids| ids.to_vec()).collect(),
+            journal: journal.iter().map(|e| (*e).to_owned()).collect(),
+            duplicates,
+        }
+    }
+
+    const ALL: [&str; 3] = [
+        "order-1 OrderPlaced",
+        "order-1 OrderPaid",
+        "order-2 OrderPlaced",
+    ];
+
+    #[test]
+    fn a_right_outcome_breaks_nothing() {
+        assert_eq!(
+            check(&scenario(), &outcome(&[&[1, 2], &[3]], &ALL, 0)),
+            Ok(())
+        );
+    }
+
+    /// Each wrong outcome is named by the property it breaks first.
+    #[test]
+    fn each_property_names_what_breaks_it() {
+        let wrong: [(Outcome, &str); 11] = [
+            (
+                outcome(&[&[1, 2]], &ALL[..2], 0),
+                "sent has 1 lists for 2 passes",
+            ),
+            (
+                outcome(&[&[1, 2], &[3, 9]], &ALL, 0),
+                "pass 2 sent id 9, which is not in the table",
+            ),
+            (
+                outcome(&[&[1, 2], &[2, 3]], &ALL, 0),
+                "id 2 was sent twice (again in pass 2)",
+            ),
+            (
+                outcome(&[&[1, 2, 3], &[]], &ALL, 0),
+                "more than the batch size",
+            ),
+            (
+                outcome(&[&[1, 3], &[2]], &ALL, 0),
+                "only written after pass 1",
+            ),
+            (
+                outcome(&[&[2, 1], &[3]], &ALL, 0),
+                "an event overtook an earlier one",
+            ),
+            (
+                outcome(&[&[1, 2], &[3]], &["order-3 OrderPlaced"], 0),
+                "no message of the table",
+            ),
+            (
+                outcome(&[&[1, 2], &[3]], &[ALL[0], ALL[0]], 0),
+                "the consumer did the work twice",
+            ),
+            (
+                outcome(&[&[1, 2], &[3]], &[ALL[1], ALL[0]], 0),
+                "out of insertion order",
+            ),
+            (
+                outcome(&[&[1, 2], &[3]], &ALL[..2], 0),
+                "id 3 was sent but is not in the journal",
+            ),
+            (
+                outcome(&[&[1, 2], &[3]], &ALL, 1),
+                "1 duplicates, more than the 0 scripted lost acks",
+            ),
+        ];
+        for (outcome, message) in wrong {
+            let result = check(&scenario(), &outcome);
+            assert!(
+                result.as_ref().is_err_and(|e| e.contains(message)),
+                "{outcome:?}: expected an error naming {message:?}, got {result:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn with_no_failures_each_pass_sends_the_oldest_rows_first() {
+        let late = outcome(&[&[1], &[2, 3]], &ALL, 0);
+        let result = check(&scenario(), &late);
+        assert!(
+            result
+                .as_ref()
+                .is_err_and(|e| e.contains("oldest rows written so far")),
+            "{result:?}"
+        );
+    }
 }

@@ -16,11 +16,15 @@ use super::{repeat, Suite};
 use crate::config::{trial_name, Kind, GENERATED_COUNT, GENERATED_SEED};
 use crate::differential::{self, Problem};
 use crate::judge::{Reason, Verdict};
-use crate::protocol::{self, Reply, Request};
+use crate::protocol::{self, Reply};
 use crate::session::{Answers, Runner, Session};
 use crate::table::Case;
 use crate::text::{for_terminal, relative_in};
 use crate::toolchain::{Language, NotReady};
+
+mod stream;
+
+use stream::{Part, Stream};
 
 impl Verdict {
     fn into_trial_result(self) -> Result<Completion, Failed> {
@@ -79,111 +83,116 @@ impl Job {
     }
 
     fn run(&self) -> &Run {
-        self.run.get_or_init(|| {
-            let Some(selection) = self.selection.get() else {
-                return Run::default();
+        self.run.get_or_init(|| self.run_once())
+    }
+
+    /// The verdicts of the selected cases, scenarios and refusals, from one
+    /// runner stream; or, when none is needed or the language is not ready,
+    /// without starting the runner.
+    fn run_once(&self) -> Run {
+        let Some(selection) = self.selection.get() else {
+            return Run::default();
+        };
+        let stream = Stream::selected(&self.suite, selection);
+        if stream.is_empty() {
+            return Run {
+                cases: BTreeMap::new(),
+                generated: stream.generated_failure,
+                protocol: None,
             };
-            let table: Vec<&Case> = selection
-                .cases
-                .iter()
-                .map(|&i| &self.suite.cases[i])
-                .collect();
-            let (generated, generated_failure): (&[Case], Option<Verdict>) =
-                match (selection.generated, self.suite.generated_cases()) {
-                    (false, _) => (&[], None),
-                    (true, Ok(cases)) => (cases, None),
-                    (true, Err(why)) => {
-                        (&[], Some(Verdict::Fail(Reason::Reference(why.to_owned()))))
-                    }
-                };
-            let refusals = if selection.protocol {
-                protocol::refusal_requests()
+        }
+        if let Err(why) = self.prepared() {
+            let verdict = self.suite.not_ready(why);
+            return Run {
+                cases: stream
+                    .table
+                    .iter()
+                    .map(|c| (c.name.clone(), verdict.clone()))
+                    .collect(),
+                generated: selection.generated.then(|| verdict.clone()),
+                protocol: selection.protocol.then(|| verdict.clone()),
+            };
+        }
+        self.judge_stream(selection, stream)
+    }
+
+    /// Sends the stream to the language's runner and judges each part of
+    /// its answers.
+    fn judge_stream(&self, selection: &Selection, stream: Stream) -> Run {
+        let name = &self.language().name;
+        let runner = self.suite.runner(self.language());
+        // A known failure's fault restarts the runner but does not use
+        // its fault budget (which guards against a broken runner).
+        let known = self.suite.known_failures.get(name);
+        let expected = |case: &str| known.is_some_and(|k| k.contains_key(case));
+        let mut split = stream.answer(&runner, &expected, self.suite.repeat);
+        // A fault after the last answer is the runner's: the generated
+        // trial carries it when it ran, else the last case's, else (the
+        // refusals alone in the stream) the protocol trial.
+        let protocol = selection.protocol.then(|| {
+            let after = if stream.table.is_empty() && stream.generated.is_empty() {
+                split.after.take()
             } else {
-                Vec::new()
+                None
             };
-            if table.is_empty() && generated.is_empty() && refusals.is_empty() {
-                return Run {
-                    cases: BTreeMap::new(),
-                    generated: generated_failure,
-                    protocol: None,
-                };
-            }
-            let name = &self.language().name;
-            if let Err(why) = self.prepared() {
-                let verdict = self.suite.not_ready(why);
-                return Run {
-                    cases: table
-                        .iter()
-                        .map(|c| (c.name.clone(), verdict.clone()))
-                        .collect(),
-                    generated: selection.generated.then(|| verdict.clone()),
-                    protocol: selection.protocol.then(|| verdict.clone()),
-                };
-            }
-            let runner = self.suite.runner(self.language());
-            let mut requests = Request::cases(table.iter().copied().chain(generated));
-            requests.extend(refusals.iter().cloned());
-            // A known failure's fault restarts the runner but does not use
-            // its fault budget (which guards against a broken runner).
-            let known = self.suite.known_failures.get(name);
-            let expected = |case: &str| known.is_some_and(|k| k.contains_key(case));
-            let (
-                Answers {
-                    mut replies,
-                    mut after,
-                },
-                mut changed,
-            ) = repeat::answers(&runner, &requests, &expected, self.suite.repeat);
-            let refusal_replies = replies.split_off(table.len() + generated.len());
-            let refusals_changed = changed.split_off(table.len() + generated.len());
-            let generated_replies = replies.split_off(table.len());
-            let generated_changed = changed.split_off(table.len());
-            // A fault after the last answer is the runner's: the generated
-            // trial carries it when it ran, else the last case's, else (the
-            // refusals alone in the stream) the protocol trial.
-            let protocol = selection.protocol.then(|| {
-                let after = if table.is_empty() && generated.is_empty() {
-                    after.take()
-                } else {
-                    None
-                };
-                let verdict = judge_protocol(&runner, &refusal_replies, after);
-                let verdict = self
-                    .suite
-                    .apply_known_failure(name, Kind::Protocol.name(), verdict);
-                repeat::changed(&refusals_changed).unwrap_or(verdict)
+            let verdict = judge_protocol(&runner, &split.refusals.replies, after);
+            let verdict = self
+                .suite
+                .apply_known_failure(name, Kind::Protocol.name(), verdict);
+            repeat::changed(&split.refusals.changed).unwrap_or(verdict)
+        });
+        let cases = self.judge_cases(&runner, &stream, split.table, split.after.as_deref());
+        let generated = stream
+            .generated_failure
+            .or_else(|| flaky_generated(&split.generated.changed))
+            .or_else(|| {
+                selection.generated.then(|| {
+                    let answers = Answers {
+                        replies: split.generated.replies,
+                        after: split.after,
+                    };
+                    let verdict = judge_generated(&runner, stream.generated, &answers);
+                    self.suite
+                        .apply_known_failure(name, Kind::Generated.name(), verdict)
+                })
             });
-            let mut verdicts = self.suite.judge(name, &table, replies);
-            // A changed answer fails whatever the known-failures list says:
-            // a flaky port is not a known failure.
-            for (verdict, changed) in verdicts.iter_mut().zip(changed) {
-                if let Some(why) = changed {
-                    *verdict = Verdict::Fail(Reason::Flaky(why));
-                }
+        Run {
+            cases,
+            generated,
+            protocol,
+        }
+    }
+
+    /// The table's verdicts by case name; the last one carries the fault
+    /// after the last answer when no generated scenario came after it.
+    fn judge_cases(
+        &self,
+        runner: &Session,
+        stream: &Stream,
+        part: Part,
+        after: Option<&str>,
+    ) -> BTreeMap<String, Verdict> {
+        let mut verdicts = self
+            .suite
+            .judge(&self.language().name, &stream.table, part.replies);
+        // A changed answer fails whatever the known-failures list says:
+        // a flaky port is not a known failure.
+        for (verdict, changed) in verdicts.iter_mut().zip(part.changed) {
+            if let Some(why) = changed {
+                *verdict = Verdict::Fail(Reason::Flaky(why));
             }
-            if generated.is_empty() {
-                if let (Some(why), Some(last)) = (&after, verdicts.last_mut()) {
-                    *last = after_last_answer(&runner, why, last);
-                }
+        }
+        if stream.generated.is_empty() {
+            if let (Some(why), Some(last)) = (after, verdicts.last_mut()) {
+                *last = after_last_answer(runner, why, last);
             }
-            Run {
-                cases: table.iter().map(|c| c.name.clone()).zip(verdicts).collect(),
-                generated: generated_failure
-                    .or_else(|| flaky_generated(&generated_changed))
-                    .or_else(|| {
-                        selection.generated.then(|| {
-                            let answers = Answers {
-                                replies: generated_replies,
-                                after,
-                            };
-                            let verdict = judge_generated(&runner, generated, &answers);
-                            self.suite
-                                .apply_known_failure(name, Kind::Generated.name(), verdict)
-                        })
-                    }),
-                protocol,
-            }
-        })
+        }
+        stream
+            .table
+            .iter()
+            .map(|c| c.name.clone())
+            .zip(verdicts)
+            .collect()
     }
 
     fn case_verdict(&self, name: &str) -> Verdict {
