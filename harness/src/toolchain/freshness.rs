@@ -161,31 +161,26 @@ mod tests {
             .unwrap()
             .modified()
             .unwrap();
+        // Sets a source's mtime, as `cp -p`, `rsync -a` or `touch -d` do.
+        let set_mtime = |time: std::time::SystemTime| {
+            std::fs::File::options()
+                .write(true)
+                .open(root.join("src/a.ts"))
+                .unwrap()
+                .set_modified(time)
+                .unwrap();
+        };
+        let a_day_earlier = old - std::time::Duration::from_secs(86_400);
         std::fs::write(root.join("src/a.ts"), "edited").unwrap();
-        std::fs::File::options()
-            .write(true)
-            .open(root.join("src/a.ts"))
-            .unwrap()
-            .set_modified(old)
-            .unwrap();
+        set_mtime(old);
         assert!(
             !step.is_fresh(&root, "tsc"),
             "an edit given back its old mtime, as `cp -p` or `rsync -a` of an edited copy does"
         );
-        std::fs::File::options()
-            .write(true)
-            .open(root.join("src/a.ts"))
-            .unwrap()
-            .set_modified(old - std::time::Duration::from_secs(86_400))
-            .unwrap();
+        set_mtime(a_day_earlier);
         step.mark_done(&root, "tsc").unwrap();
         std::fs::write(root.join("src/a.ts"), "edited again").unwrap();
-        std::fs::File::options()
-            .write(true)
-            .open(root.join("src/a.ts"))
-            .unwrap()
-            .set_modified(old - std::time::Duration::from_secs(86_400))
-            .unwrap();
+        set_mtime(a_day_earlier);
         assert!(
             !step.is_fresh(&root, "tsc"),
             "an edit given an older mtime (`touch -d`)"
