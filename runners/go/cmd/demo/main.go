@@ -7,7 +7,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"strings"
 
 	"outbox"
+	"outbox/internal/cli"
 )
 
 type config struct {
@@ -97,20 +97,6 @@ func idList(ids []int64) string {
 	return strings.ReplaceAll(fmt.Sprint(ids), " ", ", ")
 }
 
-// unexpected is the first error of a pass that is not a publish failure:
-// those are the broker's weather, retried by the next pass; anything else is
-// a bug to stop on.
-func unexpected(err error) error {
-	if joined, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range joined.Unwrap() {
-			if !errors.Is(e, outbox.ErrPublishFailed) {
-				return e
-			}
-		}
-	}
-	return nil
-}
-
 func main() {
 	path := "runners/demo.json"
 	if len(os.Args) > 1 {
@@ -160,7 +146,7 @@ func main() {
 		}
 		fmt.Printf("\nPass %d: batch %s\n", passes, idList(ids))
 		sent, err := relay.RunOnce()
-		if err := unexpected(err); err != nil {
+		if err := cli.Unexpected(err); err != nil {
 			fmt.Fprintln(os.Stderr, "demo:", err)
 			os.Exit(1)
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"outbox"
+	"outbox/internal/cli"
 )
 
 // request holds either kind of request; a field the kind does not use stays
@@ -108,7 +109,7 @@ func runCase(req request, name string) (caseResult, error) {
 			relay = outbox.NewOutboxRelay(table, broker, req.BatchSize)
 		}
 		sent, err := relay.RunOnce()
-		if err := unexpected(err); err != nil {
+		if err := cli.Unexpected(err); err != nil {
 			return caseResult{}, fmt.Errorf("pass %d: %w", pass, err)
 		}
 		res.Sent = append(res.Sent, sent)
@@ -156,20 +157,6 @@ func runBench(req request, name string) (benchResult, error) {
 	res.ElapsedNs = time.Since(started).Nanoseconds()
 	res.Duplicates = consumer.Duplicates()
 	return res, nil
-}
-
-// unexpected is the first error of a pass that is not a publish failure:
-// those are the broker's weather, retried by the next pass; anything else
-// is the port's bug, answered as an error.
-func unexpected(err error) error {
-	if joined, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range joined.Unwrap() {
-			if !errors.Is(e, outbox.ErrPublishFailed) {
-				return e
-			}
-		}
-	}
-	return nil
 }
 
 // describe shows a request field in an error: its JSON, or that it is missing.
