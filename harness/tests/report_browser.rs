@@ -536,7 +536,7 @@ fn the_fixture_page(program: &Path) {
         "attempt 1: broker down",
         "skipped: order-1 blocked",
         "#1 duplicate dropped",
-        "written after pass 1",
+        "<h4>written after pass 1</h4>",
         "new relay",
     ] {
         assert!(dom.contains(text), "{text:?} in the pictures");
