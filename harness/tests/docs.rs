@@ -2,6 +2,7 @@
 //! to a file (and heading) inside it, and no tracked text file refers to a
 //! path outside it. A clone is all a reader has; a link into the author's
 //! machine, or into a folder beside the repository, is a dead end there.
+//! And the README's map of the tree (its Layout section) is the tree.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -430,4 +431,331 @@ fn paths_resolve_without_leaving_the_root() {
         None
     );
     assert_eq!(percent_decode("a%20b.md"), "a b.md");
+}
+
+/// One line of the README's layout: a path (or several, comma-separated)
+/// in the first column, what it holds after it, continued on the lines
+/// indented further.
+#[derive(Debug, PartialEq, Eq)]
+struct Entry {
+    /// The README's line number.
+    line: usize,
+    /// Relative to the root; a folder ends in `/`; `*` stands for one
+    /// path segment or part of one.
+    paths: Vec<String>,
+    /// The description, continuation lines included.
+    about: String,
+}
+
+/// The entries of the fenced block under `## Layout`. A line at column 0
+/// names paths from the root; one indented two spaces names paths in the
+/// folder of the last column-0 line; deeper lines continue a description.
+/// The first column ends at two spaces.
+fn layout(readme: &str) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut parent = String::new();
+    let mut in_section = false;
+    let mut in_fence = false;
+    for (index, line) in readme.lines().enumerate() {
+        if line.starts_with("## ") {
+            in_section = line == "## Layout";
+            continue;
+        }
+        if in_section && is_fence(line) {
+            in_fence = !in_fence;
+            continue;
+        }
+        if !in_section || !in_fence || line.trim().is_empty() {
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        if indent > 2 {
+            if let Some(last) = entries.last_mut() {
+                last.about.push(' ');
+                last.about.push_str(line.trim());
+            }
+            continue;
+        }
+        let (names, about) = line.trim().split_once("  ").unwrap_or((line.trim(), ""));
+        let base = if indent == 0 { "" } else { parent.as_str() };
+        let paths: Vec<String> = names
+            .split(',')
+            .map(|n| format!("{base}{}", n.trim()))
+            .collect();
+        if indent == 0 {
+            parent = paths[0].clone();
+        }
+        entries.push(Entry {
+            line: index + 1,
+            paths,
+            about: about.trim().to_owned(),
+        });
+    }
+    entries
+}
+
+/// The file names in a description: words ending in a known extension or
+/// in `/`, once the punctuation around them is dropped. Names without
+/// either (`cmd/runner`, `.ci/setup`) are prose to this check.
+fn names_in(about: &str) -> Vec<String> {
+    const EXTENSIONS: &[&str] = &[
+        ".rs", ".py", ".php", ".json", ".toml", ".ts", ".txt", ".xml", ".java", ".go", ".md",
+        ".yml",
+    ];
+    about
+        .split(|c: char| c.is_whitespace() || ",;()".contains(c))
+        .map(|word| word.trim_end_matches([':', '.']))
+        .filter(|word| word.ends_with('/') || EXTENSIONS.iter().any(|e| word.ends_with(e)))
+        .filter(|word| word.len() > 1)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether `pattern` (segments, `*` standing for any text within one)
+/// names `path`, or a folder `path` is in when the pattern ends in `/`.
+fn matches(pattern: &str, path: &str) -> bool {
+    let folder = pattern.ends_with('/');
+    let wanted: Vec<&str> = pattern.trim_end_matches('/').split('/').collect();
+    let parts: Vec<&str> = path.split('/').collect();
+    let fits = |(p, s): (&&str, &&str)| match p.split_once('*') {
+        Some((before, after)) => {
+            s.len() >= before.len() + after.len() && s.starts_with(before) && s.ends_with(after)
+        }
+        None => p == s,
+    };
+    let enough = if folder {
+        parts.len() > wanted.len()
+    } else {
+        parts.len() == wanted.len()
+    };
+    enough && wanted.iter().zip(&parts).all(fits)
+}
+
+/// The paths `pattern` stands for among the tracked `files`: the files it
+/// names, or for a folder pattern (`x/`, `*/`) the folders, each ending in
+/// `/`.
+fn expand(files: &[String], pattern: &str) -> BTreeSet<String> {
+    let depth = pattern.trim_end_matches('/').split('/').count();
+    files
+        .iter()
+        .filter(|f| matches(pattern, f))
+        .map(|f| match pattern.ends_with('/') {
+            true => format!(
+                "{}/",
+                f.split('/').take(depth).collect::<Vec<_>>().join("/")
+            ),
+            false => f.clone(),
+        })
+        .collect()
+}
+
+/// The paths a name in the description of an entry in `folder` stands
+/// for: in that folder, else (holding a `/`) from the root, else in a
+/// folder up to four levels below (`freshness.rs`, in the line for
+/// `toolchain.rs`, is in `toolchain/`).
+fn resolve_name(files: &[String], name: &str, folder: &str) -> BTreeSet<String> {
+    let within = |base: &str| match base {
+        "" => expand(files, name),
+        base => expand(files, &format!("{base}/{name}")),
+    };
+    let here = within(folder);
+    if !here.is_empty() {
+        return here;
+    }
+    if name.trim_end_matches('/').contains('/') {
+        let from_root = expand(files, name);
+        if !from_root.is_empty() {
+            return from_root;
+        }
+    }
+    let mut below = folder.to_owned();
+    for _ in 0..4 {
+        below = if below.is_empty() {
+            "*".to_owned()
+        } else {
+            format!("{below}/*")
+        };
+        let found = within(&below);
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    BTreeSet::new()
+}
+
+/// Folders whose every entry (file or folder) the layout must name, and
+/// folders one line covers whole (the self-tests: cargo finds each file,
+/// and a list of them would only go stale).
+const NAMED_ONE_BY_ONE: &[&str] = &["harness/src", "reference/src", "runners", "cases"];
+const COVERED_BY_A_LINE: &[&str] = &["harness/tests"];
+
+/// What is wrong with the layout `entries` read against the tracked
+/// `files`: a name that is not in the tree (with the README's line), and
+/// an entry of a [`NAMED_ONE_BY_ONE`] folder that nothing names.
+fn layout_problems(entries: &[Entry], files: &[String]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut named: BTreeSet<String> = BTreeSet::new();
+    for entry in entries {
+        for path in &entry.paths {
+            let found = expand(files, path);
+            if found.is_empty() {
+                problems.push(format!(
+                    "README.md:{}: `{path}` is not in the tree",
+                    entry.line
+                ));
+            }
+            named.extend(found);
+        }
+        let folder = match entry.paths[0].strip_suffix('/') {
+            Some(folder) => folder,
+            None => folder(&entry.paths[0]),
+        };
+        for name in names_in(&entry.about) {
+            if name.starts_with("target/") {
+                continue; // what a run writes, not the tree
+            }
+            let found = resolve_name(files, &name, folder);
+            if found.is_empty() {
+                problems.push(format!(
+                    "README.md:{}: `{name}` (in the line for `{}`) is not in the tree",
+                    entry.line, entry.paths[0]
+                ));
+            }
+            named.extend(found);
+        }
+    }
+    for root in COVERED_BY_A_LINE {
+        let line = format!("{root}/");
+        if !entries.iter().any(|e| e.paths.contains(&line)) {
+            problems.push(format!("README.md: the layout has no line for `{line}`"));
+        }
+    }
+    problems.extend(unnamed(&named, files));
+    problems
+}
+
+/// The entries of [`NAMED_ONE_BY_ONE`] folders that no layout name is or
+/// is inside: naming a file in a folder names the folder, while the line
+/// of the folder itself (or of one above it) names none of its entries.
+fn unnamed(named: &BTreeSet<String>, files: &[String]) -> Vec<String> {
+    let mut children: BTreeSet<String> = BTreeSet::new();
+    for root in NAMED_ONE_BY_ONE {
+        let prefix = format!("{root}/");
+        for file in files.iter().filter_map(|f| f.strip_prefix(&prefix)) {
+            let child = match file.split_once('/') {
+                Some((dir, _)) => format!("{prefix}{dir}/"),
+                None => format!("{prefix}{file}"),
+            };
+            children.insert(child);
+        }
+    }
+    children
+        .into_iter()
+        .filter(|child| {
+            !named
+                .iter()
+                .any(|n| n == child || n.starts_with(child.as_str()))
+        })
+        .map(|child| format!("README.md: `{child}` is in no line of the layout"))
+        .collect()
+}
+
+#[test]
+fn the_readmes_layout_is_the_tree() {
+    let root = root();
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let entries = layout(&readme);
+    assert!(entries.len() >= 20, "the layout section: {entries:?}");
+    let problems = layout_problems(&entries, &tracked(&root));
+    assert!(
+        problems.is_empty(),
+        "the README's layout (## Layout) and the tree differ:\n  {}",
+        problems.join("\n  ")
+    );
+}
+
+/// The layout check on a made-up README and tree: a stale entry, a stale
+/// name in a description, a file no line names and a folder's own line
+/// naming none of its entries are found; a name in a subfolder, a glob
+/// and a name on a continuation line are read as names.
+#[test]
+fn the_layout_check_sees_stale_and_missing_lines() {
+    let readme = "\
+# x
+## Layout
+
+```
+cases/        the table (*.json)
+runners/*/language.toml   the manifests
+runners/gone/   a port that left
+harness/src/  the harness:
+  lib.rs      the modules
+  table/      the table: json.rs, and on the next line
+              validate.rs and stale.rs
+  report.rs   the page (html.rs)
+harness/tests/  the self-tests
+```
+## After
+```
+not/layout/  ignored
+```
+";
+    let entries = layout(readme);
+    assert_eq!(entries.len(), 8, "{entries:?}");
+    assert_eq!(entries[5].paths, ["harness/src/table/"]);
+    assert_eq!(
+        entries[5].about,
+        "the table: json.rs, and on the next line validate.rs and stale.rs"
+    );
+    let files: Vec<String> = [
+        "cases/seed.json",
+        "runners/go/language.toml",
+        "runners/go/main.go",
+        "runners/demo.json",
+        "harness/src/lib.rs",
+        "harness/src/text.rs",
+        "harness/src/table/json.rs",
+        "harness/src/table/validate.rs",
+        "harness/src/report.rs",
+        "harness/src/report/html.rs",
+        "harness/src/judge/mod.rs",
+        "harness/tests/any.rs",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .collect();
+    assert_eq!(
+        layout_problems(&entries, &files),
+        [
+            "README.md:7: `runners/gone/` is not in the tree",
+            "README.md:10: `stale.rs` (in the line for `harness/src/table/`) is not in the tree",
+            "README.md: `harness/src/judge/` is in no line of the layout",
+            "README.md: `harness/src/text.rs` is in no line of the layout",
+            "README.md: `runners/demo.json` is in no line of the layout",
+        ]
+    );
+    let without_tests: Vec<Entry> = entries.into_iter().filter(|e| e.line != 13).collect();
+    assert!(layout_problems(&without_tests, &files)
+        .contains(&"README.md: the layout has no line for `harness/tests/`".to_owned()));
+}
+
+#[test]
+fn layout_patterns_name_files_and_folders() {
+    assert!(matches(
+        "runners/*/language.toml",
+        "runners/go/language.toml"
+    ));
+    assert!(!matches(
+        "runners/*/language.toml",
+        "runners/go/x/language.toml"
+    ));
+    assert!(matches("cases/*.json", "cases/seed.json"));
+    assert!(!matches("cases/*.json", "cases/model/a.json"));
+    assert!(matches("cases/", "cases/model/a.json"));
+    assert!(!matches("cases/", "cases"));
+    assert!(!matches("case/", "cases/seed.json"));
+    assert_eq!(
+        names_in("Java: outbox.cli (Runner), pom.xml; src/, cmd/runner and state.rs."),
+        ["pom.xml", "src/", "state.rs"]
+    );
 }

@@ -22,11 +22,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use libtest_mimic::{Arguments, Completion, Conclusion, Failed, Trial};
 use parity::config::Settings;
 use parity::exec::{self, Stdin};
 use parity::report::{self, code, Cell, Failure, ReasonKind, Report, Row, Scenario, Toolchain};
-use parity::suite::junit::Recorder;
+use parity::suite::junit::{Recorded, Recorder};
 use parity::suite::{trials, Suite};
 use parity::toolchain::Language;
 
@@ -73,23 +73,6 @@ fn row(name: &str, description: &str, scenario: Option<Scenario>, cells: Vec<(&s
 /// Three languages, five rows: every status once, one failing cell, one
 /// cell not run, a restart and a row written between passes.
 fn fixture() -> Report {
-    let three = |failure: Failure| Scenario {
-        batch_size: 10,
-        messages: vec![
-            message(1, "order-1", "OrderPlaced", 0),
-            message(2, "order-2", "OrderPlaced", 0),
-            message(3, "order-1", "OrderPaid", 0),
-        ],
-        failures: BTreeMap::from([(1, failure)]),
-        passes: 2,
-        restart_each_pass: false,
-    };
-    let mut restart = three(Failure::LostAck);
-    restart.passes = 3;
-    restart.restart_each_pass = true;
-    let mut written = three(Failure::Down);
-    written.messages.push(message(4, "order-2", "OrderPaid", 1));
-    let ignored = || Cell::Ignored("python3 not found on PATH".into());
     Report {
         date: "2026-11-30T06:00:00Z".into(),
         commit: "17aa8fc".into(),
@@ -107,48 +90,75 @@ fn fixture() -> Report {
         languages: vec!["rust".into(), "go".into(), "python".into()],
         code: code_fixture(),
         base: None,
-        rows: vec![
-            row(
-                "lost_ack",
-                "The ack of attempt 1 is lost: message 1 is delivered but stays unsent, order-1 is blocked for the pass, and the consumer drops the redelivery.",
-                Some(three(Failure::LostAck)),
-                vec![("rust", Cell::Pass), ("go", Cell::Fail(ReasonKind::WrongAnswer, GO_FAILURE.into())), ("python", ignored())],
-            ),
-            row(
-                "restart_after_lost_ack",
-                "A new relay before every pass carries on where the last one stopped.",
-                Some(restart),
-                vec![("rust", Cell::Pass), ("go", Cell::Pass), ("python", ignored())],
-            ),
-            row(
-                "written_between_passes",
-                "Message 4 is written after pass 1 and sent in pass 2, after the retried message 1.",
-                Some(written),
-                vec![
-                    ("rust", Cell::Pass),
-                    ("go", Cell::KnownFailure("issue 12: Go drops rows written between passes".into())),
-                    ("python", ignored()),
-                ],
-            ),
-            row(
-                "generated",
-                // A long unbroken word must wrap, not widen the page; a
-                // bidi override must not turn the text after it around.
-                &format!(
-                    "Generated scenarios, compared with the reference. \u{202e}desrever {}",
-                    "unbroken".repeat(250)
-                ),
-                None,
-                vec![("rust", Cell::Pass), ("go", Cell::Pass)],
-            ),
-            row(
-                "demo",
-                "The demo's transcript, byte for byte.",
-                None,
-                vec![("rust", Cell::Pass), ("go", Cell::Pass), ("python", ignored())],
-            ),
-        ],
+        rows: fixture_rows(),
     }
+}
+
+/// Three orders' first events, `failure` on attempt 1, two passes: the
+/// fixture's scenarios are variations of it.
+fn three(failure: Failure) -> Scenario {
+    Scenario {
+        batch_size: 10,
+        messages: vec![
+            message(1, "order-1", "OrderPlaced", 0),
+            message(2, "order-2", "OrderPlaced", 0),
+            message(3, "order-1", "OrderPaid", 0),
+        ],
+        failures: BTreeMap::from([(1, failure)]),
+        passes: 2,
+        restart_each_pass: false,
+    }
+}
+
+/// The fixture's five rows, with the cells [`EXPECTED_SUMMARY`] counts.
+fn fixture_rows() -> Vec<Row> {
+    let mut restart = three(Failure::LostAck);
+    restart.passes = 3;
+    restart.restart_each_pass = true;
+    let mut written = three(Failure::Down);
+    written.messages.push(message(4, "order-2", "OrderPaid", 1));
+    let ignored = || Cell::Ignored("python3 not found on PATH".into());
+    vec![
+        row(
+            "lost_ack",
+            "The ack of attempt 1 is lost: message 1 is delivered but stays unsent, order-1 is blocked for the pass, and the consumer drops the redelivery.",
+            Some(three(Failure::LostAck)),
+            vec![("rust", Cell::Pass), ("go", Cell::Fail(ReasonKind::WrongAnswer, GO_FAILURE.into())), ("python", ignored())],
+        ),
+        row(
+            "restart_after_lost_ack",
+            "A new relay before every pass carries on where the last one stopped.",
+            Some(restart),
+            vec![("rust", Cell::Pass), ("go", Cell::Pass), ("python", ignored())],
+        ),
+        row(
+            "written_between_passes",
+            "Message 4 is written after pass 1 and sent in pass 2, after the retried message 1.",
+            Some(written),
+            vec![
+                ("rust", Cell::Pass),
+                ("go", Cell::KnownFailure("issue 12: Go drops rows written between passes".into())),
+                ("python", ignored()),
+            ],
+        ),
+        row(
+            "generated",
+            // A long unbroken word must wrap, not widen the page; a
+            // bidi override must not turn the text after it around.
+            &format!(
+                "Generated scenarios, compared with the reference. \u{202e}desrever {}",
+                "unbroken".repeat(250)
+            ),
+            None,
+            vec![("rust", Cell::Pass), ("go", Cell::Pass)],
+        ),
+        row(
+            "demo",
+            "The demo's transcript, byte for byte.",
+            None,
+            vec![("rust", Cell::Pass), ("go", Cell::Pass), ("python", ignored())],
+        ),
+    ]
 }
 
 /// The real code panel, read from the repository, and one more part whose
@@ -314,6 +324,44 @@ fn expected_status(cell: Option<&Cell>) -> &'static str {
     }
 }
 
+/// Self-contained: nothing is fetched, so the page works from file:// and
+/// offline.
+fn assert_self_contained(html: &str) {
+    for forbidden in ["<script", " src=", "url(", "@import", "http://", "https://"] {
+        assert!(!html.contains(forbidden), "the page contains {forbidden:?}");
+    }
+    for tag in start_tags(html, "a")
+        .iter()
+        .chain(&start_tags(html, "link"))
+    {
+        let href = attribute(tag, "href").unwrap_or("");
+        assert!(href.starts_with('#') || href.starts_with("data:"), "{tag}");
+    }
+}
+
+/// The console check must be able to fail: a page that logs an error has
+/// to show up in the log as this Chromium writes it.
+fn assert_console_check_can_fail(program: &Path, dir: &Path, name: &str) {
+    let canary = dir.join(format!("canary-{name}.html"));
+    std::fs::write(
+        &canary,
+        "<!DOCTYPE html><title>canary</title><script>console.error('canary error')</script>",
+    )
+    .unwrap();
+    let seen = chromium(
+        program,
+        dir,
+        &format!("canary-{name}"),
+        &["--dump-dom".into(), file_url(&canary)],
+    )
+    .unwrap();
+    assert!(
+        console_lines(&seen.stderr).iter().any(|l| l.contains("canary error")),
+        "Chromium's log shows no console line for a console.error, so the console check would be blind; stderr ends:\n{}",
+        parity::text::tail(&seen.stderr, 20)
+    );
+}
+
 /// Writes `report` as `<name>.html`, checks it is self-contained, loads it
 /// in Chromium (checking first that the console check can see an error)
 /// and returns its DOM after load; a screenshot `<name>.png` is kept.
@@ -323,39 +371,8 @@ fn load(program: &Path, name: &str, report: &Report) -> String {
     let page_path = dir.join(format!("{name}.html"));
     report::write(&page_path, report).unwrap();
     let html = std::fs::read_to_string(&page_path).unwrap();
-
-    // Self-contained: nothing is fetched, so it works from file:// and offline.
-    for forbidden in ["<script", " src=", "url(", "@import", "http://", "https://"] {
-        assert!(!html.contains(forbidden), "the page contains {forbidden:?}");
-    }
-    for tag in start_tags(&html, "a")
-        .iter()
-        .chain(&start_tags(&html, "link"))
-    {
-        let href = attribute(tag, "href").unwrap_or("");
-        assert!(href.starts_with('#') || href.starts_with("data:"), "{tag}");
-    }
-
-    // The console check must be able to fail: a page that logs an error
-    // has to show up in the log as this Chromium writes it.
-    let canary = dir.join(format!("canary-{name}.html"));
-    std::fs::write(
-        &canary,
-        "<!DOCTYPE html><title>canary</title><script>console.error('canary error')</script>",
-    )
-    .unwrap();
-    let seen = chromium(
-        program,
-        &dir,
-        &format!("canary-{name}"),
-        &["--dump-dom".into(), file_url(&canary)],
-    )
-    .unwrap();
-    assert!(
-        console_lines(&seen.stderr).iter().any(|l| l.contains("canary error")),
-        "Chromium's log shows no console line for a console.error, so the check below would be blind; stderr ends:\n{}",
-        parity::text::tail(&seen.stderr, 20)
-    );
+    assert_self_contained(&html);
+    assert_console_check_can_fail(program, &dir, name);
 
     let screenshot = dir.join(format!("{name}.png"));
     let _ = std::fs::remove_file(&screenshot);
@@ -519,7 +536,7 @@ fn the_fixture_page(program: &Path) {
         "attempt 1: broker down",
         "skipped: order-1 blocked",
         "#1 duplicate dropped",
-        "written after pass 1",
+        "<h4>written after pass 1</h4>",
         "new relay",
     ] {
         assert!(dom.contains(text), "{text:?} in the pictures");
@@ -543,6 +560,34 @@ fn fake(name: &str, fault: &str, case: &str) -> Language {
 /// A real run of the suite over two fake languages, one failing `lost_ack`:
 /// the page has one cell per trial that ran, and its counts are libtest's.
 fn a_real_run_page(program: &Path) {
+    let (conclusion, records, report) = run_over_fakes();
+    let dom = load(program, "run", &report);
+    let cells = check_matrix(&dom, &report);
+    let ran = conclusion.num_passed + conclusion.num_failed + conclusion.num_ignored;
+    assert_eq!(records.len() as u64, ran, "one record per trial that ran");
+    let not_run_cells = dom.matches("data-status=\"not_selected\"").count() as u64;
+    assert_eq!(
+        cells as u64 - not_run_cells,
+        ran,
+        "one matrix cell per trial of the run"
+    );
+    assert_eq!(
+        conclusion.num_failed, 2,
+        "only fake-wrong's lost_ack and fake-crash's batch_of_two fail"
+    );
+    assert_faults_told_apart(&dom, &report);
+    assert_counts_are_libtests(&dom, &conclusion);
+    assert!(
+        dom.contains("duplicates: expected 1, actual 999"),
+        "the failing cell's diff is on the page"
+    );
+}
+
+/// Runs the suite, without generated scenarios and demos, over three fake
+/// languages: one right, one answering `lost_ack` wrongly, one crashing on
+/// `batch_of_two`. Returns libtest's conclusion, the trials' records and
+/// the report built from them.
+fn run_over_fakes() -> (Conclusion, Vec<Recorded>, Report) {
     let mut suite =
         Suite::load(&parity::repo_root(), Settings::default()).expect("the table loads");
     suite.languages = vec![
@@ -563,24 +608,14 @@ fn a_real_run_page(program: &Path) {
     let conclusion = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
     let records = recorder.lock().unwrap().clone();
     let report = report::run::from_run(&suite, &records, &args);
-    let dom = load(program, "run", &report);
-    let cells = check_matrix(&dom, &report);
-    let ran = conclusion.num_passed + conclusion.num_failed + conclusion.num_ignored;
-    assert_eq!(records.len() as u64, ran, "one record per trial that ran");
-    let not_run_cells = dom.matches("data-status=\"not_selected\"").count() as u64;
-    assert_eq!(
-        cells as u64 - not_run_cells,
-        ran,
-        "one matrix cell per trial of the run"
-    );
-    assert_eq!(
-        conclusion.num_failed, 2,
-        "only fake-wrong's lost_ack and fake-crash's batch_of_two fail"
-    );
-    // A wrong answer and a crash are told apart, on the page and in the
-    // results file.
+    (conclusion, records, report)
+}
+
+/// A wrong answer and a crash are told apart: on the page, in the results
+/// file and in the CI summary.
+fn assert_faults_told_apart(dom: &str, report: &Report) {
     let status = |key: &str| {
-        start_tags(&dom, "td")
+        start_tags(dom, "td")
             .into_iter()
             .find(|tag| attribute(tag, "data-cell") == Some(key))
             .and_then(|tag| attribute(tag, "data-status"))
@@ -594,7 +629,7 @@ fn a_real_run_page(program: &Path) {
         status("batch_of_two/fake-crash").as_deref(),
         Some("runner_fault")
     );
-    let results = report::results::Results::of(&report);
+    let results = report::results::Results::of(report);
     let state = |language: &str, case: &str| {
         results
             .trials
@@ -610,15 +645,20 @@ fn a_real_run_page(program: &Path) {
         state("fake-wrong", "lost_ack").as_deref(),
         Some("wrong_answer")
     );
-    let markdown = report::markdown::summary(&report);
+    let markdown = report::markdown::summary(report);
     assert!(
         markdown
             .contains("- `fake-crash/batch_of_two`: ⚠ runner fault: `batch_of_two`: runner fault:"),
         "{markdown}"
     );
+}
+
+/// The page's summary lines, added over the languages, against libtest's
+/// passed, failed and ignored counts (a known failure is ignored).
+fn assert_counts_are_libtests(dom: &str, conclusion: &Conclusion) {
     let [mut passed, mut failed, mut ignored] = [0, 0, 0];
     for language in ["fake-right", "fake-wrong", "fake-crash"] {
-        let [p, f, i, k, _] = summary(&dom, language).map(Option::unwrap_or_default);
+        let [p, f, i, k, _] = summary(dom, language).map(Option::unwrap_or_default);
         passed += p as u64;
         failed += f as u64;
         ignored += (i + k) as u64;
@@ -631,10 +671,6 @@ fn a_real_run_page(program: &Path) {
             conclusion.num_ignored
         ],
         "the page's counts against libtest's summary"
-    );
-    assert!(
-        dom.contains("duplicates: expected 1, actual 999"),
-        "the failing cell's diff is on the page"
     );
 }
 

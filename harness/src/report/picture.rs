@@ -326,19 +326,7 @@ fn failure_script(scenario: &Scenario) -> String {
 /// scenario, then the outbox at the start, a column per pass and a column
 /// wherever rows are written between passes.
 pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
-    let _ = write!(
-        out,
-        "<p class=\"scenario\">batch size {}, {} pass{}{}; {}</p>",
-        scenario.batch_size,
-        scenario.passes,
-        if scenario.passes == 1 { "" } else { "es" },
-        if scenario.restart_each_pass {
-            ", a new relay before every pass"
-        } else {
-            ""
-        },
-        escape(&failure_script(scenario))
-    );
+    scenario_line(out, scenario);
     let run = match simulate(scenario) {
         Ok(run) => run,
         Err(e) => {
@@ -357,6 +345,34 @@ pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
         "<div class=\"picture\" tabindex=\"0\" role=\"group\" aria-label=\"the reference's run of {}\">",
         escape(name)
     );
+    outbox_column(out, &run);
+    for pass in &run.passes {
+        pass_column(out, pass);
+        written_column(out, pass, scenario.passes);
+    }
+    undrawn_columns(out, &run);
+    out.push_str("</div>");
+}
+
+/// The sentence above the picture: what the case asks of the relay.
+fn scenario_line(out: &mut String, scenario: &Scenario) {
+    let _ = write!(
+        out,
+        "<p class=\"scenario\">batch size {}, {} pass{}{}; {}</p>",
+        scenario.batch_size,
+        scenario.passes,
+        if scenario.passes == 1 { "" } else { "es" },
+        if scenario.restart_each_pass {
+            ", a new relay before every pass"
+        } else {
+            ""
+        },
+        escape(&failure_script(scenario))
+    );
+}
+
+/// The first column: the rows in the outbox before the first pass.
+fn outbox_column(out: &mut String, run: &Run) {
     out.push_str("<div class=\"col outbox\"><h4>outbox at start</h4>");
     if run.initial.is_empty() {
         out.push_str("<p class=\"none\">empty</p>");
@@ -364,36 +380,50 @@ pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
         rows_list(out, &run.initial, run.initial_rows, plain_row);
     }
     out.push_str("</div>");
-    for pass in &run.passes {
-        let _ = write!(
-            out,
-            "<div class=\"col passcol\"><h4>pass {}{}</h4>",
-            pass.number,
-            if pass.new_relay && pass.number > 1 {
-                " <span class=\"restart\">new relay</span>"
-            } else {
-                ""
-            }
-        );
-        if pass.events.is_empty() {
-            out.push_str("<p class=\"none\">nothing to send</p>");
+}
+
+/// One pass's column: each row's fate at the broker, what the relay
+/// reported sent, and what the consumer did.
+fn pass_column(out: &mut String, pass: &Pass) {
+    let _ = write!(
+        out,
+        "<div class=\"col passcol\"><h4>pass {}{}</h4>",
+        pass.number,
+        if pass.new_relay && pass.number > 1 {
+            " <span class=\"restart\">new relay</span>"
         } else {
-            rows_list(out, &pass.events, pass.rows, event_row);
+            ""
         }
-        let _ = write!(out, "<p class=\"sent\">sent {}</p>", id_list(&pass.sent));
-        consumer_side(out, pass);
-        out.push_str("</div>");
-        if pass.written > 0 {
-            let heading = if pass.number == scenario.passes {
-                "written after the last pass (never sent)".to_string()
-            } else {
-                format!("written after pass {}", pass.number)
-            };
-            let _ = write!(out, "<div class=\"col written\"><h4>{heading}</h4>");
-            rows_list(out, &pass.written_after, pass.written, plain_row);
-            out.push_str("</div>");
-        }
+    );
+    if pass.events.is_empty() {
+        out.push_str("<p class=\"none\">nothing to send</p>");
+    } else {
+        rows_list(out, &pass.events, pass.rows, event_row);
     }
+    let _ = write!(out, "<p class=\"sent\">sent {}</p>", id_list(&pass.sent));
+    consumer_side(out, pass);
+    out.push_str("</div>");
+}
+
+/// The column of rows written right after `pass`, if any were; after the
+/// last of the case's `passes` they are never sent, and the heading says so.
+fn written_column(out: &mut String, pass: &Pass, passes: u64) {
+    if pass.written == 0 {
+        return;
+    }
+    let heading = if pass.number == passes {
+        "written after the last pass (never sent)".to_string()
+    } else {
+        format!("written after pass {}", pass.number)
+    };
+    let _ = write!(out, "<div class=\"col written\"><h4>{heading}</h4>");
+    rows_list(out, &pass.written_after, pass.written, plain_row);
+    out.push_str("</div>");
+}
+
+/// The summaries that end a long picture: busy passes beyond the drawn
+/// ones, then the idle passes after the last busy one.
+fn undrawn_columns(out: &mut String, run: &Run) {
     if let Some(undrawn) = run.undrawn {
         let _ = write!(
             out,
@@ -409,5 +439,4 @@ pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
             "<div class=\"col idle\"><h4>{span}</h4><p class=\"none\">outbox empty: nothing to send</p></div>"
         );
     }
-    out.push_str("</div>");
 }

@@ -151,18 +151,7 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
         "parity: no change since the base (commit 4122aa5).\n"
     );
 
-    let mut now = every_state();
-    now.rows[0].cells.insert(
-        "rust".into(),
-        Cell::Fail(
-            ReasonKind::WrongAnswer,
-            "`lost_ack`: the result differs from expect".into(),
-        ),
-    );
-    now.rows[0].cells.insert("go".into(), Cell::Pass);
-    now.rows[4].cells.insert("go".into(), Cell::Pass);
-    now.rows[3].cells.remove("rust");
-    let mut now_report = now.clone();
+    let mut now = four_flips();
     let base_of_now = diff::compare(&base, &results::Results::of(&now));
     let what: Vec<(String, String)> = base_of_now
         .changes
@@ -188,9 +177,37 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
         ]
     );
     assert_eq!(base_of_now.filter_note(), None);
-    let mut filtered = results::Results::of(&now);
+    a_narrower_filter_compares_only_what_both_ran(&base, &now);
+    let text = diff::text(&base_of_now);
+    assert!(text.contains("  rust/lost_ack: ✓ pass → ✗ wrong answer: `lost_ack`: the result differs from expect\n"), "{text}");
+    now.base = Some(base_of_now);
+    the_page_and_the_summary_list_the_changes(&now);
+}
+
+/// [`every_state`] with four cells changed: rust/lost_ack fails, go/lost_ack
+/// and go/demo pass, rust/unit did not run.
+fn four_flips() -> Report {
+    let mut now = every_state();
+    now.rows[0].cells.insert(
+        "rust".into(),
+        Cell::Fail(
+            ReasonKind::WrongAnswer,
+            "`lost_ack`: the result differs from expect".into(),
+        ),
+    );
+    now.rows[0].cells.insert("go".into(), Cell::Pass);
+    now.rows[4].cells.insert("go".into(), Cell::Pass);
+    now.rows[3].cells.remove("rust");
+    now
+}
+
+/// `now` run with the filter `go` against a base that ran everything: the
+/// note says so, and a cell only one of them selected is neither new nor
+/// gone.
+fn a_narrower_filter_compares_only_what_both_ran(base: &results::Results, now: &Report) {
+    let mut filtered = results::Results::of(now);
     filtered.filter = "go".into();
-    let narrower = diff::compare(&base, &filtered);
+    let narrower = diff::compare(base, &filtered);
     assert_eq!(
         narrower.filter_note().as_deref(),
         Some(
@@ -203,10 +220,12 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
     let cells: Vec<String> = narrower.changes.iter().map(diff::Change::cell).collect();
     assert_eq!(cells, ["rust/lost_ack", "go/lost_ack"], "{narrower:?}");
     assert!(diff::text(&narrower).starts_with("parity: the base ran every trial"));
-    let text = diff::text(&base_of_now);
-    assert!(text.contains("  rust/lost_ack: ✓ pass → ✗ wrong answer: `lost_ack`: the result differs from expect\n"), "{text}");
-    now_report.base = Some(base_of_now);
-    let page = render(&now_report);
+}
+
+/// The page lists `report`'s changes before its summary, each linking to
+/// its cell, and the Markdown summary counts and lists them.
+fn the_page_and_the_summary_list_the_changes(report: &Report) {
+    let page = render(report);
     let changes = &page[page
         .find("<section id=\"changes\">")
         .expect("the changes first")..];
@@ -214,7 +233,7 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
     assert!(changes
         .contains("<a href=\"#r-lost_ack--rust\">rust/lost_ack</a>: ✓ pass → ✗ wrong answer"));
     assert!(changes.contains("<b>rust/unit</b>: gone"));
-    let markdown = markdown::summary(&now_report);
+    let markdown = markdown::summary(report);
     assert!(
         markdown.contains("### Changed since the base (commit `4122aa5`): 4 cell(s)"),
         "{markdown}"
