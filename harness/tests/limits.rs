@@ -39,9 +39,9 @@ fn seed_cases() -> Vec<Case> {
         .cases
 }
 
-fn fault_of(reply: &Reply) -> &str {
+fn fault_of(reply: &Reply) -> String {
     match reply {
-        Reply::Fault(why) => why,
+        Reply::Fault(why) => why.to_string(),
         other => panic!("expected a fault, got {other:?}"),
     }
 }

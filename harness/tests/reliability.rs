@@ -83,9 +83,9 @@ fn peak_rss_mb() -> u64 {
     kb / 1024
 }
 
-fn fault_of(reply: &Reply) -> &str {
+fn fault_of(reply: &Reply) -> String {
     match reply {
-        Reply::Fault(why) => why,
+        Reply::Fault(why) => why.to_string(),
         other => panic!("expected a fault, got {other:?}"),
     }
 }
@@ -125,7 +125,7 @@ fn a_runner_flooding_stderr_is_cut_off_at_the_timeout_with_bounded_memory() {
         message.contains("of which the start and the end were kept"),
         "{message}"
     );
-    let log = log_named_in(message);
+    let log = log_named_in(&message);
     assert!(std::fs::metadata(&log).unwrap().len() <= exec::KEEP as u64 + 100);
     assert!(message.len() < 20_000, "{} bytes of message", message.len());
     assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
@@ -197,7 +197,7 @@ fn a_huge_string_in_an_answer_is_cut_in_the_message() {
         let Verdict::Fail(reason) = &verdicts[0] else {
             panic!("{fault}: {:?}", verdicts[0]);
         };
-        let message = reason.to_string();
+        let message = parity::judge::emit::text(reason);
         println!(
             "{fault}: a message of {} bytes, peak RSS {} MB",
             message.len(),
@@ -294,7 +294,7 @@ fn run_trials(
 
 fn failure(verdicts: &BTreeMap<String, Verdict>, trial: &str) -> String {
     match &verdicts[trial] {
-        Verdict::Fail(reason) => reason.to_string(),
+        Verdict::Fail(reason) => parity::judge::emit::text(reason),
         other => panic!("{trial} should fail, got {other:?}"),
     }
 }
@@ -363,7 +363,7 @@ fn each_faulting_start_keeps_its_own_non_empty_log() {
     let replies = runner.run(&Request::cases(&cases[..4]));
     let logs: Vec<PathBuf> = replies[..3]
         .iter()
-        .map(|r| log_named_in(fault_of(r)))
+        .map(|r| log_named_in(&fault_of(r)))
         .collect();
     assert!(logs[0] != logs[1] && logs[1] != logs[2], "{logs:?}");
     for (log, case) in logs.iter().zip(cases.iter().map(|c| &c.name)) {
@@ -371,7 +371,7 @@ fn each_faulting_start_keeps_its_own_non_empty_log() {
         assert!(text.contains("crashing on purpose"), "{case:?}: {text}");
     }
     // The budget's message points to the last start's log.
-    assert_eq!(log_named_in(fault_of(&replies[3])), logs[2]);
+    assert_eq!(log_named_in(&fault_of(&replies[3])), logs[2]);
 }
 
 #[test]
@@ -389,7 +389,7 @@ fn an_answer_printed_twice_blames_the_case_answered_twice() {
                 let Verdict::Fail(reason) = verdict else {
                     panic!("{verdict:?}");
                 };
-                let message = reason.to_string();
+                let message = parity::judge::emit::text(reason);
                 assert!(
                     message.contains(&format!("case `{}`", cases[twice].name)),
                     "{message}"

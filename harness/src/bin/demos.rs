@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 
 use parity::judge::demo::transcript_difference;
-use parity::judge::{Reason, Verdict};
+use parity::judge::{emit, Reason, Verdict};
 use parity::suite::Suite;
 
 fn main() -> ExitCode {
@@ -57,7 +57,7 @@ fn main() -> ExitCode {
             }
             Err(Verdict::Fail(why)) => {
                 all_match = false;
-                println!("{:<12} MISMATCH: {why}", language.name);
+                println!("{:<12} MISMATCH: {}", language.name, emit::text(&why));
             }
         }
     }

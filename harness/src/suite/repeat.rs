@@ -87,7 +87,12 @@ fn describe(reply: &Reply) -> String {
             outcome.sent, outcome.journal, outcome.duplicates
         ),
         Reply::Error(error) => format!("error answer: {error}"),
-        Reply::Fault(fault) => format!("fault: {}", fault.lines().next().unwrap_or_default()),
+        Reply::Fault(fault) => {
+            format!(
+                "fault: {}",
+                fault.to_string().lines().next().unwrap_or_default()
+            )
+        }
     };
     crate::text::excerpt(&text, 400)
 }
@@ -124,7 +129,7 @@ pub fn flaky(verdicts: &[Verdict]) -> Option<Verdict> {
     for (run, verdict) in verdicts.iter().enumerate() {
         let text = match verdict {
             Verdict::Pass => "pass".to_owned(),
-            Verdict::Fail(reason) => format!("fail: {}", reason.summary()),
+            Verdict::Fail(reason) => format!("fail: {}", crate::judge::emit::summary(reason)),
             Verdict::Ignore(why) => format!("ignored: {why}"),
             Verdict::KnownFailure(why) => format!("known failure: {why}"),
         };

@@ -1,0 +1,204 @@
+//! The one place a verdict becomes text. Each output (the terminal, the
+//! JUnit file, the report page) is an [`Emitter`]: it decides where the
+//! summary and the full text go, never what they say, so the words of a
+//! reason are written once, here ([`text`], [`summary`]), as ui_test's
+//! status emitters share one failure model.
+
+use std::fmt::Write as _;
+
+use libtest_mimic::{Completion, Failed};
+
+use super::compare::differences;
+use super::{Carrier, Reason, Refusals, RunnerFault, Verdict};
+use crate::text::{excerpt, for_terminal};
+use crate::toolchain::NotReady;
+
+/// One output's form of a trial's verdict.
+pub trait Emitter {
+    /// What a verdict becomes in this output.
+    type Output;
+
+    /// A trial that passed.
+    fn pass(&self) -> Self::Output;
+
+    /// A trial that failed, and why.
+    fn failure(&self, reason: &Reason) -> Self::Output;
+
+    /// A trial not judged (a missing toolchain), and why.
+    fn ignored(&self, why: &str) -> Self::Output;
+
+    /// A trial that failed as its language's known-failures list says; the
+    /// list's reason.
+    fn known_failure(&self, why: &str) -> Self::Output;
+
+    /// The verdict in this output.
+    fn verdict(&self, verdict: &Verdict) -> Self::Output {
+        match verdict {
+            Verdict::Pass => self.pass(),
+            Verdict::Fail(reason) => self.failure(reason),
+            Verdict::Ignore(why) => self.ignored(why),
+            Verdict::KnownFailure(why) => self.known_failure(why),
+        }
+    }
+}
+
+/// What libtest-mimic prints for a trial: what a runner printed reaches the
+/// terminal, so nothing in it may act (see [`for_terminal`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Terminal;
+
+impl Emitter for Terminal {
+    type Output = Result<Completion, Failed>;
+
+    fn pass(&self) -> Self::Output {
+        Ok(Completion::Completed)
+    }
+
+    fn failure(&self, reason: &Reason) -> Self::Output {
+        Err(for_terminal(&text(reason)).into())
+    }
+
+    fn ignored(&self, why: &str) -> Self::Output {
+        Ok(Completion::ignored_with(for_terminal(why)))
+    }
+
+    fn known_failure(&self, why: &str) -> Self::Output {
+        Ok(Completion::ignored_with(for_terminal(&known_failure(why))))
+    }
+}
+
+/// A known failure's one line, as every output shows it.
+pub fn known_failure(why: &str) -> String {
+    format!("known failure: {why}")
+}
+
+/// A reason's full text: the case, what happened, and the details (the
+/// fields that differ, the runner's stderr tail, ...).
+pub fn text(reason: &Reason) -> String {
+    match reason {
+        Reason::Mismatch {
+            case,
+            expected,
+            actual,
+        } => format!("{case}\n{}", differences(expected, actual)),
+        Reason::ErrorAnswer {
+            case,
+            language,
+            error,
+        } => format!("{case}\nthe {language} runner answered with an error: {error}"),
+        Reason::Fault { case, fault } => format!("{case}\n{fault}"),
+        Reason::NotReady(why @ NotReady::Missing { .. }) => {
+            format!("{why} (PARITY_STRICT=1 makes this a failure)")
+        }
+        Reason::NotReady(why) => why.to_string(),
+        Reason::Generated {
+            failed,
+            total,
+            seed,
+            report,
+        } => format!("{failed} of {total} generated scenarios (seed {seed}) failed.\n{report}"),
+        Reason::Protocol(refusals) => refusals_text(refusals),
+        Reason::Runner(fault) => runner_text(fault),
+        Reason::Demo(why)
+        | Reason::Unit(why)
+        | Reason::Flaky(why)
+        | Reason::Reference(why)
+        | Reason::Harness(why) => why.clone(),
+        Reason::StaleKnownFailure {
+            trial,
+            language,
+            reason,
+            list,
+        } => format!(
+            "`{trial}` is listed as a known failure of {language} ({reason}) but passes now: \
+             remove it from {}",
+            list.display()
+        ),
+    }
+}
+
+/// One line saying what kind of failure a reason is, for a report's
+/// summary column (JUnit's `message`, the page's cell, the CI summary).
+pub fn summary(reason: &Reason) -> String {
+    match reason {
+        Reason::Mismatch { case, .. } => {
+            format!("`{}`: the result differs from expect", case.name)
+        }
+        Reason::ErrorAnswer { case, .. } => {
+            format!("`{}`: the runner answered with an error", case.name)
+        }
+        Reason::Fault { case, fault } => format!(
+            "`{}`: runner fault: {}",
+            case.name,
+            first_line(&fault.to_string())
+        ),
+        Reason::NotReady(NotReady::Missing { language, .. }) => {
+            format!("the {language} toolchain is missing")
+        }
+        Reason::NotReady(NotReady::BuildFailed { language, .. }) => {
+            format!("building {language} failed")
+        }
+        Reason::Generated {
+            failed,
+            total,
+            seed,
+            ..
+        } => format!("{failed} of {total} generated scenarios (seed {seed}) failed"),
+        Reason::StaleKnownFailure { trial, .. } => {
+            format!("known failure `{trial}` passes now")
+        }
+        Reason::Demo(_)
+        | Reason::Unit(_)
+        | Reason::Protocol(_)
+        | Reason::Flaky(_)
+        | Reason::Reference(_)
+        | Reason::Runner(_)
+        | Reason::Harness(_) => first_line(&text(reason)),
+    }
+}
+
+/// The first line of `text`, short enough for a summary.
+fn first_line(text: &str) -> String {
+    excerpt(text.lines().next().unwrap_or_default(), 200)
+}
+
+fn refusals_text(refusals: &Refusals) -> String {
+    let mut problems = refusals.problems.clone();
+    if let Some(fault) = &refusals.after {
+        problems.push(format!(
+            "after its last answer (the runner's fault, no request's): {fault}"
+        ));
+    }
+    format!(
+        "{} does not refuse as SPEC.md (\"Refusals\") requires (each refusal is an error answer \
+         naming the request, and the runner goes on with the next line):\n  {}",
+        refusals.runner,
+        problems.join("\n  ")
+    )
+}
+
+fn runner_text(RunnerFault { fault, carrier }: &RunnerFault) -> String {
+    let runner = &fault.runner;
+    let mut text = match carrier {
+        Carrier::LastCase(own) => {
+            let own = match &**own {
+                Verdict::Fail(reason) => {
+                    format!("its own answer failed too:\n{}", self::text(reason))
+                }
+                Verdict::Pass => "its own answer was right".to_owned(),
+                Verdict::KnownFailure(why) => format!("its own answer is a known failure ({why})"),
+                Verdict::Ignore(why) => format!("its own answer was not judged ({why})"),
+            };
+            format!(
+                "{runner} faulted after its last answer: not this case's fault, but this trial \
+                 ends the runner's stream, so it carries it ({own})."
+            )
+        }
+        Carrier::Generated => format!(
+            "{runner} answered every generated scenario right, then faulted: not a scenario's \
+             fault, the runner's (nothing to shrink)."
+        ),
+    };
+    let _ = write!(text, "\n{fault}");
+    text
+}
