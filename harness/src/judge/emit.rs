@@ -91,12 +91,7 @@ pub fn text(reason: &Reason) -> String {
             format!("{why} (PARITY_STRICT=1 makes this a failure)")
         }
         Reason::NotReady(why) => why.to_string(),
-        Reason::Generated {
-            failed,
-            total,
-            seed,
-            report,
-        } => format!("{failed} of {total} generated scenarios (seed {seed}) failed.\n{report}"),
+        Reason::Generated { .. } => generated_text(reason),
         Reason::Protocol(refusals) => refusals_text(refusals),
         Reason::Runner(fault) => runner_text(fault),
         Reason::Demo(why)
@@ -160,6 +155,39 @@ pub fn summary(reason: &Reason) -> String {
 /// The first line of `text`, short enough for a summary.
 fn first_line(text: &str) -> String {
     excerpt(text.lines().next().unwrap_or_default(), 200)
+}
+
+fn generated_text(reason: &Reason) -> String {
+    let Reason::Generated {
+        failed,
+        total,
+        seed,
+        runner_faults,
+        first_fault,
+        shrunk,
+        after,
+    } = reason
+    else {
+        return String::new();
+    };
+    let mut text = format!("{failed} of {total} generated scenarios (seed {seed}) failed.\n");
+    if let Some((index, what)) = first_fault {
+        let _ = writeln!(
+            text,
+            "{runner_faults} of them are runner faults (a crash, a hang, garbage), not shrunk: a \
+             fault is not a wrong result. The first, on scenario {index}:\n{what}"
+        );
+    }
+    if let Some(shrunk) = shrunk {
+        text.push_str(shrunk);
+    }
+    if let Some(fault) = after {
+        let _ = writeln!(
+            text,
+            "\nAnd after its last answer (the runner's fault, no scenario's):\n{fault}"
+        );
+    }
+    text
 }
 
 fn refusals_text(refusals: &Refusals) -> String {

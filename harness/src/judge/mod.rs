@@ -100,8 +100,15 @@ pub enum Reason {
         total: usize,
         /// The seed they were drawn from.
         seed: u64,
-        /// The first failure, shrunk.
-        report: String,
+        /// How many of them the runner faulted on (a crash, a hang,
+        /// garbage): never shrunk, a fault is not a wrong result.
+        runner_faults: usize,
+        /// The first of those: its scenario's index and what happened.
+        first_fault: Option<(usize, String)>,
+        /// The first wrong result, shrunk to a ready case.
+        shrunk: Option<String>,
+        /// The runner's fault after its last answer, if any.
+        after: Option<Box<Fault>>,
     },
     /// The demo failed, or printed another transcript, or refused a bad
     /// config otherwise than the Rust demo.
@@ -206,7 +213,9 @@ impl Reason {
         match self {
             Reason::Fault { fault, .. } => Some(fault),
             Reason::Runner(RunnerFault { fault, .. }) => Some(fault),
-            Reason::Protocol(Refusals { after, .. }) => after.as_deref(),
+            Reason::Protocol(Refusals { after, .. }) | Reason::Generated { after, .. } => {
+                after.as_deref()
+            }
             _ => None,
         }
     }

@@ -292,36 +292,30 @@ fn judge_generated(runner: &Session, cases: &[Case], answers: &Answers) -> Verdi
             })),
         };
     }
-    let mut report = String::new();
+    let dir = &runner.command.dir;
     let faults: Vec<&Problem> = problems.iter().filter(|p| p.fault).collect();
-    if let Some(first) = faults.first() {
-        report.push_str(&format!(
-            "{} of them are runner faults (a crash, a hang, garbage), not shrunk: a fault is not a \
-             wrong result. The first, on scenario {}:\n{}\n",
-            faults.len(),
-            first.index,
-            first.text
-        ));
-    }
-    if let Some(wrong) = problems.iter().find(|p| !p.fault) {
+    let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
         let finding = differential::shrink(
             runner as &dyn Runner,
             GENERATED_SEED,
             wrong.index,
             wrong.text.clone(),
         );
-        report.push_str(&finding.report(&language));
-    }
-    if let Some(why) = &answers.after {
-        report.push_str(&format!(
-            "\nAnd after its last answer (the runner's fault, no scenario's):\n{why}\n"
-        ));
-    }
+        relative_in(&finding.report(&language), dir)
+    });
     Verdict::Fail(Reason::Generated {
         failed: problems.len(),
         total: GENERATED_COUNT,
         seed: GENERATED_SEED,
-        report: relative_in(&report, &runner.command.dir),
+        runner_faults: faults.len(),
+        first_fault: faults
+            .first()
+            .map(|first| (first.index, relative_in(&first.text, dir))),
+        shrunk,
+        after: answers
+            .after
+            .as_ref()
+            .map(|fault| Box::new(fault.relative_to(dir))),
     })
 }
 
