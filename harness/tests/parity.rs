@@ -90,7 +90,7 @@ fn main() -> ExitCode {
         }
     }
     let mut page = report::run::from_run(&suite, &records, &args);
-    let results = report::results::Results::of(&page);
+    let results = report::results::Results::of(&page).with_faults(&records);
     if let Err(e) = results.write(&results_path) {
         eprintln!("parity: cannot write the results file: {e}");
         written = false;

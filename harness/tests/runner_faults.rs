@@ -525,3 +525,47 @@ fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
     assert_eq!(conclusion.num_ignored, 3);
     assert_eq!(conclusion.num_passed, case_count - 3);
 }
+
+/// The results file names each failed trial's fault by kind, with the log
+/// it kept, so a tool need not read the prose; the file stays valid under
+/// `harness/results.schema.json`, whose list of kinds holds every one the
+/// run wrote.
+#[test]
+fn the_results_file_names_each_fault_and_its_log() {
+    let mut suite = suite();
+    suite.languages = vec![fake("fake-results", "crash", "lost_ack")];
+    let suite = Arc::new(suite);
+    let args = table_only("results");
+    let recorder = Recorder::default();
+    libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
+    let records = recorder.lock().unwrap();
+    let page = parity::report::run::from_run(&suite, &records, &args);
+    let results = parity::report::results::Results::of(&page).with_faults(&records);
+    let entry = |case: &str| {
+        results
+            .trials
+            .iter()
+            .find(|e| e.case == case)
+            .unwrap_or_else(|| panic!("no entry for {case}"))
+    };
+    let crashed = entry("lost_ack");
+    assert_eq!(crashed.fault.as_deref(), Some("exited"), "{crashed:?}");
+    let log = crashed.log.as_deref().expect("the crash wrote to stderr");
+    assert!(log.starts_with("target/"), "relative to the root: {log}");
+    let kept = std::fs::read_to_string(parity::repo_root().join(log)).unwrap();
+    assert!(kept.contains("crashing on purpose"), "{kept}");
+    let passed = entry("all_in_one_pass");
+    assert_eq!((&passed.fault, &passed.log), (&None, &None));
+
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(parity::repo_root().join("harness/results.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let written: serde_json::Value = serde_json::from_str(&results.to_json()).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&written)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
