@@ -537,7 +537,7 @@ fn the_results_file_names_each_fault_and_its_log() {
     let suite = Arc::new(suite);
     let args = table_only("results");
     let recorder = Recorder::default();
-    libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
+    let _ = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
     let records = recorder.lock().unwrap();
     let page = parity::report::run::from_run(&suite, &records, &args);
     let results = parity::report::results::Results::of(&page).with_faults(&records);
