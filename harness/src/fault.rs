@@ -179,76 +179,41 @@ impl Fault {
     /// The same fault with every path under `root` shown relative to it,
     /// as messages show paths.
     pub fn relative_to(&self, root: &Path) -> Fault {
-        let text = |s: &String| relative_in(s, root);
-        let path = |p: &PathBuf| {
-            p.strip_prefix(root)
-                .map_or_else(|_| p.clone(), Path::to_path_buf)
-        };
-        let kind = match &self.kind {
-            FaultKind::Malformed { why, line } => FaultKind::Malformed {
-                why: text(why),
-                line: text(line),
-            },
-            FaultKind::TooLong {
-                length,
-                limit,
-                start,
-            } => FaultKind::TooLong {
-                length: *length,
-                limit: *limit,
-                start: text(start),
-            },
-            FaultKind::OtherCase { other, line } => FaultKind::OtherCase {
-                other: other.clone(),
-                line: text(line),
-            },
-            FaultKind::AnsweredTwice { next, line } => FaultKind::AnsweredTwice {
-                next: next.clone(),
-                line: text(line),
-            },
-            FaultKind::CouldNotStart { argv, error } => FaultKind::CouldNotStart {
-                argv: argv.iter().map(text).collect(),
-                error: text(error),
-            },
-            FaultKind::AfterLastAnswer(After::PrintedMore { line }) => {
-                FaultKind::AfterLastAnswer(After::PrintedMore { line: text(line) })
+        let mut fault = self.clone();
+        let text = |s: &mut String| *s = relative_in(s, root);
+        let path = |p: &mut PathBuf| {
+            if let Ok(relative) = p.strip_prefix(root) {
+                *p = relative.to_path_buf();
             }
-            FaultKind::BudgetSpent {
-                in_a_row,
-                left,
-                last_case,
-                last,
-                log,
-            } => FaultKind::BudgetSpent {
-                in_a_row: *in_a_row,
-                left: *left,
-                last_case: last_case.clone(),
-                last: Box::new(last.relative_to(root)),
-                log: log.as_ref().map(path),
-            },
-            other => other.clone(),
         };
-        let stderr = match &self.stderr {
-            Stderr::Written {
-                tail,
-                log,
-                unkept,
-                total,
-                cut,
-            } => Stderr::Written {
-                tail: text(tail),
-                log: path(log),
-                unkept: unkept.as_ref().map(text),
-                total: *total,
-                cut: *cut,
-            },
-            other => other.clone(),
-        };
-        Fault {
-            runner: self.runner.clone(),
-            kind,
-            stderr,
+        match &mut fault.kind {
+            FaultKind::Malformed { why, line } => {
+                text(why);
+                text(line);
+            }
+            FaultKind::TooLong { start: line, .. }
+            | FaultKind::OtherCase { line, .. }
+            | FaultKind::AnsweredTwice { line, .. }
+            | FaultKind::AfterLastAnswer(After::PrintedMore { line }) => text(line),
+            FaultKind::CouldNotStart { argv, error } => {
+                argv.iter_mut().for_each(text);
+                text(error);
+            }
+            FaultKind::BudgetSpent { last, log, .. } => {
+                **last = last.relative_to(root);
+                log.iter_mut().for_each(path);
+            }
+            _ => {}
         }
+        if let Stderr::Written {
+            tail, log, unkept, ..
+        } = &mut fault.stderr
+        {
+            text(tail);
+            path(log);
+            unkept.iter_mut().for_each(text);
+        }
+        fault
     }
 }
 
