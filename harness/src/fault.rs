@@ -37,7 +37,7 @@ pub enum FaultKind {
     },
     /// A whole line that is not the protocol's answer.
     Malformed {
-        /// Why it is not (from [`crate::protocol::BadLine`]).
+        /// Why it is not, as the answer parser says it.
         why: String,
         /// The start of the line.
         line: String,
@@ -73,7 +73,7 @@ pub enum FaultKind {
     },
     /// The reader stopped without a line or an exit.
     Stopped,
-    /// The runner faulted on [`crate::session::FAULT_BUDGET`] cases in a
+    /// The runner faulted on its fault budget of cases in a
     /// row, so it was not started again for this case.
     BudgetSpent {
         /// How many faults in a row spent it.
