@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use libtest_mimic::Arguments;
 use parity::config::{Kind, Settings};
 use parity::fault::{After, Fault, FaultKind, Stderr};
-use parity::judge::{emit, Reason, Verdict};
+use parity::judge::{emit, Reason, UnitFailure, UnitWhat, Verdict};
 use parity::protocol::Request;
 use parity::session::Runner;
 use parity::suite::junit::{self, Recorder};
@@ -568,4 +568,40 @@ fn the_results_file_names_each_fault_and_its_log() {
         .map(|e| e.to_string())
         .collect();
     assert!(errors.is_empty(), "{errors:#?}");
+}
+
+/// A port's failing unit tests fail its unit trial with how they ended and
+/// what they printed last, kept as data; a unit command that cannot start
+/// says so.
+#[test]
+fn failing_unit_tests_keep_how_they_ended_and_their_output() {
+    let suite = suite();
+    let mut language = fake("fake-unit", "none", "none");
+    language.unit = vec!["sh".into(), "-c".into(), "echo boom; exit 1".into()];
+    let verdict = suite.check_unit(&language);
+    let Verdict::Fail(reason @ Reason::Unit(unit)) = &verdict else {
+        panic!("the unit trial fails");
+    };
+    assert_eq!(
+        unit.what,
+        UnitWhat::Failed {
+            ended: "exit status: 1".into(),
+            tail: "boom".into()
+        }
+    );
+    assert_eq!(
+        emit::text(reason),
+        "the fake-unit unit tests (`sh -c echo boom; exit 1`) failed (exit status: 1):\nboom"
+    );
+    language.unit = vec!["/nonexistent/unit-tests".into()];
+    assert!(
+        matches!(
+            suite.check_unit(&language),
+            Verdict::Fail(Reason::Unit(UnitFailure {
+                what: UnitWhat::CouldNotStart { .. },
+                ..
+            }))
+        ),
+        "a command that cannot start"
+    );
 }

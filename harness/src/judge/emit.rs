@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use libtest_mimic::{Completion, Failed};
 
 use super::compare::differences;
-use super::{Carrier, Reason, Refusals, RunnerFault, Verdict};
+use super::{Carrier, Reason, Refusals, RunnerFault, UnitFailure, UnitWhat, Verdict};
 use crate::text::{excerpt, for_terminal};
 use crate::toolchain::NotReady;
 
@@ -93,12 +93,11 @@ pub fn text(reason: &Reason) -> String {
         Reason::NotReady(why) => why.to_string(),
         Reason::Generated { .. } => generated_text(reason),
         Reason::Protocol(refusals) => refusals_text(refusals),
+        Reason::Unit(unit) => unit_text(unit),
         Reason::Runner(fault) => runner_text(fault),
-        Reason::Demo(why)
-        | Reason::Unit(why)
-        | Reason::Flaky(why)
-        | Reason::Reference(why)
-        | Reason::Harness(why) => why.clone(),
+        Reason::Demo(why) | Reason::Flaky(why) | Reason::Reference(why) | Reason::Harness(why) => {
+            why.clone()
+        }
         Reason::StaleKnownFailure {
             trial,
             language,
@@ -188,6 +187,21 @@ fn generated_text(reason: &Reason) -> String {
         );
     }
     text
+}
+
+fn unit_text(UnitFailure { tests, what }: &UnitFailure) -> String {
+    match what {
+        UnitWhat::Failed { ended, tail } => format!("{tests} failed ({ended}):\n{tail}"),
+        UnitWhat::RanNone { count, tail } => format!(
+            "{tests} passed without running a test ({}): a renamed or removed test file \
+             passes this way. What it printed:\n{tail}",
+            match count {
+                Some(_) => "its tool counts 0",
+                None => "its output has no count of tests the harness can read",
+            }
+        ),
+        UnitWhat::CouldNotStart { error } => format!("{tests} could not be started: {error}"),
+    }
 }
 
 fn refusals_text(refusals: &Refusals) -> String {

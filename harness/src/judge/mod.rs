@@ -114,7 +114,7 @@ pub enum Reason {
     /// config otherwise than the Rust demo.
     Demo(String),
     /// The port's own unit tests failed, or ran no test.
-    Unit(String),
+    Unit(UnitFailure),
     /// The runner did not refuse a request the protocol says it must
     /// refuse, or not as it must (SPEC.md, "Refusals").
     Protocol(Refusals),
@@ -171,6 +171,40 @@ pub struct Refusals {
     pub problems: Vec<String>,
     /// Its fault after its last answer, when the refusals alone were sent.
     pub after: Option<Box<Fault>>,
+}
+
+/// How a port's own unit tests failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitFailure {
+    /// The tests and their command line, as messages name them.
+    pub tests: String,
+    /// What went wrong.
+    pub what: UnitWhat,
+}
+
+/// What went wrong with a port's own unit tests.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UnitWhat {
+    /// They failed (or hit the deadline).
+    Failed {
+        /// How they ended (`exit status: 1`, `killed at the deadline`).
+        ended: String,
+        /// The end of what they printed.
+        tail: String,
+    },
+    /// They passed, but ran no test by the tool's own count.
+    RanNone {
+        /// The tool's count: `Some(0)`, or `None` when the output holds no
+        /// count the harness can read.
+        count: Option<u64>,
+        /// The end of what they printed.
+        tail: String,
+    },
+    /// They could not be started.
+    CouldNotStart {
+        /// Why.
+        error: String,
+    },
 }
 
 /// What kind of failure a [`Reason`] is, for the report's cells, the
