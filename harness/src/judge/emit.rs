@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use libtest_mimic::{Completion, Failed};
 
 use super::compare::differences;
-use super::{Carrier, Reason, Refusals, RunnerFault, UnitFailure, UnitWhat, Verdict};
+use super::{Carrier, Flaky, Reason, Refusals, RunnerFault, UnitFailure, UnitWhat, Verdict};
 use crate::text::{excerpt, for_terminal};
 use crate::toolchain::NotReady;
 
@@ -95,9 +95,8 @@ pub fn text(reason: &Reason) -> String {
         Reason::Protocol(refusals) => refusals_text(refusals),
         Reason::Unit(unit) => unit_text(unit),
         Reason::Runner(fault) => runner_text(fault),
-        Reason::Demo(why) | Reason::Flaky(why) | Reason::Reference(why) | Reason::Harness(why) => {
-            why.clone()
-        }
+        Reason::Flaky(flaky) => flaky_text(flaky),
+        Reason::Demo(why) | Reason::Reference(why) | Reason::Harness(why) => why.clone(),
         Reason::StaleKnownFailure {
             trial,
             language,
@@ -189,6 +188,45 @@ fn generated_text(reason: &Reason) -> String {
     text
 }
 
+fn flaky_text(flaky: &Flaky) -> String {
+    match flaky {
+        Flaky::Verdicts(verdicts) => {
+            let mut text = format!(
+                "the verdict changed between the {} runs (make test REPEAT={}):",
+                verdicts.len(),
+                verdicts.len()
+            );
+            for (run, verdict) in verdicts.iter().enumerate() {
+                let shown = match verdict {
+                    Verdict::Pass => "pass".to_owned(),
+                    Verdict::Fail(reason) => format!("fail: {}", summary(reason)),
+                    Verdict::Ignore(why) => format!("ignored: {why}"),
+                    Verdict::KnownFailure(why) => known_failure(why),
+                };
+                let _ = write!(text, "\n  run {}: {shown}", run + 1);
+            }
+            text
+        }
+        Flaky::Answer(runs) => runs.clone(),
+        Flaky::Requests {
+            changed,
+            total,
+            first,
+        } => format!(
+            "{changed} of its {total} requests got replies that changed between runs; the first: {first}"
+        ),
+        Flaky::Generated {
+            changed,
+            total,
+            seed,
+            first: (index, runs),
+        } => format!(
+            "{changed} of the {total} generated requests (seed {seed}; each scenario is sent twice) got \
+             answers that changed between runs. The first, request {index}: {runs}"
+        ),
+    }
+}
+
 fn unit_text(UnitFailure { tests, what }: &UnitFailure) -> String {
     match what {
         UnitWhat::Failed { ended, tail } => format!("{tests} failed ({ended}):\n{tail}"),
@@ -243,4 +281,47 @@ fn runner_text(RunnerFault { fault, carrier }: &RunnerFault) -> String {
     };
     let _ = write!(text, "\n{fault}");
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The texts of the changed-answer failures, word for word as they
+    /// were when they were built as strings.
+    #[test]
+    fn flaky_texts_read_as_before() {
+        let requests = Reason::Flaky(Flaky::Requests {
+            changed: 2,
+            total: 9,
+            first: "its answer changed".into(),
+        });
+        assert_eq!(
+            text(&requests),
+            "2 of its 9 requests got replies that changed between runs; the first: its answer changed"
+        );
+        let generated = Reason::Flaky(Flaky::Generated {
+            changed: 1,
+            total: 400,
+            seed: 7,
+            first: (12, "its answer changed".into()),
+        });
+        assert_eq!(
+            text(&generated),
+            "1 of the 400 generated requests (seed 7; each scenario is sent twice) got answers \
+             that changed between runs. The first, request 12: its answer changed"
+        );
+        let verdicts = Reason::Flaky(Flaky::Verdicts(vec![
+            Verdict::Pass,
+            Verdict::KnownFailure("tracked".into()),
+        ]));
+        assert_eq!(
+            text(&verdicts),
+            "the verdict changed between the 2 runs (make test REPEAT=2):\n  run 1: pass\n  run 2: known failure: tracked"
+        );
+        assert_eq!(
+            summary(&verdicts),
+            "the verdict changed between the 2 runs (make test REPEAT=2):"
+        );
+    }
 }

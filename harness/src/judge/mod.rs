@@ -120,7 +120,7 @@ pub enum Reason {
     Protocol(Refusals),
     /// Under `make test REPEAT=N`, the trial's verdict or answer changed
     /// between runs; the message shows each run's.
-    Flaky(String),
+    Flaky(Flaky),
     /// A trial listed as a known failure passes now.
     StaleKnownFailure {
         /// The trial.
@@ -171,6 +171,35 @@ pub struct Refusals {
     pub problems: Vec<String>,
     /// Its fault after its last answer, when the refusals alone were sent.
     pub after: Option<Box<Fault>>,
+}
+
+/// What changed between the runs of `make test REPEAT=N`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Flaky {
+    /// The trial's verdict: each run's, in order.
+    Verdicts(Vec<Verdict>),
+    /// The case's answer: each run's reply, as the repeat check shows it.
+    Answer(String),
+    /// Some of the trial's requests' answers.
+    Requests {
+        /// How many changed.
+        changed: usize,
+        /// How many requests the trial sent.
+        total: usize,
+        /// The first that changed, as [`Flaky::Answer`] shows it.
+        first: String,
+    },
+    /// Some of the generated requests' answers.
+    Generated {
+        /// How many changed.
+        changed: usize,
+        /// How many requests were sent (each scenario twice).
+        total: usize,
+        /// Their seed.
+        seed: u64,
+        /// The first request that changed, and its runs' replies.
+        first: (usize, String),
+    },
 }
 
 /// How a port's own unit tests failed.

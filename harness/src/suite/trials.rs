@@ -17,7 +17,7 @@ use crate::config::{trial_name, Kind, GENERATED_COUNT, GENERATED_SEED};
 use crate::differential::{self, Problem};
 use crate::fault::Fault;
 use crate::judge::emit::{Emitter, Terminal};
-use crate::judge::{Carrier, Reason, Refusals, RunnerFault, Verdict};
+use crate::judge::{Carrier, Flaky, Reason, Refusals, RunnerFault, Verdict};
 use crate::protocol::{self, Reply};
 use crate::session::{Answers, Runner, Session};
 use crate::table::Case;
@@ -167,7 +167,7 @@ impl Job {
         // a flaky port is not a known failure.
         for (verdict, changed) in verdicts.iter_mut().zip(part.changed) {
             if let Some(why) = changed {
-                *verdict = Verdict::Fail(Reason::Flaky(why));
+                *verdict = Verdict::Fail(Reason::Flaky(Flaky::Answer(why)));
             }
         }
         if stream.generated.is_empty() {
@@ -269,12 +269,12 @@ fn flaky_generated(changed: &[Option<String>]) -> Option<Verdict> {
         .filter_map(|(at, why)| why.as_ref().map(|why| (at, why)))
         .collect();
     let (first, why) = flaky.first()?;
-    Some(Verdict::Fail(Reason::Flaky(format!(
-        "{} of the {} generated requests (seed {GENERATED_SEED}; each scenario is sent twice) got \
-         answers that changed between runs. The first, request {first}: {why}",
-        flaky.len(),
-        changed.len()
-    ))))
+    Some(Verdict::Fail(Reason::Flaky(Flaky::Generated {
+        changed: flaky.len(),
+        total: changed.len(),
+        seed: GENERATED_SEED,
+        first: (*first, (*why).clone()),
+    })))
 }
 
 /// Judges a language's answers to the fixed-seed scenarios; the first one
