@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use libtest_mimic::{Completion, Failed};
 
 use super::compare::differences;
+use super::demo::{transcript_difference, Against, DemoFailure, Transcripts};
 use super::{Carrier, Flaky, Reason, Refusals, RunnerFault, UnitFailure, UnitWhat, Verdict};
 use crate::text::{excerpt, for_terminal};
 use crate::toolchain::NotReady;
@@ -96,7 +97,8 @@ pub fn text(reason: &Reason) -> String {
         Reason::Unit(unit) => unit_text(unit),
         Reason::Runner(fault) => runner_text(fault),
         Reason::Flaky(flaky) => flaky_text(flaky),
-        Reason::Demo(why) | Reason::Reference(why) | Reason::Harness(why) => why.clone(),
+        Reason::Demo(demo) => demo_text(demo),
+        Reason::Reference(why) | Reason::Harness(why) => why.clone(),
         Reason::StaleKnownFailure {
             trial,
             language,
@@ -186,6 +188,32 @@ fn generated_text(reason: &Reason) -> String {
         );
     }
     text
+}
+
+fn demo_text(demo: &DemoFailure) -> String {
+    let transcripts = match demo {
+        DemoFailure::NotRun(why) | DemoFailure::Refusals(why) => return why.clone(),
+        DemoFailure::Transcript(transcripts) => transcripts,
+    };
+    let Transcripts {
+        language,
+        against,
+        expected,
+        actual,
+    } = &**transcripts;
+    let difference = transcript_difference(expected, actual).unwrap_or_default();
+    match against {
+        Against::Committed(path) => format!(
+            "the {language} demo's transcript differs from the Rust demo's ({}) {difference}",
+            path.display()
+        ),
+        Against::SecondConfig { path, config } => format!(
+            "on a second config ({}: {config}), the {language} demo's transcript differs from \
+             the Rust demo's {difference}",
+            path.display()
+        ),
+        Against::Reference => format!("differs {difference}"),
+    }
 }
 
 fn flaky_text(flaky: &Flaky) -> String {

@@ -112,7 +112,7 @@ pub enum Reason {
     },
     /// The demo failed, or printed another transcript, or refused a bad
     /// config otherwise than the Rust demo.
-    Demo(String),
+    Demo(demo::DemoFailure),
     /// The port's own unit tests failed, or ran no test.
     Unit(UnitFailure),
     /// The runner did not refuse a request the protocol says it must

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::Suite;
 use crate::config::{self, Kind};
 use crate::exec::{self, Stdin};
-use crate::judge::demo::{self, transcript_difference, BadConfig};
+use crate::judge::demo::{self, Against, BadConfig, DemoFailure, Transcripts};
 use crate::judge::{Reason, UnitFailure, UnitWhat, Verdict};
 use crate::toolchain::Language;
 
@@ -27,16 +27,19 @@ impl Suite {
             Ok(()) => match self.second_demo() {
                 Err(why) => Verdict::Fail(Reason::Reference(why.clone())),
                 Ok((config, expected)) => match self.demo.run(&language, config) {
-                    Err(why) => Verdict::Fail(Reason::Demo(why)),
-                    Ok(actual) => match transcript_difference(expected, &actual) {
-                        None => Verdict::Pass,
-                        Some(difference) => Verdict::Fail(Reason::Demo(format!(
-                            "on a second config ({}: {SECOND_DEMO_CONFIG}), the {} demo's transcript \
-                             differs from the Rust demo's {difference}",
-                            config.display(),
-                            language.name
-                        ))),
-                    },
+                    Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::NotRun(why))),
+                    Ok(actual) if actual == *expected => Verdict::Pass,
+                    Ok(actual) => Verdict::Fail(Reason::Demo(DemoFailure::Transcript(Box::new(
+                        Transcripts {
+                            language: language.name.clone(),
+                            against: Against::SecondConfig {
+                                path: config.clone(),
+                                config: SECOND_DEMO_CONFIG.to_owned(),
+                            },
+                            expected: expected.clone(),
+                            actual,
+                        },
+                    )))),
                 },
             },
         };
@@ -86,10 +89,10 @@ impl Suite {
         let verdict = match self.bad_configs() {
             Err(why) => Verdict::Fail(Reason::Harness(why.clone())),
             Ok(configs) => match self.demo.refusals(&language, configs) {
-                Err(why) => Verdict::Fail(Reason::Demo(why)),
+                Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::NotRun(why))),
                 Ok(actual) => match demo::judge_refusals(&language.name, configs, &actual) {
                     Ok(()) => Verdict::Pass,
-                    Err(why) => Verdict::Fail(Reason::Demo(why)),
+                    Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::Refusals(why))),
                 },
             },
         };

@@ -130,6 +130,7 @@ pub fn flaky(verdicts: &[Verdict]) -> Option<Verdict> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::demo::DemoFailure;
     use crate::table::Outcome;
     use std::cell::Cell;
 
@@ -218,7 +219,9 @@ mod tests {
         assert_eq!(flaky(&[Verdict::Pass, Verdict::Pass]), None);
         let runs = [
             Verdict::Pass,
-            Verdict::Fail(Reason::Demo("the transcript differs".into())),
+            Verdict::Fail(Reason::Demo(DemoFailure::NotRun(
+                "the transcript differs".into(),
+            ))),
             Verdict::Pass,
         ];
         let verdict = flaky(&runs);
