@@ -50,7 +50,7 @@ pub enum Reply {
     Error(String),
     /// The runner misbehaved on this case: it crashed, hung, printed
     /// something that is not the protocol, or could not be started.
-    Fault(crate::fault::Fault),
+    Fault(Box<crate::fault::Fault>),
 }
 
 /// A reply as a refusal's problem shows it: a fault by its message (as
@@ -427,11 +427,11 @@ mod tests {
             "{worded:?}"
         );
         let exited = || {
-            Reply::Fault(crate::fault::Fault {
+            Reply::Fault(Box::new(crate::fault::Fault {
                 runner: "the fake runner".into(),
                 kind: crate::fault::FaultKind::Exited { status: None },
                 stderr: crate::fault::Stderr::Empty,
-            })
+            }))
         };
         let crashed = plant(4, exited());
         assert!(crashed[0].contains("no error answer"), "{crashed:?}");

@@ -114,7 +114,7 @@ impl Runner for Session {
                 .rev()
                 .filter(|(_, request)| !expected(&request.name))
                 .map_while(|(reply, request)| match reply {
-                    Reply::Fault(fault) => Some((fault, request)),
+                    Reply::Fault(fault) => Some((&**fault, request)),
                     _ => None,
                 })
                 .collect();
@@ -127,7 +127,7 @@ impl Runner for Session {
                     log: last_log.clone(),
                 };
                 let why = self.fault(kind, Stderr::NotShown);
-                replies.resize(requests.len(), Reply::Fault(why));
+                replies.resize(requests.len(), Reply::Fault(Box::new(why)));
                 break;
             }
             let start = replies.len();
@@ -146,7 +146,7 @@ impl Runner for Session {
                         },
                         Stderr::NotShown,
                     );
-                    replies.resize(requests.len(), Reply::Fault(why));
+                    replies.resize(requests.len(), Reply::Fault(Box::new(why)));
                 }
             }
         }
@@ -190,7 +190,7 @@ impl Session {
             // wrote to stderr is then complete, and bounded.
             let stderr = self.stderr_report(&child.kill());
             let log = stderr_log(&stderr);
-            replies.push(Reply::Fault(self.fault(fault, stderr)));
+            replies.push(Reply::Fault(Box::new(self.fault(fault, stderr))));
             return Ok(Stretch { after: None, log });
         }
         Ok(self.finish(&mut child, requests.last(), replies))
@@ -278,7 +278,7 @@ impl Session {
         let stderr = self.stderr_report(&child.kill());
         let log = stderr_log(&stderr);
         if let Some(last) = replies.last_mut() {
-            *last = Reply::Fault(self.fault(twice, stderr));
+            *last = Reply::Fault(Box::new(self.fault(twice, stderr)));
         }
         log
     }
