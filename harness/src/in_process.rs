@@ -18,7 +18,13 @@ impl Runner for Reference {
             .map(|request| {
                 let answer = outbox_runner::answer(&request.line);
                 parse_answer(answer.as_bytes(), &request.name).unwrap_or_else(|bad| {
-                    Reply::Fault(format!("the reference answered badly: {bad:?}"))
+                    Reply::Fault(Box::new(crate::fault::Fault {
+                        runner: "the reference".to_owned(),
+                        kind: crate::fault::FaultKind::BadReference {
+                            why: format!("{bad:?}"),
+                        },
+                        stderr: crate::fault::Stderr::NotShown,
+                    }))
                 })
             })
             .collect()

@@ -10,6 +10,7 @@
 //! - [`config`]: settings from the environment, paths, trial names;
 //! - [`table`]: the case model, reading, checking, writing and blessing case files;
 //! - [`protocol`] and [`session`]: request lines, answers, a runner process;
+//!   [`fault`]: what a runner did wrong, as data, and its one text;
 //! - [`exec`]: the one way a child is started (group, deadline, bounded output);
 //! - [`toolchain`]: the languages, their probes and builds;
 //! - [`oracle`]: expected outcomes from the reference crate; [`in_process`]: the
@@ -24,6 +25,7 @@ pub mod atomic;
 pub mod config;
 pub mod differential;
 pub mod exec;
+pub mod fault;
 pub mod in_process;
 pub mod judge;
 pub mod oracle;

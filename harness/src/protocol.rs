@@ -50,7 +50,16 @@ pub enum Reply {
     Error(String),
     /// The runner misbehaved on this case: it crashed, hung, printed
     /// something that is not the protocol, or could not be started.
-    Fault(String),
+    Fault(Box<crate::fault::Fault>),
+}
+
+/// A reply as a refusal's problem shows it: a fault by its message (as
+/// `Fault("…")`), the rest as data.
+fn shown(reply: &Reply) -> String {
+    match reply {
+        Reply::Fault(fault) => format!("Fault({:?})", fault.to_string()),
+        other => format!("{other:?}"),
+    }
 }
 
 /// A line that is not a well-formed answer for the expected case.
@@ -258,7 +267,7 @@ pub fn judge_refusals(replies: &[Reply]) -> Vec<String> {
             Reply::Fault(fault) => problems.push(format!(
                 "`{}` ({shown}): no error answer: {}",
                 refusal.name,
-                crate::text::excerpt(fault, 600)
+                crate::text::excerpt(&fault.to_string(), 600)
             )),
         }
     }
@@ -272,7 +281,7 @@ pub fn judge_refusals(replies: &[Reply]) -> Vec<String> {
         Some(other) => problems.push(format!(
             "after the refusals, the valid case `{}` must be played (sent [[1]]), it got {}",
             AFTER_REFUSALS.0,
-            crate::text::excerpt(&format!("{other:?}"), 600)
+            crate::text::excerpt(&shown(other), 600)
         )),
         None => problems.push(format!(
             "the valid case `{}` got no reply",
@@ -417,9 +426,16 @@ mod tests {
             worded[0].contains("must start with `unknown request kind`"),
             "{worded:?}"
         );
-        let crashed = plant(4, Reply::Fault("exited (exit status: 1)".into()));
+        let exited = || {
+            Reply::Fault(Box::new(crate::fault::Fault {
+                runner: "the fake runner".into(),
+                kind: crate::fault::FaultKind::Exited { status: None },
+                stderr: crate::fault::Stderr::Empty,
+            }))
+        };
+        let crashed = plant(4, exited());
         assert!(crashed[0].contains("no error answer"), "{crashed:?}");
-        let stopped = plant(5, Reply::Fault("exited".into()));
+        let stopped = plant(5, exited());
         assert!(stopped[0].contains("must be played"), "{stopped:?}");
     }
 }

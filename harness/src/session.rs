@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 
 use crate::exec::{self, Capture, Next};
+use crate::fault::{After, Fault, FaultKind, Stderr, LINE_EXCERPT};
 use crate::protocol::{parse_answer, BadLine, Reply, Request};
 use crate::text::{excerpt, tail};
 
@@ -47,7 +48,7 @@ pub struct Answers {
     pub replies: Vec<Reply>,
     /// What the runner did wrong once every case was answered; no case's
     /// reply is changed by it.
-    pub after: Option<String>,
+    pub after: Option<Fault>,
 }
 
 /// A runner program speaking the protocol on stdin and stdout.
@@ -71,7 +72,7 @@ static STARTS: AtomicU64 = AtomicU64::new(0);
 /// How one runner start ended.
 struct Stretch {
     /// The fault after the last answer, when the start answered every case.
-    after: Option<String>,
+    after: Option<Fault>,
     /// The stderr log of a start that faulted, when it wrote to stderr.
     log: Option<PathBuf>,
 }
@@ -82,9 +83,9 @@ enum Due {
     Answer(Reply),
     /// The previous case's answer printed again: that case's fault, so this
     /// one gets a fresh runner.
-    Twice(String),
+    Twice(FaultKind),
     /// The runner's fault on this case.
-    Fault(String),
+    Fault(FaultKind),
 }
 
 impl Runner for Session {
@@ -107,16 +108,26 @@ impl Runner for Session {
         let mut last_log = None;
         while replies.len() < requests.len() {
             // Expected faults neither count nor break the row.
-            let in_a_row = replies
+            let row: Vec<(&Fault, &Request)> = replies
                 .iter()
                 .zip(requests)
                 .rev()
                 .filter(|(_, request)| !expected(&request.name))
-                .take_while(|(reply, _)| matches!(reply, Reply::Fault(_)))
-                .count();
-            if in_a_row >= FAULT_BUDGET {
-                let why = self.out_of_budget(requests, &replies, expected, last_log.as_ref());
-                replies.resize(requests.len(), Reply::Fault(why));
+                .map_while(|(reply, request)| match reply {
+                    Reply::Fault(fault) => Some((&**fault, request)),
+                    _ => None,
+                })
+                .collect();
+            if let (true, Some(&(last, on))) = (row.len() >= FAULT_BUDGET, row.first()) {
+                let kind = FaultKind::BudgetSpent {
+                    in_a_row: FAULT_BUDGET,
+                    left: requests.len() - replies.len(),
+                    last_case: on.name.clone(),
+                    last: Box::new(last.clone()),
+                    log: last_log.clone(),
+                };
+                let why = self.fault(kind, Stderr::NotShown);
+                replies.resize(requests.len(), Reply::Fault(Box::new(why)));
                 break;
             }
             let start = replies.len();
@@ -128,12 +139,14 @@ impl Runner for Session {
                     }
                 }
                 Err(e) => {
-                    let why = format!(
-                        "{} could not be started ({}): {e}",
-                        self.command.label,
-                        self.command.argv.join(" ")
+                    let why = self.fault(
+                        FaultKind::CouldNotStart {
+                            argv: self.command.argv.clone(),
+                            error: e.to_string(),
+                        },
+                        Stderr::NotShown,
                     );
-                    replies.resize(requests.len(), Reply::Fault(why));
+                    replies.resize(requests.len(), Reply::Fault(Box::new(why)));
                 }
             }
         }
@@ -142,41 +155,13 @@ impl Runner for Session {
 }
 
 impl Session {
-    fn label(&self) -> &str {
-        &self.command.label
-    }
-
-    /// The message of every case left once the runner has used up its
-    /// fault budget: what the last fault was, and where its log is.
-    fn out_of_budget(
-        &self,
-        requests: &[Request],
-        replies: &[Reply],
-        expected: &dyn Fn(&str) -> bool,
-        log: Option<&PathBuf>,
-    ) -> String {
-        let last = replies.len() - 1;
-        let last = (0..=last)
-            .rev()
-            .find(|&i| matches!(replies[i], Reply::Fault(_)) && !expected(&requests[i].name))
-            .unwrap_or(last);
-        let last_fault = match &replies[last] {
-            Reply::Fault(why) => why.lines().next().unwrap_or_default(),
-            _ => "",
-        };
-        let log = log.map_or_else(
-            || "it wrote nothing to stderr".to_owned(),
-            |log| format!("its stderr is in {}", log.display()),
-        );
-        format!(
-            "not run: {} faulted on {FAULT_BUDGET} cases in a row (not counting its known failures), so it \
-             was not started again for the {} case(s) left. The last fault, on case `{}`: {}\n({log}; the cases before name the \
-             other faults.)",
-            self.label(),
-            requests.len() - replies.len(),
-            requests[last].name,
-            excerpt(last_fault, 300),
-        )
+    /// A fault of this runner.
+    fn fault(&self, kind: FaultKind, stderr: Stderr) -> Fault {
+        Fault {
+            runner: self.command.label.clone(),
+            kind,
+            stderr,
+        }
     }
 
     /// Starts one process for `requests` and reads its answers into
@@ -203,9 +188,9 @@ impl Session {
             };
             // The group is killed before the message is finished: what it
             // wrote to stderr is then complete, and bounded.
-            let stderr = child.kill();
-            let (report, log) = self.stderr_report(&stderr);
-            replies.push(Reply::Fault(fault + &report));
+            let stderr = self.stderr_report(&child.kill());
+            let log = stderr_log(&stderr);
+            replies.push(Reply::Fault(Box::new(self.fault(fault, stderr))));
             return Ok(Stretch { after: None, log });
         }
         Ok(self.finish(&mut child, requests.last(), replies))
@@ -219,62 +204,22 @@ impl Session {
         request: &Request,
         previous: Option<&str>,
     ) -> Due {
-        let timeout = self.command.deadline;
-        Due::Fault(match child.next(timeout) {
-            Ok(Next::Line(line)) => return self.judge_line(&line, request, previous),
-            Ok(Next::TooLong(start, length)) => format!(
-                "{} printed a line of more than {length} bytes where this case's answer was due; \
-                 at most {} are read for it (its answer, whatever it holds, is shorter):\n  {}",
-                self.label(),
-                request.answer_limit,
-                excerpt(&String::from_utf8_lossy(&start), 300)
-            ),
-            Ok(Next::Eof(status)) => format!(
-                "{} exited ({}) before answering this case.",
-                self.label(),
-                exec::describe_status(status),
-            ),
-            Ok(Next::ReadError(e)) => format!("reading {}'s output failed: {e}", self.label()),
-            Err(RecvTimeoutError::Timeout) => format!(
-                "{} gave no answer within {} s (PARITY_TIMEOUT); its process group was killed and the \
-                 cases after this one went to a fresh runner. If the case is only slow, raise \
-                 PARITY_TIMEOUT; to look at it alone, run its trial by name.",
-                self.label(),
-                timeout.as_secs_f64(),
-            ),
-            Err(RecvTimeoutError::Disconnected) => {
-                format!("{} stopped answering.", self.label())
-            }
+        Due::Fault(match child.next(self.command.deadline) {
+            Ok(Next::Line(line)) => return judge_line(&line, request, previous),
+            Ok(Next::TooLong(start, length)) => FaultKind::TooLong {
+                length,
+                limit: request.answer_limit,
+                start: line_excerpt(&start),
+            },
+            Ok(Next::Eof(status)) => FaultKind::Exited { status },
+            Ok(Next::ReadError(e)) => FaultKind::ReadError {
+                error: e.to_string(),
+            },
+            Err(RecvTimeoutError::Timeout) => FaultKind::TimedOut {
+                deadline: self.command.deadline,
+            },
+            Err(RecvTimeoutError::Disconnected) => FaultKind::Stopped,
         })
-    }
-
-    /// What a whole line printed where `request`'s answer was due is: its
-    /// answer, the previous case's printed again, or a fault.
-    fn judge_line(&self, line: &[u8], request: &Request, previous: Option<&str>) -> Due {
-        match parse_answer(line, &request.name) {
-            Ok(reply) => Due::Answer(reply),
-            Err(BadLine::OtherCase(other)) if Some(other.as_str()) == previous => {
-                // The answer printed twice is the previous case's
-                // fault: this case gets a fresh runner.
-                Due::Twice(format!(
-                    "{} answered this case twice (the second answer came where the next case's, \
-                     `{}`, was due):\n  {}",
-                    self.label(),
-                    request.name,
-                    excerpt(&String::from_utf8_lossy(line), 300)
-                ))
-            }
-            Err(BadLine::Malformed(why)) => Due::Fault(format!(
-                "{} printed a line that is not the protocol's answer ({why}):\n  {}",
-                self.label(),
-                excerpt(&String::from_utf8_lossy(line), 300)
-            )),
-            Err(BadLine::OtherCase(other)) => Due::Fault(format!(
-                "{} answered for case `{other}` while on this one (answers must come in input order, one per case):\n  {}",
-                self.label(),
-                excerpt(&String::from_utf8_lossy(line), 300)
-            )),
-        }
     }
 
     /// Once every case is answered the runner must exit 0 without saying
@@ -286,38 +231,26 @@ impl Session {
         last: Option<&Request>,
         replies: &mut [Reply],
     ) -> Stretch {
-        let timeout = self.command.deadline;
+        let deadline = self.command.deadline;
         let last = last.map(|r| r.name.as_str());
-        let after = match child.next(timeout) {
+        let after = match child.next(deadline) {
             Ok(Next::Eof(Some(status))) if status.success() => None,
             Ok(Next::Line(line)) if last.is_some_and(|name| is_answer_for(&line, name)) => {
-                let why = format!(
-                    "{} answered this case twice (the second answer came after the last case):\n  {}",
-                    self.label(),
-                    excerpt(&String::from_utf8_lossy(&line), 300)
-                );
-                let log = self.blame_previous(child, replies, why);
+                let twice = FaultKind::AnsweredTwice {
+                    next: None,
+                    line: line_excerpt(&line),
+                };
+                let log = self.blame_previous(child, replies, twice);
                 return Stretch { after: None, log };
             }
-            Ok(Next::Eof(status)) => Some(format!(
-                "after answering every case, {} exited ({}).",
-                self.label(),
-                exec::describe_status(status),
-            )),
-            Ok(Next::Line(line)) | Ok(Next::TooLong(line, _)) => Some(format!(
-                "after answering every case, {} printed more:\n  {}",
-                self.label(),
-                excerpt(&String::from_utf8_lossy(&line), 300)
-            )),
-            Ok(Next::ReadError(e)) => Some(format!(
-                "after answering every case, reading {}'s output failed: {e}",
-                self.label()
-            )),
-            Err(_) => Some(format!(
-                "{} did not exit within {} s after its input ended.",
-                self.label(),
-                timeout.as_secs_f64()
-            )),
+            Ok(Next::Eof(status)) => Some(After::Exited { status }),
+            Ok(Next::Line(line)) | Ok(Next::TooLong(line, _)) => Some(After::PrintedMore {
+                line: line_excerpt(&line),
+            }),
+            Ok(Next::ReadError(e)) => Some(After::ReadError {
+                error: e.to_string(),
+            }),
+            Err(_) => Some(After::DidNotExit { deadline }),
         };
         let stderr = child.kill();
         let Some(after) = after else {
@@ -326,34 +259,35 @@ impl Session {
                 log: None,
             };
         };
-        let (report, log) = self.stderr_report(&stderr);
+        let stderr = self.stderr_report(&stderr);
+        let log = stderr_log(&stderr);
         Stretch {
-            after: Some(after + &report),
+            after: Some(self.fault(FaultKind::AfterLastAnswer(after), stderr)),
             log,
         }
     }
 
-    /// Turns the last reply into the fault `why` (an answer printed twice)
-    /// once the runner is killed.
+    /// Turns the last reply into the fault `twice` (an answer printed
+    /// twice) once the runner is killed.
     fn blame_previous(
         &self,
         child: &mut exec::Child,
         replies: &mut [Reply],
-        why: String,
+        twice: FaultKind,
     ) -> Option<PathBuf> {
-        let stderr = child.kill();
-        let (report, log) = self.stderr_report(&stderr);
+        let stderr = self.stderr_report(&child.kill());
+        let log = stderr_log(&stderr);
         if let Some(last) = replies.last_mut() {
-            *last = Reply::Fault(why + &report);
+            *last = Reply::Fault(Box::new(self.fault(twice, stderr)));
         }
         log
     }
 
     /// The tail of a start's stderr for a message, the whole capture kept
-    /// in a log file of its own (named in the message, and returned).
-    fn stderr_report(&self, stderr: &Capture) -> (String, Option<PathBuf>) {
+    /// in a log file of its own (named in the message).
+    fn stderr_report(&self, stderr: &Capture) -> Stderr {
         if stderr.total() == 0 {
-            return ("\n(it wrote nothing to stderr)".to_owned(), None);
+            return Stderr::Empty;
         }
         let text = stderr.text();
         let start = STARTS.fetch_add(1, Ordering::Relaxed);
@@ -362,25 +296,52 @@ impl Session {
             .join(format!("runner-{}-{start}.stderr", std::process::id()));
         let written =
             std::fs::create_dir_all(&self.log_dir).and_then(|()| std::fs::write(&log, &text));
-        let kept = match &written {
-            Ok(()) => format!("what was kept of it is in {}", log.display()),
-            Err(e) => format!("it could not be kept in {}: {e}", log.display()),
-        };
-        let cut = if stderr.is_cut() {
-            format!(
-                "; it wrote {} bytes, of which the start and the end were kept",
-                stderr.total()
-            )
-        } else {
-            String::new()
-        };
-        (
-            format!(
-                "\nstderr (last lines; {kept}{cut}):\n  {}",
-                tail(&text, 20).replace('\n', "\n  ")
-            ),
-            written.ok().map(|()| log),
-        )
+        Stderr::Written {
+            tail: tail(&text, 20),
+            log,
+            unkept: written.err().map(|e| e.to_string()),
+            total: stderr.total(),
+            cut: stderr.is_cut(),
+        }
+    }
+}
+
+/// What a whole line printed where `request`'s answer was due is: its
+/// answer, the previous case's printed again, or a fault.
+fn judge_line(line: &[u8], request: &Request, previous: Option<&str>) -> Due {
+    match parse_answer(line, &request.name) {
+        Ok(reply) => Due::Answer(reply),
+        // The answer printed twice is the previous case's fault: this case
+        // gets a fresh runner.
+        Err(BadLine::OtherCase(other)) if Some(other.as_str()) == previous => {
+            Due::Twice(FaultKind::AnsweredTwice {
+                next: Some(request.name.clone()),
+                line: line_excerpt(line),
+            })
+        }
+        Err(BadLine::Malformed(why)) => Due::Fault(FaultKind::Malformed {
+            why,
+            line: line_excerpt(line),
+        }),
+        Err(BadLine::OtherCase(other)) => Due::Fault(FaultKind::OtherCase {
+            other,
+            line: line_excerpt(line),
+        }),
+    }
+}
+
+/// The start of a line as a message shows it.
+fn line_excerpt(line: &[u8]) -> String {
+    excerpt(&String::from_utf8_lossy(line), LINE_EXCERPT)
+}
+
+/// The log a start's stderr report names, when it was kept.
+fn stderr_log(stderr: &Stderr) -> Option<PathBuf> {
+    match stderr {
+        Stderr::Written {
+            log, unkept: None, ..
+        } => Some(log.clone()),
+        _ => None,
     }
 }
 

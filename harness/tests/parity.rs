@@ -11,12 +11,13 @@
 //! `PARITY_CASES`'s; the files are written atomically.
 
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use libtest_mimic::Arguments;
-use parity::suite::junit::{self, Recorder};
+use parity::report::results::Results;
+use parity::suite::junit::{self, Recorded, Recorder};
 use parity::suite::{trials, Suite};
 use parity::{report, selection, text};
 
@@ -25,42 +26,24 @@ fn main() -> ExitCode {
     // what a killed earlier run left is swept.
     parity::exec::guard_the_harness();
     let args = Arguments::from_args();
-    let root = parity::repo_root();
-    let output = |variable: &str| {
-        std::env::var_os(variable)
-            .filter(|p| !p.is_empty())
-            .map(|p| root.join(p))
-    };
-    let (junit_path, report_path) = (output("PARITY_JUNIT"), output("PARITY_REPORT"));
-    let results_path = output("PARITY_RESULTS")
-        .unwrap_or_else(|| parity::config::target_dir(&root).join("parity/results.json"));
+    let outputs = Outputs::from_env(&parity::repo_root());
     // The base is read before anything runs (a wrong path is a mistake to
     // hear about now, not after the whole suite) and before this run's
     // results replace it, so BASE may be the last run's own file.
-    let base = match output("PARITY_BASE").map(|p| report::results::Results::load(&p)) {
+    let base = match outputs.base.as_deref().map(Results::load) {
         None => None,
         Some(Ok(base)) => Some(base),
-        Some(Err(e)) => {
-            eprintln!("parity: PARITY_BASE: {e}");
-            eprintln!("parity: nothing was run.");
-            return ExitCode::FAILURE;
-        }
+        Some(Err(e)) => return nothing_run(&format!("PARITY_BASE: {e}")),
     };
     // A run that stops early (a bad case file, Ctrl-C) must not leave the
     // last run's report behind, as if it were this run's. `--list` runs
     // nothing and reports nothing: the last reports stay as they are.
     if !args.list {
-        for path in junit_path.iter().chain(&report_path).chain([&results_path]) {
-            let _ = std::fs::remove_file(path);
-        }
+        outputs.remove_old();
     }
     let suite = match Suite::from_env() {
         Ok(suite) => Arc::new(suite),
-        Err(message) => {
-            eprintln!("parity: {}", text::for_terminal(&message));
-            eprintln!("parity: nothing was run.");
-            return ExitCode::FAILURE;
-        }
+        Err(message) => return nothing_run(&text::for_terminal(&message)),
     };
     let recorder = Recorder::default();
     let trials = trials(Arc::clone(&suite), &args, &recorder);
@@ -79,52 +62,114 @@ fn main() -> ExitCode {
     if let Some(why) = &shortfall {
         eprintln!("parity: {why}");
     }
-    let mut written = true;
-    if let Some(path) = junit_path {
-        if let Err(e) = parity::atomic::write(&path, junit::report(&records).as_bytes()) {
-            eprintln!(
-                "parity: cannot write the JUnit report {}: {e}",
-                path.display()
-            );
-            written = false;
-        }
-    }
-    let mut page = report::run::from_run(&suite, &records, &args);
-    let results = report::results::Results::of(&page);
-    if let Err(e) = results.write(&results_path) {
-        eprintln!("parity: cannot write the results file: {e}");
-        written = false;
-    }
-    page.base = base.map(|base| report::diff::compare(&base, &results));
-    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
-        if let Err(e) = append(Path::new(&path), &report::markdown::summary(&page)) {
-            eprintln!(
-                "parity: cannot append the summary to {}: {e}",
-                Path::new(&path).display()
-            );
-            written = false;
-        }
-    }
-    if let Some(path) = report_path {
-        match report::write(&path, &page) {
-            Ok(()) => eprintln!("parity: report written to {}", path.display()),
-            Err(e) => {
-                eprintln!("parity: cannot write the report: {e}");
-                written = false;
-            }
-        }
-    }
-    if let Some(base) = &page.base {
-        eprint!("{}", report::diff::text(base));
-    }
-    eprint!(
-        "{}",
-        report::known::text(&report::known::advice(&results, &suite.known_failures))
-    );
+    let written = outputs.write(&suite, &records, &args, base);
     if written && shortfall.is_none() {
         conclusion.exit_code()
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// Says why nothing was run, and fails.
+fn nothing_run(why: &str) -> ExitCode {
+    eprintln!("parity: {why}");
+    eprintln!("parity: nothing was run.");
+    ExitCode::FAILURE
+}
+
+/// The files a run writes or reads, from the environment (a relative path
+/// is taken from the repository root).
+struct Outputs {
+    junit: Option<PathBuf>,
+    report: Option<PathBuf>,
+    results: PathBuf,
+    base: Option<PathBuf>,
+}
+
+impl Outputs {
+    fn from_env(root: &Path) -> Self {
+        let output = |variable: &str| {
+            std::env::var_os(variable)
+                .filter(|p| !p.is_empty())
+                .map(|p| root.join(p))
+        };
+        Outputs {
+            junit: output("PARITY_JUNIT"),
+            report: output("PARITY_REPORT"),
+            results: output("PARITY_RESULTS")
+                .unwrap_or_else(|| parity::config::target_dir(root).join("parity/results.json")),
+            base: output("PARITY_BASE"),
+        }
+    }
+
+    /// Removes the last run's reports, so none outlives a run that stops.
+    fn remove_old(&self) {
+        for path in self.junit.iter().chain(&self.report).chain([&self.results]) {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+
+    /// Writes the JUnit file, the results file, the step summary and the
+    /// page, and prints the changes since the base and the known-failure
+    /// advice; false when a file could not be written.
+    fn write(
+        &self,
+        suite: &Suite,
+        records: &[Recorded],
+        args: &Arguments,
+        base: Option<Results>,
+    ) -> bool {
+        let mut written = true;
+        if let Some(path) = &self.junit {
+            if let Err(e) = parity::atomic::write(path, junit::report(records).as_bytes()) {
+                eprintln!(
+                    "parity: cannot write the JUnit report {}: {e}",
+                    path.display()
+                );
+                written = false;
+            }
+        }
+        let mut page = report::run::from_run(suite, records, args);
+        let results = Results::of(&page).with_faults(records);
+        if let Err(e) = results.write(&self.results) {
+            eprintln!("parity: cannot write the results file: {e}");
+            written = false;
+        }
+        page.base = base.map(|base| report::diff::compare(&base, &results));
+        written &= self.write_page(&page);
+        if let Some(base) = &page.base {
+            eprint!("{}", report::diff::text(base));
+        }
+        eprint!(
+            "{}",
+            report::known::text(&report::known::advice(&results, &suite.known_failures))
+        );
+        written
+    }
+
+    /// Appends the CI summary and writes the page; false when either
+    /// could not be written.
+    fn write_page(&self, page: &report::Report) -> bool {
+        let mut written = true;
+        if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
+            if let Err(e) = append(Path::new(&path), &report::markdown::summary(page)) {
+                eprintln!(
+                    "parity: cannot append the summary to {}: {e}",
+                    Path::new(&path).display()
+                );
+                written = false;
+            }
+        }
+        if let Some(path) = &self.report {
+            match report::write(path, page) {
+                Ok(()) => eprintln!("parity: report written to {}", path.display()),
+                Err(e) => {
+                    eprintln!("parity: cannot write the report: {e}");
+                    written = false;
+                }
+            }
+        }
+        written
     }
 }
 

@@ -18,8 +18,9 @@ use parity::suite::trials;
 
 use parity::config::Settings;
 use parity::exec;
-use parity::judge::demo::Demo;
-use parity::judge::Verdict;
+use parity::fault::{After, Fault, FaultKind, Stderr};
+use parity::judge::demo::{Demo, DemoFailure};
+use parity::judge::{emit, Carrier, Reason, RunnerFault, Verdict};
 use parity::protocol::{Reply, Request};
 use parity::session::{Runner, Session};
 use parity::suite::Suite;
@@ -83,9 +84,9 @@ fn peak_rss_mb() -> u64 {
     kb / 1024
 }
 
-fn fault_of(reply: &Reply) -> &str {
+fn fault_of(reply: &Reply) -> &Fault {
     match reply {
-        Reply::Fault(why) => why,
+        Reply::Fault(fault) => fault,
         other => panic!("expected a fault, got {other:?}"),
     }
 }
@@ -119,13 +120,16 @@ fn a_runner_flooding_stderr_is_cut_off_at_the_timeout_with_bounded_memory() {
     let elapsed = started.elapsed();
     let peak = peak_rss_mb();
     println!("stderr flood: {elapsed:?}, peak RSS {peak} MB");
-    let message = fault_of(&replies[1]);
-    assert!(message.contains("gave no answer within 2 s"), "{message}");
+    let fault = fault_of(&replies[1]);
+    assert_eq!(fault.kind, FaultKind::TimedOut { deadline: TIMEOUT });
     assert!(
-        message.contains("of which the start and the end were kept"),
-        "{message}"
+        matches!(fault.stderr, Stderr::Written { cut: true, .. }),
+        "{fault:?}"
     );
-    let log = log_named_in(message);
+    let message = fault.to_string();
+    // The path users read is the log kept.
+    let log = log_named_in(&message);
+    assert_eq!(Some(log.as_path()), fault.log());
     assert!(std::fs::metadata(&log).unwrap().len() <= exec::KEEP as u64 + 100);
     assert!(message.len() < 20_000, "{} bytes of message", message.len());
     assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
@@ -141,8 +145,12 @@ fn a_runner_printing_one_endless_line_is_cut_off_with_bounded_memory() {
     let elapsed = started.elapsed();
     let peak = peak_rss_mb();
     println!("endless stdout line: {elapsed:?}, peak RSS {peak} MB");
-    let message = fault_of(&replies[1]);
-    assert!(message.contains("printed a line of more than"), "{message}");
+    let fault = fault_of(&replies[1]);
+    assert!(
+        matches!(fault.kind, FaultKind::TooLong { limit, .. } if limit == Request::case(&cases[1]).answer_limit),
+        "{fault:?}"
+    );
+    let message = fault.to_string();
     assert!(message.len() < 20_000, "{} bytes of message", message.len());
     assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
     assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
@@ -173,7 +181,10 @@ fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
     let elapsed = started.elapsed();
     let peak = peak_rss_mb();
     println!("demo printing forever: {elapsed:?}, peak RSS {peak} MB");
-    assert!(why.contains("did not finish within 2 s"), "{why}");
+    assert!(
+        matches!(&why, DemoFailure::NotRun(text) if text.contains("did not finish within 2 s")),
+        "{why:?}"
+    );
     assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
     assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
 }
@@ -197,7 +208,7 @@ fn a_huge_string_in_an_answer_is_cut_in_the_message() {
         let Verdict::Fail(reason) = &verdicts[0] else {
             panic!("{fault}: {:?}", verdicts[0]);
         };
-        let message = reason.to_string();
+        let message = parity::judge::emit::text(reason);
         println!(
             "{fault}: a message of {} bytes, peak RSS {} MB",
             message.len(),
@@ -292,11 +303,26 @@ fn run_trials(
     (verdicts, elapsed)
 }
 
-fn failure(verdicts: &BTreeMap<String, Verdict>, trial: &str) -> String {
+fn failure<'a>(verdicts: &'a BTreeMap<String, Verdict>, trial: &str) -> &'a Reason {
     match &verdicts[trial] {
-        Verdict::Fail(reason) => reason.to_string(),
+        Verdict::Fail(reason) => reason,
         other => panic!("{trial} should fail, got {other:?}"),
     }
+}
+
+/// The runner fault a case's trial failed with.
+fn case_fault<'a>(verdicts: &'a BTreeMap<String, Verdict>, trial: &str) -> &'a Fault {
+    match failure(verdicts, trial) {
+        Reason::Fault { fault, .. } => fault,
+        other => panic!("{trial} should fail with a runner fault, got {other:?}"),
+    }
+}
+
+/// The log a fault names, which must exist and hold something.
+fn existing_log(fault: &Fault) -> PathBuf {
+    let log = parity::repo_root().join(fault.log().expect("the fault names its log"));
+    assert!(std::fs::metadata(&log).unwrap().len() > 0, "{log:?}");
+    log
 }
 
 #[test]
@@ -318,22 +344,36 @@ fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
     // 140 s before the budget; the figure itself is printed above.
     assert!(elapsed < Duration::from_secs(60), "took {elapsed:?}");
     let cases = seed_cases();
-    let first = failure(&verdicts, &cases[0].name);
-    assert!(first.contains("SyntaxError"), "{first}");
-    log_named_in(&first);
-    let later = failure(&verdicts, &cases[5].name);
-    assert!(later.contains("faulted on 3 cases in a row"), "{later}");
+    let first = case_fault(&verdicts, &cases[0].name);
+    assert!(matches!(first.kind, FaultKind::Exited { .. }), "{first:?}");
     assert!(
-        later.contains("SyntaxError") || later.contains("exited"),
-        "{later}"
+        matches!(&first.stderr, Stderr::Written { tail, .. } if tail.contains("SyntaxError")),
+        "{first:?}"
     );
-    log_named_in(&later);
-    let generated = failure(&verdicts, "generated");
-    assert!(generated.contains("runner faults"), "{generated}");
-    assert!(
-        !generated.contains("Shrunk"),
-        "a fault is never shrunk:\n{generated}"
+    existing_log(first);
+    let later = case_fault(&verdicts, &cases[5].name);
+    let FaultKind::BudgetSpent { in_a_row, last, .. } = &later.kind else {
+        panic!("the budget is spent: {later:?}");
+    };
+    assert_eq!(*in_a_row, 3);
+    assert!(matches!(last.kind, FaultKind::Exited { .. }), "{last:?}");
+    existing_log(later);
+    // The log the message shows is the one the data names.
+    assert_eq!(
+        log_named_in(&later.to_string()),
+        parity::repo_root().join(later.log().unwrap())
     );
+    let Reason::Generated {
+        failed,
+        runner_faults,
+        shrunk,
+        ..
+    } = failure(&verdicts, "generated")
+    else {
+        panic!("{:?}", verdicts["generated"]);
+    };
+    assert_eq!(runner_faults, failed, "every scenario is a runner fault");
+    assert_eq!(*shrunk, None, "a fault is never shrunk");
 }
 
 #[test]
@@ -347,12 +387,15 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
     let elapsed = started.elapsed();
     println!("hangs on all {} cases: {elapsed:?}", cases.len());
     assert!(elapsed < 3 * timeout + SLACK, "took {elapsed:?}");
-    assert!(fault_of(&replies[0]).contains("gave no answer"));
+    assert!(matches!(
+        fault_of(&replies[0]).kind,
+        FaultKind::TimedOut { .. }
+    ));
     let last = fault_of(replies.last().unwrap());
-    assert!(last.contains("faulted on 3 cases in a row"), "{last}");
     assert!(
-        last.contains(&format!("on case `{}`", cases[2].name)),
-        "{last}"
+        matches!(&last.kind, FaultKind::BudgetSpent { in_a_row: 3, last_case, last, .. }
+            if *last_case == cases[2].name && matches!(last.kind, FaultKind::TimedOut { .. })),
+        "{last:?}"
     );
 }
 
@@ -363,15 +406,17 @@ fn each_faulting_start_keeps_its_own_non_empty_log() {
     let replies = runner.run(&Request::cases(&cases[..4]));
     let logs: Vec<PathBuf> = replies[..3]
         .iter()
-        .map(|r| log_named_in(fault_of(r)))
+        .map(|r| existing_log(fault_of(r)))
         .collect();
     assert!(logs[0] != logs[1] && logs[1] != logs[2], "{logs:?}");
     for (log, case) in logs.iter().zip(cases.iter().map(|c| &c.name)) {
         let text = std::fs::read_to_string(log).unwrap();
         assert!(text.contains("crashing on purpose"), "{case:?}: {text}");
     }
-    // The budget's message points to the last start's log.
-    assert_eq!(log_named_in(fault_of(&replies[3])), logs[2]);
+    // The budget's fault points to the last start's log, and so does its
+    // message.
+    assert_eq!(existing_log(fault_of(&replies[3])), logs[2]);
+    assert_eq!(log_named_in(&fault_of(&replies[3]).to_string()), logs[2]);
 }
 
 #[test]
@@ -386,15 +431,15 @@ fn an_answer_printed_twice_blames_the_case_answered_twice() {
         let verdicts = suite.judge("fake", &all, answers.replies);
         for (index, verdict) in verdicts.iter().enumerate() {
             if index == twice {
-                let Verdict::Fail(reason) = verdict else {
+                let Verdict::Fail(Reason::Fault { case, fault }) = verdict else {
                     panic!("{verdict:?}");
                 };
-                let message = reason.to_string();
+                assert_eq!(case.name, cases[twice].name);
+                let next = cases.get(twice + 1).map(|c| c.name.clone());
                 assert!(
-                    message.contains(&format!("case `{}`", cases[twice].name)),
-                    "{message}"
+                    matches!(&fault.kind, FaultKind::AnsweredTwice { next: n, .. } if *n == next),
+                    "{fault:?}"
                 );
-                assert!(message.contains("answered this case twice"), "{message}");
             } else {
                 assert_eq!(verdict, &Verdict::Pass, "{} is innocent", cases[index].name);
             }
@@ -409,15 +454,16 @@ fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
         vec![fake_runner(), "exit-after".into(), "*".into()],
     );
     let (verdicts, _) = run_trials("exit-after", language.clone(), TIMEOUT, &["/demo", "/unit"]);
+    let exited_4 = |fault: &Fault| matches!(fault.kind, FaultKind::AfterLastAnswer(After::Exited { status: Some(s) }) if s.code() == Some(4));
     let generated = failure(&verdicts, "generated");
     assert!(
-        generated.contains("answered every generated scenario right, then faulted"),
-        "{generated}"
+        matches!(generated, Reason::Runner(RunnerFault { fault, carrier: Carrier::Generated }) if exited_4(fault)),
+        "{generated:?}"
     );
-    assert!(generated.contains("exit status: 4"), "{generated}");
+    let text = emit::text(generated);
     assert!(
-        !generated.contains("ready case") && !generated.contains("Shrunk"),
-        "{generated}"
+        text.contains("answered every generated scenario right, then faulted"),
+        "{text}"
     );
     let cases = seed_cases();
     for case in &cases {
@@ -433,10 +479,12 @@ fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
     );
     let last = failure(&verdicts, &cases.last().unwrap().name);
     assert!(
-        last.contains("faulted after its last answer: not this case's fault"),
-        "{last}"
+        matches!(last, Reason::Runner(RunnerFault { fault, carrier: Carrier::LastCase(own) })
+            if exited_4(fault) && **own == Verdict::Pass),
+        "{last:?}"
     );
-    assert!(last.contains("its own answer was right"), "{last}");
+    let text = emit::text(last);
+    assert!(text.contains("its own answer was right"), "{text}");
     assert_eq!(verdicts[&cases[0].name], Verdict::Pass);
 }
 

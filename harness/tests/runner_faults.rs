@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use libtest_mimic::Arguments;
 use parity::config::{Kind, Settings};
-use parity::judge::Verdict;
+use parity::fault::{After, Fault, FaultKind, Stderr};
+use parity::judge::{emit, Reason, UnitFailure, UnitWhat, Verdict};
 use parity::protocol::Request;
 use parity::session::Runner;
 use parity::suite::junit::{self, Recorder};
@@ -94,7 +95,7 @@ fn assert_only_case_fails(verdicts: &BTreeMap<String, Verdict>, case: &str, need
             let Verdict::Fail(reason) = verdict else {
                 panic!("{case} should fail, got {verdict:?}");
             };
-            let message = reason.to_string();
+            let message = emit::text(reason);
             for needle in needles {
                 assert!(
                     message.contains(needle),
@@ -111,6 +112,15 @@ fn assert_only_case_fails(verdicts: &BTreeMap<String, Verdict>, case: &str, need
     }
 }
 
+/// The runner's fault on `case`, the only case that fails.
+fn fault_on<'a>(verdicts: &'a BTreeMap<String, Verdict>, case: &str) -> &'a Fault {
+    assert_only_case_fails(verdicts, case, &[]);
+    match &verdicts[case] {
+        Verdict::Fail(Reason::Fault { fault, .. }) => fault,
+        other => panic!("{case} should fail with a runner fault, got {other:?}"),
+    }
+}
+
 #[test]
 fn a_crash_is_blamed_on_its_case_with_the_stderr_tail() {
     let suite = suite();
@@ -118,6 +128,18 @@ fn a_crash_is_blamed_on_its_case_with_the_stderr_tail() {
         &suite,
         &fake("fake-crash", "crash", "broker_down_third_attempt"),
     );
+    let fault = fault_on(&verdicts, "broker_down_third_attempt");
+    assert!(
+        matches!(fault.kind, FaultKind::Exited { status: Some(s) } if s.code() == Some(3)),
+        "{fault:?}"
+    );
+    assert_eq!(fault.runner, "the fake-crash runner");
+    let Stderr::Written { tail, log, .. } = &fault.stderr else {
+        panic!("the stderr tail is kept: {fault:?}");
+    };
+    assert!(tail.contains("crashing on purpose"), "{tail}");
+    assert!(log.is_relative(), "shown relative to the root: {log:?}");
+    // The message users read names the exit and shows the tail.
     assert_only_case_fails(
         &verdicts,
         "broker_down_third_attempt",
@@ -132,10 +154,16 @@ fn a_crash_is_blamed_on_its_case_with_the_stderr_tail() {
 fn a_hang_is_killed_after_the_timeout() {
     let suite = suite();
     let (verdicts, elapsed) = run(&suite, &fake("fake-hang", "hang", "lost_ack"));
+    let fault = fault_on(&verdicts, "lost_ack");
+    assert_eq!(fault.kind, FaultKind::TimedOut { deadline: TIMEOUT });
+    // The advice is the behaviour: what to do next.
     assert_only_case_fails(
         &verdicts,
         "lost_ack",
-        &["gave no answer within 1.5 s (PARITY_TIMEOUT)"],
+        &[
+            "gave no answer within 1.5 s (PARITY_TIMEOUT)",
+            "If the case is only slow, raise PARITY_TIMEOUT",
+        ],
     );
     assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
 }
@@ -147,7 +175,11 @@ fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
         &suite,
         &fake("fake-grandchild", "grandchild", "all_in_one_pass"),
     );
-    assert_only_case_fails(&verdicts, "all_in_one_pass", &["gave no answer within"]);
+    let fault = fault_on(&verdicts, "all_in_one_pass");
+    assert!(
+        matches!(fault.kind, FaultKind::TimedOut { .. }),
+        "{fault:?}"
+    );
     assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
     let pid_file =
         parity::config::target_dir(&parity::repo_root()).join("parity/fake-grandchild.pid");
@@ -171,13 +203,15 @@ fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
 fn garbage_is_shown_in_an_excerpt() {
     let suite = suite();
     let (verdicts, _) = run(&suite, &fake("fake-garbage", "garbage", "batch_of_two"));
+    let fault = fault_on(&verdicts, "batch_of_two");
+    assert!(
+        matches!(&fault.kind, FaultKind::Malformed { line, .. } if line == "this is not the protocol"),
+        "{fault:?}"
+    );
     assert_only_case_fails(
         &verdicts,
         "batch_of_two",
-        &[
-            "the fake-garbage runner printed a line that is not the protocol's answer",
-            "this is not the protocol",
-        ],
+        &["the fake-garbage runner printed a line that is not the protocol's answer"],
     );
 }
 
@@ -185,10 +219,10 @@ fn garbage_is_shown_in_an_excerpt() {
 fn an_answer_for_another_case_is_refused() {
     let suite = suite();
     let (verdicts, _) = run(&suite, &fake("fake-wrong-name", "wrong-name", "lost_ack"));
-    assert_only_case_fails(
-        &verdicts,
-        "lost_ack",
-        &["answered for case `someone_else` while on this one"],
+    let fault = fault_on(&verdicts, "lost_ack");
+    assert!(
+        matches!(&fault.kind, FaultKind::OtherCase { other, .. } if other == "someone_else"),
+        "{fault:?}"
     );
 }
 
@@ -196,10 +230,11 @@ fn an_answer_for_another_case_is_refused() {
 fn a_null_list_is_not_an_empty_one() {
     let suite = suite();
     let (verdicts, _) = run(&suite, &fake("fake-null", "null-list", "lost_ack"));
-    assert_only_case_fails(
-        &verdicts,
-        "lost_ack",
-        &["`sent` is null (empty lists are written `[]`)"],
+    let fault = fault_on(&verdicts, "lost_ack");
+    assert!(
+        matches!(&fault.kind, FaultKind::Malformed { why, .. }
+            if why.starts_with("`sent` is null (empty lists are written `[]`)")),
+        "{fault:?}"
     );
 }
 
@@ -207,6 +242,12 @@ fn a_null_list_is_not_an_empty_one() {
 fn an_error_answer_fails_its_case() {
     let suite = suite();
     let (verdicts, _) = run(&suite, &fake("fake-error", "error", "lost_ack"));
+    assert_only_case_fails(&verdicts, "lost_ack", &[]);
+    assert!(
+        matches!(&verdicts["lost_ack"], Verdict::Fail(Reason::ErrorAnswer { error, .. }) if error == "boom"),
+        "{:?}",
+        verdicts["lost_ack"]
+    );
     assert_only_case_fails(
         &verdicts,
         "lost_ack",
@@ -221,11 +262,12 @@ fn a_runner_that_forgets_cases_fails_the_one_it_stopped_at() {
         &suite,
         &fake("fake-stop", "stop", "broker_down_first_attempt"),
     );
-    assert_only_case_fails(
-        &verdicts,
-        "broker_down_first_attempt",
-        &["exited (exit status: 0) before answering this case"],
+    let fault = fault_on(&verdicts, "broker_down_first_attempt");
+    assert!(
+        matches!(fault.kind, FaultKind::Exited { status: Some(s) } if s.success()),
+        "{fault:?}"
     );
+    assert_eq!(fault.stderr, Stderr::Empty);
 }
 
 #[test]
@@ -240,8 +282,15 @@ fn output_after_the_last_answer_is_the_runners_fault_not_the_last_cases() {
     let verdicts = suite.judge(&language.name, &cases, answers.replies);
     assert!(verdicts.iter().all(|v| *v == Verdict::Pass), "{verdicts:?}");
     let after = answers.after.expect("the extra line is reported");
-    assert!(after.contains("after answering every case"), "{after}");
-    assert!(after.contains("and one more thing"), "{after}");
+    assert!(
+        matches!(&after.kind, FaultKind::AfterLastAnswer(After::PrintedMore { line })
+            if line.contains("and one more thing")),
+        "{after:?}"
+    );
+    assert!(
+        after.to_string().starts_with("after answering every case"),
+        "{after}"
+    );
 }
 
 #[test]
@@ -266,7 +315,8 @@ fn a_runner_that_cannot_start_fails_every_case() {
     let (verdicts, _) = run(&suite, &language);
     for verdict in verdicts.values() {
         assert!(
-            matches!(verdict, Verdict::Fail(m) if m.to_string().contains("the fake-missing runner could not be started")),
+            matches!(verdict, Verdict::Fail(Reason::Fault { fault, .. })
+                if matches!(&fault.kind, FaultKind::CouldNotStart { argv, .. } if argv == &["/nonexistent/runner"])),
             "{verdict:?}"
         );
     }
@@ -291,7 +341,7 @@ fn a_missing_toolchain_is_ignored_with_its_reason_or_fails_when_strict() {
     }
     suite.settings.strict = true;
     assert!(
-        matches!(suite.not_ready(&why), Verdict::Fail(m) if m.to_string().contains("PARITY_STRICT=1"))
+        matches!(suite.not_ready(&why), Verdict::Fail(m) if emit::text(&m).contains("PARITY_STRICT=1"))
     );
 }
 
@@ -306,7 +356,7 @@ fn a_build_failure_shows_the_compiler_output() {
         .map_err(|why| suite.not_ready(&why))
     {
         Err(Verdict::Fail(reason)) => {
-            let message = reason.to_string();
+            let message = emit::text(&reason);
             assert!(message.contains("building fake-build failed"), "{message}");
             assert!(message.contains("error: compiler says no"), "{message}");
         }
@@ -332,12 +382,10 @@ fn a_known_failure_is_ignored_with_its_reason_and_a_stale_one_fails() {
     );
     match &verdicts["batch_of_two"] {
         Verdict::Fail(reason) => assert!(
-            reason.to_string().contains(
+            emit::text(reason).contains(
                 "listed as a known failure of fake-known (was broken once) but passes now"
-            ) && reason
-                .to_string()
-                .contains("runners/fake-known/known-failures.json"),
-            "{reason}"
+            ) && emit::text(reason).contains("runners/fake-known/known-failures.json"),
+            "{reason:?}"
         ),
         other => panic!("{other:?}"),
     }
@@ -469,11 +517,91 @@ fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
     let failures: Vec<String> = records
         .iter()
         .filter_map(|r| match &r.verdict {
-            Verdict::Fail(reason) => Some(format!("{}: {reason}", r.trial)),
+            Verdict::Fail(reason) => Some(format!("{}: {}", r.trial, emit::text(reason))),
             _ => None,
         })
         .collect();
     assert!(failures.is_empty(), "{failures:#?}");
     assert_eq!(conclusion.num_ignored, 3);
     assert_eq!(conclusion.num_passed, case_count - 3);
+}
+
+/// The results file names each failed trial's fault by kind, with the log
+/// it kept, so a tool need not read the prose; the file stays valid under
+/// `harness/results.schema.json`, whose list of kinds holds every one the
+/// run wrote.
+#[test]
+fn the_results_file_names_each_fault_and_its_log() {
+    let mut suite = suite();
+    suite.languages = vec![fake("fake-results", "crash", "lost_ack")];
+    let suite = Arc::new(suite);
+    let args = table_only("results");
+    let recorder = Recorder::default();
+    let _ = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
+    let records = recorder.lock().unwrap();
+    let page = parity::report::run::from_run(&suite, &records, &args);
+    let results = parity::report::results::Results::of(&page).with_faults(&records);
+    let entry = |case: &str| {
+        results
+            .trials
+            .iter()
+            .find(|e| e.case == case)
+            .unwrap_or_else(|| panic!("no entry for {case}"))
+    };
+    let crashed = entry("lost_ack");
+    assert_eq!(crashed.fault.as_deref(), Some("exited"), "{crashed:?}");
+    let log = crashed.log.as_deref().expect("the crash wrote to stderr");
+    assert!(log.starts_with("target/"), "relative to the root: {log}");
+    let kept = std::fs::read_to_string(parity::repo_root().join(log)).unwrap();
+    assert!(kept.contains("crashing on purpose"), "{kept}");
+    let passed = entry("all_in_one_pass");
+    assert_eq!((&passed.fault, &passed.log), (&None, &None));
+
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(parity::repo_root().join("harness/results.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let written: serde_json::Value = serde_json::from_str(&results.to_json()).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&written)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+/// A port's failing unit tests fail its unit trial with how they ended and
+/// what they printed last, kept as data; a unit command that cannot start
+/// says so.
+#[test]
+fn failing_unit_tests_keep_how_they_ended_and_their_output() {
+    let suite = suite();
+    let mut language = fake("fake-unit", "none", "none");
+    language.unit = vec!["sh".into(), "-c".into(), "echo boom; exit 1".into()];
+    let verdict = suite.check_unit(&language);
+    let Verdict::Fail(reason @ Reason::Unit(unit)) = &verdict else {
+        panic!("the unit trial fails");
+    };
+    assert_eq!(
+        unit.what,
+        UnitWhat::Failed {
+            ended: "exit status: 1".into(),
+            tail: "boom".into()
+        }
+    );
+    assert_eq!(
+        emit::text(reason),
+        "the fake-unit unit tests (`sh -c echo boom; exit 1`) failed (exit status: 1):\nboom"
+    );
+    language.unit = vec!["/nonexistent/unit-tests".into()];
+    assert!(
+        matches!(
+            suite.check_unit(&language),
+            Verdict::Fail(Reason::Unit(UnitFailure {
+                what: UnitWhat::CouldNotStart { .. },
+                ..
+            }))
+        ),
+        "a command that cannot start"
+    );
 }

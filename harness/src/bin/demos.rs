@@ -4,8 +4,8 @@
 
 use std::process::ExitCode;
 
-use parity::judge::demo::transcript_difference;
-use parity::judge::{Reason, Verdict};
+use parity::judge::demo::{Against, DemoFailure, Transcripts};
+use parity::judge::{emit, Reason, Verdict};
 use parity::suite::Suite;
 
 fn main() -> ExitCode {
@@ -42,13 +42,18 @@ fn main() -> ExitCode {
                 let output = suite
                     .demo
                     .run(language, &suite.demo.config)
-                    .map_err(|why| Verdict::Fail(Reason::Demo(why)))?;
-                match transcript_difference(&transcript, &output) {
-                    None => Ok(()),
-                    Some(difference) => {
-                        Err(Verdict::Fail(Reason::Demo(format!("differs {difference}"))))
-                    }
+                    .map_err(|why| Verdict::Fail(Reason::Demo(DemoFailure::NotRun(why))))?;
+                if output == transcript {
+                    return Ok(());
                 }
+                Err(Verdict::Fail(Reason::Demo(DemoFailure::Transcript(
+                    Box::new(Transcripts {
+                        language: language.name.clone(),
+                        against: Against::Reference,
+                        expected: transcript.clone(),
+                        actual: output,
+                    }),
+                ))))
             });
         match outcome {
             Ok(()) | Err(Verdict::Pass) => println!("{:<12} same transcript", language.name),
@@ -57,7 +62,7 @@ fn main() -> ExitCode {
             }
             Err(Verdict::Fail(why)) => {
                 all_match = false;
-                println!("{:<12} MISMATCH: {why}", language.name);
+                println!("{:<12} MISMATCH: {}", language.name, emit::text(&why));
             }
         }
     }

@@ -65,7 +65,7 @@ fn answer_of(reply: &Reply) -> Result<&Outcome, String> {
     match reply {
         Reply::Answer(outcome) => Ok(outcome),
         Reply::Error(error) => Err(format!("answered with an error: {error}")),
-        Reply::Fault(why) => Err(why.clone()),
+        Reply::Fault(why) => Err(why.to_string()),
     }
 }
 
@@ -89,7 +89,7 @@ pub struct Checked {
     pub problems: Vec<Problem>,
     /// Its fault after the last answer (a non-zero exit, more output): the
     /// runner's, not any scenario's.
-    pub runner_fault: Option<String>,
+    pub runner_fault: Option<crate::fault::Fault>,
 }
 
 /// Runs scenario pairs through `runner` (their requests made already, so

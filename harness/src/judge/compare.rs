@@ -5,9 +5,20 @@ use std::fmt::{Debug, Write as _};
 
 use crate::table::Outcome;
 
-/// `Ok` when equal; otherwise a report with expected and actual side by
-/// side per differing field and the pass or entry where they first differ.
+/// `Ok` when equal; otherwise the [`differences`] report.
 pub fn compare(expected: &Outcome, actual: &Outcome) -> Result<(), String> {
+    let report = differences(expected, actual);
+    if report.is_empty() {
+        Ok(())
+    } else {
+        Err(report)
+    }
+}
+
+/// Expected and actual side by side per differing field, with the pass or
+/// entry where they first differ; empty when they are equal. A mismatch
+/// keeps both outcomes and is shown through this.
+pub fn differences(expected: &Outcome, actual: &Outcome) -> String {
     let mut report = String::new();
     list_field(&mut report, "sent", "pass", &expected.sent, &actual.sent);
     list_field(
@@ -24,11 +35,7 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Result<(), String> {
             expected.duplicates, actual.duplicates
         );
     }
-    if report.is_empty() {
-        Ok(())
-    } else {
-        Err(report)
-    }
+    report
 }
 
 fn list_field<T: Debug + PartialEq>(

@@ -12,6 +12,49 @@ use crate::toolchain::Language;
 /// the transcript.
 const KEEP: usize = 1024 * 1024;
 
+/// Why a demo check failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DemoFailure {
+    /// The demo gave no transcript: it could not start, hung, failed,
+    /// printed too much or not UTF-8 (or the transcript file could not be
+    /// read); why.
+    NotRun(String),
+    /// It printed another transcript than the one it must (boxed: a
+    /// verdict stays small).
+    Transcript(Box<Transcripts>),
+    /// It refused the bad configs otherwise than it must; where.
+    Refusals(String),
+}
+
+/// A demo's transcript and the one it must print.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transcripts {
+    /// The language whose demo it is.
+    pub language: String,
+    /// Where the expected transcript comes from.
+    pub against: Against,
+    /// The transcript it must print.
+    pub expected: String,
+    /// What it printed.
+    pub actual: String,
+}
+
+/// Where the transcript a demo must print comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Against {
+    /// The committed transcript of the shared config (its path).
+    Committed(PathBuf),
+    /// The Rust demo's run on a second config: its path and text.
+    SecondConfig {
+        /// The config's path, relative to the root.
+        path: PathBuf,
+        /// Its text.
+        config: String,
+    },
+    /// The Rust demo's run on the same config (`make demo`).
+    Reference,
+}
+
 /// Where the demos' config and the transcript they must print live.
 #[derive(Debug, Clone)]
 pub struct Demo {
@@ -79,18 +122,22 @@ impl Demo {
 
     /// Why a prepared language's demo does not print the transcript, or
     /// `Ok` when it does.
-    pub fn check(&self, language: &Language) -> Result<(), String> {
-        let expected = std::fs::read_to_string(self.root.join(&self.transcript))
-            .map_err(|e| format!("cannot read {}: {e}", self.transcript.display()))?;
-        let actual = self.run(language, &self.config)?;
-        match transcript_difference(&expected, &actual) {
-            None => Ok(()),
-            Some(difference) => Err(format!(
-                "the {} demo's transcript differs from the Rust demo's ({}) {difference}",
-                language.name,
-                self.transcript.display()
-            )),
+    pub fn check(&self, language: &Language) -> Result<(), DemoFailure> {
+        let expected = std::fs::read_to_string(self.root.join(&self.transcript)).map_err(|e| {
+            DemoFailure::NotRun(format!("cannot read {}: {e}", self.transcript.display()))
+        })?;
+        let actual = self
+            .run(language, &self.config)
+            .map_err(DemoFailure::NotRun)?;
+        if expected == actual {
+            return Ok(());
         }
+        Err(DemoFailure::Transcript(Box::new(Transcripts {
+            language: language.name.clone(),
+            against: Against::Committed(self.transcript.clone()),
+            expected,
+            actual,
+        })))
     }
 }
 

@@ -1,14 +1,16 @@
-//! Judging: what a trial's result is and why, in one typed form from which
-//! both the terminal text and the JUnit summary are made.
+//! Judging: what a trial's result is and why, as data; [`emit`] turns it
+//! into the terminal text, the JUnit file's and the page's.
 
 pub mod compare;
 pub mod demo;
+pub mod emit;
 pub mod known_failures;
 
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::table::Case;
+use crate::fault::Fault;
+use crate::table::{Case, Outcome};
 use crate::toolchain::NotReady;
 
 /// The result of one trial.
@@ -60,12 +62,15 @@ impl fmt::Display for CaseHeader {
 /// Why a trial failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
-    /// The runner's answer differs from `expect`; the report shows where.
+    /// The runner's answer differs from `expect`; the message shows
+    /// where, per differing field.
     Mismatch {
         /// The case.
         case: CaseHeader,
-        /// Expected and actual side by side, per differing field.
-        report: String,
+        /// The case's `expect` (boxed: a verdict stays small).
+        expected: Box<Outcome>,
+        /// What the runner answered.
+        actual: Box<Outcome>,
     },
     /// The runner's port raised an error on the case.
     ErrorAnswer {
@@ -80,8 +85,9 @@ pub enum Reason {
     Fault {
         /// The case.
         case: CaseHeader,
-        /// What happened, with the runner's stderr tail.
-        fault: String,
+        /// What happened, with the runner's stderr tail; paths relative
+        /// to the repository root (boxed: a verdict stays small).
+        fault: Box<Fault>,
     },
     /// The language could not be made ready (under `PARITY_STRICT=1` a
     /// missing toolchain lands here too).
@@ -94,20 +100,27 @@ pub enum Reason {
         total: usize,
         /// The seed they were drawn from.
         seed: u64,
-        /// The first failure, shrunk.
-        report: String,
+        /// How many of them the runner faulted on (a crash, a hang,
+        /// garbage): never shrunk, a fault is not a wrong result.
+        runner_faults: usize,
+        /// The first of those: its scenario's index and what happened.
+        first_fault: Option<(usize, String)>,
+        /// The first wrong result, shrunk to a ready case.
+        shrunk: Option<String>,
+        /// The runner's fault after its last answer, if any.
+        after: Option<Box<Fault>>,
     },
     /// The demo failed, or printed another transcript, or refused a bad
     /// config otherwise than the Rust demo.
-    Demo(String),
+    Demo(demo::DemoFailure),
     /// The port's own unit tests failed, or ran no test.
-    Unit(String),
+    Unit(UnitFailure),
     /// The runner did not refuse a request the protocol says it must
     /// refuse, or not as it must (SPEC.md, "Refusals").
-    Protocol(String),
+    Protocol(Refusals),
     /// Under `make test REPEAT=N`, the trial's verdict or answer changed
     /// between runs; the message shows each run's.
-    Flaky(String),
+    Flaky(Flaky),
     /// A trial listed as a known failure passes now.
     StaleKnownFailure {
         /// The trial.
@@ -125,57 +138,102 @@ pub enum Reason {
     /// The runner faulted after answering every case (a non-zero exit,
     /// more output): its fault, not a case's; the message says which trial
     /// carries it and why.
-    Runner(String),
+    Runner(RunnerFault),
     /// A fault of the harness itself.
     Harness(String),
 }
 
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Reason::Mismatch { case, report } => write!(f, "{case}\n{report}"),
-            Reason::ErrorAnswer {
-                case,
-                language,
-                error,
-            } => write!(
-                f,
-                "{case}\nthe {language} runner answered with an error: {error}"
-            ),
-            Reason::Fault { case, fault } => write!(f, "{case}\n{fault}"),
-            Reason::NotReady(why @ NotReady::Missing { .. }) => {
-                write!(f, "{why} (PARITY_STRICT=1 makes this a failure)")
-            }
-            Reason::NotReady(why) => write!(f, "{why}"),
-            Reason::Generated {
-                failed,
-                total,
-                seed,
-                report,
-            } => write!(
-                f,
-                "{failed} of {total} generated scenarios (seed {seed}) failed.\n{report}"
-            ),
-            Reason::Demo(why)
-            | Reason::Unit(why)
-            | Reason::Protocol(why)
-            | Reason::Flaky(why)
-            | Reason::Reference(why)
-            | Reason::Runner(why)
-            | Reason::Harness(why) => f.write_str(why),
-            Reason::StaleKnownFailure {
-                trial,
-                language,
-                reason,
-                list,
-            } => write!(
-                f,
-                "`{trial}` is listed as a known failure of {language} ({reason}) but passes now: \
-                 remove it from {}",
-                list.display()
-            ),
-        }
-    }
+/// A runner's fault after its last answer, and the trial that carries it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunnerFault {
+    /// The fault; paths relative to the repository root.
+    pub fault: Box<Fault>,
+    /// Which trial carries it, and what that trial's own verdict was.
+    pub carrier: Carrier,
+}
+
+/// The trial that carries a runner's fault after its last answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Carrier {
+    /// The last case of the stream; its own verdict (a pass, a failure or
+    /// a known failure) is shown with the fault.
+    LastCase(Box<Verdict>),
+    /// The generated trial, whose scenarios were all answered right.
+    Generated,
+}
+
+/// What the runner got wrong about the refusals SPEC.md requires.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusals {
+    /// The runner as messages name it.
+    pub runner: String,
+    /// One line per refusal it got wrong; paths relative to the root.
+    pub problems: Vec<String>,
+    /// Its fault after its last answer, when the refusals alone were sent.
+    pub after: Option<Box<Fault>>,
+}
+
+/// What changed between the runs of `make test REPEAT=N`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Flaky {
+    /// The trial's verdict: each run's, in order.
+    Verdicts(Vec<Verdict>),
+    /// The case's answer: each run's reply, as the repeat check shows it.
+    Answer(String),
+    /// Some of the trial's requests' answers.
+    Requests {
+        /// How many changed.
+        changed: usize,
+        /// How many requests the trial sent.
+        total: usize,
+        /// The first that changed, as [`Flaky::Answer`] shows it.
+        first: String,
+    },
+    /// Some of the generated requests' answers.
+    Generated {
+        /// How many changed.
+        changed: usize,
+        /// How many requests were sent (each scenario twice).
+        total: usize,
+        /// Their seed.
+        seed: u64,
+        /// The first request that changed, and its runs' replies.
+        first: (usize, String),
+    },
+}
+
+/// How a port's own unit tests failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitFailure {
+    /// The tests and their command line, as messages name them.
+    pub tests: String,
+    /// What went wrong.
+    pub what: UnitWhat,
+}
+
+/// What went wrong with a port's own unit tests.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UnitWhat {
+    /// They failed (or hit the deadline).
+    Failed {
+        /// How they ended (`exit status: 1`, `killed at the deadline`).
+        ended: String,
+        /// The end of what they printed.
+        tail: String,
+    },
+    /// They passed, but ran no test by the tool's own count.
+    RanNone {
+        /// The tool's count: `Some(0)`, or `None` when the output holds no
+        /// count the harness can read.
+        count: Option<u64>,
+        /// The end of what they printed.
+        tail: String,
+    },
+    /// They could not be started.
+    CouldNotStart {
+        /// Why.
+        error: String,
+    },
 }
 
 /// What kind of failure a [`Reason`] is, for the report's cells, the
@@ -212,6 +270,19 @@ impl ReasonKind {
 }
 
 impl Reason {
+    /// The runner's fault this reason is about, if it is about one: the
+    /// results file names its kind and log.
+    pub fn fault(&self) -> Option<&Fault> {
+        match self {
+            Reason::Fault { fault, .. } => Some(fault),
+            Reason::Runner(RunnerFault { fault, .. }) => Some(fault),
+            Reason::Protocol(Refusals { after, .. }) | Reason::Generated { after, .. } => {
+                after.as_deref()
+            }
+            _ => None,
+        }
+    }
+
     /// Which kind of failure this is.
     pub fn kind(&self) -> ReasonKind {
         match self {
@@ -228,48 +299,6 @@ impl Reason {
             Reason::NotReady(NotReady::Missing { .. }) => ReasonKind::NotRun,
             Reason::StaleKnownFailure { .. } => ReasonKind::StaleKnownFailure,
             Reason::Reference(_) | Reason::Harness(_) => ReasonKind::HarnessFault,
-        }
-    }
-
-    /// One line saying what kind of failure this is, for a report's summary
-    /// column (JUnit's `message`).
-    pub fn summary(&self) -> String {
-        match self {
-            Reason::Mismatch { case, .. } => {
-                format!("`{}`: the result differs from expect", case.name)
-            }
-            Reason::ErrorAnswer { case, .. } => {
-                format!("`{}`: the runner answered with an error", case.name)
-            }
-            Reason::Fault { case, fault } => format!(
-                "`{}`: runner fault: {}",
-                case.name,
-                crate::text::excerpt(fault.lines().next().unwrap_or_default(), 200)
-            ),
-            Reason::NotReady(NotReady::Missing { language, .. }) => {
-                format!("the {language} toolchain is missing")
-            }
-            Reason::NotReady(NotReady::BuildFailed { language, .. }) => {
-                format!("building {language} failed")
-            }
-            Reason::Generated {
-                failed,
-                total,
-                seed,
-                ..
-            } => format!("{failed} of {total} generated scenarios (seed {seed}) failed"),
-            Reason::Demo(why)
-            | Reason::Unit(why)
-            | Reason::Protocol(why)
-            | Reason::Flaky(why)
-            | Reason::Reference(why)
-            | Reason::Runner(why)
-            | Reason::Harness(why) => {
-                crate::text::excerpt(why.lines().next().unwrap_or_default(), 200)
-            }
-            Reason::StaleKnownFailure { trial, .. } => {
-                format!("known failure `{trial}` passes now")
-            }
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use super::diff::Base;
 use super::{Cell, Report, State};
 
 /// Makes `text` safe in one cell of a Markdown table: no line break, no
@@ -20,44 +21,57 @@ fn symbol(state: State) -> &'static str {
     state.word().split(' ').next().unwrap_or("?")
 }
 
-/// The summary of `report`.
+/// The summary of `report`: the commit and selection, what changed since
+/// the base, the failures, then the matrix.
 pub fn summary(report: &Report) -> String {
     let mut out = format!("## Parity: commit `{}`\n\n", cell(&report.commit));
     if !report.selection.is_empty() {
         let _ = writeln!(out, "Trials selected by `{}`.\n", cell(&report.selection));
     }
     if let Some(base) = &report.base {
-        if let Some(note) = base.filter_note() {
-            let _ = writeln!(out, "Note: {}.\n", cell(&note));
-        }
-        if base.changes.is_empty() {
-            let _ = writeln!(
-                out,
-                "**No change since the base** (commit `{}`).\n",
-                cell(&base.commit)
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                "### Changed since the base (commit `{}`): {} cell(s)\n",
-                cell(&base.commit),
-                base.changes.len()
-            );
-            for change in &base.changes {
-                let _ = write!(
-                    out,
-                    "- `{}`: {}",
-                    cell(&change.cell()),
-                    cell(&change.what())
-                );
-                if let Some(summary) = &change.summary {
-                    let _ = write!(out, ": {}", cell(summary));
-                }
-                out.push('\n');
-            }
-            out.push('\n');
-        }
+        changes(&mut out, base);
     }
+    failures(&mut out, report);
+    matrix(&mut out, report);
+    out
+}
+
+/// The cells that changed since the base, or that none did.
+fn changes(out: &mut String, base: &Base) {
+    if let Some(note) = base.filter_note() {
+        let _ = writeln!(out, "Note: {}.\n", cell(&note));
+    }
+    if base.changes.is_empty() {
+        let _ = writeln!(
+            out,
+            "**No change since the base** (commit `{}`).\n",
+            cell(&base.commit)
+        );
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "### Changed since the base (commit `{}`): {} cell(s)\n",
+        cell(&base.commit),
+        base.changes.len()
+    );
+    for change in &base.changes {
+        let _ = write!(
+            out,
+            "- `{}`: {}",
+            cell(&change.cell()),
+            cell(&change.what())
+        );
+        if let Some(summary) = &change.summary {
+            let _ = write!(out, ": {}", cell(summary));
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+}
+
+/// Every failed cell with its state and one-line reason.
+fn failures(out: &mut String, report: &Report) {
     let failures: Vec<(&str, &str, State, &str)> = report
         .rows
         .iter()
@@ -77,20 +91,24 @@ pub fn summary(report: &Report) -> String {
         .collect();
     if failures.is_empty() {
         out.push_str("### No failures\n\n");
-    } else {
-        let _ = writeln!(out, "### Failures: {}\n", failures.len());
-        for (language, case, state, summary) in &failures {
-            let _ = writeln!(
-                out,
-                "- `{}/{}`: {}: {}",
-                cell(language),
-                cell(case),
-                state.word(),
-                cell(summary)
-            );
-        }
-        out.push('\n');
+        return;
     }
+    let _ = writeln!(out, "### Failures: {}\n", failures.len());
+    for (language, case, state, summary) in &failures {
+        let _ = writeln!(
+            out,
+            "- `{}/{}`: {}: {}",
+            cell(language),
+            cell(case),
+            state.word(),
+            cell(summary)
+        );
+    }
+    out.push('\n');
+}
+
+/// The matrix, one symbol a cell, and its legend.
+fn matrix(out: &mut String, report: &Report) {
     out.push_str("### Matrix\n\n| case |");
     for language in &report.languages {
         let _ = write!(out, " {} |", cell(language));
@@ -119,5 +137,4 @@ pub fn summary(report: &Report) -> String {
     out.push('\n');
     let legend: Vec<&str> = State::ALL.iter().map(|s| s.word()).collect();
     let _ = writeln!(out, "{}", legend.join(" · "));
-    out
 }

@@ -5,11 +5,16 @@
 //! (`make report BASE=...`), what CI keeps of main, and what
 //! `make known-failures` reads. `harness/results.schema.json` describes it.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::{Cell, Report, State};
+use crate::config::PREFIX;
+use crate::fault::Fault;
+use crate::judge::Verdict;
+use crate::suite::junit::Recorded;
 
 /// The format's version; a reader refuses another.
 pub const VERSION: u32 = 1;
@@ -60,6 +65,14 @@ pub struct Entry {
     /// The reason in one line; absent for a pass.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
+    /// For a trial failed by a runner's fault, the fault's kind
+    /// ([`crate::fault::FaultKind::id`]: `timed_out`, `exited`, ...), so a
+    /// tool knows which fault it was without reading the prose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<String>,
+    /// The stderr log that fault names, relative to the repository root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<String>,
 }
 
 impl Entry {
@@ -96,6 +109,8 @@ impl Results {
                     verdict: verdict.to_owned(),
                     state: cell.state().id().to_owned(),
                     summary: cell.summary().map(str::to_owned),
+                    fault: None,
+                    log: None,
                 });
             }
         }
@@ -114,6 +129,30 @@ impl Results {
                 .collect(),
             trials,
         }
+    }
+
+    /// The results with each failed trial's runner fault named (its kind
+    /// and log), from the run's typed verdicts: the page's cells keep text
+    /// only.
+    pub fn with_faults(mut self, records: &[Recorded]) -> Results {
+        let faults: HashMap<(&str, &str), &Fault> = records
+            .iter()
+            .filter_map(|record| {
+                let Verdict::Fail(reason) = &record.verdict else {
+                    return None;
+                };
+                let prefix = format!("{PREFIX}/{}/", record.language);
+                let row = record.trial.strip_prefix(&prefix)?;
+                Some(((record.language.as_str(), row), reason.fault()?))
+            })
+            .collect();
+        for entry in &mut self.trials {
+            if let Some(fault) = faults.get(&(entry.language.as_str(), entry.case.as_str())) {
+                entry.fault = Some(fault.id().to_owned());
+                entry.log = fault.log().map(|log| log.display().to_string());
+            }
+        }
+        self
     }
 
     /// The file's text: pretty JSON, one field a line, so a diff of two

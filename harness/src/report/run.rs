@@ -10,7 +10,8 @@ use libtest_mimic::Arguments;
 use super::{Cell, Report, Row, Toolchain};
 use crate::config::{Kind, PREFIX};
 use crate::exec::{self, Stdin};
-use crate::judge::Verdict;
+use crate::judge::emit::{self, Emitter};
+use crate::judge::Reason;
 use crate::suite::junit::Recorded;
 use crate::suite::Suite;
 use crate::text::excerpt;
@@ -43,19 +44,7 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
         let Some(row) = record.trial.strip_prefix(&prefix) else {
             continue;
         };
-        let cell = match &record.verdict {
-            Verdict::Pass => Cell::Pass,
-            // The summary first: the matrix cell shows the first line.
-            Verdict::Fail(reason) => Cell::Fail(
-                reason.kind(),
-                excerpt(
-                    &format!("{}\n\n{reason}", reason.summary()),
-                    MAX_FAILURE_TEXT,
-                ),
-            ),
-            Verdict::Ignore(reason) => Cell::Ignored(reason.clone()),
-            Verdict::KnownFailure(reason) => Cell::KnownFailure(reason.clone()),
-        };
+        let cell = Page.verdict(&record.verdict);
         cells.insert((row.to_owned(), record.language.clone()), cell);
     }
     let mut row = |name: &str, description: String, scenario, seed| Row {
@@ -112,6 +101,33 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
         rows,
         code: super::code::parts(&suite.manifests, &suite.root),
         base: None,
+    }
+}
+
+/// A trial's cell on the report page (and so in the results file and the
+/// CI summary, which are made from the page's cells).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Page;
+
+impl Emitter for Page {
+    type Output = Cell;
+
+    fn pass(&self) -> Cell {
+        Cell::Pass
+    }
+
+    /// The summary first: the matrix cell shows the first line.
+    fn failure(&self, reason: &Reason) -> Cell {
+        let text = format!("{}\n\n{}", emit::summary(reason), emit::text(reason));
+        Cell::Fail(reason.kind(), excerpt(&text, MAX_FAILURE_TEXT))
+    }
+
+    fn ignored(&self, why: &str) -> Cell {
+        Cell::Ignored(why.to_owned())
+    }
+
+    fn known_failure(&self, why: &str) -> Cell {
+        Cell::KnownFailure(why.to_owned())
     }
 }
 

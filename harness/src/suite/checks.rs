@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use super::Suite;
 use crate::config::{self, Kind};
 use crate::exec::{self, Stdin};
-use crate::judge::demo::{self, transcript_difference, BadConfig};
-use crate::judge::{Reason, Verdict};
+use crate::judge::demo::{self, Against, BadConfig, DemoFailure, Transcripts};
+use crate::judge::{Reason, UnitFailure, UnitWhat, Verdict};
 use crate::toolchain::Language;
 
 /// The demo's second config: another batch size and a pass limit that
@@ -27,16 +27,19 @@ impl Suite {
             Ok(()) => match self.second_demo() {
                 Err(why) => Verdict::Fail(Reason::Reference(why.clone())),
                 Ok((config, expected)) => match self.demo.run(&language, config) {
-                    Err(why) => Verdict::Fail(Reason::Demo(why)),
-                    Ok(actual) => match transcript_difference(expected, &actual) {
-                        None => Verdict::Pass,
-                        Some(difference) => Verdict::Fail(Reason::Demo(format!(
-                            "on a second config ({}: {SECOND_DEMO_CONFIG}), the {} demo's transcript \
-                             differs from the Rust demo's {difference}",
-                            config.display(),
-                            language.name
-                        ))),
-                    },
+                    Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::NotRun(why))),
+                    Ok(actual) if actual == *expected => Verdict::Pass,
+                    Ok(actual) => Verdict::Fail(Reason::Demo(DemoFailure::Transcript(Box::new(
+                        Transcripts {
+                            language: language.name.clone(),
+                            against: Against::SecondConfig {
+                                path: config.clone(),
+                                config: SECOND_DEMO_CONFIG.to_owned(),
+                            },
+                            expected: expected.clone(),
+                            actual,
+                        },
+                    )))),
                 },
             },
         };
@@ -86,10 +89,10 @@ impl Suite {
         let verdict = match self.bad_configs() {
             Err(why) => Verdict::Fail(Reason::Harness(why.clone())),
             Ok(configs) => match self.demo.refusals(&language, configs) {
-                Err(why) => Verdict::Fail(Reason::Demo(why)),
+                Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::NotRun(why))),
                 Ok(actual) => match demo::judge_refusals(&language.name, configs, &actual) {
                     Ok(()) => Verdict::Pass,
-                    Err(why) => Verdict::Fail(Reason::Demo(why)),
+                    Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::Refusals(why))),
                 },
             },
         };
@@ -121,36 +124,32 @@ impl Suite {
             deadline: self.settings.build_timeout,
             keep: exec::KEEP,
         };
-        let shown = || format!("{} (`{}`)", command.label, command.argv.join(" "));
+        let fail = |what| {
+            Verdict::Fail(Reason::Unit(UnitFailure {
+                tests: format!("{} (`{}`)", command.label, command.argv.join(" ")),
+                what,
+            }))
+        };
         let verdict = match exec::run(&command, Stdin::Null) {
             Ok(output) => {
                 let mut printed = output.stdout.text();
                 printed.push_str(&output.stderr.text());
                 let count = self.counter(&language.name).map(|c| c.count(&printed));
                 match count {
-                    _ if !output.success() => Verdict::Fail(Reason::Unit(format!(
-                        "{} failed ({}):\n{}",
-                        shown(),
-                        output.describe(),
-                        crate::text::tail(&printed, 60)
-                    ))),
-                    Some(None) | Some(Some(0)) => Verdict::Fail(Reason::Unit(format!(
-                        "{} passed without running a test ({}): a renamed or removed test file \
-                         passes this way. What it printed:\n{}",
-                        shown(),
-                        match count {
-                            Some(Some(0)) => "its tool counts 0",
-                            _ => "its output has no count of tests the harness can read",
-                        },
-                        crate::text::tail(&printed, 30)
-                    ))),
+                    _ if !output.success() => fail(UnitWhat::Failed {
+                        ended: output.describe(),
+                        tail: crate::text::tail(&printed, 60),
+                    }),
+                    Some(count @ (None | Some(0))) => fail(UnitWhat::RanNone {
+                        count,
+                        tail: crate::text::tail(&printed, 30),
+                    }),
                     Some(Some(_)) | None => Verdict::Pass,
                 }
             }
-            Err(e) => Verdict::Fail(Reason::Unit(format!(
-                "{} could not be started: {e}",
-                shown()
-            ))),
+            Err(e) => fail(UnitWhat::CouldNotStart {
+                error: e.to_string(),
+            }),
         };
         self.apply_known_failure(&language.name, Kind::Unit.name(), verdict)
     }

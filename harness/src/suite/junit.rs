@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
-use crate::judge::Verdict;
+use crate::judge::emit::{self, Emitter};
+use crate::judge::{Reason, Verdict};
 use crate::text::for_xml;
 
 /// One trial's result, as it finished.
@@ -27,6 +28,39 @@ pub struct Recorded {
 /// Where trials put their results while they run on libtest-mimic's pool.
 pub type Recorder = Arc<Mutex<Vec<Recorded>>>;
 
+/// A trial's status in the JUnit file: the summary as the failure's
+/// message, the full text as its description; whatever a runner printed,
+/// the text is fit for XML (see [`for_xml`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Junit;
+
+impl Emitter for Junit {
+    type Output = TestCaseStatus;
+
+    fn pass(&self) -> TestCaseStatus {
+        TestCaseStatus::success()
+    }
+
+    fn failure(&self, reason: &Reason) -> TestCaseStatus {
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        status.set_message(for_xml(&emit::summary(reason)));
+        status.set_description(for_xml(&emit::text(reason)));
+        status
+    }
+
+    fn ignored(&self, why: &str) -> TestCaseStatus {
+        let mut status = TestCaseStatus::skipped();
+        status.set_message(for_xml(why));
+        status
+    }
+
+    fn known_failure(&self, why: &str) -> TestCaseStatus {
+        let mut status = TestCaseStatus::skipped();
+        status.set_message(for_xml(&emit::known_failure(why)));
+        status
+    }
+}
+
 /// The report as XML text.
 pub fn report(records: &[Recorded]) -> String {
     let mut report = Report::new("parity");
@@ -40,25 +74,7 @@ pub fn report(records: &[Recorded]) -> String {
     for language in languages {
         let mut suite = TestSuite::new(for_xml(language));
         for record in records.iter().filter(|r| r.language == language) {
-            let status = match &record.verdict {
-                Verdict::Pass => TestCaseStatus::success(),
-                Verdict::Fail(reason) => {
-                    let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                    status.set_message(for_xml(&reason.summary()));
-                    status.set_description(for_xml(&reason.to_string()));
-                    status
-                }
-                Verdict::KnownFailure(reason) => {
-                    let mut status = TestCaseStatus::skipped();
-                    status.set_message(for_xml(&format!("known failure: {reason}")));
-                    status
-                }
-                Verdict::Ignore(reason) => {
-                    let mut status = TestCaseStatus::skipped();
-                    status.set_message(for_xml(reason));
-                    status
-                }
-            };
+            let status = Junit.verdict(&record.verdict);
             let mut case = TestCase::new(for_xml(&record.trial), status);
             case.set_classname(for_xml(&format!("parity.{language}")));
             case.set_time(record.time);

@@ -195,9 +195,10 @@ impl Suite {
                 let verdict = match reply {
                     Reply::Answer(actual) => match compare(&case.expect, &actual) {
                         Ok(()) => Verdict::Pass,
-                        Err(report) => Verdict::Fail(Reason::Mismatch {
+                        Err(_) => Verdict::Fail(Reason::Mismatch {
                             case: header,
-                            report,
+                            expected: Box::new(case.expect.clone()),
+                            actual: Box::new(actual),
                         }),
                     },
                     Reply::Error(error) => Verdict::Fail(Reason::ErrorAnswer {
@@ -207,7 +208,7 @@ impl Suite {
                     }),
                     Reply::Fault(fault) => Verdict::Fail(Reason::Fault {
                         case: header,
-                        fault: relative_in(&fault, &self.root),
+                        fault: Box::new(fault.relative_to(&self.root)),
                     }),
                 };
                 self.apply_known_failure(language, &case.name, verdict)

@@ -6,7 +6,7 @@
 //! does); run 2k starts a fresh runner every 2k + 4 requests, so each run
 //! puts the restarts at other cases.
 
-use crate::judge::{Reason, Verdict};
+use crate::judge::{Flaky, Reason, Verdict};
 use crate::protocol::{Reply, Request};
 use crate::session::{Answers, Runner};
 
@@ -87,7 +87,12 @@ fn describe(reply: &Reply) -> String {
             outcome.sent, outcome.journal, outcome.duplicates
         ),
         Reply::Error(error) => format!("error answer: {error}"),
-        Reply::Fault(fault) => format!("fault: {}", fault.lines().next().unwrap_or_default()),
+        Reply::Fault(fault) => {
+            format!(
+                "fault: {}",
+                fault.to_string().lines().next().unwrap_or_default()
+            )
+        }
     };
     crate::text::excerpt(&text, 400)
 }
@@ -97,10 +102,11 @@ fn describe(reply: &Reply) -> String {
 pub fn changed(changed: &[Option<String>]) -> Option<Verdict> {
     let count = changed.iter().flatten().count();
     let first = changed.iter().flatten().next()?;
-    Some(Verdict::Fail(Reason::Flaky(format!(
-        "{count} of its {} requests got replies that changed between runs; the first: {first}",
-        changed.len()
-    ))))
+    Some(Verdict::Fail(Reason::Flaky(Flaky::Requests {
+        changed: count,
+        total: changed.len(),
+        first: first.clone(),
+    })))
 }
 
 /// A check run `repeat` times: its verdict when every run agrees, else a
@@ -116,26 +122,15 @@ pub fn flaky(verdicts: &[Verdict]) -> Option<Verdict> {
     if verdicts.iter().all(|v| v == first) {
         return None;
     }
-    let mut shown = format!(
-        "the verdict changed between the {} runs (make test REPEAT={}):",
-        verdicts.len(),
-        verdicts.len()
-    );
-    for (run, verdict) in verdicts.iter().enumerate() {
-        let text = match verdict {
-            Verdict::Pass => "pass".to_owned(),
-            Verdict::Fail(reason) => format!("fail: {}", reason.summary()),
-            Verdict::Ignore(why) => format!("ignored: {why}"),
-            Verdict::KnownFailure(why) => format!("known failure: {why}"),
-        };
-        shown.push_str(&format!("\n  run {}: {text}", run + 1));
-    }
-    Some(Verdict::Fail(Reason::Flaky(shown)))
+    Some(Verdict::Fail(Reason::Flaky(Flaky::Verdicts(
+        verdicts.to_vec(),
+    ))))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::demo::DemoFailure;
     use crate::table::Outcome;
     use std::cell::Cell;
 
@@ -222,13 +217,19 @@ mod tests {
     #[test]
     fn a_changed_verdict_is_a_failure_that_shows_each_run() {
         assert_eq!(flaky(&[Verdict::Pass, Verdict::Pass]), None);
-        let Some(Verdict::Fail(Reason::Flaky(why))) = flaky(&[
+        let runs = [
             Verdict::Pass,
-            Verdict::Fail(Reason::Demo("the transcript differs".into())),
+            Verdict::Fail(Reason::Demo(DemoFailure::NotRun(
+                "the transcript differs".into(),
+            ))),
             Verdict::Pass,
-        ]) else {
+        ];
+        let verdict = flaky(&runs);
+        let Some(Verdict::Fail(reason @ Reason::Flaky(Flaky::Verdicts(shown)))) = &verdict else {
             panic!("not flaky");
         };
+        assert_eq!(shown, &runs);
+        let why = crate::judge::emit::text(reason);
         assert!(why.contains("run 1: pass"), "{why}");
         assert!(why.contains("run 2: fail: the transcript differs"), "{why}");
     }

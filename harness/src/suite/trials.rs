@@ -9,36 +9,24 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use libtest_mimic::{Arguments, Trial};
 
 use super::junit::{Recorded, Recorder};
 use super::{repeat, Suite};
 use crate::config::{trial_name, Kind, GENERATED_COUNT, GENERATED_SEED};
 use crate::differential::{self, Problem};
-use crate::judge::{Reason, Verdict};
+use crate::fault::Fault;
+use crate::judge::emit::{Emitter, Terminal};
+use crate::judge::{Carrier, Flaky, Reason, Refusals, RunnerFault, Verdict};
 use crate::protocol::{self, Reply};
 use crate::session::{Answers, Runner, Session};
 use crate::table::Case;
-use crate::text::{for_terminal, relative_in};
+use crate::text::relative_in;
 use crate::toolchain::{Language, NotReady};
 
 mod stream;
 
 use stream::{Part, Stream};
-
-impl Verdict {
-    fn into_trial_result(self) -> Result<Completion, Failed> {
-        match self {
-            Verdict::Pass => Ok(Completion::Completed),
-            // What a runner printed reaches the terminal: nothing in it may act.
-            Verdict::Ignore(reason) => Ok(Completion::ignored_with(for_terminal(&reason))),
-            Verdict::KnownFailure(reason) => Ok(Completion::ignored_with(for_terminal(&format!(
-                "known failure: {reason}"
-            )))),
-            Verdict::Fail(reason) => Err(for_terminal(&reason.to_string()).into()),
-        }
-    }
-}
 
 /// One language's work in a run, done once and shared by its trials.
 struct Job {
@@ -141,7 +129,7 @@ impl Job {
                 .apply_known_failure(name, Kind::Protocol.name(), verdict);
             repeat::changed(&split.refusals.changed).unwrap_or(verdict)
         });
-        let cases = self.judge_cases(&runner, &stream, split.table, split.after.as_deref());
+        let cases = self.judge_cases(&runner, &stream, split.table, split.after.as_ref());
         let generated = stream
             .generated_failure
             .or_else(|| flaky_generated(&split.generated.changed))
@@ -170,7 +158,7 @@ impl Job {
         runner: &Session,
         stream: &Stream,
         part: Part,
-        after: Option<&str>,
+        after: Option<&Fault>,
     ) -> BTreeMap<String, Verdict> {
         let mut verdicts = self
             .suite
@@ -179,7 +167,7 @@ impl Job {
         // a flaky port is not a known failure.
         for (verdict, changed) in verdicts.iter_mut().zip(part.changed) {
             if let Some(why) = changed {
-                *verdict = Verdict::Fail(Reason::Flaky(why));
+                *verdict = Verdict::Fail(Reason::Flaky(Flaky::Answer(why)));
             }
         }
         if stream.generated.is_empty() {
@@ -244,40 +232,32 @@ impl Job {
 
 /// The verdict of the last case of a stream whose runner faulted after its
 /// last answer: a failure that names the runner, not the case.
-fn after_last_answer(runner: &Session, why: &str, verdict: &Verdict) -> Verdict {
-    let own = match verdict {
-        Verdict::Fail(reason) => format!("its own answer failed too:\n{reason}"),
-        Verdict::Pass => "its own answer was right".to_owned(),
-        Verdict::KnownFailure(reason) => format!("its own answer is a known failure ({reason})"),
-        Verdict::Ignore(_) => return verdict.clone(),
-    };
-    Verdict::Fail(Reason::Runner(format!(
-        "{} faulted after its last answer: not this case's fault, but this trial ends the runner's \
-         stream, so it carries it ({own}).\n{}",
-        runner.command.label,
-        relative_in(why, &runner.command.dir)
-    )))
+fn after_last_answer(runner: &Session, fault: &Fault, verdict: &Verdict) -> Verdict {
+    if matches!(verdict, Verdict::Ignore(_)) {
+        return verdict.clone();
+    }
+    Verdict::Fail(Reason::Runner(RunnerFault {
+        fault: Box::new(fault.relative_to(&runner.command.dir)),
+        carrier: Carrier::LastCase(Box::new(verdict.clone())),
+    }))
 }
 
 /// Judges a runner's replies to the refusals the protocol requires; a
 /// fault after its last answer is the runner's and shows here.
-fn judge_protocol(runner: &Session, replies: &[Reply], after: Option<String>) -> Verdict {
-    let mut problems = protocol::judge_refusals(replies);
-    if let Some(why) = after {
-        problems.push(format!(
-            "after its last answer (the runner's fault, no request's): {}",
-            relative_in(&why, &runner.command.dir)
-        ));
-    }
-    if problems.is_empty() {
+fn judge_protocol(runner: &Session, replies: &[Reply], after: Option<Fault>) -> Verdict {
+    let dir = &runner.command.dir;
+    let problems: Vec<String> = protocol::judge_refusals(replies)
+        .iter()
+        .map(|problem| relative_in(problem, dir))
+        .collect();
+    if problems.is_empty() && after.is_none() {
         return Verdict::Pass;
     }
-    Verdict::Fail(Reason::Protocol(format!(
-        "{} does not refuse as SPEC.md (\"Refusals\") requires (each refusal is an error answer \
-         naming the request, and the runner goes on with the next line):\n  {}",
-        runner.command.label,
-        relative_in(&problems.join("\n  "), &runner.command.dir)
-    )))
+    Verdict::Fail(Reason::Protocol(Refusals {
+        runner: runner.command.label.clone(),
+        problems,
+        after: after.map(|fault| Box::new(fault.relative_to(dir))),
+    }))
 }
 
 /// The generated trial's failure when some scenarios' answers changed
@@ -289,12 +269,12 @@ fn flaky_generated(changed: &[Option<String>]) -> Option<Verdict> {
         .filter_map(|(at, why)| why.as_ref().map(|why| (at, why)))
         .collect();
     let (first, why) = flaky.first()?;
-    Some(Verdict::Fail(Reason::Flaky(format!(
-        "{} of the {} generated requests (seed {GENERATED_SEED}; each scenario is sent twice) got \
-         answers that changed between runs. The first, request {first}: {why}",
-        flaky.len(),
-        changed.len()
-    ))))
+    Some(Verdict::Fail(Reason::Flaky(Flaky::Generated {
+        changed: flaky.len(),
+        total: changed.len(),
+        seed: GENERATED_SEED,
+        first: (*first, (*why).clone()),
+    })))
 }
 
 /// Judges a language's answers to the fixed-seed scenarios; the first one
@@ -306,43 +286,36 @@ fn judge_generated(runner: &Session, cases: &[Case], answers: &Answers) -> Verdi
     if problems.is_empty() {
         return match &answers.after {
             None => Verdict::Pass,
-            Some(why) => Verdict::Fail(Reason::Runner(format!(
-                "{language} answered every generated scenario right, then faulted: not a \
-                 scenario's fault, the runner's (nothing to shrink).\n{}",
-                relative_in(why, &runner.command.dir)
-            ))),
+            Some(fault) => Verdict::Fail(Reason::Runner(RunnerFault {
+                fault: Box::new(fault.relative_to(&runner.command.dir)),
+                carrier: Carrier::Generated,
+            })),
         };
     }
-    let mut report = String::new();
+    let dir = &runner.command.dir;
     let faults: Vec<&Problem> = problems.iter().filter(|p| p.fault).collect();
-    if let Some(first) = faults.first() {
-        report.push_str(&format!(
-            "{} of them are runner faults (a crash, a hang, garbage), not shrunk: a fault is not a \
-             wrong result. The first, on scenario {}:\n{}\n",
-            faults.len(),
-            first.index,
-            first.text
-        ));
-    }
-    if let Some(wrong) = problems.iter().find(|p| !p.fault) {
+    let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
         let finding = differential::shrink(
             runner as &dyn Runner,
             GENERATED_SEED,
             wrong.index,
             wrong.text.clone(),
         );
-        report.push_str(&finding.report(&language));
-    }
-    if let Some(why) = &answers.after {
-        report.push_str(&format!(
-            "\nAnd after its last answer (the runner's fault, no scenario's):\n{why}\n"
-        ));
-    }
+        relative_in(&finding.report(&language), dir)
+    });
     Verdict::Fail(Reason::Generated {
         failed: problems.len(),
         total: GENERATED_COUNT,
         seed: GENERATED_SEED,
-        report: relative_in(&report, &runner.command.dir),
+        runner_faults: faults.len(),
+        first_fault: faults
+            .first()
+            .map(|first| (first.index, relative_in(&first.text, dir))),
+        shrunk,
+        after: answers
+            .after
+            .as_ref()
+            .map(|fault| Box::new(fault.relative_to(dir))),
     })
 }
 
@@ -381,7 +354,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
                     .lock()
                     .unwrap_or_else(|poisoned| poisoned.into_inner())
                     .push(record);
-                verdict.into_trial_result()
+                Terminal.verdict(&verdict)
             })
         };
         let mut selection = Selection::default();

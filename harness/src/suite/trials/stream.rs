@@ -32,7 +32,7 @@ pub(super) struct Split {
     pub(super) table: Part,
     pub(super) generated: Part,
     pub(super) refusals: Part,
-    pub(super) after: Option<String>,
+    pub(super) after: Option<crate::fault::Fault>,
 }
 
 impl<'a> Stream<'a> {

@@ -1,0 +1,370 @@
+//! A runner's fault as data: what the session saw (a time-out, an exit, a
+//! line that is not an answer, ...) with the facts it knew, and what the
+//! runner wrote to stderr. Tests and the results file read the kind and the
+//! log path; the text users read is made here alone, in [`fmt::Display`].
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::ExitStatus;
+use std::time::Duration;
+
+use crate::exec::describe_status;
+use crate::text::{excerpt, relative_in};
+
+/// One fault of one runner, on a case or after its last answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    /// The runner as messages name it (`the go runner`).
+    pub runner: String,
+    /// What happened, with its facts.
+    pub kind: FaultKind,
+    /// What the faulting start wrote to stderr, and where it is kept.
+    pub stderr: Stderr,
+}
+
+/// What a runner did wrong; each kind keeps the facts its message shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FaultKind {
+    /// No answer within the deadline (`PARITY_TIMEOUT`); the group was killed.
+    TimedOut {
+        /// The deadline per answer.
+        deadline: Duration,
+    },
+    /// The runner exited before answering the case.
+    Exited {
+        /// Its exit status, if known.
+        status: Option<ExitStatus>,
+    },
+    /// A whole line that is not the protocol's answer.
+    Malformed {
+        /// Why it is not, as the answer parser says it.
+        why: String,
+        /// The start of the line.
+        line: String,
+    },
+    /// A line longer than the case's answer can be.
+    TooLong {
+        /// How many bytes were read before giving up on it.
+        length: usize,
+        /// The case's answer limit.
+        limit: usize,
+        /// The start of the line.
+        start: String,
+    },
+    /// A well-formed answer naming another case than the one due.
+    OtherCase {
+        /// The case it named.
+        other: String,
+        /// The start of the line.
+        line: String,
+    },
+    /// The case's answer printed again; blamed on the case answered twice.
+    AnsweredTwice {
+        /// The case whose answer was due where the second came, or `None`
+        /// when it came after the last case.
+        next: Option<String>,
+        /// The start of the line.
+        line: String,
+    },
+    /// Reading the runner's output failed.
+    ReadError {
+        /// The error's text.
+        error: String,
+    },
+    /// The reader stopped without a line or an exit.
+    Stopped,
+    /// The runner faulted on its fault budget of cases in a
+    /// row, so it was not started again for this case.
+    BudgetSpent {
+        /// How many faults in a row spent it.
+        in_a_row: usize,
+        /// How many cases were left unrun.
+        left: usize,
+        /// The case of the last fault counted.
+        last_case: String,
+        /// The last fault counted.
+        last: Box<Fault>,
+        /// The last start's stderr log, if it wrote any.
+        log: Option<PathBuf>,
+    },
+    /// The runner could not be started at all.
+    CouldNotStart {
+        /// Its command line.
+        argv: Vec<String>,
+        /// Why.
+        error: String,
+    },
+    /// After every case was answered, the runner did something else than
+    /// exit 0 without saying more.
+    AfterLastAnswer(After),
+    /// The in-process reference gave an answer that does not parse.
+    BadReference {
+        /// What was wrong with it.
+        why: String,
+    },
+}
+
+/// A fault once every case was answered: the runner's, no case's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum After {
+    /// It exited with another status than 0.
+    Exited {
+        /// Its exit status, if known.
+        status: Option<ExitStatus>,
+    },
+    /// It printed another line.
+    PrintedMore {
+        /// The start of the line.
+        line: String,
+    },
+    /// Reading its output failed.
+    ReadError {
+        /// The error's text.
+        error: String,
+    },
+    /// It did not exit within the deadline once its input ended.
+    DidNotExit {
+        /// The deadline.
+        deadline: Duration,
+    },
+}
+
+/// What a faulting start wrote to stderr.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stderr {
+    /// Not part of this fault (a start that never ran, a fault that points
+    /// to another's log).
+    NotShown,
+    /// It wrote nothing.
+    Empty,
+    /// It wrote something: the last lines, and the log file kept.
+    Written {
+        /// The last lines, each cut to a readable length.
+        tail: String,
+        /// The file holding what was kept of it.
+        log: PathBuf,
+        /// Why the file could not be written, if it could not.
+        unkept: Option<String>,
+        /// How many bytes it wrote.
+        total: u64,
+        /// Whether only its start and end were kept.
+        cut: bool,
+    },
+}
+
+/// The most of a line a message shows.
+pub const LINE_EXCERPT: usize = 300;
+
+impl Fault {
+    /// The stderr log this fault names, if any (for a spent budget, the
+    /// last start's).
+    pub fn log(&self) -> Option<&Path> {
+        match (&self.stderr, &self.kind) {
+            (
+                Stderr::Written {
+                    log, unkept: None, ..
+                },
+                _,
+            ) => Some(log),
+            (_, FaultKind::BudgetSpent { log, .. }) => log.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The kind's id, for the results file and tests (`timed_out`, ...).
+    pub fn id(&self) -> &'static str {
+        self.kind.id()
+    }
+
+    /// The same fault with every path under `root` shown relative to it,
+    /// as messages show paths.
+    pub fn relative_to(&self, root: &Path) -> Fault {
+        let mut fault = self.clone();
+        let text = |s: &mut String| *s = relative_in(s, root);
+        let path = |p: &mut PathBuf| {
+            if let Ok(relative) = p.strip_prefix(root) {
+                *p = relative.to_path_buf();
+            }
+        };
+        match &mut fault.kind {
+            FaultKind::Malformed { why, line } => {
+                text(why);
+                text(line);
+            }
+            FaultKind::TooLong { start: line, .. }
+            | FaultKind::OtherCase { line, .. }
+            | FaultKind::AnsweredTwice { line, .. }
+            | FaultKind::AfterLastAnswer(After::PrintedMore { line }) => text(line),
+            FaultKind::CouldNotStart { argv, error } => {
+                argv.iter_mut().for_each(text);
+                text(error);
+            }
+            FaultKind::BudgetSpent { last, log, .. } => {
+                **last = last.relative_to(root);
+                log.iter_mut().for_each(path);
+            }
+            _ => {}
+        }
+        if let Stderr::Written {
+            tail, log, unkept, ..
+        } = &mut fault.stderr
+        {
+            text(tail);
+            path(log);
+            unkept.iter_mut().for_each(text);
+        }
+        fault
+    }
+}
+
+impl FaultKind {
+    /// The kind's id, for the results file and tests.
+    pub fn id(&self) -> &'static str {
+        match self {
+            FaultKind::TimedOut { .. } => "timed_out",
+            FaultKind::Exited { .. } => "exited",
+            FaultKind::Malformed { .. } => "malformed_line",
+            FaultKind::TooLong { .. } => "line_too_long",
+            FaultKind::OtherCase { .. } => "answer_for_another_case",
+            FaultKind::AnsweredTwice { .. } => "answered_twice",
+            FaultKind::ReadError { .. } => "read_error",
+            FaultKind::Stopped => "stopped",
+            FaultKind::BudgetSpent { .. } => "budget_spent",
+            FaultKind::CouldNotStart { .. } => "could_not_start",
+            FaultKind::AfterLastAnswer(_) => "after_last_answer",
+            FaultKind::BadReference { .. } => "bad_reference",
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.head(f)?;
+        write!(f, "{}", self.stderr)
+    }
+}
+
+impl Fault {
+    /// The message's first part: what happened (the stderr report follows).
+    fn head(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let runner = &self.runner;
+        match &self.kind {
+            FaultKind::TimedOut { deadline } => write!(
+                f,
+                "{runner} gave no answer within {} s (PARITY_TIMEOUT); its process group was killed and the \
+                 cases after this one went to a fresh runner. If the case is only slow, raise \
+                 PARITY_TIMEOUT; to look at it alone, run its trial by name.",
+                deadline.as_secs_f64(),
+            ),
+            FaultKind::Exited { status } => write!(
+                f,
+                "{runner} exited ({}) before answering this case.",
+                describe_status(*status)
+            ),
+            FaultKind::Malformed { why, line } => write!(
+                f,
+                "{runner} printed a line that is not the protocol's answer ({why}):\n  {line}"
+            ),
+            FaultKind::TooLong { length, limit, start } => write!(
+                f,
+                "{runner} printed a line of more than {length} bytes where this case's answer was due; \
+                 at most {limit} are read for it (its answer, whatever it holds, is shorter):\n  {start}"
+            ),
+            FaultKind::OtherCase { other, line } => write!(
+                f,
+                "{runner} answered for case `{other}` while on this one (answers must come in input order, one per case):\n  {line}"
+            ),
+            FaultKind::AnsweredTwice { next: Some(next), line } => write!(
+                f,
+                "{runner} answered this case twice (the second answer came where the next case's, \
+                 `{next}`, was due):\n  {line}"
+            ),
+            FaultKind::AnsweredTwice { next: None, line } => write!(
+                f,
+                "{runner} answered this case twice (the second answer came after the last case):\n  {line}"
+            ),
+            FaultKind::ReadError { error } => write!(f, "reading {runner}'s output failed: {error}"),
+            FaultKind::Stopped => write!(f, "{runner} stopped answering."),
+            FaultKind::BudgetSpent { in_a_row, left, last_case, last, log } => {
+                let last = last.to_string();
+                let log = log.as_ref().map_or_else(
+                    || "it wrote nothing to stderr".to_owned(),
+                    |log| format!("its stderr is in {}", log.display()),
+                );
+                write!(
+                    f,
+                    "not run: {runner} faulted on {in_a_row} cases in a row (not counting its known failures), so it \
+                     was not started again for the {left} case(s) left. The last fault, on case `{last_case}`: {}\n({log}; the cases before name the \
+                     other faults.)",
+                    excerpt(last.lines().next().unwrap_or_default(), LINE_EXCERPT),
+                )
+            }
+            FaultKind::CouldNotStart { argv, error } => {
+                write!(f, "{runner} could not be started ({}): {error}", argv.join(" "))
+            }
+            FaultKind::AfterLastAnswer(after) => after.head(runner, f),
+            FaultKind::BadReference { why } => write!(f, "the reference answered badly: {why}"),
+        }
+    }
+}
+
+impl After {
+    fn head(&self, runner: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            After::Exited { status } => write!(
+                f,
+                "after answering every case, {runner} exited ({}).",
+                describe_status(*status)
+            ),
+            After::PrintedMore { line } => {
+                write!(
+                    f,
+                    "after answering every case, {runner} printed more:\n  {line}"
+                )
+            }
+            After::ReadError { error } => write!(
+                f,
+                "after answering every case, reading {runner}'s output failed: {error}"
+            ),
+            After::DidNotExit { deadline } => write!(
+                f,
+                "{runner} did not exit within {} s after its input ended.",
+                deadline.as_secs_f64()
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Stderr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stderr::NotShown => Ok(()),
+            Stderr::Empty => f.write_str("\n(it wrote nothing to stderr)"),
+            Stderr::Written {
+                tail,
+                log,
+                unkept,
+                total,
+                cut,
+            } => {
+                let kept = match unkept {
+                    None => format!("what was kept of it is in {}", log.display()),
+                    Some(e) => format!("it could not be kept in {}: {e}", log.display()),
+                };
+                let cut = if *cut {
+                    format!("; it wrote {total} bytes, of which the start and the end were kept")
+                } else {
+                    String::new()
+                };
+                write!(
+                    f,
+                    "\nstderr (last lines; {kept}{cut}):\n  {}",
+                    tail.replace('\n', "\n  ")
+                )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

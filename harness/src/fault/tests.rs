@@ -1,0 +1,118 @@
+//! The fault texts word for word, and paths shown relative to the root.
+
+use super::*;
+
+fn fault(kind: FaultKind, stderr: Stderr) -> Fault {
+    Fault {
+        runner: "the go runner".into(),
+        kind,
+        stderr,
+    }
+}
+
+/// The messages users read, word for word: the time-out's says what
+/// to do next, and a kept stderr names its log.
+#[test]
+fn each_fault_reads_as_users_know_it() {
+    let timed_out = fault(
+        FaultKind::TimedOut {
+            deadline: Duration::from_millis(1500),
+        },
+        Stderr::Empty,
+    );
+    assert_eq!(
+        timed_out.to_string(),
+        "the go runner gave no answer within 1.5 s (PARITY_TIMEOUT); its process group was \
+         killed and the cases after this one went to a fresh runner. If the case is only \
+         slow, raise PARITY_TIMEOUT; to look at it alone, run its trial by name.\n(it wrote \
+         nothing to stderr)"
+    );
+    let kept = Stderr::Written {
+        tail: "panic: boom\nexit".into(),
+        log: PathBuf::from("target/parity/go/runner-1-0.stderr"),
+        unkept: None,
+        total: 9000,
+        cut: true,
+    };
+    let garbage = fault(
+        FaultKind::Malformed {
+            why: "not JSON".into(),
+            line: "hello".into(),
+        },
+        kept.clone(),
+    );
+    assert_eq!(
+        garbage.to_string(),
+        "the go runner printed a line that is not the protocol's answer (not JSON):\n  hello\n\
+         stderr (last lines; what was kept of it is in target/parity/go/runner-1-0.stderr; it \
+         wrote 9000 bytes, of which the start and the end were kept):\n  panic: boom\n  exit"
+    );
+    assert_eq!(
+        garbage.log(),
+        Some(Path::new("target/parity/go/runner-1-0.stderr"))
+    );
+    let spent = fault(
+        FaultKind::BudgetSpent {
+            in_a_row: 3,
+            left: 4,
+            last_case: "lost_ack".into(),
+            last: Box::new(garbage),
+            log: Some(PathBuf::from("target/parity/go/runner-1-0.stderr")),
+        },
+        Stderr::NotShown,
+    );
+    assert_eq!(
+        spent.to_string(),
+        "not run: the go runner faulted on 3 cases in a row (not counting its known \
+         failures), so it was not started again for the 4 case(s) left. The last fault, on \
+         case `lost_ack`: the go runner printed a line that is not the protocol's answer (not \
+         JSON):\n(its stderr is in target/parity/go/runner-1-0.stderr; the cases before name \
+         the other faults.)"
+    );
+    assert_eq!(spent.id(), "budget_spent");
+    assert_eq!(spent.log(), garbage_log());
+}
+
+fn garbage_log() -> Option<&'static Path> {
+    Some(Path::new("target/parity/go/runner-1-0.stderr"))
+}
+
+/// Paths under the root are shown relative to it, in the log and in
+/// the texts, and a spent budget's last fault too.
+#[test]
+fn relative_to_shortens_every_path_under_the_root() {
+    let root = Path::new("/repo");
+    let crash = fault(
+        FaultKind::CouldNotStart {
+            argv: vec!["/repo/runners/go/runner".into()],
+            error: "No such file".into(),
+        },
+        Stderr::Written {
+            tail: "at /repo/runners/go/main.go:3".into(),
+            log: PathBuf::from("/repo/target/log"),
+            unkept: None,
+            total: 10,
+            cut: false,
+        },
+    );
+    let shown = crash.relative_to(root);
+    assert_eq!(shown.log(), Some(Path::new("target/log")));
+    assert!(
+        !shown.to_string().contains("/repo/"),
+        "{}",
+        shown.to_string()
+    );
+    let spent = fault(
+        FaultKind::BudgetSpent {
+            in_a_row: 3,
+            left: 1,
+            last_case: "c".into(),
+            last: Box::new(crash),
+            log: Some(PathBuf::from("/repo/target/log")),
+        },
+        Stderr::NotShown,
+    )
+    .relative_to(root);
+    assert_eq!(spent.log(), Some(Path::new("target/log")));
+    assert!(!spent.to_string().contains("/repo/"), "{spent}");
+}

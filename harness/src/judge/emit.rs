@@ -1,0 +1,355 @@
+//! The one place a verdict becomes text. Each output (the terminal, the
+//! JUnit file, the report page) is an [`Emitter`]: it decides where the
+//! summary and the full text go, never what they say, so the words of a
+//! reason are written once, here ([`text`], [`summary`]), as ui_test's
+//! status emitters share one failure model.
+
+use std::fmt::Write as _;
+
+use libtest_mimic::{Completion, Failed};
+
+use super::compare::differences;
+use super::demo::{transcript_difference, Against, DemoFailure, Transcripts};
+use super::{Carrier, Flaky, Reason, Refusals, RunnerFault, UnitFailure, UnitWhat, Verdict};
+use crate::text::{excerpt, for_terminal};
+use crate::toolchain::NotReady;
+
+/// One output's form of a trial's verdict.
+pub trait Emitter {
+    /// What a verdict becomes in this output.
+    type Output;
+
+    /// A trial that passed.
+    fn pass(&self) -> Self::Output;
+
+    /// A trial that failed, and why.
+    fn failure(&self, reason: &Reason) -> Self::Output;
+
+    /// A trial not judged (a missing toolchain), and why.
+    fn ignored(&self, why: &str) -> Self::Output;
+
+    /// A trial that failed as its language's known-failures list says; the
+    /// list's reason.
+    fn known_failure(&self, why: &str) -> Self::Output;
+
+    /// The verdict in this output.
+    fn verdict(&self, verdict: &Verdict) -> Self::Output {
+        match verdict {
+            Verdict::Pass => self.pass(),
+            Verdict::Fail(reason) => self.failure(reason),
+            Verdict::Ignore(why) => self.ignored(why),
+            Verdict::KnownFailure(why) => self.known_failure(why),
+        }
+    }
+}
+
+/// What libtest-mimic prints for a trial: what a runner printed reaches the
+/// terminal, so nothing in it may act (see [`for_terminal`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Terminal;
+
+impl Emitter for Terminal {
+    type Output = Result<Completion, Failed>;
+
+    fn pass(&self) -> Self::Output {
+        Ok(Completion::Completed)
+    }
+
+    fn failure(&self, reason: &Reason) -> Self::Output {
+        Err(for_terminal(&text(reason)).into())
+    }
+
+    fn ignored(&self, why: &str) -> Self::Output {
+        Ok(Completion::ignored_with(for_terminal(why)))
+    }
+
+    fn known_failure(&self, why: &str) -> Self::Output {
+        Ok(Completion::ignored_with(for_terminal(&known_failure(why))))
+    }
+}
+
+/// A known failure's one line, as every output shows it.
+pub fn known_failure(why: &str) -> String {
+    format!("known failure: {why}")
+}
+
+/// A reason's full text: the case, what happened, and the details (the
+/// fields that differ, the runner's stderr tail, ...).
+pub fn text(reason: &Reason) -> String {
+    match reason {
+        Reason::Mismatch {
+            case,
+            expected,
+            actual,
+        } => format!("{case}\n{}", differences(expected, actual)),
+        Reason::ErrorAnswer {
+            case,
+            language,
+            error,
+        } => format!("{case}\nthe {language} runner answered with an error: {error}"),
+        Reason::Fault { case, fault } => format!("{case}\n{fault}"),
+        Reason::NotReady(why @ NotReady::Missing { .. }) => {
+            format!("{why} (PARITY_STRICT=1 makes this a failure)")
+        }
+        Reason::NotReady(why) => why.to_string(),
+        Reason::Generated { .. } => generated_text(reason),
+        Reason::Protocol(refusals) => refusals_text(refusals),
+        Reason::Unit(unit) => unit_text(unit),
+        Reason::Runner(fault) => runner_text(fault),
+        Reason::Flaky(flaky) => flaky_text(flaky),
+        Reason::Demo(demo) => demo_text(demo),
+        Reason::Reference(why) | Reason::Harness(why) => why.clone(),
+        Reason::StaleKnownFailure {
+            trial,
+            language,
+            reason,
+            list,
+        } => format!(
+            "`{trial}` is listed as a known failure of {language} ({reason}) but passes now: \
+             remove it from {}",
+            list.display()
+        ),
+    }
+}
+
+/// One line saying what kind of failure a reason is, for a report's
+/// summary column (JUnit's `message`, the page's cell, the CI summary).
+pub fn summary(reason: &Reason) -> String {
+    match reason {
+        Reason::Mismatch { case, .. } => {
+            format!("`{}`: the result differs from expect", case.name)
+        }
+        Reason::ErrorAnswer { case, .. } => {
+            format!("`{}`: the runner answered with an error", case.name)
+        }
+        Reason::Fault { case, fault } => format!(
+            "`{}`: runner fault: {}",
+            case.name,
+            first_line(&fault.to_string())
+        ),
+        Reason::NotReady(NotReady::Missing { language, .. }) => {
+            format!("the {language} toolchain is missing")
+        }
+        Reason::NotReady(NotReady::BuildFailed { language, .. }) => {
+            format!("building {language} failed")
+        }
+        Reason::Generated {
+            failed,
+            total,
+            seed,
+            ..
+        } => format!("{failed} of {total} generated scenarios (seed {seed}) failed"),
+        Reason::StaleKnownFailure { trial, .. } => {
+            format!("known failure `{trial}` passes now")
+        }
+        Reason::Demo(_)
+        | Reason::Unit(_)
+        | Reason::Protocol(_)
+        | Reason::Flaky(_)
+        | Reason::Reference(_)
+        | Reason::Runner(_)
+        | Reason::Harness(_) => first_line(&text(reason)),
+    }
+}
+
+/// The first line of `text`, short enough for a summary.
+fn first_line(text: &str) -> String {
+    excerpt(text.lines().next().unwrap_or_default(), 200)
+}
+
+fn generated_text(reason: &Reason) -> String {
+    let Reason::Generated {
+        failed,
+        total,
+        seed,
+        runner_faults,
+        first_fault,
+        shrunk,
+        after,
+    } = reason
+    else {
+        return String::new();
+    };
+    let mut text = format!("{failed} of {total} generated scenarios (seed {seed}) failed.\n");
+    if let Some((index, what)) = first_fault {
+        let _ = writeln!(
+            text,
+            "{runner_faults} of them are runner faults (a crash, a hang, garbage), not shrunk: a \
+             fault is not a wrong result. The first, on scenario {index}:\n{what}"
+        );
+    }
+    if let Some(shrunk) = shrunk {
+        text.push_str(shrunk);
+    }
+    if let Some(fault) = after {
+        let _ = writeln!(
+            text,
+            "\nAnd after its last answer (the runner's fault, no scenario's):\n{fault}"
+        );
+    }
+    text
+}
+
+fn demo_text(demo: &DemoFailure) -> String {
+    let transcripts = match demo {
+        DemoFailure::NotRun(why) | DemoFailure::Refusals(why) => return why.clone(),
+        DemoFailure::Transcript(transcripts) => transcripts,
+    };
+    let Transcripts {
+        language,
+        against,
+        expected,
+        actual,
+    } = &**transcripts;
+    let difference = transcript_difference(expected, actual).unwrap_or_default();
+    match against {
+        Against::Committed(path) => format!(
+            "the {language} demo's transcript differs from the Rust demo's ({}) {difference}",
+            path.display()
+        ),
+        Against::SecondConfig { path, config } => format!(
+            "on a second config ({}: {config}), the {language} demo's transcript differs from \
+             the Rust demo's {difference}",
+            path.display()
+        ),
+        Against::Reference => format!("differs {difference}"),
+    }
+}
+
+fn flaky_text(flaky: &Flaky) -> String {
+    match flaky {
+        Flaky::Verdicts(verdicts) => {
+            let mut text = format!(
+                "the verdict changed between the {} runs (make test REPEAT={}):",
+                verdicts.len(),
+                verdicts.len()
+            );
+            for (run, verdict) in verdicts.iter().enumerate() {
+                let shown = match verdict {
+                    Verdict::Pass => "pass".to_owned(),
+                    Verdict::Fail(reason) => format!("fail: {}", summary(reason)),
+                    Verdict::Ignore(why) => format!("ignored: {why}"),
+                    Verdict::KnownFailure(why) => known_failure(why),
+                };
+                let _ = write!(text, "\n  run {}: {shown}", run + 1);
+            }
+            text
+        }
+        Flaky::Answer(runs) => runs.clone(),
+        Flaky::Requests {
+            changed,
+            total,
+            first,
+        } => format!(
+            "{changed} of its {total} requests got replies that changed between runs; the first: {first}"
+        ),
+        Flaky::Generated {
+            changed,
+            total,
+            seed,
+            first: (index, runs),
+        } => format!(
+            "{changed} of the {total} generated requests (seed {seed}; each scenario is sent twice) got \
+             answers that changed between runs. The first, request {index}: {runs}"
+        ),
+    }
+}
+
+fn unit_text(UnitFailure { tests, what }: &UnitFailure) -> String {
+    match what {
+        UnitWhat::Failed { ended, tail } => format!("{tests} failed ({ended}):\n{tail}"),
+        UnitWhat::RanNone { count, tail } => format!(
+            "{tests} passed without running a test ({}): a renamed or removed test file \
+             passes this way. What it printed:\n{tail}",
+            match count {
+                Some(_) => "its tool counts 0",
+                None => "its output has no count of tests the harness can read",
+            }
+        ),
+        UnitWhat::CouldNotStart { error } => format!("{tests} could not be started: {error}"),
+    }
+}
+
+fn refusals_text(refusals: &Refusals) -> String {
+    let mut problems = refusals.problems.clone();
+    if let Some(fault) = &refusals.after {
+        problems.push(format!(
+            "after its last answer (the runner's fault, no request's): {fault}"
+        ));
+    }
+    format!(
+        "{} does not refuse as SPEC.md (\"Refusals\") requires (each refusal is an error answer \
+         naming the request, and the runner goes on with the next line):\n  {}",
+        refusals.runner,
+        problems.join("\n  ")
+    )
+}
+
+fn runner_text(RunnerFault { fault, carrier }: &RunnerFault) -> String {
+    let runner = &fault.runner;
+    let mut text = match carrier {
+        Carrier::LastCase(own) => {
+            let own = match &**own {
+                Verdict::Fail(reason) => {
+                    format!("its own answer failed too:\n{}", self::text(reason))
+                }
+                Verdict::Pass => "its own answer was right".to_owned(),
+                Verdict::KnownFailure(why) => format!("its own answer is a known failure ({why})"),
+                Verdict::Ignore(why) => format!("its own answer was not judged ({why})"),
+            };
+            format!(
+                "{runner} faulted after its last answer: not this case's fault, but this trial \
+                 ends the runner's stream, so it carries it ({own})."
+            )
+        }
+        Carrier::Generated => format!(
+            "{runner} answered every generated scenario right, then faulted: not a scenario's \
+             fault, the runner's (nothing to shrink)."
+        ),
+    };
+    let _ = write!(text, "\n{fault}");
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The texts of the changed-answer failures, word for word as they
+    /// were when they were built as strings.
+    #[test]
+    fn flaky_texts_read_as_before() {
+        let requests = Reason::Flaky(Flaky::Requests {
+            changed: 2,
+            total: 9,
+            first: "its answer changed".into(),
+        });
+        assert_eq!(
+            text(&requests),
+            "2 of its 9 requests got replies that changed between runs; the first: its answer changed"
+        );
+        let generated = Reason::Flaky(Flaky::Generated {
+            changed: 1,
+            total: 400,
+            seed: 7,
+            first: (12, "its answer changed".into()),
+        });
+        assert_eq!(
+            text(&generated),
+            "1 of the 400 generated requests (seed 7; each scenario is sent twice) got answers \
+             that changed between runs. The first, request 12: its answer changed"
+        );
+        let verdicts = Reason::Flaky(Flaky::Verdicts(vec![
+            Verdict::Pass,
+            Verdict::KnownFailure("tracked".into()),
+        ]));
+        assert_eq!(
+            text(&verdicts),
+            "the verdict changed between the 2 runs (make test REPEAT=2):\n  run 1: pass\n  run 2: known failure: tracked"
+        );
+        assert_eq!(
+            summary(&verdicts),
+            "the verdict changed between the 2 runs (make test REPEAT=2):"
+        );
+    }
+}
