@@ -550,9 +550,9 @@ fn expand(files: &[String], pattern: &str) -> BTreeSet<String> {
 }
 
 /// The paths a name in the description of an entry in `folder` stands
-/// for: in that folder, else (holding a `/`) from the root, else in a
-/// folder up to four levels below (`freshness.rs`, in the line for
-/// `toolchain.rs`, is in `toolchain/`).
+/// for: in that folder, else (holding a `/`) from a folder above it, up
+/// to the root, else in a folder up to four levels below (`freshness.rs`,
+/// in the line for `toolchain.rs`, is in `toolchain/`).
 fn resolve_name(files: &[String], name: &str, folder: &str) -> BTreeSet<String> {
     let within = |base: &str| match base {
         "" => expand(files, name),
@@ -563,9 +563,15 @@ fn resolve_name(files: &[String], name: &str, folder: &str) -> BTreeSet<String> 
         return here;
     }
     if name.trim_end_matches('/').contains('/') {
-        let from_root = expand(files, name);
-        if !from_root.is_empty() {
-            return from_root;
+        // A sibling's path (`suite/junit.rs` in the line for `judge/`) or
+        // one from the root: tried from each folder above, nearest first.
+        let mut above = folder;
+        while !above.is_empty() {
+            above = above.rsplit_once('/').map_or("", |(parent, _)| parent);
+            let found = within(above);
+            if !found.is_empty() {
+                return found;
+            }
         }
     }
     let mut below = folder.to_owned();
