@@ -14,9 +14,9 @@ use std::collections::HashMap;
 
 use outbox::{FlakyBroker, IdempotentConsumer, Message, OutboxRelay, OutboxTable};
 use outbox_cases::protocol::{decode, Answer, Bench, BenchReport, Refusal, Request};
+use outbox_cases::{Outcome, Scenario};
 use serde_json::Value;
 
-use crate::table::{Outcome, Scenario};
 use passes::{Hook, Pass};
 
 /// What the Rust reference does with a scenario the harness validated.

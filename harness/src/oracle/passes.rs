@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use outbox::{Broker, Message, MessageId, OutboxRelay, OutboxTable};
 
-use crate::table::{Failure, Row, Scenario};
+use outbox_cases::{Failure, Row, Scenario};
 
 /// One pass as [`drive`] reports it to its hook.
 #[derive(Debug, Clone, PartialEq, Eq)]

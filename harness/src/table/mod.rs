@@ -6,9 +6,11 @@
 
 pub mod bless;
 mod checker;
+mod de;
 pub mod json;
 pub mod layout;
 pub mod limits;
+mod problems;
 pub mod validate;
 
 use std::collections::{HashMap, HashSet};
