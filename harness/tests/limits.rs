@@ -58,12 +58,7 @@ fn answer_limits_scale_with_the_case() {
     big.scenario.failures.clear();
     big.scenario.passes = 1;
     big.scenario.messages = (1..=450_000)
-        .map(|id| parity::table::Row {
-            id,
-            aggregate: format!("order-{}", id % 1000),
-            event_type: "OrderPlaced".into(),
-            written_after_pass: 0,
-        })
+        .map(|id| parity::table::Row::new(id, format!("order-{}", id % 1000), "OrderPlaced"))
         .collect();
     big.expect = parity::oracle::expect(&big.scenario);
     let mut runner = session("big-case", "none", "none");

@@ -226,12 +226,7 @@ mod tests {
     use crate::scenario::{Failure, Row};
 
     fn scenario() -> Scenario {
-        let row = |id, event_type: &str| Row {
-            id,
-            aggregate: "order-1".into(),
-            event_type: event_type.into(),
-            ..Default::default()
-        };
+        let row = |id, event_type: &str| Row::new(id, "order-1", event_type);
         Scenario {
             batch_size: 10,
             messages: vec![row(1, "OrderPlaced"), row(2, "OrderPaid")],

@@ -38,10 +38,8 @@ mod tests {
 
     fn scenario() -> Scenario {
         let row = |id, event_type: &str, written_after_pass| Row {
-            id,
-            aggregate: "order-1".into(),
-            event_type: event_type.into(),
             written_after_pass,
+            ..Row::new(id, "order-1", event_type)
         };
         Scenario {
             batch_size: 10,
