@@ -53,10 +53,8 @@ const GO_FAILURE: &str = "sent differs in pass 1\n  expected: [[2], [1, 3]]\n  a
 
 fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> parity::table::Row {
     parity::table::Row {
-        id,
-        aggregate: aggregate.into(),
-        event_type: event_type.into(),
         written_after_pass: after,
+        ..parity::table::Row::new(id, aggregate, event_type)
     }
 }
 
@@ -82,7 +80,7 @@ fn fixture() -> Report {
         ],
         failures: BTreeMap::from([(1, failure)]),
         passes: 2,
-        restart_each_pass: false,
+        ..Default::default()
     };
     let mut restart = three(Failure::LostAck);
     restart.passes = 3;
@@ -756,7 +754,7 @@ fn the_checkers_find_nothing(program: &Path) {
             messages: (1..=12).map(|id| message(id, "order-1", "E", 0)).collect(),
             failures: BTreeMap::new(),
             passes: 12,
-            restart_each_pass: false,
+            ..Default::default()
         }),
         vec![("rust", Cell::Pass)],
     ));

@@ -108,7 +108,7 @@ fn thirty_cases_in_five_languages_stay_well_under_a_megabyte() {
             (7, Failure::LostAck),
         ]),
         passes: 8,
-        restart_each_pass: false,
+        ..Default::default()
     };
     let failure = "sent differs in pass 2\n".repeat(40);
     let rows = (0..30)
@@ -142,7 +142,7 @@ fn thirty_cases_in_five_languages_stay_well_under_a_megabyte() {
             .collect(),
         failures: BTreeMap::new(),
         passes: 1_000_000,
-        restart_each_pass: false,
+        ..Default::default()
     };
     let page = render(&report_with(huge));
     assert!(page.len() < 100_000, "{} bytes", page.len());
@@ -162,7 +162,7 @@ fn blocked_for(rows: u64, passes: u64) -> Scenario {
             .map(|attempt| (attempt, Failure::Down))
             .collect(),
         passes: passes + 1,
-        restart_each_pass: false,
+        ..Default::default()
     }
 }
 
