@@ -222,7 +222,6 @@ impl<'de> Deserializer<'de> for De<'_, '_> {
                         .any(|(at, f)| at == &self.path && f == field)
             })
             .collect();
-        let path = self.path.clone();
         visitor
             .visit_map(Fields {
                 de: &self,
@@ -231,7 +230,7 @@ impl<'de> Deserializer<'de> for De<'_, '_> {
                 absent: absent.into_iter(),
                 value: None,
             })
-            .map_err(|stop| stop.at(&path))
+            .map_err(|stop| stop.at(&self.path))
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -297,6 +296,10 @@ impl<'de> de::SeqAccess<'de> for Items<'_, '_, '_> {
         };
         let path = format!("{}[{i}]", self.de.path);
         seed.deserialize(self.de.child(Some(item), path)).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.items.len())
     }
 }
 
