@@ -16,7 +16,7 @@ impl Runner for Reference {
         requests
             .iter()
             .map(|request| {
-                let answer = outbox_runner::answer(&request.line);
+                let answer = crate::oracle::answer(&request.line);
                 parse_answer(answer.as_bytes(), &request.name).unwrap_or_else(|bad| {
                     Reply::Fault(Box::new(crate::fault::Fault {
                         runner: "the reference".to_owned(),

@@ -4,7 +4,7 @@
 //! or writes `null` for an empty list is caught and blamed on the case it
 //! was on.
 
-use outbox_runner::protocol::{Answer, CaseRequest};
+use outbox_cases::protocol::{Answer, CaseRequest};
 use serde_json::error::Category;
 
 use crate::table::json::{self, Json};

@@ -59,12 +59,7 @@ fn answer_limits_scale_with_the_case() {
     big.scenario.failures.clear();
     big.scenario.passes = 1;
     big.scenario.messages = (1..=450_000)
-        .map(|id| parity::table::Row {
-            id,
-            aggregate: format!("order-{}", id % 1000),
-            event_type: "OrderPlaced".into(),
-            written_after_pass: 0,
-        })
+        .map(|id| parity::table::Row::new(id, format!("order-{}", id % 1000), "OrderPlaced"))
         .collect();
     big.expect = parity::oracle::expect(&big.scenario);
     let mut runner = session("big-case", "none", "none");
@@ -96,7 +91,7 @@ fn every_answer_of_the_table_is_within_its_limit() {
     cases.extend(parity::differential::cases(7, 300).unwrap());
     for case in &cases {
         let request = Request::case(case);
-        let answer = outbox_runner::answer(&request.line);
+        let answer = parity::oracle::answer(&request.line);
         assert!(
             answer.len() * 2 < request.answer_limit,
             "{}: an answer of {} bytes, a limit of {}",

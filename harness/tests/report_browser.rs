@@ -53,10 +53,8 @@ const GO_FAILURE: &str = "sent differs in pass 1\n  expected: [[2], [1, 3]]\n  a
 
 fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> parity::table::Row {
     parity::table::Row {
-        id,
-        aggregate: aggregate.into(),
-        event_type: event_type.into(),
         written_after_pass: after,
+        ..parity::table::Row::new(id, aggregate, event_type)
     }
 }
 
@@ -106,7 +104,7 @@ fn three(failure: Failure) -> Scenario {
         ],
         failures: BTreeMap::from([(1, failure)]),
         passes: 2,
-        restart_each_pass: false,
+        ..Default::default()
     }
 }
 
@@ -792,7 +790,7 @@ fn the_checkers_find_nothing(program: &Path) {
             messages: (1..=12).map(|id| message(id, "order-1", "E", 0)).collect(),
             failures: BTreeMap::new(),
             passes: 12,
-            restart_each_pass: false,
+            ..Default::default()
         }),
         vec![("rust", Cell::Pass)],
     ));

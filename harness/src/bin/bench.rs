@@ -17,10 +17,10 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use outbox_runner::bench::{self, Bench};
-use outbox_runner::protocol::BenchRequest;
+use outbox_cases::protocol::{Bench, BenchReport, BenchRequest};
 use parity::config::{trial_name, Kind, PREFIX};
 use parity::exec::{self, Stdin};
+use parity::oracle;
 use parity::suite::Suite;
 use parity::toolchain::Language;
 use serde_json::Value;
@@ -347,7 +347,7 @@ fn scaling(suite: &Suite, language: &Language) -> Result<Vec<f64>, String> {
             SIZES.len() * REPEATS
         ));
     }
-    let expected: Vec<bench::Report> = benches.iter().map(bench::run).collect();
+    let expected: Vec<BenchReport> = benches.iter().map(oracle::drain).collect();
     let mut per_size: Vec<Vec<f64>> = vec![Vec::new(); SIZES.len()];
     for (i, answer) in answers.iter().enumerate() {
         let n = SIZES[i % SIZES.len()];

@@ -78,7 +78,7 @@ fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<
             .expect("stdout is writable");
         return None;
     }
-    let answer = outbox_runner::answer(line);
+    let answer = parity::oracle::answer(line);
     let value: serde_json::Value = serde_json::from_str(&answer).expect("the runner answers JSON");
     let targeted = target == "*" || target.split(',').any(|t| value["name"].as_str() == Some(t));
     let reply = if targeted {
@@ -245,17 +245,13 @@ fn record(line: &str) {
 /// failed message no longer holds back the later events of its order.
 fn without_blocking(line: &str) -> String {
     use outbox::{Broker, FlakyBroker, IdempotentConsumer, OutboxTable};
-    use outbox_runner::protocol::{decode, Request};
+    use outbox_cases::protocol::{decode, Request};
+    use parity::oracle::passes;
     let Ok(Request::Case { name, scenario }) = decode(line) else {
-        return outbox_runner::answer(line);
+        return parity::oracle::answer(line);
     };
-    let failures = scenario
-        .failures
-        .iter()
-        .map(|(&attempt, &failure)| (attempt, failure.into()))
-        .collect();
     let mut table = OutboxTable::new();
-    let mut broker = FlakyBroker::new(IdempotentConsumer::new(), failures);
+    let mut broker = FlakyBroker::new(IdempotentConsumer::new(), passes::failures(&scenario));
     let batch_size = usize::try_from(scenario.batch_size).unwrap_or(usize::MAX);
     let mut rows = scenario.messages.iter().peekable();
     let mut sent = Vec::new();
@@ -271,7 +267,7 @@ fn without_blocking(line: &str) -> String {
             sent.push(ids);
         }
         while let Some(row) = rows.next_if(|row| row.written_after_pass <= pass) {
-            table.add(row.into()).expect("a valid case");
+            table.add(passes::message(row)).expect("a valid case");
         }
     }
     let consumer = broker.consumer();

@@ -104,22 +104,28 @@ impl Drawn {
     /// The scenario of the case model. Every message gets its own event
     /// type, so a journal entry names exactly one message.
     pub fn scenario(&self, restart_each_pass: bool) -> Scenario {
-        Scenario {
+        let scenario = Scenario {
             batch_size: self.batch_size,
             messages: self
                 .rows
                 .iter()
                 .enumerate()
                 .map(|(i, row)| Row {
-                    id: row.id,
-                    aggregate: format!("order-{}", row.aggregate + 1),
-                    event_type: format!("Event{}", i + 1),
                     written_after_pass: row.written_after_pass,
+                    ..Row::new(
+                        row.id,
+                        format!("order-{}", row.aggregate + 1),
+                        format!("Event{}", i + 1),
+                    )
                 })
                 .collect(),
             failures: self.failures.clone(),
             passes: self.passes,
+            ..Scenario::default()
+        };
+        Scenario {
             restart_each_pass,
+            ..scenario
         }
     }
 

@@ -188,10 +188,8 @@ mod tests {
     /// after it; nothing fails.
     fn scenario() -> Scenario {
         let row = |id, aggregate: &str, event_type: &str, written_after_pass| Row {
-            id,
-            aggregate: aggregate.to_owned(),
-            event_type: event_type.to_owned(),
             written_after_pass,
+            ..Row::new(id, aggregate, event_type)
         };
         Scenario {
             batch_size: 2,
@@ -202,7 +200,7 @@ mod tests {
             ],
             failures: Default::default(),
             passes: 2,
-            restart_each_pass: false,
+            ..Scenario::default()
         }
     }
 

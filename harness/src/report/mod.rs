@@ -21,6 +21,7 @@ mod picture;
 pub mod results;
 pub mod run;
 mod style;
+mod trace;
 
 use std::collections::BTreeMap;
 use std::io;

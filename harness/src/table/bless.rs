@@ -165,12 +165,7 @@ pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String
             path.display()
         ));
     }
-    let row = |id: u64, aggregate: &str, event_type: &str| Row {
-        id,
-        aggregate: aggregate.into(),
-        event_type: event_type.into(),
-        written_after_pass: 0,
-    };
+    let row = |id: u64, aggregate: &str, event_type: &str| Row::new(id, aggregate, event_type);
     let case = Case {
         file: path.to_path_buf(),
         name: name.to_owned(),
@@ -184,7 +179,7 @@ pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String
             ],
             failures: [(1, Failure::LostAck)].into(),
             passes: 2,
-            restart_each_pass: false,
+            ..Scenario::default()
         },
         expect: Outcome::default(),
     };

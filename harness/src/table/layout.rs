@@ -4,38 +4,25 @@
 
 use std::ops::Range;
 
-use serde_json::{json, Map, Value};
+use outbox_cases::{CaseFile, CaseSpec};
+use serde_json::Value;
 
 use super::{Case, Draft};
 
 /// Lines longer than this are broken up.
 const WIDTH: usize = 100;
 
-/// A case as a JSON value, fields in the canonical order: the scenario's
-/// own encoding (the one the protocol sends) between the case's name and
-/// description and its `expect`, with an empty `failures` left out.
+/// A case as a JSON value, fields in the canonical order: the model's own
+/// ([`CaseSpec`]), which leaves out an optional field at its default, so a
+/// new optional field is written without an edit here.
 pub fn case_value(case: &Case, with_expect: bool) -> Value {
-    let mut fields = Map::new();
-    fields.insert("name".into(), json!(case.name));
-    fields.insert("description".into(), json!(case.description));
-    let Value::Object(scenario) =
-        serde_json::to_value(&case.scenario).expect("a scenario serializes")
-    else {
-        unreachable!("a scenario is a JSON object")
-    };
-    for (key, value) in scenario {
-        if key == "failures" && value.as_object().is_some_and(Map::is_empty) {
-            continue;
-        }
-        fields.insert(key, value);
-    }
-    if with_expect {
-        fields.insert(
-            "expect".into(),
-            serde_json::to_value(&case.expect).expect("an outcome serializes"),
-        );
-    }
-    Value::Object(fields)
+    let spec = CaseSpec::new(
+        case.name.clone(),
+        case.description.clone(),
+        case.scenario.clone(),
+        with_expect.then(|| case.expect.clone()),
+    );
+    serde_json::to_value(spec).expect("a case serializes")
 }
 
 /// A case as text, indented by `level` steps of two spaces.
@@ -71,13 +58,13 @@ pub fn file_text_drafts(schema: Option<&str>, drafts: &[Draft]) -> String {
     )
 }
 
-fn file_text_of(schema: Option<&str>, items: Vec<Value>) -> String {
-    let mut file = Map::new();
-    if let Some(schema) = schema {
-        file.insert("$schema".into(), json!(schema));
-    }
-    file.insert("cases".into(), Value::Array(items));
-    let mut text = pretty(&Value::Object(file), 0);
+fn file_text_of(schema: Option<&str>, cases: Vec<Value>) -> String {
+    let file = CaseFile {
+        schema: schema.map(str::to_owned),
+        cases,
+    };
+    let value = serde_json::to_value(file).expect("a case file serializes");
+    let mut text = pretty(&value, 0);
     text.push('\n');
     text
 }

@@ -6,16 +6,18 @@
 
 pub mod bless;
 mod checker;
+mod de;
 pub mod json;
 pub mod layout;
 pub mod limits;
+mod problems;
 pub mod validate;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use outbox_runner::scenario::{Failure, Outcome, Row, Scenario};
+pub use outbox_cases::{Failure, Outcome, Row, Scenario};
 
 /// The largest id (and attempt number) every language reads exactly: 2^53-1.
 pub const MAX_ID: u64 = 9_007_199_254_740_991;

@@ -2,16 +2,21 @@
 //! "Case file format") and turning it into [`Case`]s.
 //!
 //! Files are read into the strict [`Json`] tree first, so repeated keys,
-//! `1.0` for an integer and lone surrogates are refused before any rule.
+//! `1.0` for an integer and lone surrogates are refused before any rule;
+//! then each case through serde into the model's [`CaseSpec`] ([`de`]),
+//! which knows the fields; then the rules, on the typed case.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
+use outbox_cases::{CaseFile, CaseSpec};
+use serde::de::IgnoredAny;
+
 use super::checker::{get, Checker};
+use super::de;
 use super::json::Json;
+use super::problems::{Numbers, Problem};
 use super::{
-    is_valid_name, Case, CaseError, Draft, Failure, Outcome, Row, Scenario, MAX_ID, MAX_NAME_CHARS,
-    MAX_PASSES,
+    is_valid_name, Case, CaseError, Draft, Outcome, Row, MAX_ID, MAX_NAME_CHARS, MAX_PASSES,
 };
 use crate::config::RESERVED_NAMES;
 
@@ -61,17 +66,19 @@ fn parse_cases(
         case: None,
         errors,
     };
-    let Some(top) = check.object("", &root) else {
-        return Vec::new();
-    };
-    if !check.fields("", top, &["cases"], &["$schema"]) {
+    // The file's own fields first, each case left unread: a case's
+    // problems are its own, named with its name.
+    let (_, problems) = de::read::<CaseFile<IgnoredAny>>(&root, &CaseNumbers);
+    if !problems.is_empty() {
+        check.report(problems);
         return Vec::new();
     }
-    if let Some(schema) = get(top, "$schema") {
-        check.string("$schema", schema);
-    }
-    let Some(items) = get(top, "cases").and_then(|v| check.array("cases", v)) else {
-        return Vec::new();
+    let items = match &root {
+        Json::Object(fields) => match get(fields, "cases") {
+            Some(Json::Array(items)) => items.as_slice(),
+            _ => &[],
+        },
+        _ => &[],
     };
     items
         .iter()
@@ -80,45 +87,36 @@ fn parse_cases(
         .collect()
 }
 
+/// One case: read into the model (every problem of its fields' shapes
+/// found at once), then the rules on what was read. A rule runs when the
+/// fields it needs were read without a problem, so it does not report
+/// what a zero in the place of a bad value would break.
 fn parse_case(
     check: &mut Checker<'_>,
     index: usize,
     item: &Json,
     rule: ExpectRule,
 ) -> Option<Draft> {
-    let position = format!("#{} (cases[{index}])", index + 1);
-    check.case = Some(position.clone());
-    let fields = check.object("", item)?;
+    check.case = Some(format!("#{} (cases[{index}])", index + 1));
     let before = check.errors.len();
-
-    let name = get(fields, "name").and_then(|v| check.string("name", v));
-    match &name {
-        Some(name) if name.chars().count() > MAX_NAME_CHARS => check.fail(
-            "name",
-            format!(
-                "is {} characters long, over the limit of {MAX_NAME_CHARS}: shorten it",
-                name.chars().count()
-            ),
-        ),
-        Some(name) if RESERVED_NAMES.contains(&name.as_str()) => check.fail(
-            "name",
-            format!("{name:?} is reserved for a trial of each language: pick another name"),
-        ),
-        Some(name) if is_valid_name(name) => check.case = Some(format!("`{name}`")),
-        Some(name) => check.fail(
-            "name",
-            format!("{name:?} is not a valid name: use lowercase letters, digits and `_` only"),
-        ),
-        None => {}
+    let (spec, problems) = de::read::<CaseSpec>(item, &CaseNumbers);
+    let clean = |field: &str| !problems.iter().any(|(at, _)| within(at, field));
+    let [name_ok, description_ok, messages_ok, passes_ok] =
+        ["name", "description", "messages", "passes"].map(clean);
+    // A bad list in `expect.sent` reads as an empty one: the count of lists
+    // is still the file's.
+    let lists_ok = !problems
+        .iter()
+        .any(|(at, _)| ["", "expect", "expect.sent"].contains(&at.as_str()));
+    let Some(spec) = spec else {
+        check.report(problems);
+        return None;
+    };
+    if name_ok {
+        check.name(&spec.name);
     }
-    check.fields(
-        "",
-        fields,
-        &["name", "description", "batch_size", "messages", "passes"],
-        &["failures", "restart_each_pass", "expect"],
-    );
-    let has_expect = get(fields, "expect").is_some();
-    if !has_expect && rule == ExpectRule::Required {
+    check.report(problems);
+    if spec.expect.is_none() && rule == ExpectRule::Required {
         check.fail(
             "expect",
             "required field is missing: run `make bless` to compute it from the Rust reference, then review \
@@ -126,109 +124,142 @@ fn parse_case(
                 .into(),
         );
     }
-
-    let description = get(fields, "description").and_then(|v| check.string("description", v));
-    if description.as_deref().is_some_and(|d| d.trim().is_empty()) {
-        check.fail(
-            "description",
-            "must say what the case shows, not be empty".into(),
-        );
+    if description_ok {
+        check.description(&spec.description);
     }
-    if description.as_deref().is_some_and(|d| d.contains("TODO")) {
-        check.fail(
-            "description",
-            "still holds the template's TODO: say what the case shows".into(),
-        );
+    if messages_ok {
+        check.ids_increase(&spec.messages);
     }
-    let batch_size = get(fields, "batch_size").and_then(|v| check.int("batch_size", v, 1, MAX_ID));
-    let messages = get(fields, "messages").and_then(|v| check.messages(v));
-    let failures = match get(fields, "failures") {
-        Some(v) => check.failures(v),
-        None => Some(BTreeMap::new()),
-    };
-    let passes = get(fields, "passes").and_then(|v| check.int("passes", v, 0, MAX_PASSES));
-    let restart_each_pass = match get(fields, "restart_each_pass") {
-        Some(v) => check.boolean("restart_each_pass", v),
-        None => Some(false),
-    };
-    let expect = match get(fields, "expect") {
-        Some(v) => check.expect(v, passes),
-        None => Some(Outcome::default()),
-    };
-
-    if let (Some(messages), Some(passes)) = (&messages, passes) {
-        check.written_after(messages, passes);
+    if messages_ok && passes_ok {
+        check.written_after(&spec.messages, spec.passes);
     }
-
+    if let (Some(expect), true, true) = (&spec.expect, lists_ok, passes_ok) {
+        check.one_list_per_pass(expect, spec.passes);
+    }
     if check.errors.len() > before {
         return None;
     }
+    let has_expect = spec.expect.is_some();
+    let (name, description, scenario, expect) = spec.into_parts();
     let case = Case {
         file: check.file.to_path_buf(),
-        name: name?,
-        description: description?,
-        scenario: Scenario {
-            batch_size: batch_size?,
-            messages: messages?,
-            failures: failures?,
-            passes: passes?,
-            restart_each_pass: restart_each_pass?,
-        },
-        expect: expect?,
+        name,
+        description,
+        scenario,
+        expect: expect.unwrap_or_default(),
     };
     Some(Draft { case, has_expect })
 }
 
+/// Whether a problem at `at` is about `field` (itself, or a part of it);
+/// a problem with the whole case is about every field.
+fn within(at: &str, field: &str) -> bool {
+    at.is_empty()
+        || at
+            .strip_prefix(field)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('.') || rest.starts_with('['))
+}
+
+/// The case format's ranges and keys (SPEC.md, "Case file format"): every
+/// id and attempt number from 1 to [`MAX_ID`], passes up to
+/// [`MAX_PASSES`], any other count from 0 to [`MAX_ID`].
+struct CaseNumbers;
+
+impl Numbers for CaseNumbers {
+    fn range(&self, field: &str) -> (u64, u64) {
+        let is = |shape: &str| shaped(field, shape);
+        if is("batch_size") || is("messages[].id") || is("expect.sent[][]") {
+            (1, MAX_ID)
+        } else if is("passes") || is("messages[].written_after_pass") {
+            (0, MAX_PASSES)
+        } else {
+            (0, MAX_ID)
+        }
+    }
+
+    fn key(&self, _field: &str, key: &str) -> Result<u64, String> {
+        parse_attempt(key).ok_or_else(|| {
+            format!(
+                "{key:?} is not an attempt number: write a decimal from 1 to {MAX_ID} \
+                 without sign, leading zero or spaces"
+            )
+        })
+    }
+}
+
+/// Whether a field's path is `shape` once its indices are left out
+/// (`messages[3].id` is `messages[].id`), without building a string for
+/// each of a large file's numbers.
+fn shaped(field: &str, shape: &str) -> bool {
+    let mut in_index = false;
+    let kept = field.bytes().filter(|&b| {
+        let keep = !in_index || b == b']';
+        in_index = (in_index || b == b'[') && b != b']';
+        keep
+    });
+    kept.eq(shape.bytes())
+}
+
 impl Checker<'_> {
-    fn messages(&mut self, value: &Json) -> Option<Vec<Row>> {
-        let items = self.array("messages", value)?;
-        let before = self.errors.len();
-        let mut messages = Vec::with_capacity(items.len());
-        let mut previous: Option<u64> = None;
-        for (i, item) in items.iter().enumerate() {
-            let at = format!("messages[{i}]");
-            let Some(fields) = self.object(&at, item) else {
-                continue;
-            };
-            if !self.fields(
-                &at,
-                fields,
-                &["id", "aggregate", "type"],
-                &["written_after_pass"],
-            ) {
-                continue;
-            }
-            let id_field = format!("{at}.id");
-            let id = get(fields, "id").and_then(|v| self.int(&id_field, v, 1, MAX_ID));
-            let aggregate =
-                get(fields, "aggregate").and_then(|v| self.string(&format!("{at}.aggregate"), v));
-            let event_type =
-                get(fields, "type").and_then(|v| self.string(&format!("{at}.type"), v));
-            if let (Some(id), Some(last)) = (id, previous) {
-                if id <= last {
-                    self.fail(
-                        &id_field,
-                        format!("{id} is not greater than the previous id {last}: ids must strictly increase"),
-                    );
-                }
-            }
-            previous = id.or(previous);
-            let written_after_pass = match get(fields, "written_after_pass") {
-                Some(v) => self.int(&format!("{at}.written_after_pass"), v, 0, MAX_PASSES),
-                None => Some(0),
-            };
-            if let (Some(id), Some(aggregate), Some(event_type), Some(written_after_pass)) =
-                (id, aggregate, event_type, written_after_pass)
-            {
-                messages.push(Row {
-                    id,
-                    aggregate,
-                    event_type,
-                    written_after_pass,
-                });
+    /// What [`de::read`] found, each under the case being read.
+    fn report(&mut self, problems: Vec<Problem>) {
+        for (field, problem) in problems {
+            self.fail(&field, problem);
+        }
+    }
+
+    /// The name's rules; a good name names the case in later messages.
+    fn name(&mut self, name: &str) {
+        if name.chars().count() > MAX_NAME_CHARS {
+            self.fail(
+                "name",
+                format!(
+                    "is {} characters long, over the limit of {MAX_NAME_CHARS}: shorten it",
+                    name.chars().count()
+                ),
+            );
+        } else if RESERVED_NAMES.contains(&name) {
+            self.fail(
+                "name",
+                format!("{name:?} is reserved for a trial of each language: pick another name"),
+            );
+        } else if is_valid_name(name) {
+            self.case = Some(format!("`{name}`"));
+        } else {
+            self.fail(
+                "name",
+                format!("{name:?} is not a valid name: use lowercase letters, digits and `_` only"),
+            );
+        }
+    }
+
+    fn description(&mut self, description: &str) {
+        if description.trim().is_empty() {
+            self.fail(
+                "description",
+                "must say what the case shows, not be empty".into(),
+            );
+        }
+        if description.contains("TODO") {
+            self.fail(
+                "description",
+                "still holds the template's TODO: say what the case shows".into(),
+            );
+        }
+    }
+
+    fn ids_increase(&mut self, messages: &[Row]) {
+        for (i, pair) in messages.windows(2).enumerate() {
+            let (last, id) = (pair[0].id, pair[1].id);
+            if id <= last {
+                self.fail(
+                    &format!("messages[{}].id", i + 1),
+                    format!(
+                        "{id} is not greater than the previous id {last}: ids must strictly increase"
+                    ),
+                );
             }
         }
-        (self.errors.len() == before).then_some(messages)
     }
 
     /// Rows are written at pass boundaries that exist and never go back in
@@ -259,99 +290,19 @@ impl Checker<'_> {
         }
     }
 
-    fn failures(&mut self, value: &Json) -> Option<BTreeMap<u64, Failure>> {
-        let fields = self.object("failures", value)?;
-        let before = self.errors.len();
-        let mut failures = BTreeMap::new();
-        for (key, kind) in fields {
-            let field = format!("failures.{key:?}");
-            let attempt = parse_attempt(key);
-            if attempt.is_none() {
-                self.fail(
-                    &field,
-                    format!(
-                        "{key:?} is not an attempt number: write a decimal from 1 to {MAX_ID} \
-                         without sign, leading zero or spaces"
-                    ),
-                );
-            }
-            let kind = match kind {
-                Json::Str(s) if s == "down" => Some(Failure::Down),
-                Json::Str(s) if s == "lost_ack" => Some(Failure::LostAck),
-                Json::Str(s) => {
-                    self.fail(
-                        &field,
-                        format!("unknown failure {s:?}: use \"down\" or \"lost_ack\""),
-                    );
-                    None
-                }
-                other => {
-                    self.wrong_type(&field, "\"down\" or \"lost_ack\"", other);
-                    None
-                }
-            };
-            if let (Some(attempt), Some(kind)) = (attempt, kind) {
-                failures.insert(attempt, kind);
-            }
+    fn one_list_per_pass(&mut self, expect: &Outcome, passes: u64) {
+        if expect.sent.len() as u64 != passes {
+            self.fail(
+                "expect.sent",
+                format!(
+                    "has {} lists but passes is {passes}: write one list per pass (`[]` for a pass that sends nothing)",
+                    expect.sent.len()
+                ),
+            );
         }
-        (self.errors.len() == before).then_some(failures)
-    }
-
-    fn expect(&mut self, value: &Json, passes: Option<u64>) -> Option<Outcome> {
-        let fields = self.object("expect", value)?;
-        if !self.fields("expect", fields, &["sent", "journal", "duplicates"], &[]) {
-            return None;
-        }
-        let before = self.errors.len();
-        let mut sent = Vec::new();
-        if let Some(lists) = get(fields, "sent").and_then(|v| self.array("expect.sent", v)) {
-            for (pass, list) in lists.iter().enumerate() {
-                let at = format!("expect.sent[{pass}]");
-                if let Some(ids) = self.array(&at, list) {
-                    let ids = ids
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(i, id)| self.int(&format!("{at}[{i}]"), id, 1, MAX_ID))
-                        .collect();
-                    sent.push(ids);
-                }
-            }
-            if let Some(passes) = passes {
-                if lists.len() as u64 != passes {
-                    self.fail(
-                        "expect.sent",
-                        format!(
-                            "has {} lists but passes is {passes}: write one list per pass (`[]` for a pass that sends nothing)",
-                            lists.len()
-                        ),
-                    );
-                }
-            }
-        }
-        let mut journal = Vec::new();
-        if let Some(entries) = get(fields, "journal").and_then(|v| self.array("expect.journal", v))
-        {
-            for (i, entry) in entries.iter().enumerate() {
-                if let Some(entry) = self.string(&format!("expect.journal[{i}]"), entry) {
-                    journal.push(entry);
-                }
-            }
-        }
-        let duplicates =
-            get(fields, "duplicates").and_then(|v| self.int("expect.duplicates", v, 0, MAX_ID));
-        if self.errors.len() > before {
-            return None;
-        }
-        Some(Outcome {
-            sent,
-            journal,
-            duplicates: duplicates?,
-        })
     }
 }
 
-/// A number as a person writes it: every digit of an integer up to 10^21,
-/// an exponent beyond.
 /// A failure key: a canonical decimal attempt number from 1 to 2^53-1.
 fn parse_attempt(key: &str) -> Option<u64> {
     let canonical = !key.is_empty()
@@ -362,4 +313,18 @@ fn parse_attempt(key: &str) -> Option<u64> {
         .then(|| key.parse::<u64>().ok())
         .flatten()
         .filter(|n| (1..=MAX_ID).contains(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shaped;
+
+    #[test]
+    fn a_shape_leaves_out_indices_only() {
+        assert!(shaped("messages[12].id", "messages[].id"));
+        assert!(shaped("expect.sent[0][3]", "expect.sent[][]"));
+        assert!(shaped("passes", "passes"));
+        assert!(!shaped("messages[1].idx", "messages[].id"));
+        assert!(!shaped("messages.id", "messages[].id"));
+    }
 }

@@ -1,10 +1,10 @@
-//! The Rust side of the runner protocol (SPEC.md, "Runner protocol"): one
-//! request per stdin line in, one answer per stdout line out, and the one
-//! model of a case ([`scenario`]) that the parity harness shares.
+//! The Rust runner (SPEC.md, "Runner protocol"): one request per stdin line
+//! in, one answer per stdout line out, each case run through the reference
+//! by its own pass loop ([`scenario::run`]), and the demo.
 //!
-//! The same code serves the runner binary, the harness's oracle (expected
-//! values come from [`scenario::run`]) and the harness's fake runners, so a
-//! fake answers exactly as the reference does until it is told to misbehave.
+//! The case model and the protocol's types are the shared `outbox_cases`
+//! crate's; the harness that judges this runner depends on that crate and
+//! on the reference, never on this one.
 
 pub mod bench;
 pub mod demo;

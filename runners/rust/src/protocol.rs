@@ -1,193 +1,11 @@
-//! The runner protocol, version [`VERSION`], as the Rust side speaks it:
-//! one request per stdin line, each with its `kind` and `version`, and one
-//! answer per stdout line (SPEC.md, "Runner protocol").
-//!
-//! The harness encodes its requests with [`CaseRequest`] and
-//! [`BenchRequest`] and decodes answers with [`Answer`]; the Rust runner
-//! decodes the same types in [`answer`], so the two cannot drift apart.
+//! The Rust runner's side of the runner protocol (SPEC.md, "Runner
+//! protocol"): one request line in, one answer line out. The lines' types
+//! and their decoding are the shared model's (`outbox_cases::protocol`).
 
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use outbox_cases::protocol::{decode, Answer, Refusal, Request};
+use serde_json::Value;
 
-use crate::bench::{self, Bench};
-use crate::scenario::{self, Scenario};
-
-/// The protocol version this crate speaks.
-pub const VERSION: u64 = 1;
-
-/// A `case` request: run a scenario, answer with its [`Answer`].
-#[derive(Debug, Serialize)]
-pub struct CaseRequest<'a> {
-    /// Always `"case"`.
-    pub kind: &'static str,
-    /// Always [`VERSION`].
-    pub version: u64,
-    /// The case's name, echoed in the answer.
-    pub name: &'a str,
-    /// What to run; its fields sit beside `name` on the wire.
-    #[serde(flatten)]
-    pub scenario: &'a Scenario,
-}
-
-impl<'a> CaseRequest<'a> {
-    /// The request for one case.
-    pub fn new(name: &'a str, scenario: &'a Scenario) -> Self {
-        CaseRequest {
-            kind: "case",
-            version: VERSION,
-            name,
-            scenario,
-        }
-    }
-
-    /// The request as one line (no newline).
-    pub fn line(&self) -> String {
-        serde_json::to_string(self).expect("a request serializes")
-    }
-}
-
-/// A `bench` request: build the bench table, drain it, answer with a
-/// [`bench::Report`].
-#[derive(Debug, Serialize)]
-pub struct BenchRequest<'a> {
-    /// Always `"bench"`.
-    pub kind: &'static str,
-    /// Always [`VERSION`].
-    pub version: u64,
-    /// Echoed in the answer.
-    pub name: &'a str,
-    /// Which table; its fields sit beside `name` on the wire.
-    #[serde(flatten)]
-    pub bench: &'a Bench,
-}
-
-impl<'a> BenchRequest<'a> {
-    /// The request for one bench table.
-    pub fn new(name: &'a str, bench: &'a Bench) -> Self {
-        BenchRequest {
-            kind: "bench",
-            version: VERSION,
-            name,
-            bench,
-        }
-    }
-
-    /// The request as one line (no newline).
-    pub fn line(&self) -> String {
-        serde_json::to_string(self).expect("a request serializes")
-    }
-}
-
-/// A `case` answer as it travels: the name and the outcome's fields.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Answer {
-    /// The case answered.
-    pub name: String,
-    /// See [`scenario::Outcome::sent`].
-    pub sent: Vec<Vec<u64>>,
-    /// See [`scenario::Outcome::journal`].
-    pub journal: Vec<String>,
-    /// See [`scenario::Outcome::duplicates`].
-    pub duplicates: u64,
-}
-
-impl Answer {
-    /// The outcome, without the name.
-    pub fn into_outcome(self) -> scenario::Outcome {
-        scenario::Outcome {
-            sent: self.sent,
-            journal: self.journal,
-            duplicates: self.duplicates,
-        }
-    }
-}
-
-/// A request the runner understood.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Request {
-    /// Run a case.
-    Case {
-        /// Echoed in the answer.
-        name: String,
-        /// What to run.
-        scenario: Scenario,
-    },
-    /// Build and drain a bench table.
-    Bench {
-        /// Echoed in the answer.
-        name: String,
-        /// Which table.
-        bench: Bench,
-    },
-}
-
-/// A request the runner refuses, and the name to answer with (`null` when
-/// the request had none).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    /// The request's `name` when it is a string, else `null`.
-    pub name: Value,
-    /// Why: starts with `unknown request kind`, `unsupported protocol
-    /// version`, `unknown failure kind` or `bad request`.
-    pub error: String,
-}
-
-/// Decodes one request line: one parse into a JSON tree, then the kind and
-/// version checked and the rest read into the kind's type.
-pub fn decode(line: &str) -> Result<Request, Refusal> {
-    let mut fields: Map<String, Value> = serde_json::from_str(line).map_err(|e| Refusal {
-        name: Value::Null,
-        error: format!("bad request: {e}"),
-    })?;
-    let name = match fields.remove("name") {
-        Some(Value::String(name)) => name,
-        other => {
-            let name = other.filter(Value::is_string).unwrap_or(Value::Null);
-            return Err(Refusal {
-                name,
-                error: "bad request: no string field `name`".to_owned(),
-            });
-        }
-    };
-    let refuse = |error: String| Refusal {
-        name: Value::String(name.clone()),
-        error,
-    };
-    let kind = match fields.remove("kind") {
-        Some(Value::String(kind)) if kind == "case" || kind == "bench" => kind,
-        other => {
-            return Err(refuse(format!(
-                "unknown request kind: {} (want \"case\" or \"bench\")",
-                other.map_or("missing".to_owned(), |v| v.to_string())
-            )))
-        }
-    };
-    match fields.remove("version") {
-        Some(version) if version.as_u64() == Some(VERSION) => {}
-        other => {
-            return Err(refuse(format!(
-                "unsupported protocol version: {} (want {VERSION})",
-                other.map_or("missing".to_owned(), |v| v.to_string())
-            )))
-        }
-    }
-    let rest = Value::Object(fields);
-    if kind == "bench" {
-        let bench =
-            Bench::deserialize(rest).map_err(|e| refuse(format!("bad bench request: {e}")))?;
-        return Ok(Request::Bench { name, bench });
-    }
-    let scenario = Scenario::deserialize(rest).map_err(|e| {
-        let text = e.to_string();
-        if text.contains("unknown variant") {
-            refuse(format!("unknown failure kind: {text}"))
-        } else {
-            refuse(format!("bad case request: {text}"))
-        }
-    })?;
-    Ok(Request::Case { name, scenario })
-}
+use crate::{bench, scenario};
 
 /// Answers one request line with one line (no newline): the result, or an
 /// `error` answer when the line is not a request this runner can run.
@@ -216,28 +34,19 @@ pub fn answer(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{Failure, Row};
+    use outbox_cases::{CaseRequest, Failure, Row, Scenario};
 
     fn scenario() -> Scenario {
+        let row = |id, event_type: &str, written_after_pass| Row {
+            written_after_pass,
+            ..Row::new(id, "order-1", event_type)
+        };
         Scenario {
             batch_size: 10,
-            messages: vec![
-                Row {
-                    id: 1,
-                    aggregate: "order-1".into(),
-                    event_type: "OrderPlaced".into(),
-                    written_after_pass: 0,
-                },
-                Row {
-                    id: 2,
-                    aggregate: "order-1".into(),
-                    event_type: "OrderPaid".into(),
-                    written_after_pass: 1,
-                },
-            ],
+            messages: vec![row(1, "OrderPlaced", 0), row(2, "OrderPaid", 1)],
             failures: [(1, Failure::LostAck)].into(),
             passes: 2,
-            restart_each_pass: false,
+            ..Default::default()
         }
     }
 

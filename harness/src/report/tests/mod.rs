@@ -11,10 +11,8 @@ mod results_tests;
 
 pub(super) fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> crate::table::Row {
     crate::table::Row {
-        id,
-        aggregate: aggregate.to_string(),
-        event_type: event_type.to_string(),
         written_after_pass: after,
+        ..crate::table::Row::new(id, aggregate, event_type)
     }
 }
 
@@ -30,7 +28,7 @@ pub(super) fn lost_ack() -> Scenario {
         ],
         failures: BTreeMap::from([(1, Failure::LostAck), (2, Failure::Down)]),
         passes: 3,
-        restart_each_pass: false,
+        ..Default::default()
     }
 }
 

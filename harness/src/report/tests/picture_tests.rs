@@ -2,7 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use super::super::picture::{self, simulate};
+use super::super::picture;
+use super::super::trace::simulate;
 use super::super::*;
 use super::{lost_ack, message, report, row};
 
@@ -108,7 +109,7 @@ fn thirty_cases_in_five_languages_stay_well_under_a_megabyte() {
             (7, Failure::LostAck),
         ]),
         passes: 8,
-        restart_each_pass: false,
+        ..Default::default()
     };
     let failure = "sent differs in pass 2\n".repeat(40);
     let rows = (0..30)
@@ -142,7 +143,7 @@ fn thirty_cases_in_five_languages_stay_well_under_a_megabyte() {
             .collect(),
         failures: BTreeMap::new(),
         passes: 1_000_000,
-        restart_each_pass: false,
+        ..Default::default()
     };
     let page = render(&report_with(huge));
     assert!(page.len() < 100_000, "{} bytes", page.len());
@@ -162,7 +163,7 @@ fn blocked_for(rows: u64, passes: u64) -> Scenario {
             .map(|attempt| (attempt, Failure::Down))
             .collect(),
         passes: passes + 1,
-        restart_each_pass: false,
+        ..Default::default()
     }
 }
 

@@ -1,0 +1,301 @@
+//! The runner protocol, version [`VERSION`] (SPEC.md, "Runner protocol"):
+//! one request per stdin line, each with its `kind` and `version`, and one
+//! answer per stdout line.
+//!
+//! The harness encodes its requests with [`CaseRequest`] and
+//! [`BenchRequest`] and reads answers as [`Answer`]; the Rust runner
+//! decodes the same lines with [`decode`], so the two cannot drift apart
+//! although neither depends on the other.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::scenario::{Outcome, Scenario};
+
+/// The protocol version this crate speaks.
+pub const VERSION: u64 = 1;
+
+/// A `case` request: run a scenario, answer with its [`Answer`].
+#[derive(Debug, Serialize)]
+pub struct CaseRequest<'a> {
+    /// Always `"case"`.
+    pub kind: &'static str,
+    /// Always [`VERSION`].
+    pub version: u64,
+    /// The case's name, echoed in the answer.
+    pub name: &'a str,
+    /// What to run; its fields sit beside `name` on the wire.
+    #[serde(flatten)]
+    pub scenario: &'a Scenario,
+}
+
+impl<'a> CaseRequest<'a> {
+    /// The request for one case.
+    pub fn new(name: &'a str, scenario: &'a Scenario) -> Self {
+        CaseRequest {
+            kind: "case",
+            version: VERSION,
+            name,
+            scenario,
+        }
+    }
+
+    /// The request as one line (no newline).
+    pub fn line(&self) -> String {
+        serde_json::to_string(self).expect("a request serializes")
+    }
+}
+
+/// A `bench` request: build the bench table, drain it, answer with a
+/// [`BenchReport`].
+#[derive(Debug, Serialize)]
+pub struct BenchRequest<'a> {
+    /// Always `"bench"`.
+    pub kind: &'static str,
+    /// Always [`VERSION`].
+    pub version: u64,
+    /// Echoed in the answer.
+    pub name: &'a str,
+    /// Which table; its fields sit beside `name` on the wire.
+    #[serde(flatten)]
+    pub bench: &'a Bench,
+}
+
+impl<'a> BenchRequest<'a> {
+    /// The request for one bench table.
+    pub fn new(name: &'a str, bench: &'a Bench) -> Self {
+        BenchRequest {
+            kind: "bench",
+            version: VERSION,
+            name,
+            bench,
+        }
+    }
+
+    /// The request as one line (no newline).
+    pub fn line(&self) -> String {
+        serde_json::to_string(self).expect("a request serializes")
+    }
+}
+
+/// A `case` answer as it travels: the name and the outcome's fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Answer {
+    /// The case answered.
+    pub name: String,
+    /// See [`Outcome::sent`].
+    pub sent: Vec<Vec<u64>>,
+    /// See [`Outcome::journal`].
+    pub journal: Vec<String>,
+    /// See [`Outcome::duplicates`].
+    pub duplicates: u64,
+}
+
+impl Answer {
+    /// The outcome, without the name.
+    pub fn into_outcome(self) -> Outcome {
+        Outcome {
+            sent: self.sent,
+            journal: self.journal,
+            duplicates: self.duplicates,
+        }
+    }
+}
+
+/// A request the runner understood.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    /// Run a case.
+    Case {
+        /// Echoed in the answer.
+        name: String,
+        /// What to run.
+        scenario: Scenario,
+    },
+    /// Build and drain a bench table.
+    Bench {
+        /// Echoed in the answer.
+        name: String,
+        /// Which table.
+        bench: Bench,
+    },
+}
+
+/// A request the runner refuses, and the name to answer with (`null` when
+/// the request had none).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The request's `name` when it is a string, else `null`.
+    pub name: Value,
+    /// Why: starts with `unknown request kind`, `unsupported protocol
+    /// version`, `unknown failure kind` or `bad request`.
+    pub error: String,
+}
+
+/// Decodes one request line: one parse into a JSON tree, then the kind and
+/// version checked and the rest read into the kind's type.
+pub fn decode(line: &str) -> Result<Request, Refusal> {
+    let mut fields: Map<String, Value> = serde_json::from_str(line).map_err(|e| Refusal {
+        name: Value::Null,
+        error: format!("bad request: {e}"),
+    })?;
+    let name = match fields.remove("name") {
+        Some(Value::String(name)) => name,
+        other => {
+            let name = other.filter(Value::is_string).unwrap_or(Value::Null);
+            return Err(Refusal {
+                name,
+                error: "bad request: no string field `name`".to_owned(),
+            });
+        }
+    };
+    let refuse = |error: String| Refusal {
+        name: Value::String(name.clone()),
+        error,
+    };
+    let kind = match fields.remove("kind") {
+        Some(Value::String(kind)) if kind == "case" || kind == "bench" => kind,
+        other => {
+            return Err(refuse(format!(
+                "unknown request kind: {} (want \"case\" or \"bench\")",
+                other.map_or("missing".to_owned(), |v| v.to_string())
+            )))
+        }
+    };
+    match fields.remove("version") {
+        Some(version) if version.as_u64() == Some(VERSION) => {}
+        other => {
+            return Err(refuse(format!(
+                "unsupported protocol version: {} (want {VERSION})",
+                other.map_or("missing".to_owned(), |v| v.to_string())
+            )))
+        }
+    }
+    let rest = Value::Object(fields);
+    if kind == "bench" {
+        let bench =
+            Bench::deserialize(rest).map_err(|e| refuse(format!("bad bench request: {e}")))?;
+        return Ok(Request::Bench { name, bench });
+    }
+    let scenario = Scenario::deserialize(rest).map_err(|e| {
+        let text = e.to_string();
+        if text.contains("unknown variant") {
+            refuse(format!("unknown failure kind: {text}"))
+        } else {
+            refuse(format!("bad case request: {text}"))
+        }
+    })?;
+    Ok(Request::Case { name, scenario })
+}
+
+/// Which bench table to build (SPEC.md, "Runner protocol"): every runner
+/// builds it from these four numbers and drains it, timing only the
+/// relay's passes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bench {
+    /// Rows in the table, ids 1 to `messages`.
+    pub messages: u64,
+    /// Row `id` belongs to order `(id - 1) % aggregates + 1`.
+    pub aggregates: u64,
+    /// Rows per pass.
+    pub batch_size: u64,
+    /// Attempts `lost_ack_every * k`, k = 1 ..= (2 * messages + 2) / lost_ack_every,
+    /// lose their ack (at least 2, so no row fails twice in a row).
+    pub lost_ack_every: u64,
+}
+
+/// What draining a bench table did: a `bench` answer, less its name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BenchReport {
+    /// Nanoseconds spent in the passes (building the table excluded).
+    pub elapsed_ns: u64,
+    /// Messages sent, over all passes.
+    pub sent: u64,
+    /// Redeliveries the consumer dropped.
+    pub duplicates: u64,
+    /// Passes until a pass sent nothing.
+    pub passes: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{Failure, Row};
+
+    fn scenario() -> Scenario {
+        let row = |id, event_type: &str| Row::new(id, "order-1", event_type);
+        Scenario {
+            batch_size: 10,
+            messages: vec![row(1, "OrderPlaced"), row(2, "OrderPaid")],
+            failures: [(1, Failure::LostAck)].into(),
+            passes: 2,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_request_line_decodes_to_what_it_was_made_from() {
+        let line = CaseRequest::new("c", &scenario()).line();
+        assert_eq!(
+            decode(&line),
+            Ok(Request::Case {
+                name: "c".into(),
+                scenario: scenario()
+            })
+        );
+        let bench = Bench {
+            messages: 4,
+            aggregates: 2,
+            batch_size: 2,
+            lost_ack_every: 3,
+        };
+        let line = BenchRequest::new("b", &bench).line();
+        assert_eq!(
+            decode(&line),
+            Ok(Request::Bench {
+                name: "b".into(),
+                bench
+            })
+        );
+    }
+
+    #[test]
+    fn refuses_unknown_kinds_versions_and_failures() {
+        let refusal = |line: &str| decode(line).unwrap_err();
+        let Refusal { name, error } = refusal(r#"{"kind":"dance","version":1,"name":"x"}"#);
+        assert_eq!(name, "x");
+        assert!(
+            error.starts_with("unknown request kind: \"dance\""),
+            "{error}"
+        );
+        let error = refusal(r#"{"name":"x","batch_size":1}"#).error;
+        assert!(
+            error.starts_with("unknown request kind: missing"),
+            "{error}"
+        );
+        let error = refusal(r#"{"kind":"case","version":2,"name":"x"}"#).error;
+        assert!(
+            error.starts_with("unsupported protocol version: 2"),
+            "{error}"
+        );
+        let line = CaseRequest::new("x", &scenario())
+            .line()
+            .replace("lost_ack", "on_fire");
+        let error = refusal(&line).error;
+        assert!(error.starts_with("unknown failure kind"), "{error}");
+        let unknown = CaseRequest::new("x", &scenario())
+            .line()
+            .replace("\"passes\":2", "\"passes\":2,\"x\":1");
+        let error = refusal(&unknown).error;
+        assert!(
+            error.starts_with("bad case request: unknown field"),
+            "{error}"
+        );
+        let Refusal { name, error } = refusal("not json");
+        assert_eq!(name, Value::Null);
+        assert!(error.starts_with("bad request"), "{error}");
+    }
+}

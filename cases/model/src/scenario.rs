@@ -1,0 +1,137 @@
+//! What a case asks of the relay and what the relay did: the types every
+//! side reads and writes, with serde's spelling of them the case files'
+//! and the wire's.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// An outbox row's id (the reference's `MessageId`, here without it).
+pub type MessageId = u64;
+
+/// What a case asks of the relay: everything but its name, description and
+/// expected result. Field order is the wire's and the case files' order.
+///
+/// `Default` is there so code that builds a scenario (the generator, tests)
+/// writes `..Default::default()` and a new optional field needs no edit
+/// there.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Rows per pass.
+    pub batch_size: u64,
+    /// Outbox rows in insertion order.
+    pub messages: Vec<Row>,
+    /// Attempt number to scripted failure (decimal-string keys in JSON).
+    pub failures: BTreeMap<u64, Failure>,
+    /// How many times the relay runs.
+    pub passes: u64,
+    /// Build a new relay before every pass (the broker keeps counting).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub restart_each_pass: bool,
+}
+
+/// One outbox row of a case.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Row {
+    /// Outbox id, strictly increasing along the rows.
+    pub id: MessageId,
+    /// The order whose events must stay in order.
+    pub aggregate: String,
+    /// The event type (`type` in JSON).
+    #[serde(rename = "type")]
+    pub event_type: String,
+    /// The row is written after this pass and before the next (0: before
+    /// the first), so a case can show the order service writing while the
+    /// relay runs.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub written_after_pass: u64,
+}
+
+/// A scripted broker failure, as case files and the protocol spell it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Failure {
+    /// Not delivered.
+    Down,
+    /// Delivered, but the ack was lost.
+    LostAck,
+}
+
+/// The three things compared per case: what was sent in each pass, what the
+/// consumer did, and how many repeats it dropped.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Outcome {
+    /// Ids sent, one list per pass.
+    pub sent: Vec<Vec<MessageId>>,
+    /// The consumer's journal, `"<aggregate> <type>"` per handled event.
+    pub journal: Vec<String>,
+    /// Redeliveries the consumer dropped.
+    pub duplicates: u64,
+}
+
+pub(crate) fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+pub(crate) fn is_zero(value: &u64) -> bool {
+    *value == 0
+}
+
+impl Row {
+    /// A row written before the first pass; a literal with
+    /// `..Row::new(..)` sets the rest, so code that builds rows needs no
+    /// edit for a new optional field.
+    pub fn new(id: MessageId, aggregate: impl Into<String>, event_type: impl Into<String>) -> Self {
+        Row {
+            id,
+            aggregate: aggregate.into(),
+            event_type: event_type.into(),
+            ..Row::default()
+        }
+    }
+}
+
+impl Failure {
+    /// The spelling in case files and on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Failure::Down => "down",
+            Failure::LostAck => "lost_ack",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn optional_fields_are_left_out_when_they_are_their_default() {
+        let scenario = Scenario {
+            batch_size: 1,
+            messages: vec![Row::new(1, "order-1", "OrderPlaced")],
+            passes: 1,
+            ..Default::default()
+        };
+        assert_eq!(
+            serde_json::to_string(&scenario).unwrap(),
+            r#"{"batch_size":1,"messages":[{"id":1,"aggregate":"order-1","type":"OrderPlaced"}],"failures":{},"passes":1}"#
+        );
+        let back: Scenario =
+            serde_json::from_str(&serde_json::to_string(&scenario).unwrap()).unwrap();
+        assert_eq!(back, scenario);
+    }
+
+    #[test]
+    fn failures_are_spelled_as_the_files_spell_them() {
+        for failure in [Failure::Down, Failure::LostAck] {
+            assert_eq!(
+                serde_json::to_value(failure).unwrap(),
+                serde_json::Value::String(failure.as_str().into())
+            );
+        }
+    }
+}
