@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 use libtest_mimic::Arguments;
 
 use super::{Cell, Report, Row, Toolchain};
-use crate::config::{Kind, PREFIX};
+use crate::config::Kind;
 use crate::exec::{self, Stdin};
 use crate::judge::emit::{self, Emitter};
 use crate::judge::Reason;
@@ -40,12 +40,8 @@ const SEED_FILE: &str = "cases/seed.json";
 pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report {
     let mut cells: BTreeMap<(String, String), Cell> = BTreeMap::new();
     for record in records {
-        let prefix = format!("{PREFIX}/{}/", record.language);
-        let Some(row) = record.trial.strip_prefix(&prefix) else {
-            continue;
-        };
         let cell = Page.verdict(&record.verdict);
-        cells.insert((row.to_owned(), record.language.clone()), cell);
+        cells.insert((record.row.clone(), record.language.clone()), cell);
     }
     let mut row = |name: &str, description: String, scenario, seed| Row {
         name: name.to_owned(),

@@ -19,6 +19,9 @@ pub struct Recorded {
     pub language: String,
     /// The full trial name.
     pub trial: String,
+    /// The case's or the kind's name under the language: the report's row,
+    /// kept so that nothing parses it back out of `trial`.
+    pub row: String,
     /// How it ended.
     pub verdict: Verdict,
     /// How long the trial waited and judged.

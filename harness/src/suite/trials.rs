@@ -340,6 +340,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             let job = Arc::clone(&job);
             let recorder = Arc::clone(recorder);
             let trial = trial_name(&language.name, name);
+            let row = name.to_owned();
             let language = language.name.clone();
             Trial::ignorable_test(trial.clone(), move || {
                 let started = Instant::now();
@@ -347,6 +348,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
                 let record = Recorded {
                     language,
                     trial,
+                    row,
                     verdict: verdict.clone(),
                     time: started.elapsed(),
                 };
