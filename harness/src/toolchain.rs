@@ -45,6 +45,10 @@ pub struct Language {
     /// check the idioms the table cannot see (the language notes of
     /// SPEC.md). Exit 0 is a pass.
     pub unit: Vec<String>,
+    /// The first line the probe printed, once [`Language::prepare_resolved`]
+    /// ran it: the version the report shows, so the page does not probe a
+    /// language the run has already probed.
+    pub version: Option<String>,
 }
 
 /// One build command.
@@ -165,9 +169,12 @@ impl Language {
         let mut resolved = self.clone();
         let missing = match probe {
             Ok(output) if output.success() => {
-                if let Some(program) = printed_program(&output.stdout.text()) {
+                let printed = output.stdout.text();
+                if let Some(program) = printed_program(&printed) {
                     resolved.resolve(&program);
                 }
+                resolved.version =
+                    Some(printed.lines().next().unwrap_or("(printed nothing)").into());
                 None
             }
             Ok(output) => Some(format!(
@@ -271,5 +278,28 @@ mod tests {
         ] {
             assert_eq!(printed_program(not_a_program), None, "{not_a_program:?}");
         }
+    }
+
+    #[test]
+    fn preparing_keeps_the_probes_first_line_for_the_report() {
+        let language = Language {
+            name: "probe-only".into(),
+            probe: vec![
+                "sh".into(),
+                "-c".into(),
+                "echo 'tool 1.2'; echo /bin/sh".into(),
+            ],
+            install_hint: String::new(),
+            build: Vec::new(),
+            runner: vec!["sh".into()],
+            demo: Vec::new(),
+            unit: Vec::new(),
+            version: None,
+        };
+        let ready = language
+            .prepare_resolved(Path::new("."), Duration::from_secs(30))
+            .unwrap();
+        assert_eq!(ready.version.as_deref(), Some("tool 1.2"));
+        assert_eq!(ready.runner, ["/bin/sh"]);
     }
 }

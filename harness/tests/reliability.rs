@@ -175,6 +175,7 @@ fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
         runner: Vec::new(),
         demo: vec![fake_runner(), "demo-forever".into()],
         unit: Vec::new(),
+        version: None,
     };
     let started = Instant::now();
     let why = demo.check(&language).unwrap_err();
@@ -242,6 +243,7 @@ fn fake_language(name: &str, argv: Vec<String>) -> Language {
         runner: argv,
         demo: vec![fake_runner()],
         unit: vec!["true".into()],
+        version: None,
     }
 }
 

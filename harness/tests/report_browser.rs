@@ -552,6 +552,7 @@ fn fake(name: &str, fault: &str, case: &str) -> Language {
         runner: vec![fake_runner.clone(), fault.into(), case.into()],
         demo: vec![fake_runner],
         unit: vec!["true".into()],
+        version: None,
     }
 }
 

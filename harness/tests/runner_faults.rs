@@ -70,6 +70,7 @@ fn fake(name: &str, fault: &str, case: &str) -> Language {
         ],
         demo: vec![env!("CARGO_BIN_EXE_fake-runner").into()],
         unit: vec!["true".into()],
+        version: None,
     }
 }
 

@@ -24,6 +24,7 @@ fn suite() -> Suite {
         ],
         demo: vec![env!("CARGO_BIN_EXE_fake-runner").into()],
         unit: vec!["true".into()],
+        version: None,
     }];
     suite
 }

@@ -90,7 +90,10 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
             .iter()
             .map(|language| Toolchain {
                 name: language.name.clone(),
-                version: first_line_of(suite, &language.probe),
+                version: suite
+                    .resolved(language)
+                    .and_then(|ready| ready.version)
+                    .unwrap_or_else(|| first_line_of(suite, &language.probe)),
             })
             .collect(),
         languages: suite.languages.iter().map(|l| l.name.clone()).collect(),

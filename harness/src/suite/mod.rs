@@ -254,7 +254,7 @@ impl Suite {
 
     /// The ready copy of a language of [`Suite::languages`], if it was
     /// prepared and is ready.
-    fn resolved(&self, language: &Language) -> Option<Language> {
+    pub(crate) fn resolved(&self, language: &Language) -> Option<Language> {
         let at = self
             .languages
             .iter()

@@ -344,6 +344,7 @@ impl Manifest {
             runner: argv(&self.runner),
             demo: argv(&self.demo),
             unit: argv(&self.unit.run),
+            version: None,
         }
     }
 }
