@@ -235,8 +235,9 @@ fn the_cycle_check_sees_a_cycle() {
 #[test]
 fn no_source_file_does_more_than_one_job() {
     let mut files = Vec::new();
-    sources(&parity::repo_root().join("harness/src"), &mut files);
-    sources(&parity::repo_root().join("runners/rust/src"), &mut files);
+    for src in member_sources() {
+        sources(&src, &mut files);
+    }
     let long: Vec<String> = files
         .iter()
         .filter_map(|file| {
@@ -245,6 +246,29 @@ fn no_source_file_does_more_than_one_job() {
         })
         .collect();
     assert!(long.is_empty(), "split these by job: {long:?}");
+}
+
+/// Every workspace member's `src/`, from the root `Cargo.toml`: a crate
+/// split off (as the case model left `runners/rust/src` for `cases/model`)
+/// stays under the file-length rule without an edit here.
+fn member_sources() -> Vec<PathBuf> {
+    let root = parity::repo_root();
+    let manifest: toml::Table = std::fs::read_to_string(root.join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let members = manifest["workspace"]["members"].as_array().unwrap();
+    let dirs: Vec<PathBuf> = members
+        .iter()
+        .map(|member| root.join(member.as_str().unwrap()).join("src"))
+        .collect();
+    for needed in ["harness", "runners/rust", "cases/model"] {
+        assert!(
+            dirs.contains(&root.join(needed).join("src")),
+            "{needed}: {dirs:?}"
+        );
+    }
+    dirs
 }
 
 /// One function as [`functions`] measures it.
