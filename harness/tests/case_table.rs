@@ -140,6 +140,21 @@ fn every_missing_field_of_every_row_is_listed_under_the_case_name() {
     }
 }
 
+/// A case that is no object is refused as that alone: it has no fields,
+/// so it is not told to run `make bless` for its `expect`.
+#[test]
+fn a_case_that_is_no_object_is_only_that() {
+    let errors = errors_for(r#"{"cases": [1, null, []]}"#);
+    assert_eq!(
+        errors,
+        [
+            "cases/bad.json: case #1 (cases[0]): must be an object, not an integer",
+            "cases/bad.json: case #2 (cases[1]): must be an object, not null",
+            "cases/bad.json: case #3 (cases[2]): must be an object, not an array",
+        ]
+    );
+}
+
 #[test]
 fn rows_are_written_at_pass_boundaries_that_exist_and_never_go_back() {
     // The good case has two rows and two passes.
