@@ -155,6 +155,21 @@ fn a_case_that_is_no_object_is_only_that() {
     );
 }
 
+/// A `$schema` of the wrong type is listed with the cases' problems, not
+/// instead of them, as at 040425b.
+#[test]
+fn a_bad_schema_field_does_not_hide_the_cases_problems() {
+    let case = GOOD_CASE.replacen(r#""passes": 2,"#, "", 1);
+    let errors = errors_for(&format!(r#"{{"$schema": 1, "cases": [{case}]}}"#));
+    assert_eq!(
+        errors,
+        [
+            "cases/bad.json: field `$schema`: must be a string, not an integer",
+            "cases/bad.json: case `good`: field `passes`: required field is missing",
+        ]
+    );
+}
+
 #[test]
 fn rows_are_written_at_pass_boundaries_that_exist_and_never_go_back() {
     // The good case has two rows and two passes.

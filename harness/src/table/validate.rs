@@ -69,8 +69,10 @@ fn parse_cases(
     // The file's own fields first, each case left unread: a case's
     // problems are its own, named with its name.
     let (_, problems) = de::read::<CaseFile<IgnoredAny>>(&root, &CaseNumbers);
-    if !problems.is_empty() {
-        check.report(problems);
+    // A bad `$schema` is no reason not to read the cases as well.
+    let readable = problems.iter().all(|(at, _)| at == "$schema");
+    check.report(problems);
+    if !readable {
         return Vec::new();
     }
     let items = match &root {
