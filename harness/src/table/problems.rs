@@ -22,6 +22,10 @@ pub(super) trait Numbers {
 /// A field's path and what is wrong with it (`""`: the value read).
 pub(super) type Problem = (String, String);
 
+/// Required fields learned by reading: (struct's name, field). A field is
+/// required wherever its struct is, so what one read learns holds for all.
+pub(super) type Required = Vec<(&'static str, &'static str)>;
+
 /// What one read shares: the rules, the fields an earlier read found
 /// required, and the problems found so far.
 pub(super) struct Reader<'r> {

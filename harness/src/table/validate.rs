@@ -14,7 +14,7 @@ use serde::de::IgnoredAny;
 use super::checker::{get, Checker};
 use super::de;
 use super::json::Json;
-use super::problems::{Numbers, Problem};
+use super::problems::{Numbers, Problem, Required};
 use super::{
     is_valid_name, Case, CaseError, Draft, Outcome, Row, MAX_ID, MAX_NAME_CHARS, MAX_PASSES,
 };
@@ -68,7 +68,8 @@ fn parse_cases(
     };
     // The file's own fields first, each case left unread: a case's
     // problems are its own, named with its name.
-    let (_, problems) = de::read::<CaseFile<IgnoredAny>>(&root, &CaseNumbers);
+    let mut required = Required::new();
+    let (_, problems) = de::read::<CaseFile<IgnoredAny>>(&root, &CaseNumbers, &mut required);
     // A bad `$schema` is no reason not to read the cases as well.
     let readable = problems.iter().all(|(at, _)| at == "$schema");
     check.report(problems);
@@ -85,7 +86,7 @@ fn parse_cases(
     items
         .iter()
         .enumerate()
-        .filter_map(|(index, item)| parse_case(&mut check, index, item, rule))
+        .filter_map(|(index, item)| parse_case(&mut check, &mut required, index, item, rule))
         .collect()
 }
 
@@ -95,13 +96,14 @@ fn parse_cases(
 /// what a zero in the place of a bad value would break.
 fn parse_case(
     check: &mut Checker<'_>,
+    required: &mut Required,
     index: usize,
     item: &Json,
     rule: ExpectRule,
 ) -> Option<Draft> {
     check.case = Some(format!("#{} (cases[{index}])", index + 1));
     let before = check.errors.len();
-    let (spec, problems) = de::read::<CaseSpec>(item, &CaseNumbers);
+    let (spec, problems) = de::read::<CaseSpec>(item, &CaseNumbers, required);
     let clean = |field: &str| !problems.iter().any(|(at, _)| within(at, field));
     let [name_ok, description_ok, messages_ok, passes_ok] =
         ["name", "description", "messages", "passes"].map(clean);
