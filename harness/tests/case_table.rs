@@ -113,6 +113,63 @@ fn unknown_and_missing_fields_are_refused() {
     );
 }
 
+/// Every row missing every field is listed, each under the case's name:
+/// a read that learned missing fields one path at a time stopped after 64,
+/// dropped the rest unsaid and lost the case's name.
+#[test]
+fn every_missing_field_of_every_row_is_listed_under_the_case_name() {
+    let rows = vec!["{}"; 100].join(", ");
+    let text = format!(
+        r#"{{"cases": [{}]}}"#,
+        GOOD_CASE.replacen(
+            r#"{"id": 1, "aggregate": "order-1", "type": "OrderPlaced"},
+    {"id": 2, "aggregate": "order-2", "type": "OrderPlaced"}"#,
+            &rows,
+            1,
+        )
+    );
+    let errors = errors_for(&text);
+    assert_eq!(errors.len(), 300, "{errors:#?}");
+    for (i, error) in errors.iter().enumerate() {
+        let field = ["id", "aggregate", "type"][i % 3];
+        let expected = format!(
+            "cases/bad.json: case `good`: field `messages[{}].{field}`: required field is missing",
+            i / 3
+        );
+        assert_eq!(error, &expected);
+    }
+}
+
+/// A case that is no object is refused as that alone: it has no fields,
+/// so it is not told to run `make bless` for its `expect`.
+#[test]
+fn a_case_that_is_no_object_is_only_that() {
+    let errors = errors_for(r#"{"cases": [1, null, []]}"#);
+    assert_eq!(
+        errors,
+        [
+            "cases/bad.json: case #1 (cases[0]): must be an object, not an integer",
+            "cases/bad.json: case #2 (cases[1]): must be an object, not null",
+            "cases/bad.json: case #3 (cases[2]): must be an object, not an array",
+        ]
+    );
+}
+
+/// A `$schema` of the wrong type is listed with the cases' problems, not
+/// instead of them, as at 040425b.
+#[test]
+fn a_bad_schema_field_does_not_hide_the_cases_problems() {
+    let case = GOOD_CASE.replacen(r#""passes": 2,"#, "", 1);
+    let errors = errors_for(&format!(r#"{{"$schema": 1, "cases": [{case}]}}"#));
+    assert_eq!(
+        errors,
+        [
+            "cases/bad.json: field `$schema`: must be a string, not an integer",
+            "cases/bad.json: case `good`: field `passes`: required field is missing",
+        ]
+    );
+}
+
 #[test]
 fn rows_are_written_at_pass_boundaries_that_exist_and_never_go_back() {
     // The good case has two rows and two passes.

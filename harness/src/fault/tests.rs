@@ -116,3 +116,87 @@ fn relative_to_shortens_every_path_under_the_root() {
     assert_eq!(spent.log(), Some(Path::new("target/log")));
     assert!(!spent.to_string().contains("/repo/"), "{spent}");
 }
+
+/// One fault of each kind; the match makes a new kind an edit here, so
+/// the schema test below sees it.
+fn one_of_each() -> Vec<FaultKind> {
+    let line = String::new;
+    let status = None;
+    let kinds = vec![
+        FaultKind::TimedOut {
+            deadline: Duration::ZERO,
+        },
+        FaultKind::Exited { status },
+        FaultKind::Malformed {
+            why: line(),
+            line: line(),
+        },
+        FaultKind::TooLong {
+            length: 0,
+            limit: 0,
+            start: line(),
+        },
+        FaultKind::OtherCase {
+            other: line(),
+            line: line(),
+        },
+        FaultKind::AnsweredTwice {
+            next: None,
+            line: line(),
+        },
+        FaultKind::ReadError { error: line() },
+        FaultKind::Stopped,
+        FaultKind::BudgetSpent {
+            in_a_row: 0,
+            left: 0,
+            last_case: line(),
+            last: Box::new(fault(FaultKind::Stopped, Stderr::Empty)),
+            log: None,
+        },
+        FaultKind::CouldNotStart {
+            argv: Vec::new(),
+            error: line(),
+        },
+        FaultKind::AfterLastAnswer(After::DidNotExit {
+            deadline: Duration::ZERO,
+        }),
+        FaultKind::BadReference { why: line() },
+    ];
+    for kind in &kinds {
+        match kind {
+            FaultKind::TimedOut { .. }
+            | FaultKind::Exited { .. }
+            | FaultKind::Malformed { .. }
+            | FaultKind::TooLong { .. }
+            | FaultKind::OtherCase { .. }
+            | FaultKind::AnsweredTwice { .. }
+            | FaultKind::ReadError { .. }
+            | FaultKind::Stopped
+            | FaultKind::BudgetSpent { .. }
+            | FaultKind::CouldNotStart { .. }
+            | FaultKind::AfterLastAnswer(_)
+            | FaultKind::BadReference { .. } => {}
+        }
+    }
+    kinds
+}
+
+/// The results file's schema lists exactly the fault kinds there are, so
+/// a results file naming a new kind stays valid (the trial kinds' list
+/// once missed one).
+#[test]
+fn the_results_schema_lists_every_fault_kind() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(crate::repo_root().join("harness/results.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let listed = schema
+        .pointer("/properties/trials/items/properties/fault/enum")
+        .and_then(|v| v.as_array())
+        .expect("the schema lists the fault kinds");
+    let mut listed: Vec<&str> = listed.iter().filter_map(|v| v.as_str()).collect();
+    let mut ids: Vec<&str> = one_of_each().iter().map(FaultKind::id).collect();
+    listed.sort_unstable();
+    ids.sort_unstable();
+    assert_eq!(listed, ids);
+}

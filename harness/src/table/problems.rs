@@ -22,12 +22,17 @@ pub(super) trait Numbers {
 /// A field's path and what is wrong with it (`""`: the value read).
 pub(super) type Problem = (String, String);
 
-/// What one read shares: the rules, the fields to take as absent zeros,
-/// and the problems found so far.
+/// Required fields learned by reading: (struct's name, field). A field is
+/// required wherever its struct is, so what one read learns holds for all.
+pub(super) type Required = Vec<(&'static str, &'static str)>;
+
+/// What one read shares: the rules, the fields an earlier read found
+/// required, and the problems found so far.
 pub(super) struct Reader<'r> {
     pub(super) numbers: &'r dyn Numbers,
-    /// Required fields found missing by an earlier read: (struct path, field).
-    pub(super) absent: &'r [(String, &'static str)],
+    /// Required fields found by an earlier read: (struct's name, field),
+    /// reported wherever that struct lacks one.
+    pub(super) required: &'r [(&'static str, &'static str)],
     pub(super) problems: RefCell<Vec<Problem>>,
 }
 
@@ -49,6 +54,8 @@ pub(super) enum Stop {
     Missing {
         /// The struct's path, once known.
         at: Option<String>,
+        /// The struct's name, once known.
+        structure: Option<&'static str>,
         /// The field.
         field: &'static str,
     },
@@ -57,10 +64,14 @@ pub(super) enum Stop {
 }
 
 impl Stop {
-    pub(super) fn at(self, path: &str) -> Self {
+    /// The innermost struct's path and name, for a missing field.
+    pub(super) fn at(self, path: &str, name: &'static str) -> Self {
         match self {
-            Stop::Missing { at: None, field } => Stop::Missing {
+            Stop::Missing {
+                at: None, field, ..
+            } => Stop::Missing {
                 at: Some(path.to_owned()),
+                structure: Some(name),
                 field,
             },
             other => other,
@@ -69,7 +80,7 @@ impl Stop {
 
     pub(super) fn problem(self) -> Problem {
         match self {
-            Stop::Missing { at, field } => (
+            Stop::Missing { at, field, .. } => (
                 join(&at.unwrap_or_default(), field),
                 "required field is missing".to_owned(),
             ),
@@ -95,6 +106,10 @@ impl de::Error for Stop {
     }
 
     fn missing_field(field: &'static str) -> Self {
-        Stop::Missing { at: None, field }
+        Stop::Missing {
+            at: None,
+            structure: None,
+            field,
+        }
     }
 }

@@ -14,7 +14,7 @@ use serde::de::IgnoredAny;
 use super::checker::{get, Checker};
 use super::de;
 use super::json::Json;
-use super::problems::{Numbers, Problem};
+use super::problems::{Numbers, Problem, Required};
 use super::{
     is_valid_name, Case, CaseError, Draft, Outcome, Row, MAX_ID, MAX_NAME_CHARS, MAX_PASSES,
 };
@@ -68,9 +68,12 @@ fn parse_cases(
     };
     // The file's own fields first, each case left unread: a case's
     // problems are its own, named with its name.
-    let (_, problems) = de::read::<CaseFile<IgnoredAny>>(&root, &CaseNumbers);
-    if !problems.is_empty() {
-        check.report(problems);
+    let mut required = Required::new();
+    let (_, problems) = de::read::<CaseFile<IgnoredAny>>(&root, &CaseNumbers, &mut required);
+    // A bad `$schema` is no reason not to read the cases as well.
+    let readable = problems.iter().all(|(at, _)| at == "$schema");
+    check.report(problems);
+    if !readable {
         return Vec::new();
     }
     let items = match &root {
@@ -83,7 +86,7 @@ fn parse_cases(
     items
         .iter()
         .enumerate()
-        .filter_map(|(index, item)| parse_case(&mut check, index, item, rule))
+        .filter_map(|(index, item)| parse_case(&mut check, &mut required, index, item, rule))
         .collect()
 }
 
@@ -93,16 +96,20 @@ fn parse_cases(
 /// what a zero in the place of a bad value would break.
 fn parse_case(
     check: &mut Checker<'_>,
+    required: &mut Required,
     index: usize,
     item: &Json,
     rule: ExpectRule,
 ) -> Option<Draft> {
     check.case = Some(format!("#{} (cases[{index}])", index + 1));
     let before = check.errors.len();
-    let (spec, problems) = de::read::<CaseSpec>(item, &CaseNumbers);
+    let (spec, problems) = de::read::<CaseSpec>(item, &CaseNumbers, required);
     let clean = |field: &str| !problems.iter().any(|(at, _)| within(at, field));
     let [name_ok, description_ok, messages_ok, passes_ok] =
         ["name", "description", "messages", "passes"].map(clean);
+    // A case that is no object has no fields to miss: `make bless` would
+    // not help it.
+    let is_object = matches!(item, Json::Object(_));
     // A bad list in `expect.sent` reads as an empty one: the count of lists
     // is still the file's.
     let lists_ok = !problems
@@ -116,7 +123,7 @@ fn parse_case(
         check.name(&spec.name);
     }
     check.report(problems);
-    if spec.expect.is_none() && rule == ExpectRule::Required {
+    if spec.expect.is_none() && rule == ExpectRule::Required && is_object {
         check.fail(
             "expect",
             "required field is missing: run `make bless` to compute it from the Rust reference, then review \

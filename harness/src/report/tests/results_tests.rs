@@ -327,3 +327,24 @@ fn the_known_failure_lists_are_told_what_to_add_and_remove_and_rewritten() {
     );
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// Every trial kind the harness has is one the schema allows (a case, or
+/// one of [`crate::config::Kind::ALL`]): the `protocol` kind was written by
+/// every run and refused by the schema, which listed the kinds by hand.
+#[test]
+fn the_schema_allows_every_trial_kind() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(crate::repo_root().join("harness/results.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let listed = schema
+        .pointer("/properties/trials/items/properties/kind/enum")
+        .and_then(|v| v.as_array())
+        .expect("the schema lists the trial kinds");
+    let mut listed: Vec<&str> = listed.iter().filter_map(|v| v.as_str()).collect();
+    let mut kinds: Vec<&str> = crate::config::Kind::ALL.iter().map(|k| k.name()).collect();
+    kinds.push("case");
+    listed.sort_unstable();
+    kinds.sort_unstable();
+    assert_eq!(listed, kinds);
+}
