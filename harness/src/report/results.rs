@@ -16,12 +16,15 @@ use crate::fault::Fault;
 use crate::judge::Verdict;
 use crate::suite::junit::Recorded;
 
-/// The format's version; a reader refuses another.
+/// The format's version; a reader refuses another. A field added later
+/// is optional and leaves the version alone: a reader ignores the fields it
+/// does not know (no `deny_unknown_fields` here), so main's results, written
+/// by a newer harness, stay a pull request's base. A field whose meaning
+/// changes makes a new version.
 pub const VERSION: u32 = 1;
 
 /// The whole file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Results {
     /// [`VERSION`].
     pub version: u32,
@@ -39,7 +42,6 @@ pub struct Results {
 
 /// One toolchain's version.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ToolchainVersion {
     /// E.g. `go`.
     pub name: String,
@@ -49,11 +51,10 @@ pub struct ToolchainVersion {
 
 /// One trial's result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Entry {
     /// The language, e.g. `php`.
     pub language: String,
-    /// `case`, `generated`, `demo`, `demo_config` or `unit`.
+    /// `case`, or the trial kind's name (`generated`, `protocol`, ...).
     pub kind: String,
     /// The case's name, or the trial's for the other kinds.
     pub case: String,

@@ -138,6 +138,13 @@ fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
         err.contains("results.json") && err.contains("missing field"),
         "{err}"
     );
+    // A newer harness's optional field (as `fault` and `log` once were)
+    // keeps the file readable as a base.
+    let mut newer = value.clone();
+    newer["trials"][0]["added_later"] = serde_json::json!("x");
+    newer["added_later"] = serde_json::json!({"x": 1});
+    std::fs::write(&path, newer.to_string()).unwrap();
+    assert_eq!(results::Results::load(&path).unwrap(), results);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
