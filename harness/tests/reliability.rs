@@ -402,6 +402,44 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
 }
 
 #[test]
+fn a_grandchild_holding_stdin_unread_does_not_hold_the_session() {
+    // More input than a pipe holds, so its writer blocks on a grandchild
+    // that left the group and session, holds stdin and never reads it.
+    let cases = seed_cases();
+    let mut requests = Vec::new();
+    while requests
+        .iter()
+        .map(|r: &Request| r.line.len())
+        .sum::<usize>()
+        < 1 << 20
+    {
+        requests.extend(Request::cases(&cases));
+    }
+    let dir = scratch("setsid-stdin");
+    let pids = dir.join("pids");
+    let mut runner = session("setsid-stdin", "setsid", "*");
+    runner.command.argv = counted_argv(&pids, "setsid", "*");
+    runner.command.deadline = Duration::from_millis(700);
+    let started = Instant::now();
+    let replies = runner.run(&requests);
+    let elapsed = started.elapsed();
+    // The grandchildren sleep 300 s: end them now they have been shown to
+    // outlive their runners.
+    for pid in pids_in(&pids) {
+        // SAFETY: kill takes plain integers.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    assert!(
+        elapsed < 3 * runner.command.deadline + SLACK,
+        "took {elapsed:?}"
+    );
+    assert!(matches!(
+        fault_of(&replies[0]).kind,
+        FaultKind::TimedOut { .. }
+    ));
+}
+
+#[test]
 fn each_faulting_start_keeps_its_own_non_empty_log() {
     let cases = seed_cases();
     let runner = session("crash-logs", "crash", "*");

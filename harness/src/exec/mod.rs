@@ -26,6 +26,7 @@ mod capture;
 mod guard;
 mod lines;
 
+use std::io::Write as _;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::ExitStatus;
@@ -164,9 +165,21 @@ fn start(
     // ends) is dropped here, so the readers see the end of output as soon
     // as the child's group is gone.
     let handle = match stdin {
-        Stdin::Null => expression.stdin_null().start(),
-        Stdin::Bytes(bytes) => expression.stdin_bytes(bytes).start(),
-    }?;
+        Stdin::Null => expression.stdin_null().start()?,
+        Stdin::Bytes(bytes) => {
+            // Written by a thread of the harness's own, never joined: a
+            // grandchild that left the group can hold stdin open without
+            // reading it, and duct's writer thread, which `Handle::wait`
+            // joins, would then hold the harness until that grandchild
+            // ended (the sweep ends it when the harness exits).
+            let (reader, mut writer) = os_pipe::pipe()?;
+            let handle = expression.stdin_file(reader).start()?;
+            std::thread::spawn(move || {
+                let _ = writer.write_all(&bytes);
+            });
+            handle
+        }
+    };
     if let Some(pid) = handle
         .pids()
         .first()
