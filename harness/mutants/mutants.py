@@ -605,15 +605,19 @@ class Port:
             )
         return self.score(tested, len(mutants), equivalents, time.monotonic() - started) | {"comments": self.commented}
 
-    def score(self, tested: list[Mutant], viable: int, equivalents: list[Equivalent], seconds: float) -> dict:
+    def tool_version(self) -> str:
+        """The mutation tool's version, from the path make installed it at."""
         tool = self.config["tool"]
         version = re.search(
             rf"{tool}-([\w.]+)", os.environ.get("STRYKER" if tool == "stryker" else "UNIVERSALMUTATOR", "")
         )
+        return version.group(1) if version else "?"
+
+    def score(self, tested: list[Mutant], viable: int, equivalents: list[Equivalent], seconds: float) -> dict:
         return score(
             self.language,
-            tool,
-            version.group(1) if version else "?",
+            self.config["tool"],
+            self.tool_version(),
             tested,
             viable,
             self.not_viable,
@@ -796,20 +800,11 @@ class JavaPort(Port):
             )
         return mutants
 
-    def score(self, tested: list[Mutant], viable: int, equivalents: list[Equivalent], seconds: float) -> dict:
+    def tool_version(self) -> str:
+        """PIT comes through Maven: its version is the one pom.xml pins."""
         pom = (self.root / "pom.xml").read_text()
         version = re.search(r"<artifactId>pitest-maven</artifactId>\s*<version>([\w.]+)</version>", pom)
-        return score(
-            self.language,
-            "pitest",
-            version.group(1) if version else "?",
-            tested,
-            viable,
-            self.not_viable,
-            equivalents,
-            seconds,
-            sample=bool(self.sample or self.only),
-        )
+        return version.group(1) if version else "?"
 
 
 # ---------------------------------------------------------------- Rust
