@@ -79,11 +79,6 @@ impl CaseSpec {
         }
     }
 
-    /// The scenario the case runs.
-    pub fn scenario(&self) -> Scenario {
-        self.clone().into_parts().2
-    }
-
     /// The name, description, scenario and expect.
     pub fn into_parts(self) -> (String, String, Scenario, Option<Outcome>) {
         let CaseSpec {
