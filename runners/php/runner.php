@@ -77,52 +77,18 @@ function runCase(array $case): array
     ];
 }
 
-/**
- * Builds the bench table (messages rows over aggregates orders, every
- * lost_ack_every-th attempt losing its ack) and drains it, timing only the
- * relay's passes.
- *
- * @param array<string, mixed> $bench
- * @return array<string, mixed>
- */
-function runBench(array $bench): array
-{
-    $table = new OutboxTable();
-    for ($id = 1; $id <= $bench['messages']; $id++) {
-        $table->add(new Message($id, 'order-' . (($id - 1) % $bench['aggregates'] + 1), 'Event'));
-    }
-    $every = max($bench['lost_ack_every'], 2);
-    $failures = [];
-    for ($k = 1; $k <= intdiv(2 * $bench['messages'] + 2, $every); $k++) {
-        $failures[$k * $every] = Failure::LostAck;
-    }
-    $consumer = new IdempotentConsumer();
-    $relay = new OutboxRelay($table, new FlakyBroker($consumer, $failures), $bench['batch_size']);
-    $sent = 0;
-    $passes = 0;
-    $started = hrtime(true);
-    while (($ids = $relay->runOnce()) !== []) {
-        $sent += count($ids);
-        $passes++;
-    }
-    $elapsed = hrtime(true) - $started;
-    return ['name' => $bench['name'], 'elapsed_ns' => $elapsed, 'sent' => $sent, 'duplicates' => $consumer->duplicates(), 'passes' => $passes];
-}
-
 /** @return array<string, mixed> */
 function run(mixed $request): array
 {
     $fields = is_array($request) ? $request : [];
-    $run = match ($fields['kind'] ?? null) {
-        'case' => runCase(...),
-        'bench' => runBench(...),
-        default => throw new Refused('unknown request kind: ' . describe($fields['kind'] ?? null) . ' (want "case" or "bench")'),
-    };
+    if (($fields['kind'] ?? null) !== 'case') {
+        throw new Refused('unknown request kind: ' . describe($fields['kind'] ?? null) . ' (want "case")');
+    }
     // Strict: 1.0 and true are not the protocol's version 1.
     if (($fields['version'] ?? null) !== 1) {
         throw new Refused('unsupported protocol version: ' . describe($fields['version'] ?? null) . ' (want 1)');
     }
-    return $run($fields);
+    return runCase($fields);
 }
 
 while (($line = fgets(STDIN)) !== false) {

@@ -7,8 +7,6 @@ site-packages, and skipping them halves the start-up time.
 
 import json
 import sys
-import time
-from collections.abc import Callable
 from typing import Any
 
 from outbox import Failure, FlakyBroker, IdempotentConsumer, Message, OutboxRelay, OutboxTable
@@ -52,46 +50,16 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
     return {"name": case["name"], "sent": sent, "journal": consumer.journal, "duplicates": consumer.duplicates}
 
 
-def run_bench(bench: dict[str, Any]) -> dict[str, Any]:
-    """Builds the bench table (``messages`` rows over ``aggregates`` orders,
-    every ``lost_ack_every``-th attempt losing its ack) and drains it, timing
-    only the relay's passes."""
-    table = OutboxTable()
-    aggregates = bench["aggregates"]
-    for id_ in range(1, bench["messages"] + 1):
-        table.add(Message(id_, f"order-{(id_ - 1) % aggregates + 1}", "Event"))
-    every = max(bench["lost_ack_every"], 2)
-    failures = {k * every: Failure.LOST_ACK for k in range(1, (2 * bench["messages"] + 2) // every + 1)}
-    consumer = IdempotentConsumer()
-    relay = OutboxRelay(table, FlakyBroker(consumer, failures), bench["batch_size"])
-    sent = passes = 0
-    started = time.perf_counter_ns()
-    while ids := relay.run_once():
-        sent += len(ids)
-        passes += 1
-    elapsed = time.perf_counter_ns() - started
-    return {
-        "name": bench["name"],
-        "elapsed_ns": elapsed,
-        "sent": sent,
-        "duplicates": consumer.duplicates,
-        "passes": passes,
-    }
-
-
-KINDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {"case": run_case, "bench": run_bench}
-
-
 def run(request: object) -> dict[str, Any]:
     fields = request if isinstance(request, dict) else {}
     kind = fields.get("kind")
-    if not isinstance(kind, str) or kind not in KINDS:
-        raise Refused(f'unknown request kind: {describe(kind)} (want "case" or "bench")')
+    if kind != "case":
+        raise Refused(f'unknown request kind: {describe(kind)} (want "case")')
     version = fields.get("version")
     # 1.0 and True are equal to 1 in Python; the protocol's version is the integer.
     if type(version) is not int or version != 1:
         raise Refused(f"unsupported protocol version: {describe(version)} (want 1)")
-    return KINDS[kind](fields)
+    return run_case(fields)
 
 
 def answer(line: str) -> dict[str, Any]:

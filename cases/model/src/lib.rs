@@ -11,7 +11,5 @@ pub mod protocol;
 pub mod scenario;
 
 pub use file::{CaseFile, CaseSpec};
-pub use protocol::{
-    decode, Answer, Bench, BenchReport, BenchRequest, CaseRequest, Refusal, Request, VERSION,
-};
+pub use protocol::{decode, Answer, CaseRequest, Refusal, Request, VERSION};
 pub use scenario::{Failure, MessageId, Outcome, Row, Scenario};

@@ -2,8 +2,8 @@
 //! one request per stdin line, each with its `kind` and `version`, and one
 //! answer per stdout line.
 //!
-//! The harness encodes its requests with [`CaseRequest`] and
-//! [`BenchRequest`] and reads answers as [`Answer`]; the Rust runner
+//! The harness encodes its requests with [`CaseRequest`] and reads answers
+//! as [`Answer`]; the Rust runner
 //! decodes the same lines with [`decode`], so the two cannot drift apart
 //! although neither depends on the other.
 
@@ -46,38 +46,6 @@ impl<'a> CaseRequest<'a> {
     }
 }
 
-/// A `bench` request: build the bench table, drain it, answer with a
-/// [`BenchReport`].
-#[derive(Debug, Serialize)]
-pub struct BenchRequest<'a> {
-    /// Always `"bench"`.
-    pub kind: &'static str,
-    /// Always [`VERSION`].
-    pub version: u64,
-    /// Echoed in the answer.
-    pub name: &'a str,
-    /// Which table; its fields sit beside `name` on the wire.
-    #[serde(flatten)]
-    pub bench: &'a Bench,
-}
-
-impl<'a> BenchRequest<'a> {
-    /// The request for one bench table.
-    pub fn new(name: &'a str, bench: &'a Bench) -> Self {
-        BenchRequest {
-            kind: "bench",
-            version: VERSION,
-            name,
-            bench,
-        }
-    }
-
-    /// The request as one line (no newline).
-    pub fn line(&self) -> String {
-        serde_json::to_string(self).expect("a request serializes")
-    }
-}
-
 /// A `case` answer as it travels: the name and the outcome's fields.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -103,23 +71,13 @@ impl Answer {
     }
 }
 
-/// A request the runner understood.
+/// A request the runner understood: a case to run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Request {
-    /// Run a case.
-    Case {
-        /// Echoed in the answer.
-        name: String,
-        /// What to run.
-        scenario: Scenario,
-    },
-    /// Build and drain a bench table.
-    Bench {
-        /// Echoed in the answer.
-        name: String,
-        /// Which table.
-        bench: Bench,
-    },
+pub struct Request {
+    /// Echoed in the answer.
+    pub name: String,
+    /// What to run.
+    pub scenario: Scenario,
 }
 
 /// A request the runner refuses, and the name to answer with (`null` when
@@ -134,7 +92,7 @@ pub struct Refusal {
 }
 
 /// Decodes one request line: one parse into a JSON tree, then the kind and
-/// version checked and the rest read into the kind's type.
+/// version checked and the rest read into a [`Scenario`].
 pub fn decode(line: &str) -> Result<Request, Refusal> {
     let mut fields: Map<String, Value> = serde_json::from_str(line).map_err(|e| Refusal {
         name: Value::Null,
@@ -154,15 +112,15 @@ pub fn decode(line: &str) -> Result<Request, Refusal> {
         name: Value::String(name.clone()),
         error,
     };
-    let kind = match fields.remove("kind") {
-        Some(Value::String(kind)) if kind == "case" || kind == "bench" => kind,
+    match fields.remove("kind") {
+        Some(kind) if kind == "case" => {}
         other => {
             return Err(refuse(format!(
-                "unknown request kind: {} (want \"case\" or \"bench\")",
+                "unknown request kind: {} (want \"case\")",
                 other.map_or("missing".to_owned(), |v| v.to_string())
             )))
         }
-    };
+    }
     match fields.remove("version") {
         Some(version) if version.as_u64() == Some(VERSION) => {}
         other => {
@@ -172,13 +130,7 @@ pub fn decode(line: &str) -> Result<Request, Refusal> {
             )))
         }
     }
-    let rest = Value::Object(fields);
-    if kind == "bench" {
-        let bench =
-            Bench::deserialize(rest).map_err(|e| refuse(format!("bad bench request: {e}")))?;
-        return Ok(Request::Bench { name, bench });
-    }
-    let scenario = Scenario::deserialize(rest).map_err(|e| {
+    let scenario = Scenario::deserialize(Value::Object(fields)).map_err(|e| {
         let text = e.to_string();
         if text.contains("unknown variant") {
             refuse(format!("unknown failure kind: {text}"))
@@ -186,38 +138,7 @@ pub fn decode(line: &str) -> Result<Request, Refusal> {
             refuse(format!("bad case request: {text}"))
         }
     })?;
-    Ok(Request::Case { name, scenario })
-}
-
-/// Which bench table to build (SPEC.md, "Runner protocol"): every runner
-/// builds it from these four numbers and drains it, timing only the
-/// relay's passes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Bench {
-    /// Rows in the table, ids 1 to `messages`.
-    pub messages: u64,
-    /// Row `id` belongs to order `(id - 1) % aggregates + 1`.
-    pub aggregates: u64,
-    /// Rows per pass.
-    pub batch_size: u64,
-    /// Attempts `lost_ack_every * k`, k = 1 ..= (2 * messages + 2) / lost_ack_every,
-    /// lose their ack (at least 2, so no row fails twice in a row).
-    pub lost_ack_every: u64,
-}
-
-/// What draining a bench table did: a `bench` answer, less its name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BenchReport {
-    /// Nanoseconds spent in the passes (building the table excluded).
-    pub elapsed_ns: u64,
-    /// Messages sent, over all passes.
-    pub sent: u64,
-    /// Redeliveries the consumer dropped.
-    pub duplicates: u64,
-    /// Passes until a pass sent nothing.
-    pub passes: u64,
+    Ok(Request { name, scenario })
 }
 
 #[cfg(test)]
@@ -241,23 +162,9 @@ mod tests {
         let line = CaseRequest::new("c", &scenario()).line();
         assert_eq!(
             decode(&line),
-            Ok(Request::Case {
+            Ok(Request {
                 name: "c".into(),
                 scenario: scenario()
-            })
-        );
-        let bench = Bench {
-            messages: 4,
-            aggregates: 2,
-            batch_size: 2,
-            lost_ack_every: 3,
-        };
-        let line = BenchRequest::new("b", &bench).line();
-        assert_eq!(
-            decode(&line),
-            Ok(Request::Bench {
-                name: "b".into(),
-                bench
             })
         );
     }

@@ -247,7 +247,7 @@ fn without_blocking(line: &str) -> String {
     use outbox::{Broker, FlakyBroker, IdempotentConsumer, OutboxTable};
     use outbox_cases::protocol::{decode, Request};
     use parity::oracle::passes;
-    let Ok(Request::Case { name, scenario }) = decode(line) else {
+    let Ok(Request { name, scenario }) = decode(line) else {
         return parity::oracle::answer(line);
     };
     let mut table = OutboxTable::new();

@@ -10,12 +10,9 @@
 
 pub mod passes;
 
-use std::collections::HashMap;
-
-use outbox::{FlakyBroker, IdempotentConsumer, Message, OutboxRelay, OutboxTable};
-use outbox_cases::protocol::{decode, Answer, Bench, BenchReport, Refusal, Request};
+use outbox::{FlakyBroker, IdempotentConsumer};
+use outbox_cases::protocol::{decode, Answer, Refusal, Request};
 use outbox_cases::{Outcome, Scenario};
-use serde_json::Value;
 
 use passes::{Hook, Pass};
 
@@ -69,7 +66,7 @@ pub fn run(scenario: &Scenario) -> Result<Outcome, String> {
 /// what a correct runner prints for it.
 pub fn answer(line: &str) -> String {
     let value = match decode(line) {
-        Ok(Request::Case { name, scenario }) => match run(&scenario) {
+        Ok(Request { name, scenario }) => match run(&scenario) {
             Ok(outcome) => serde_json::to_value(Answer {
                 name,
                 sent: outcome.sent,
@@ -79,49 +76,7 @@ pub fn answer(line: &str) -> String {
             .expect("an answer serializes"),
             Err(error) => serde_json::json!({"name": name, "error": error}),
         },
-        Ok(Request::Bench { name, bench }) => {
-            let mut value = serde_json::to_value(drain(&bench)).expect("a report serializes");
-            value["name"] = Value::String(name);
-            value
-        }
         Err(Refusal { name, error }) => serde_json::json!({"name": name, "error": error}),
     };
     value.to_string()
-}
-
-/// The reference's drain of a bench table (SPEC.md, "Runner protocol"):
-/// the counts each runner's `bench` answer is checked against.
-pub fn drain(bench: &Bench) -> BenchReport {
-    let mut table = OutboxTable::new();
-    let aggregates = bench.aggregates.max(1);
-    for id in 1..=bench.messages {
-        let order = (id - 1) % aggregates + 1;
-        table
-            .add(Message::new(id, format!("order-{order}"), "Event"))
-            .expect("bench ids increase");
-    }
-    let every = bench.lost_ack_every.max(2);
-    let failures: HashMap<u64, outbox::Failure> = (1..=(2 * bench.messages + 2) / every)
-        .map(|k| (k * every, outbox::Failure::LostAck))
-        .collect();
-    let mut broker = FlakyBroker::new(IdempotentConsumer::new(), failures);
-    let batch_size = usize::try_from(bench.batch_size).unwrap_or(usize::MAX);
-    let mut relay = OutboxRelay::new(&mut table, &mut broker, batch_size);
-    let started = std::time::Instant::now();
-    let (mut sent, mut passes) = (0, 0);
-    loop {
-        let ids = relay.run_once();
-        if ids.is_empty() {
-            break;
-        }
-        sent += ids.len() as u64;
-        passes += 1;
-    }
-    let elapsed_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-    BenchReport {
-        elapsed_ns,
-        sent,
-        duplicates: broker.consumer().duplicates(),
-        passes,
-    }
 }

@@ -6,7 +6,6 @@
 //! crate's; the harness that judges this runner depends on that crate and
 //! on the reference, never on this one.
 
-pub mod bench;
 pub mod demo;
 pub mod protocol;
 pub mod scenario;

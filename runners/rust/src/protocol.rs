@@ -3,15 +3,14 @@
 //! and their decoding are the shared model's (`outbox_cases::protocol`).
 
 use outbox_cases::protocol::{decode, Answer, Refusal, Request};
-use serde_json::Value;
 
-use crate::{bench, scenario};
+use crate::scenario;
 
 /// Answers one request line with one line (no newline): the result, or an
 /// `error` answer when the line is not a request this runner can run.
 pub fn answer(line: &str) -> String {
     let value = match decode(line) {
-        Ok(Request::Case { name, scenario }) => match scenario::run(&scenario) {
+        Ok(Request { name, scenario }) => match scenario::run(&scenario) {
             Ok(outcome) => serde_json::to_value(Answer {
                 name,
                 sent: outcome.sent,
@@ -21,11 +20,6 @@ pub fn answer(line: &str) -> String {
             .expect("an answer serializes"),
             Err(error) => serde_json::json!({"name": name, "error": error}),
         },
-        Ok(Request::Bench { name, bench }) => {
-            let mut value = serde_json::to_value(bench::run(&bench)).expect("a report serializes");
-            value["name"] = Value::String(name);
-            value
-        }
         Err(Refusal { name, error }) => serde_json::json!({"name": name, "error": error}),
     };
     value.to_string()
@@ -35,6 +29,7 @@ pub fn answer(line: &str) -> String {
 mod tests {
     use super::*;
     use outbox_cases::{CaseRequest, Failure, Row, Scenario};
+    use serde_json::Value;
 
     fn scenario() -> Scenario {
         let row = |id, event_type: &str, written_after_pass| Row {

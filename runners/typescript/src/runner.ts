@@ -15,15 +15,6 @@ interface CaseRequest {
   restart_each_pass?: boolean;
 }
 
-interface BenchRequest {
-  kind: "bench";
-  name: string;
-  messages: number;
-  aggregates: number;
-  batch_size: number;
-  lost_ack_every: number;
-}
-
 /** A request this runner does not take; its text is the whole error answer. */
 class Refused extends Error {}
 
@@ -75,45 +66,16 @@ function runCase(c: CaseRequest): object {
   return { name: c.name, sent, journal: consumer.journal, duplicates: consumer.duplicates };
 }
 
-/**
- * Builds the bench table (`messages` rows over `aggregates` orders, every
- * `lost_ack_every`-th attempt losing its ack) and drains it, timing only the
- * relay's passes.
- */
-function runBench(bench: BenchRequest): object {
-  const table = new OutboxTable();
-  for (let id = 1; id <= bench.messages; id++) {
-    table.add({ id, aggregate: `order-${((id - 1) % bench.aggregates) + 1}`, type: "Event" });
-  }
-  const every = Math.max(bench.lost_ack_every, 2);
-  const failures: Record<number, Failure> = {};
-  for (let k = 1; k <= Math.floor((2 * bench.messages + 2) / every); k++) {
-    failures[k * every] = Failure.LostAck;
-  }
-  const consumer = new IdempotentConsumer();
-  const relay = new OutboxRelay(table, new FlakyBroker(consumer, failures), bench.batch_size);
-  let sent = 0;
-  let passes = 0;
-  const started = process.hrtime.bigint();
-  for (let ids = relay.runOnce(); ids.length > 0; ids = relay.runOnce()) {
-    sent += ids.length;
-    passes += 1;
-  }
-  const elapsed = Number(process.hrtime.bigint() - started);
-  return { name: bench.name, elapsed_ns: elapsed, sent, duplicates: consumer.duplicates, passes };
-}
-
 /** Refuses what protocol version 1 does not know; the rest is the harness's well-formed input. */
 function run(fields: Partial<Record<string, unknown>>): object {
-  if (fields.kind !== "case" && fields.kind !== "bench") {
-    throw new Refused(`unknown request kind: ${describe(fields.kind)} (want "case" or "bench")`);
+  if (fields.kind !== "case") {
+    throw new Refused(`unknown request kind: ${describe(fields.kind)} (want "case")`);
   }
   // JSON.parse reads 1.0 as 1 too: JavaScript has one number type.
   if (fields.version !== 1) {
     throw new Refused(`unsupported protocol version: ${describe(fields.version)} (want 1)`);
   }
-  const request = fields as unknown as CaseRequest | BenchRequest;
-  return request.kind === "case" ? runCase(request) : runBench(request);
+  return runCase(fields as unknown as CaseRequest);
 }
 
 function answer(line: string): object {

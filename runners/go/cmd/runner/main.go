@@ -11,29 +11,23 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"time"
 
 	"outbox"
 	"outbox/internal/cli"
 )
 
-// request holds either kind of request; a field the kind does not use stays
-// zero. messages is a case's rows but a bench's row count, so it waits as
-// raw JSON until the kind is known. Kind and name are any, so that a value
-// of the wrong type is refused by what it is, not by a decoding error.
+// request is a case request. Kind and name are any, so that a value of the
+// wrong type is refused by what it is, not by a decoding error.
 type request struct {
 	Kind      any             `json:"kind"`
 	Version   json.RawMessage `json:"version"`
 	Name      any             `json:"name"`
 	BatchSize int             `json:"batch_size"`
-	Messages  json.RawMessage `json:"messages"`
+	Messages  []wireMessage   `json:"messages"`
 
 	Failures        map[string]string `json:"failures"`
 	Passes          int               `json:"passes"`
 	RestartEachPass bool              `json:"restart_each_pass"`
-
-	Aggregates   int64 `json:"aggregates"`
-	LostAckEvery int64 `json:"lost_ack_every"`
 }
 
 type wireMessage struct {
@@ -50,14 +44,6 @@ type caseResult struct {
 	Duplicates int       `json:"duplicates"`
 }
 
-type benchResult struct {
-	Name       string `json:"name"`
-	ElapsedNs  int64  `json:"elapsed_ns"`
-	Sent       int    `json:"sent"`
-	Duplicates int    `json:"duplicates"`
-	Passes     int    `json:"passes"`
-}
-
 type errorResult struct {
 	Name  any    `json:"name"`
 	Error string `json:"error"`
@@ -68,10 +54,7 @@ var failureKinds = map[string]outbox.Failure{"down": outbox.Down, "lost_ack": ou
 // runCase adds the rows written before the first pass, then after each pass
 // k the rows written after it, through the table's ordinary Add.
 func runCase(req request, name string) (caseResult, error) {
-	var rows []wireMessage
-	if err := json.Unmarshal(req.Messages, &rows); err != nil {
-		return caseResult{}, fmt.Errorf("messages: %w", err)
-	}
+	rows := req.Messages
 	failures := map[int64]outbox.Failure{}
 	for attempt, kind := range req.Failures {
 		n, err := strconv.ParseInt(attempt, 10, 64)
@@ -122,43 +105,6 @@ func runCase(req request, name string) (caseResult, error) {
 	return res, nil
 }
 
-// runBench builds the bench table (messages rows over aggregates orders,
-// every lostAckEvery-th attempt losing its ack) and drains it, timing only
-// the relay's passes.
-func runBench(req request, name string) (benchResult, error) {
-	var messages int64
-	if err := json.Unmarshal(req.Messages, &messages); err != nil {
-		return benchResult{}, fmt.Errorf("messages: %w", err)
-	}
-	table := outbox.NewOutboxTable()
-	for id := int64(1); id <= messages; id++ {
-		m := outbox.Message{ID: id, Aggregate: fmt.Sprintf("order-%d", (id-1)%req.Aggregates+1), Type: "Event"}
-		if err := table.Add(m); err != nil {
-			return benchResult{}, err
-		}
-	}
-	every := max(req.LostAckEvery, 2)
-	failures := map[int64]outbox.Failure{}
-	for k := int64(1); k <= (2*messages+2)/every; k++ {
-		failures[k*every] = outbox.LostAck
-	}
-	var consumer outbox.Consumer
-	relay := outbox.NewOutboxRelay(table, outbox.NewFlakyBroker(&consumer, failures), req.BatchSize)
-	res := benchResult{Name: name}
-	started := time.Now()
-	for {
-		sent, _ := relay.RunOnce()
-		if len(sent) == 0 {
-			break
-		}
-		res.Sent += len(sent)
-		res.Passes++
-	}
-	res.ElapsedNs = time.Since(started).Nanoseconds()
-	res.Duplicates = consumer.Duplicates()
-	return res, nil
-}
-
 // describe shows a request field in an error: its JSON, or that it is missing.
 func describe(v any) string {
 	if v == nil {
@@ -185,8 +131,8 @@ func answer(line []byte) (res any) {
 	}
 	// Decoding goes on past a field of the wrong type, so kind and version
 	// are known even then, and are refused first.
-	if req.Kind != "case" && req.Kind != "bench" {
-		return fail(fmt.Errorf(`unknown request kind: %s (want "case" or "bench")`, describe(req.Kind)))
+	if req.Kind != "case" {
+		return fail(fmt.Errorf(`unknown request kind: %s (want "case")`, describe(req.Kind)))
 	}
 	if string(req.Version) != "1" {
 		version := "missing"
@@ -203,11 +149,7 @@ func answer(line []byte) (res any) {
 			res = fail(fmt.Errorf("panic: %v", p))
 		}
 	}()
-	if req.Kind == "bench" {
-		res, err = runBench(req, name)
-	} else {
-		res, err = runCase(req, name)
-	}
+	res, err = runCase(req, name)
 	if err != nil {
 		return fail(err)
 	}

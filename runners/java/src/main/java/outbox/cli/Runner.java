@@ -73,8 +73,8 @@ public final class Runner {
         try {
             JsonNode kind = request.get("kind");
             String known = kind != null && kind.isTextual() ? kind.textValue() : "";
-            if (!known.equals("case") && !known.equals("bench")) {
-                throw new Refused("unknown request kind: " + describe(kind) + " (want \"case\" or \"bench\")");
+            if (!known.equals("case")) {
+                throw new Refused("unknown request kind: " + describe(kind) + " (want \"case\")");
             }
             JsonNode version = request.get("version");
             // 1.0 is not the protocol's version: the integer 1 is (and 2^64+1
@@ -83,7 +83,7 @@ public final class Runner {
                     || version.longValue() != 1) {
                 throw new Refused("unsupported protocol version: " + describe(version) + " (want 1)");
             }
-            return known.equals("case") ? runCase(request, name) : runBench(request, name);
+            return runCase(request, name);
         } catch (Refused | OutOfOrder e) {
             return error(name, e.getMessage());
         } catch (RuntimeException e) {
@@ -137,44 +137,6 @@ public final class Runner {
             table.add(new Message(integer(row, "id"), row.path("aggregate").asText(), row.path("type").asText()));
         }
         return next;
-    }
-
-    /**
-     * Builds the bench table ({@code messages} rows over {@code aggregates}
-     * orders, every {@code lost_ack_every}-th attempt losing its ack) and
-     * drains it, timing only the relay's passes.
-     */
-    static ObjectNode runBench(JsonNode request, String name) {
-        long messages = integer(request, "messages");
-        long aggregates = integer(request, "aggregates");
-        var table = new OutboxTable();
-        for (long id = 1; id <= messages; id++) {
-            table.add(new Message(id, "order-" + ((id - 1) % aggregates + 1), "Event"));
-        }
-        long every = Math.max(integer(request, "lost_ack_every"), 2);
-        Map<Long, Failure> failures = new HashMap<>();
-        for (long k = 1; k <= (2 * messages + 2) / every; k++) {
-            failures.put(k * every, Failure.LOST_ACK);
-        }
-        var consumer = new IdempotentConsumer();
-        var relay = new OutboxRelay(table, new FlakyBroker(consumer, failures), batchSize(request));
-        long sent = 0;
-        long passes = 0;
-        // As Go's testing package does before a benchmark: the garbage of
-        // building the table is collected now, not charged to the passes.
-        System.gc();
-        long started = System.nanoTime();
-        for (List<Long> ids = relay.runOnce(); !ids.isEmpty(); ids = relay.runOnce()) {
-            sent += ids.size();
-            passes++;
-        }
-        long elapsed = System.nanoTime() - started;
-        return JSON.createObjectNode()
-                .put("name", name)
-                .put("elapsed_ns", elapsed)
-                .put("sent", sent)
-                .put("duplicates", consumer.duplicates())
-                .put("passes", passes);
     }
 
     /** The wire names of the failures: only the runner knows them. */
