@@ -4,13 +4,9 @@ declare(strict_types=1);
 
 // Drives the PHP port over the parity harness's protocol, version 1: one
 // request per stdin line in, one answer per stdout line out, flushed at once.
-// Stdout carries answers only, so errors go to stderr, and the memory limit
-// fits a 10^6-message case. The objects form no cycles, so the cycle collector only
-// costs time (seconds on a 10^6-message case) and is switched off.
+// Stdout carries answers only, so errors go to stderr.
 
 ini_set('display_errors', 'stderr');
-ini_set('memory_limit', '4G');
-gc_disable();
 
 require __DIR__ . '/autoload.php';
 
