@@ -71,12 +71,6 @@ impl FlakyBroker {
     pub fn consumer(&self) -> &IdempotentConsumer {
         &self.consumer
     }
-
-    /// How many publish attempts the broker has seen, so an observer can
-    /// name the attempt the failure script refers to.
-    pub fn attempts(&self) -> u64 {
-        self.attempts
-    }
 }
 
 impl Broker for FlakyBroker {

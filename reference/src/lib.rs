@@ -20,7 +20,6 @@ mod consumer;
 mod message;
 mod relay;
 mod table;
-pub mod trace;
 
 #[cfg(test)]
 mod tests;

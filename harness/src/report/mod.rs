@@ -4,7 +4,8 @@
 //! checking every language at a glance, a reader learning what a case
 //! means, and a CI artifact need a page: the language-by-case matrix, a
 //! summary per language, and a picture of every case drawn from the
-//! reference's own trace of it (see `outbox::trace`).
+//! reference's run of it, watched by the report's own broker (see
+//! `trace.rs`).
 //!
 //! This module only knows the plain structs below; the suite maps its own
 //! case and trial model onto them, so the page can be built (and tested)

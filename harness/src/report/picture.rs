@@ -7,11 +7,10 @@
 
 use std::fmt::Write as _;
 
-use outbox::trace::{Event, Outcome};
 use outbox::Message;
 
 use super::markup::escape;
-use super::trace::{simulate, Pass, Run};
+use super::trace::{simulate, Event, Outcome, Pass, Run};
 use super::{Failure, Scenario};
 fn describe(message: &Message) -> String {
     format!(

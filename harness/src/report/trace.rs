@@ -2,13 +2,174 @@
 //! picture draws: the oracle's pass loop with a hook that watches the
 //! broker, so the picture shows exactly what the expected outcomes come
 //! from.
+//!
+//! The watching is the report's own: an [`ObservedBroker`] wraps the
+//! reference's [`FlakyBroker`] behind the reference's public [`Broker`]
+//! trait and records one [`Event::Attempt`] per publish; [`traced_pass`]
+//! adds the rows the relay skipped, learnt from outside the relay: the
+//! batch taken before the pass (`table.unsent(batch_size)`, the relay's own
+//! first step) against the attempts the broker saw. So the reference stays
+//! the four parts and the message, with nothing in it for the report.
 
-use outbox::trace::{traced_pass, Event, ObservedBroker};
-use outbox::{FlakyBroker, IdempotentConsumer, Message, OutboxRelay, OutboxTable};
+use outbox::{
+    Broker, Failure, FlakyBroker, IdempotentConsumer, Message, MessageId, OutboxRelay, OutboxTable,
+    PublishFailed,
+};
 
 use crate::oracle::passes::{self, Hook};
 
 use super::Scenario;
+
+/// How one publish attempt went, as the practice names the three cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// Delivered and acknowledged: the relay marks the row sent.
+    Published,
+    /// The broker did not answer: not delivered, the row stays unsent.
+    BrokerDown,
+    /// Delivered, but the ack was lost: the row stays unsent and will be
+    /// delivered again, which is why the consumer dedupes.
+    AckLost,
+}
+
+impl Outcome {
+    /// Whether the consumer received the message on this attempt.
+    pub fn delivered(self) -> bool {
+        self != Outcome::BrokerDown
+    }
+}
+
+/// One thing that happened to one row of a relay's batch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Event {
+    /// The relay handed `message` to the broker.
+    Attempt {
+        /// The broker's attempt number, counted from 1 over its whole life:
+        /// the number a failure script names.
+        attempt: u64,
+        /// The row.
+        message: Message,
+        /// What the publisher saw.
+        outcome: Outcome,
+        /// The message reached the consumer, which had processed its id
+        /// before and dropped it: at-least-once delivery made harmless.
+        duplicate_dropped: bool,
+    },
+    /// The relay skipped `message` without publishing it: an earlier
+    /// message of its order failed in this pass, so it must not overtake it.
+    /// Found by [`with_held_back`]: a row of the batch with no attempt.
+    HeldBack {
+        /// The row.
+        message: Message,
+    },
+}
+
+impl Event {
+    /// The row the event is about.
+    pub fn message(&self) -> &Message {
+        match self {
+            Event::Attempt { message, .. } | Event::HeldBack { message } => message,
+        }
+    }
+}
+
+/// A [`FlakyBroker`] whose every publish attempt is recorded, and which
+/// otherwise behaves exactly like it. It cannot see the rows the relay
+/// skips (no broker can); [`traced_pass`] adds them.
+#[derive(Debug)]
+pub(super) struct ObservedBroker {
+    broker: FlakyBroker,
+    /// Counted here, as the wrapped broker counts its own: every publish
+    /// goes through this one, and the broker is new, so the two agree.
+    attempts: u64,
+    /// The attempts of the pass being traced.
+    events: Vec<Event>,
+}
+
+impl ObservedBroker {
+    /// Wraps `broker`, which must be new, so that its attempt numbers are
+    /// the ones counted here and the failure script names.
+    pub fn new(broker: FlakyBroker) -> Self {
+        Self {
+            broker,
+            attempts: 0,
+            events: Vec::new(),
+        }
+    }
+
+    /// The wrapped broker, to read its consumer after the run.
+    #[cfg(test)]
+    pub fn broker(&self) -> &FlakyBroker {
+        &self.broker
+    }
+}
+
+impl Broker for ObservedBroker {
+    fn publish(&mut self, message: &Message) -> Result<(), PublishFailed> {
+        // The consumer's counter is the only witness of a dropped duplicate
+        // that does not change the consumer's API.
+        let duplicates_before = self.broker.consumer().duplicates();
+        let result = self.broker.publish(message);
+        self.attempts += 1;
+        let outcome = match result {
+            Ok(()) => Outcome::Published,
+            Err(PublishFailed {
+                failure: Failure::Down,
+            }) => Outcome::BrokerDown,
+            Err(PublishFailed {
+                failure: Failure::LostAck,
+            }) => Outcome::AckLost,
+        };
+        self.events.push(Event::Attempt {
+            attempt: self.attempts,
+            message: message.clone(),
+            outcome,
+            duplicate_dropped: self.broker.consumer().duplicates() > duplicates_before,
+        });
+        result
+    }
+}
+
+/// One pass of a relay over `table` with an observed broker: the ids sent,
+/// and one event per row of the batch, in batch order.
+///
+/// The batch is taken first, as the relay's own first step takes it
+/// (`table.unsent(batch_size)`); the relay then runs unchanged, and every
+/// row of that batch the broker saw no attempt for was held back. The
+/// broker's earlier events are dropped, so each pass starts clean.
+pub(super) fn traced_pass(
+    table: &mut OutboxTable,
+    broker: &mut ObservedBroker,
+    batch_size: usize,
+) -> (Vec<MessageId>, Vec<Event>) {
+    let batch = table.unsent(batch_size);
+    broker.events.clear();
+    let sent = OutboxRelay::new(table, broker, batch_size).run_once();
+    let attempts = std::mem::take(&mut broker.events);
+    (sent, with_held_back(&batch, attempts))
+}
+
+/// The events of one pass: each row of `batch` (taken before the pass) with
+/// the broker's attempt for it, or [`Event::HeldBack`] where there was none.
+///
+/// The relay publishes the rows it does not skip in batch order, each at
+/// most once per pass, so the attempts are matched to the rows in order. An
+/// attempt for a row not in `batch` (a batch cut short by the caller) is
+/// kept at the end, so nothing the broker saw goes missing.
+pub(super) fn with_held_back(batch: &[Message], attempts: Vec<Event>) -> Vec<Event> {
+    let mut attempts = attempts.into_iter().peekable();
+    let mut events = Vec::with_capacity(batch.len());
+    for row in batch {
+        match attempts.next_if(|attempt| attempt.message().id == row.id) {
+            Some(attempt) => events.push(attempt),
+            None => events.push(Event::HeldBack {
+                message: row.clone(),
+            }),
+        }
+    }
+    events.extend(attempts);
+    events
+}
 
 /// More passes than this are summarised, not drawn, so a long case keeps
 /// the page small.
@@ -98,8 +259,8 @@ fn cut<T>(mut items: Vec<T>) -> (Vec<T>, usize) {
 
 /// Draws what the oracle's pass loop ([`crate::oracle::passes`]) does:
 /// each of the first [`MAX_DRAWN_PASSES`] passes is traced with
-/// [`outbox::trace::traced_pass`] (the batch taken before the pass against
-/// the attempts the broker saw), the later busy ones only counted.
+/// [`traced_pass`] (the batch taken before the pass against the attempts
+/// the broker saw), the later busy ones only counted.
 struct Tracer {
     run: Run,
     restart_each_pass: bool,
@@ -108,11 +269,11 @@ struct Tracer {
     events: Option<Vec<Event>>,
 }
 
-impl Hook<Observed> for Tracer {
+impl Hook<ObservedBroker> for Tracer {
     fn pass(
         &mut self,
         table: &mut OutboxTable,
-        broker: &mut Observed,
+        broker: &mut ObservedBroker,
         batch_size: usize,
         _number: u64,
     ) -> Vec<u64> {
@@ -122,7 +283,7 @@ impl Hook<Observed> for Tracer {
             return sent;
         }
         let sent = OutboxRelay::new(table, broker, batch_size).run_once();
-        broker.observer_mut().clear();
+        broker.events.clear();
         sent
     }
 
@@ -179,14 +340,11 @@ impl Tracer {
     }
 }
 
-/// The broker a picture watches.
-type Observed = ObservedBroker<Vec<Event>>;
-
 /// The reference's run of `scenario`, as much as the picture draws; a test
 /// keeps it sending what every case of the table expects.
 pub(super) fn simulate(scenario: &Scenario) -> Result<Run, String> {
     let flaky = FlakyBroker::new(IdempotentConsumer::new(), passes::failures(scenario));
-    let mut broker = ObservedBroker::new(flaky, Vec::new());
+    let mut broker = ObservedBroker::new(flaky);
     let mut tracer = Tracer {
         run: Run {
             initial: Vec::new(),

@@ -1,5 +1,6 @@
 //! The report's self-tests: the page (this file), the pictures and the
-//! results file with what is made from it (diff, Markdown).
+//! trace they are drawn from, and the results file with what is made from
+//! it (diff, Markdown).
 
 use std::collections::BTreeMap;
 
@@ -8,6 +9,7 @@ use super::*;
 
 mod picture_tests;
 mod results_tests;
+mod trace_tests;
 
 pub(super) fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> crate::table::Row {
     crate::table::Row {
