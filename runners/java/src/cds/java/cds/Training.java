@@ -11,10 +11,12 @@ import java.util.Map;
 /**
  * The training run of the start-up archive (AppCDS): it uses Jackson as the
  * runner and the demo do, so the JVM that runs it with
- * {@code -XX:ArchiveClassesAtExit} archives the classes they load. The build
- * runs it from a jar of its own (cds/outbox-training.jar), because CDS
- * refuses a class path with a non-empty folder, and classes/ must stay a
- * folder (make mutants puts its class files there).
+ * {@code -XX:ArchiveClassesAtExit} archives the classes they load. It is a
+ * source set of its own (src/cds/java), compiled by the build only, so the
+ * port's sources hold the port. The build runs it from a jar of its own
+ * (cds/outbox-training.jar), because CDS refuses a class path with a
+ * non-empty folder, and classes/ must stay a folder (make mutants puts its
+ * class files there).
  */
 public final class Training {
     private Training() {}
