@@ -323,14 +323,11 @@ pub fn sweep() -> usize {
     };
     let mut killed = BTreeSet::new();
     for _ in 0..100 {
-        let Ok(entries) = std::fs::read_dir("/proc") else {
+        let Some(candidates) = children_of(me).or_else(every_pid) else {
             return killed.len();
         };
         let mut dying = false;
-        for entry in entries.flatten() {
-            let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
-                continue;
-            };
+        for pid in candidates {
             let Some(proc) = read_proc(pid) else {
                 continue;
             };
@@ -371,6 +368,44 @@ pub fn sweep() -> usize {
         std::thread::sleep(Duration::from_millis(10));
     }
     killed.len()
+}
+
+/// The children of process `me` (this one) from its threads' `children`
+/// lists, where an orphan the subreaper adopts is too: a few lines, where
+/// reading every process ([`every_pid`]) cost 3-5 ms a sweep, 0.3-0.4 s of
+/// a warm make test. `None` without such lists (no CONFIG_PROC_CHILDREN).
+fn children_of(me: libc::pid_t) -> Option<Vec<libc::pid_t>> {
+    let pids = |tid: &str| -> Option<Vec<libc::pid_t>> {
+        let list = std::fs::read_to_string(format!("/proc/{me}/task/{tid}/children")).ok()?;
+        Some(
+            list.split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect(),
+        )
+    };
+    // The main thread's list tells that the kernel keeps them.
+    pids(&me.to_string())?;
+    let mut children = Vec::new();
+    for task in std::fs::read_dir(format!("/proc/{me}/task"))
+        .ok()?
+        .flatten()
+    {
+        // A thread that ended meanwhile has no list: its children moved to
+        // another thread, read here or by the next sweep.
+        children.extend(pids(&task.file_name().to_string_lossy()).unwrap_or_default());
+    }
+    Some(children)
+}
+
+/// Every process on the machine.
+fn every_pid() -> Option<Vec<libc::pid_t>> {
+    let entries = std::fs::read_dir("/proc").ok()?;
+    Some(
+        entries
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse().ok())
+            .collect(),
+    )
 }
 
 /// A child's process group; killed when the child is done with or given up
