@@ -233,8 +233,8 @@ fn the_files_of_a_module_import_each_other_without_a_cycle() {
 
 /// A sibling import after an early `#[cfg(test)]` item is seen: the check
 /// once read each file only up to its first `#[cfg(test)]`, so a cycle
-/// through code below one (as `report/trace.rs` has, at line 77 of 206)
-/// passed.
+/// through code below one (`report/trace.rs` has an early test-only
+/// accessor) passed.
 #[test]
 fn the_sibling_check_reads_past_a_test_item() {
     let src = std::env::temp_dir().join(format!("parity-modules-{}", std::process::id()));
