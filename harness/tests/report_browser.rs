@@ -163,9 +163,11 @@ fn fixture_rows() -> Vec<Row> {
 /// The real code panel, read from the repository, and one more part whose
 /// go file is missing (read from a folder without sources).
 fn code_fixture() -> Vec<code::Part> {
-    let mut parts = code::read(&parity::repo_root());
-    let nowhere = parity::repo_root().join("target/parity/report-browser/no-sources");
-    let mut missing = code::read(&nowhere).swap_remove(3);
+    let root = parity::repo_root();
+    let manifests = parity::toolchain::manifest::read_all(&root).unwrap();
+    let mut parts = code::parts(&manifests, &root);
+    let nowhere = root.join("target/parity/report-browser/no-sources");
+    let mut missing = code::parts(&manifests, &nowhere).swap_remove(3);
     missing.name = "relay, its go file missing".into();
     missing.languages.retain(|(language, _)| language == "go");
     parts.push(missing);

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use crate::toolchain::manifest::{self, Code, Manifest};
+use crate::toolchain::manifest::{Code, Manifest};
 
 /// The most of one file the panel shows, in characters: a file that grew
 /// by accident cannot push the page past its size.
@@ -30,15 +30,6 @@ pub struct Source {
     pub path: String,
     /// The file's text, or why it could not be read (missing, not a file).
     pub text: Result<String, String>,
-}
-
-/// Every part, mapped by this repository's manifests, its files read from
-/// below `root`. Never fails: a file that cannot be read carries the reason
-/// instead of its text (and manifests that do not load leave the panel
-/// empty: the suite has refused them already).
-pub fn read(root: &Path) -> Vec<Part> {
-    let manifests = manifest::read_all(&crate::repo_root()).unwrap_or_default();
-    parts(&manifests, root)
 }
 
 /// Every part of [`Code::PARTS`], per language in the manifests' order,

@@ -48,7 +48,7 @@ pub struct Report {
     /// The matrix's rows, in order: table cases, then e.g. `generated`,
     /// `demo`, `unit`.
     pub rows: Vec<Row>,
-    /// The code panel: each part in every language ([`code::read`]); empty
+    /// The code panel: each part in every language ([`code::parts`]); empty
     /// leaves the panel out.
     pub code: Vec<code::Part>,
     /// What changed since a base run, when one was given (`BASE=`).

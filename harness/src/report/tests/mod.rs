@@ -248,8 +248,8 @@ fn long_unbroken_words_may_break_anywhere() {
 #[test]
 fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
     let root = crate::repo_root();
-    let parts = code::read(&root);
     let manifests = crate::toolchain::manifest::read_all(&root).unwrap();
+    let parts = code::parts(&manifests, &root);
     let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["message", "table", "broker", "relay", "consumer"]);
     for part in &parts {
@@ -268,7 +268,7 @@ fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
         }
     }
     let elsewhere = root.join("target/parity/report-unit/no-sources");
-    let missing = code::read(&elsewhere);
+    let missing = code::parts(&manifests, &elsewhere);
     assert!(missing
         .iter()
         .flat_map(|p| &p.languages)
