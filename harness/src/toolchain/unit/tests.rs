@@ -220,7 +220,6 @@ fn rust_stopped_early_by_exit_0_proves_nothing() {
     let output = "
 running 11 tests
 ...
-
 running 5 tests
 .....
 test result: ok. 5 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
