@@ -114,7 +114,7 @@ pub enum Reason {
     /// The demo failed, or printed another transcript, or refused a bad
     /// config otherwise than the Rust demo.
     Demo(demo::DemoFailure),
-    /// The port's own unit tests failed, or ran no test.
+    /// The port's own unit tests failed, or their report does not prove them.
     Unit(UnitFailure),
     /// The runner did not refuse a request the protocol says it must
     /// refuse, or not as it must (SPEC.md, "Refusals").
