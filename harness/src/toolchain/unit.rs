@@ -106,10 +106,7 @@ impl Counter {
                 let Some(at) = lines.iter().rposition(|l| l.starts_with("Ran ")) else {
                     return tally;
                 };
-                let ran = lines[at]
-                    .split_whitespace()
-                    .nth(1)
-                    .and_then(|n| n.parse::<u64>().ok());
+                let ran = lines[at].split_whitespace().nth(1).and_then(number);
                 let status = lines[at + 1..].iter().find(|l| !l.is_empty()).copied();
                 let status = status.unwrap_or_default();
                 tally.finished = ["OK", "FAILED", "NO TESTS RAN"]
@@ -122,7 +119,7 @@ impl Counter {
                         .split(", ")
                         .filter_map(|kv| kv.split_once('='))
                         .filter(|(k, _)| *k == name)
-                        .filter_map(|(_, v)| v.parse::<u64>().ok())
+                        .filter_map(|(_, v)| number(v))
                         .sum()
                 };
                 tally.failed = count("failures") + count("errors") + count("unexpected successes");
@@ -140,7 +137,7 @@ impl Counter {
                     else {
                         continue;
                     };
-                    if let Ok(n) = n.parse::<u64>() {
+                    if let Some(n) = number(n) {
                         summary.insert(name, n);
                     }
                 }
@@ -168,7 +165,7 @@ impl Counter {
                     let [n, "tests", what] = words[..] else {
                         continue;
                     };
-                    let Ok(n) = n.parse::<u64>() else { continue };
+                    let Some(n) = number(n) else { continue };
                     match what {
                         "successful" => (tally.passed, tally.finished) = (n, true),
                         "failed" => tally.failed = n,
@@ -182,6 +179,13 @@ impl Counter {
     }
 }
 
+/// A count as the tool printed it. A port's output is not trusted: read as
+/// a `u32` and widened, no count the bounded output can hold overflows a
+/// sum (the harness would panic).
+fn number(text: &str) -> Option<u64> {
+    text.parse::<u32>().ok().map(u64::from)
+}
+
 /// `running 9 tests` (or `1 test`): how many tests a cargo test binary is
 /// about to run.
 fn cargo_running(line: &str) -> Option<u64> {
@@ -189,7 +193,7 @@ fn cargo_running(line: &str) -> Option<u64> {
     let n = rest
         .strip_suffix(" tests")
         .or_else(|| rest.strip_suffix(" test"))?;
-    n.parse().ok()
+    number(n)
 }
 
 /// One count of a `test result:` line (`ok. 9 passed; 0 failed; 1 ignored; ...`).
@@ -199,7 +203,7 @@ fn cargo_count(result: &str, name: &str) -> u64 {
         .filter_map(|part| {
             let mut words = part.split_whitespace().rev();
             (words.next()? == name).then_some(())?;
-            words.next()?.parse::<u64>().ok()
+            number(words.next()?)
         })
         .sum()
 }

@@ -285,3 +285,27 @@ ok  \tgs\t0.005s
 ";
     assert_eq!(Counter::GoVerbose.tally(go), counts(1, 0, 2));
 }
+
+/// A suite's output is the port's, not the harness's: counts near 2^64
+/// must not overflow the sums (a panic in the harness), and prove nothing.
+#[test]
+fn counts_too_large_to_add_prove_nothing() {
+    let max = u64::MAX;
+    let output = format!(
+        "running {max} tests\ntest result: ok. {max} passed; {max} failed; {max} ignored\n\
+         running 1 test\ntest result: ok. {max} passed; {max} failed; {max} ignored\n\
+         Ran {max} tests in 0.001s\n\nFAILED (failures={max}, errors={max}, skipped={max})\n\
+         # pass {max}\n# fail {max}\n# cancelled {max}\n# skipped {max}\n# todo {max}\n\
+         [ {max} tests successful ]\n[ {max} tests skipped ]\n[ {max} tests aborted ]\n"
+    );
+    for counter in [
+        Counter::Cargo,
+        Counter::GoVerbose,
+        Counter::Unittest,
+        Counter::NodeTap,
+        Counter::PhpChecks,
+        Counter::JUnitConsole,
+    ] {
+        assert!(!counter.tally(&output).proves(), "{counter:?}");
+    }
+}
