@@ -151,7 +151,10 @@ impl State {
         State::ALL.into_iter().find(|s| s.id() == id)
     }
 
-    /// Its symbol and word: colour is never the only signal.
+    /// Its symbol and word: colour is never the only signal, and the
+    /// Markdown matrix shows the symbol alone, so no two states share one
+    /// (a stale known failure asks for a list to be refreshed, a harness
+    /// fault for the harness to be fixed, a wrong answer for the port).
     pub fn word(self) -> &'static str {
         match self {
             State::Pass => "✓ pass",
@@ -159,8 +162,8 @@ impl State {
             State::RunnerFault => "⚠ runner fault",
             State::NotRun => "– not run",
             State::KnownFailure => "! known failure",
-            State::StaleKnownFailure => "✗ stale known failure",
-            State::HarnessFault => "✗ harness fault",
+            State::StaleKnownFailure => "↻ stale known failure",
+            State::HarnessFault => "⊗ harness fault",
             State::NotSelected => "· not selected",
         }
     }
