@@ -66,8 +66,10 @@ pub fn for_xml(text: &str) -> String {
 }
 
 /// The characters that reorder text when shown (Unicode's bidirectional
-/// embeddings, overrides, isolates and marks).
-fn is_bidi_control(c: char) -> bool {
+/// embeddings, overrides, isolates and marks): not control characters to
+/// `char`, yet in a description or a runner's output they make a terminal
+/// or a page lie about the text.
+pub(crate) fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
