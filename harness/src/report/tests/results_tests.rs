@@ -179,7 +179,7 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
             ("go/demo".to_string(), "new: ✓ pass".to_string()),
             (
                 "rust/unit".to_string(),
-                "gone (was ✗ harness fault)".to_string()
+                "gone (was ⊗ harness fault)".to_string()
             ),
         ]
     );
