@@ -455,6 +455,11 @@ fn assert_no_overflow(program: &Path, dir: &Path, name: &str, html: &str) {
 /// starts again at column 0, which in Python reads as a line outside its
 /// block, so `mark_sent`, inside the relay's `for` loop, must render on
 /// one line and to the right of the loop's first line.
+#[expect(
+    clippy::too_many_lines,
+    reason = "came in at 99 lines of code (c8aba59), past the 80 the old modules.rs cap \
+              failed it on too; to be split into named steps, and this expect then fails"
+)]
 fn assert_code_panel_readable(program: &Path, name: &str, html: &str, parts: &[code::Part]) {
     const HEADER: &str = "for message in self._table.unsent(";
     const INSIDE: &str = "self._table.mark_sent(message.id)";

@@ -65,6 +65,11 @@ impl Tally {
 
 impl Counter {
     /// What the output (stdout, then stderr) says of the suite's tests.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "came in at 106 lines of code (4d7f311, b677ef9), past the 80 the old modules.rs \
+                  cap failed it on too; to be split (a function a counter), and this expect then fails"
+    )]
     pub fn tally(self, output: &str) -> Tally {
         let lines = output.lines().map(str::trim_end);
         let mut tally = Tally::default();
