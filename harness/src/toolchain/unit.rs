@@ -65,123 +65,145 @@ impl Tally {
 
 impl Counter {
     /// What the output (stdout, then stderr) says of the suite's tests.
-    #[expect(
-        clippy::too_many_lines,
-        reason = "came in at 106 lines of code (4d7f311, b677ef9), past the 80 the old modules.rs \
-                  cap failed it on too; to be split (a function a counter), and this expect then fails"
-    )]
     pub fn tally(self, output: &str) -> Tally {
         let lines = output.lines().map(str::trim_end);
-        let mut tally = Tally::default();
         match self {
-            Counter::Cargo => {
-                let mut announced = None;
-                for line in lines {
-                    if let Some(n) = cargo_running(line) {
-                        tally.unreported += announced.replace(n).unwrap_or(0);
-                    } else if let Some(result) = line.strip_prefix("test result: ") {
-                        announced = None;
-                        tally.finished = true;
-                        tally.passed += cargo_count(result, "passed");
-                        tally.failed += cargo_count(result, "failed");
-                        tally.skipped += cargo_count(result, "ignored");
-                    }
-                }
-                tally.unreported += announced.unwrap_or(0);
-                tally.finished &= tally.unreported == 0;
-            }
-            Counter::GoVerbose => {
-                for line in lines {
-                    // Subtests are indented: only a skip among them counts,
-                    // their passes are their parent's.
-                    let top = !line.starts_with(char::is_whitespace);
-                    match line.trim_start().split_once(": ") {
-                        Some(("--- PASS", _)) if top => tally.passed += 1,
-                        Some(("--- FAIL", _)) if top => tally.failed += 1,
-                        Some(("--- SKIP", _)) => tally.skipped += 1,
-                        _ => {}
-                    }
-                    tally.finished |= line.starts_with("ok ")
-                        || line.starts_with("FAIL")
-                        || line.starts_with("? ");
-                }
-            }
-            Counter::Unittest => {
-                let lines: Vec<&str> = lines.collect();
-                let Some(at) = lines.iter().rposition(|l| l.starts_with("Ran ")) else {
-                    return tally;
-                };
-                let ran = lines[at].split_whitespace().nth(1).and_then(number);
-                let status = lines[at + 1..].iter().find(|l| !l.is_empty()).copied();
-                let status = status.unwrap_or_default();
-                tally.finished = ["OK", "FAILED", "NO TESTS RAN"]
-                    .iter()
-                    .any(|s| status.starts_with(s));
-                let details = status.split_once(" (").map_or("", |(_, d)| d);
-                let count = |name: &str| -> u64 {
-                    details
-                        .trim_end_matches(')')
-                        .split(", ")
-                        .filter_map(|kv| kv.split_once('='))
-                        .filter(|(k, _)| *k == name)
-                        .filter_map(|(_, v)| number(v))
-                        .sum()
-                };
-                tally.failed = count("failures") + count("errors") + count("unexpected successes");
-                tally.skipped = count("skipped") + count("expected failures");
-                tally.passed = ran
-                    .unwrap_or(0)
-                    .saturating_sub(tally.failed + tally.skipped);
-            }
-            Counter::NodeTap => {
-                // A test's own output is a `# ` comment too: the summary,
-                // last, wins.
-                let mut summary = std::collections::HashMap::new();
-                for line in lines {
-                    let Some((name, n)) = line.strip_prefix("# ").and_then(|l| l.split_once(' '))
-                    else {
-                        continue;
-                    };
-                    if let Some(n) = number(n) {
-                        summary.insert(name, n);
-                    }
-                }
-                let count = |name| summary.get(name).copied().unwrap_or(0);
-                tally.finished = summary.contains_key("pass");
-                tally.passed = count("pass");
-                tally.failed = count("fail") + count("cancelled");
-                tally.skipped = count("skipped") + count("todo");
-            }
-            Counter::PhpChecks => {
-                for line in lines {
-                    tally.passed += u64::from(line.starts_with("ok "));
-                    tally.failed += u64::from(line.starts_with("FAIL "));
-                    tally.finished |=
-                        line == "all checks passed" || line.ends_with(" check(s) failed");
-                }
-            }
-            Counter::JUnitConsole => {
-                for line in lines {
-                    let inside = line
-                        .trim()
-                        .strip_prefix('[')
-                        .and_then(|l| l.strip_suffix(']'));
-                    let words: Vec<&str> = inside.unwrap_or("").split_whitespace().collect();
-                    let [n, "tests", what] = words[..] else {
-                        continue;
-                    };
-                    let Some(n) = number(n) else { continue };
-                    match what {
-                        "successful" => (tally.passed, tally.finished) = (n, true),
-                        "failed" => tally.failed = n,
-                        "skipped" | "aborted" => tally.skipped += n,
-                        _ => {}
-                    }
-                }
-            }
+            Counter::Cargo => cargo(lines),
+            Counter::GoVerbose => go_verbose(lines),
+            Counter::Unittest => unittest(lines),
+            Counter::NodeTap => node_tap(lines),
+            Counter::PhpChecks => php_checks(lines),
+            Counter::JUnitConsole => junit_console(lines),
         }
-        tally
     }
+}
+
+/// cargo's: every test binary's `running N tests` answered by its own
+/// `test result:` line (a test that exits the process stops it early).
+fn cargo<'a>(lines: impl Iterator<Item = &'a str>) -> Tally {
+    let mut tally = Tally::default();
+    let mut announced = None;
+    for line in lines {
+        if let Some(n) = cargo_running(line) {
+            tally.unreported += announced.replace(n).unwrap_or(0);
+        } else if let Some(result) = line.strip_prefix("test result: ") {
+            announced = None;
+            tally.finished = true;
+            tally.passed += cargo_count(result, "passed");
+            tally.failed += cargo_count(result, "failed");
+            tally.skipped += cargo_count(result, "ignored");
+        }
+    }
+    tally.unreported += announced.unwrap_or(0);
+    tally.finished &= tally.unreported == 0;
+    tally
+}
+
+/// `go test -v`'s: the top-level tests' `--- PASS`/`--- FAIL`, every
+/// `--- SKIP`, and the package's closing line.
+fn go_verbose<'a>(lines: impl Iterator<Item = &'a str>) -> Tally {
+    let mut tally = Tally::default();
+    for line in lines {
+        // Subtests are indented: only a skip among them counts,
+        // their passes are their parent's.
+        let top = !line.starts_with(char::is_whitespace);
+        match line.trim_start().split_once(": ") {
+            Some(("--- PASS", _)) if top => tally.passed += 1,
+            Some(("--- FAIL", _)) if top => tally.failed += 1,
+            Some(("--- SKIP", _)) => tally.skipped += 1,
+            _ => {}
+        }
+        tally.finished |=
+            line.starts_with("ok ") || line.starts_with("FAIL") || line.starts_with("? ");
+    }
+    tally
+}
+
+/// Python unittest's: the last `Ran N tests` and the status line after it.
+fn unittest<'a>(lines: impl Iterator<Item = &'a str>) -> Tally {
+    let mut tally = Tally::default();
+    let lines: Vec<&str> = lines.collect();
+    let Some(at) = lines.iter().rposition(|l| l.starts_with("Ran ")) else {
+        return Tally::default();
+    };
+    let ran = lines[at].split_whitespace().nth(1).and_then(number);
+    let status = lines[at + 1..].iter().find(|l| !l.is_empty()).copied();
+    let status = status.unwrap_or_default();
+    tally.finished = ["OK", "FAILED", "NO TESTS RAN"]
+        .iter()
+        .any(|s| status.starts_with(s));
+    let details = status.split_once(" (").map_or("", |(_, d)| d);
+    let count = |name: &str| -> u64 {
+        details
+            .trim_end_matches(')')
+            .split(", ")
+            .filter_map(|kv| kv.split_once('='))
+            .filter(|(k, _)| *k == name)
+            .filter_map(|(_, v)| number(v))
+            .sum()
+    };
+    tally.failed = count("failures") + count("errors") + count("unexpected successes");
+    tally.skipped = count("skipped") + count("expected failures");
+    tally.passed = ran
+        .unwrap_or(0)
+        .saturating_sub(tally.failed + tally.skipped);
+    tally
+}
+
+/// node:test's TAP: the closing `# pass`, `# fail`, ... comments.
+fn node_tap<'a>(lines: impl Iterator<Item = &'a str>) -> Tally {
+    let mut tally = Tally::default();
+    // A test's own output is a `# ` comment too: the summary,
+    // last, wins.
+    let mut summary = std::collections::HashMap::new();
+    for line in lines {
+        let Some((name, n)) = line.strip_prefix("# ").and_then(|l| l.split_once(' ')) else {
+            continue;
+        };
+        if let Some(n) = number(n) {
+            summary.insert(name, n);
+        }
+    }
+    let count = |name| summary.get(name).copied().unwrap_or(0);
+    tally.finished = summary.contains_key("pass");
+    tally.passed = count("pass");
+    tally.failed = count("fail") + count("cancelled");
+    tally.skipped = count("skipped") + count("todo");
+    tally
+}
+
+/// The PHP checks': each `ok`/`FAIL` line and the closing line.
+fn php_checks<'a>(lines: impl Iterator<Item = &'a str>) -> Tally {
+    let mut tally = Tally::default();
+    for line in lines {
+        tally.passed += u64::from(line.starts_with("ok "));
+        tally.failed += u64::from(line.starts_with("FAIL "));
+        tally.finished |= line == "all checks passed" || line.ends_with(" check(s) failed");
+    }
+    tally
+}
+
+/// The JUnit console launcher's final `[ N tests ... ]` counts.
+fn junit_console<'a>(lines: impl Iterator<Item = &'a str>) -> Tally {
+    let mut tally = Tally::default();
+    for line in lines {
+        let inside = line
+            .trim()
+            .strip_prefix('[')
+            .and_then(|l| l.strip_suffix(']'));
+        let words: Vec<&str> = inside.unwrap_or("").split_whitespace().collect();
+        let [n, "tests", what] = words[..] else {
+            continue;
+        };
+        let Some(n) = number(n) else { continue };
+        match what {
+            "successful" => (tally.passed, tally.finished) = (n, true),
+            "failed" => tally.failed = n,
+            "skipped" | "aborted" => tally.skipped += n,
+            _ => {}
+        }
+    }
+    tally
 }
 
 /// A count as the tool printed it. A port's output is not trusted: read as
