@@ -449,68 +449,18 @@ fn assert_no_overflow(program: &Path, dir: &Path, name: &str, html: &str) {
     );
 }
 
+/// The relay.py loop header, and a line inside that loop.
+const HEADER: &str = "for message in self._table.unsent(";
+const INSIDE: &str = "self._table.mark_sent(message.id)";
+
 /// The code panel as a reader sees it at 1280 px, measured by Chromium in
 /// a probe copy of the page (the page itself has no script): every part's
 /// languages in one row, and Python's indentation kept. A wrapped line
 /// starts again at column 0, which in Python reads as a line outside its
 /// block, so `mark_sent`, inside the relay's `for` loop, must render on
 /// one line and to the right of the loop's first line.
-#[expect(
-    clippy::too_many_lines,
-    reason = "came in at 99 lines of code (c8aba59), past the 80 the old modules.rs cap \
-              failed it on too; to be split into named steps, and this expect then fails"
-)]
 fn assert_code_panel_readable(program: &Path, name: &str, html: &str, parts: &[code::Part]) {
-    const HEADER: &str = "for message in self._table.unsent(";
-    const INSIDE: &str = "self._table.mark_sent(message.id)";
-    let dir = parity::config::target_dir(&parity::repo_root()).join("parity/report-browser");
-    let script = format!(
-        "<script>(function () {{\
-           var parts = [].map.call(document.querySelectorAll('section.part'), function (part) {{\
-             return {{ part: part.querySelector('h3').textContent,\
-                       figures: [].map.call(part.querySelectorAll('figure.code'), function (f) {{\
-                         var r = f.getBoundingClientRect();\
-                         return {{ code: f.dataset.code, top: r.top, left: r.left }}; }}) }}; }});\
-           var rects = function (node, text) {{\
-             var at = node.data.indexOf(text), range = document.createRange();\
-             if (at < 0) return [];\
-             range.setStart(node, at); range.setEnd(node, at + text.length);\
-             return [].map.call(range.getClientRects(), function (r) {{ return [r.left, r.top]; }}); }};\
-           var code = document.querySelector('figure[data-code=\"relay/python\"] pre code');\
-           var node = code && code.firstChild;\
-           var p = document.createElement('pre'); p.id = 'layout-result';\
-           p.textContent = JSON.stringify({{ parts: parts,\
-             header: node ? rects(node, '{HEADER}') : [], inside: node ? rects(node, '{INSIDE}') : [] }});\
-           document.body.appendChild(p); }})()</script>"
-    );
-    let probe = dir.join(format!("layout-{name}.html"));
-    std::fs::write(
-        &probe,
-        html.replacen("</body>", &format!("{script}</body>"), 1),
-    )
-    .unwrap();
-    let out = chromium(
-        program,
-        &dir,
-        &format!("layout-{name}"),
-        &[
-            "--dump-dom".into(),
-            "--window-size=1280,2000".into(),
-            file_url(&probe),
-        ],
-    )
-    .unwrap();
-    let start = out
-        .stdout
-        .find("<pre id=\"layout-result\">")
-        .expect("the layout probe wrote nothing")
-        + "<pre id=\"layout-result\">".len();
-    let end = start + out.stdout[start..].find("</pre>").unwrap();
-    let json = out.stdout[start..end]
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&");
-    let layout: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let layout = measure_code_panel(program, name, html);
 
     // Both properties are checked before either fails, so one run shows
     // everything that is wrong.
@@ -563,6 +513,60 @@ fn assert_code_panel_readable(program: &Path, name: &str, html: &str, parts: &[c
         ));
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Where Chromium lays out the panel at 1280 px, written by a script into
+/// a probe copy of the page: each part's figures (language, top, left) and
+/// the line boxes of [`HEADER`] and [`INSIDE`] in relay.py.
+fn measure_code_panel(program: &Path, name: &str, html: &str) -> serde_json::Value {
+    let dir = parity::config::target_dir(&parity::repo_root()).join("parity/report-browser");
+    let script = format!(
+        "<script>(function () {{\
+           var parts = [].map.call(document.querySelectorAll('section.part'), function (part) {{\
+             return {{ part: part.querySelector('h3').textContent,\
+                       figures: [].map.call(part.querySelectorAll('figure.code'), function (f) {{\
+                         var r = f.getBoundingClientRect();\
+                         return {{ code: f.dataset.code, top: r.top, left: r.left }}; }}) }}; }});\
+           var rects = function (node, text) {{\
+             var at = node.data.indexOf(text), range = document.createRange();\
+             if (at < 0) return [];\
+             range.setStart(node, at); range.setEnd(node, at + text.length);\
+             return [].map.call(range.getClientRects(), function (r) {{ return [r.left, r.top]; }}); }};\
+           var code = document.querySelector('figure[data-code=\"relay/python\"] pre code');\
+           var node = code && code.firstChild;\
+           var p = document.createElement('pre'); p.id = 'layout-result';\
+           p.textContent = JSON.stringify({{ parts: parts,\
+             header: node ? rects(node, '{HEADER}') : [], inside: node ? rects(node, '{INSIDE}') : [] }});\
+           document.body.appendChild(p); }})()</script>"
+    );
+    let probe = dir.join(format!("layout-{name}.html"));
+    std::fs::write(
+        &probe,
+        html.replacen("</body>", &format!("{script}</body>"), 1),
+    )
+    .unwrap();
+    let out = chromium(
+        program,
+        &dir,
+        &format!("layout-{name}"),
+        &[
+            "--dump-dom".into(),
+            "--window-size=1280,2000".into(),
+            file_url(&probe),
+        ],
+    )
+    .unwrap();
+    let start = out
+        .stdout
+        .find("<pre id=\"layout-result\">")
+        .expect("the layout probe wrote nothing")
+        + "<pre id=\"layout-result\">".len();
+    let end = start + out.stdout[start..].find("</pre>").unwrap();
+    let json = out.stdout[start..end]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    serde_json::from_str(&json).unwrap()
 }
 
 /// The matrix of a loaded page, checked against `report`: one cell per
