@@ -178,8 +178,8 @@ impl Results {
     /// Reads a results file; the error names the file and what is wrong
     /// (serde's message names the field, the line and the column).
     pub fn load(path: &Path) -> Result<Results, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let text = crate::table::read_regular(path, "a results file")
+            .map_err(|problem| format!("{}: {problem}", path.display()))?;
         let results: Results = serde_json::from_str(&text)
             .map_err(|e| format!("{}: not a results file: {e}", path.display()))?;
         if results.version != VERSION {
