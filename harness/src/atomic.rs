@@ -6,8 +6,12 @@ use std::io::Write;
 use std::path::Path;
 
 /// Replaces `path`'s contents with `bytes`, atomically. On any error the
-/// old file is untouched and the temporary one removed.
+/// old file is untouched and the temporary one removed. A symlink is
+/// written through: the file it leads to is replaced and the link kept,
+/// as its owner set it up.
 pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let real = std::fs::canonicalize(path);
+    let path = real.as_deref().unwrap_or(path);
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
