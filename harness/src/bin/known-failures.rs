@@ -39,8 +39,13 @@ fn run() -> Result<(), String> {
         .filter(|p| !p.is_empty())
         .map(|p| root.join(p))
         .unwrap_or_else(|| parity::config::target_dir(&root).join("parity/results.json"));
-    let results = Results::load(&results_path)
-        .map_err(|e| format!("{e} (run make test first: every run writes it)"))?;
+    let results = Results::load(&results_path).map_err(|e| {
+        if results_path.exists() {
+            e
+        } else {
+            format!("{e} (run make test first: every run writes it)")
+        }
+    })?;
     if !results.trials.iter().any(|e| &e.language == language) {
         return Err(format!(
             "{}: the last run did not run {language} (filter `{}`)",
