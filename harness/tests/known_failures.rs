@@ -140,8 +140,8 @@ fn a_case_only_parity_cases_has_is_left_out_of_the_list() {
 }
 
 /// A language whose build fails ends every trial in the same runner
-/// fault; the tool refuses to list them, and still lists a real failure
-/// of another language of the same run.
+/// fault; the tool refuses to list them (and the run's advice leaves them
+/// out), and still lists a real failure of another language of the run.
 #[test]
 fn a_language_that_did_not_build_gets_no_list() {
     let fake = |name: &str, fault: &str, build: Vec<Step>| Language {
@@ -180,6 +180,11 @@ fn a_language_that_did_not_build_gets_no_list() {
     let records = recorder.lock().unwrap();
     let page = parity::report::run::from_run(&suite, &records, &args);
     let run = Results::of(&page).with_faults(&records);
+
+    // Nor does the end of the run advise listing them.
+    let advice = known::advice(&run, &HashMap::new());
+    let advised: Vec<&str> = advice.iter().map(|a| a.language.as_str()).collect();
+    assert_eq!(advised, ["fake"]);
 
     std::fs::create_dir_all(dir.join("runners/fake-unbuilt")).unwrap();
     let why = known::update(&dir, "fake-unbuilt", &run).unwrap_err();

@@ -30,7 +30,8 @@ fn listable(state: State) -> bool {
 }
 
 /// Per language, what the run says its list should gain or lose; languages
-/// that agree with their list are left out.
+/// that agree with their list are left out, and so are the failures of a
+/// language that never got ready (its build's fault, not its cases').
 pub fn advice(results: &Results, lists: &HashMap<String, KnownFailures>) -> Vec<Advice> {
     let mut order: Vec<&str> = Vec::new();
     let mut by_language: HashMap<&str, Advice> = HashMap::new();
@@ -39,7 +40,7 @@ pub fn advice(results: &Results, lists: &HashMap<String, KnownFailures>) -> Vec<
             .get(&entry.language)
             .is_some_and(|l| l.contains_key(&entry.case));
         let state = entry.state();
-        let add = listable(state) && !listed;
+        let add = listable(state) && !listed && !not_ready(entry);
         let remove = state == State::StaleKnownFailure;
         if !add && !remove {
             continue;
