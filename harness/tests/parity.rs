@@ -102,10 +102,11 @@ impl Outputs {
         }
     }
 
-    /// Removes the last run's reports, so none outlives a run that stops.
+    /// Removes the last run's reports, so none outlives a run that stops;
+    /// a link stays, for the new report to be written through.
     fn remove_old(&self) {
         for path in self.junit.iter().chain(&self.report).chain([&self.results]) {
-            let _ = std::fs::remove_file(path);
+            let _ = std::fs::remove_file(parity::atomic::through_links(path));
         }
     }
 
