@@ -134,9 +134,12 @@ fn a_case_only_parity_cases_has_is_left_out_of_the_list() {
         HashMap::from([("lost_ack".to_owned(), PLACEHOLDER.to_owned())])
     );
     // The list names only the table's cases, so a plain run reads it (once
-    // the placeholder says why).
+    // the placeholder says why); the run's advice does not name the other.
     let names: HashSet<&str> = HashSet::from(["lost_ack"]);
     assert!(known_failures::load_unfinished(&root, "fake", &names).is_ok());
+    let advice = known::advice(&run, &HashMap::new(), &names);
+    let advised: Vec<&str> = advice[0].add.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(advised, ["lost_ack"]);
 }
 
 /// A language whose build fails ends every trial in the same runner
@@ -182,7 +185,8 @@ fn a_language_that_did_not_build_gets_no_list() {
     let run = Results::of(&page).with_faults(&records);
 
     // Nor does the end of the run advise listing them.
-    let advice = known::advice(&run, &HashMap::new());
+    let table = suite.cases.iter().map(|c| c.name.as_str()).collect();
+    let advice = known::advice(&run, &HashMap::new(), &table);
     let advised: Vec<&str> = advice.iter().map(|a| a.language.as_str()).collect();
     assert_eq!(advised, ["fake"]);
 

@@ -31,8 +31,13 @@ fn listable(state: State) -> bool {
 
 /// Per language, what the run says its list should gain or lose; languages
 /// that agree with their list are left out, and so are the failures of a
-/// language that never got ready (its build's fault, not its cases').
-pub fn advice(results: &Results, lists: &HashMap<String, KnownFailures>) -> Vec<Advice> {
+/// language that never got ready (its build's fault, not its cases') and
+/// of cases not in `table`, the repository's own (a list names no other).
+pub fn advice(
+    results: &Results,
+    lists: &HashMap<String, KnownFailures>,
+    table: &HashSet<&str>,
+) -> Vec<Advice> {
     let mut order: Vec<&str> = Vec::new();
     let mut by_language: HashMap<&str, Advice> = HashMap::new();
     for entry in &results.trials {
@@ -40,7 +45,7 @@ pub fn advice(results: &Results, lists: &HashMap<String, KnownFailures>) -> Vec<
             .get(&entry.language)
             .is_some_and(|l| l.contains_key(&entry.case));
         let state = entry.state();
-        let add = listable(state) && !listed && !not_ready(entry);
+        let add = listable(state) && !listed && !not_ready(entry) && ours(entry, table);
         let remove = state == State::StaleKnownFailure;
         if !add && !remove {
             continue;
@@ -85,6 +90,12 @@ pub fn text(advice: &[Advice]) -> String {
         }
     }
     out
+}
+
+/// Whether `entry` is a trial a list may name: a case of `table`, the
+/// repository's own, or a trial kind every language has.
+fn ours(entry: &Entry, table: &HashSet<&str>) -> bool {
+    table.contains(entry.case.as_str()) || RESERVED_NAMES.contains(&entry.case.as_str())
 }
 
 /// Whether `entry` says its language never got ready (its build failed,
@@ -155,9 +166,7 @@ pub fn rewrite(
     for entry in results.trials.iter().filter(|e| e.language == language) {
         let state = entry.state();
         let listed = list.contains_key(&entry.case);
-        let ours =
-            table.contains(entry.case.as_str()) || RESERVED_NAMES.contains(&entry.case.as_str());
-        if listable(state) && !listed && !ours {
+        if listable(state) && !listed && !ours(entry, table) {
             notes.push(format!(
                 "left out \"{}\": not a case of the repository's table (cases/), only of the \
                  run's PARITY_CASES; every run reads the list, and a plain run refuses a name \
