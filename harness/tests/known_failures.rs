@@ -1,8 +1,9 @@
-//! `make known-failures` and the results file it reads (issue 29): a FIFO
-//! as the results file, a language that never got ready, a list with a
-//! repeated key, a symlinked list, and a case only a `PARITY_CASES` file
-//! has. Each runs [`known::update`], what the tool runs, on a scratch root
-//! whose `cases` leads to the repository's table.
+//! `make known-failures` and the files a run reads or appends to (issue
+//! 29): a FIFO as the results file or the step summary, a language that
+//! never got ready, a list with a repeated key, a symlinked list, and a
+//! case only a `PARITY_CASES` file has. The tool's tests run
+//! [`known::update`], what the tool runs, on a scratch root whose `cases`
+//! leads to the repository's table.
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::CString;
@@ -18,6 +19,7 @@ use parity::report::known;
 use parity::report::results::{Entry, Results};
 use parity::suite::junit::Recorder;
 use parity::suite::{trials, Suite};
+use parity::table;
 use parity::toolchain::{Language, Step};
 
 /// A root of its own for `name`: `cases` the repository's table, and an
@@ -62,28 +64,53 @@ fn written(root: &Path) -> HashMap<String, String> {
     serde_json::from_str(&std::fs::read_to_string(list_path(root)).unwrap()).unwrap()
 }
 
-#[test]
-fn a_fifo_as_the_results_file_is_refused_unopened() {
-    let root = scratch_root("fifo");
-    let fifo = root.join("results.json");
+/// A FIFO at `root/name`, and `f` of its path, failing if `f` does not
+/// end within 5 s: a regression fails, not hangs.
+fn on_a_fifo<T: Send + 'static>(
+    root: &Path,
+    name: &str,
+    f: impl FnOnce(&Path) -> T + Send + 'static,
+) -> T {
+    let fifo = root.join(name);
     let c_path = CString::new(fifo.as_os_str().as_bytes()).unwrap();
     // SAFETY: a valid NUL-terminated path; mkfifo only creates the node.
     assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
-    // On a thread with a deadline: a regression fails here, not hangs.
     let (done, result) = mpsc::channel();
     std::thread::spawn(move || {
-        let _ = done.send(Results::load(&fifo));
+        let _ = done.send(f(&fifo));
     });
-    let why = result
+    result
         .recv_timeout(Duration::from_secs(5))
         .expect("it hung: no result within 5 s")
-        .unwrap_err();
+}
+
+#[test]
+fn a_fifo_as_the_results_file_is_refused_unopened() {
+    let root = scratch_root("fifo");
+    let why = on_a_fifo(&root, "results.json", Results::load).unwrap_err();
     assert!(
         why.ends_with(
             "results.json: a named pipe (FIFO), not a regular file: a results file must be a regular file"
         ),
         "{why}"
     );
+}
+
+#[test]
+fn a_fifo_as_the_step_summary_is_refused_at_once() {
+    let root = scratch_root("summary");
+    let append = |path: &Path| table::append_regular(path, "x", "a step summary");
+    let why = on_a_fifo(&root, "summary.md", append).unwrap_err();
+    assert!(
+        why.starts_with(
+            "a named pipe (FIFO), not a regular file: a step summary must be a regular file"
+        ),
+        "{why}"
+    );
+    let file = root.join("summary.md.txt");
+    append(&file).unwrap();
+    append(&file).unwrap();
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "xx");
 }
 
 #[test]

@@ -154,10 +154,12 @@ impl Outputs {
     fn write_page(&self, page: &report::Report) -> bool {
         let mut written = true;
         if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
-            if let Err(e) = append(Path::new(&path), &report::markdown::summary(page)) {
+            let path = parity::repo_root().join(path);
+            let summary = report::markdown::summary(page);
+            if let Err(e) = parity::table::append_regular(&path, &summary, "a step summary") {
                 eprintln!(
                     "parity: cannot append the summary to {}: {e}",
-                    Path::new(&path).display()
+                    path.display()
                 );
                 written = false;
             }
@@ -173,14 +175,4 @@ impl Outputs {
         }
         written
     }
-}
-
-/// Appends to the step summary: GitHub collects every step's additions, so
-/// the file is never replaced.
-fn append(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut file = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)?;
-    file.write_all(text.as_bytes())
 }

@@ -347,6 +347,31 @@ pub fn read_regular(path: &Path, what: &str) -> Result<String, String> {
     })
 }
 
+/// Appends `text` to the file at `path` (created if missing), which must be
+/// a regular file, as [`read_regular`] reads: a FIFO with no reader fails
+/// at once instead of holding the end of a run. For `GITHUB_STEP_SUMMARY`,
+/// appended to and never replaced: GitHub collects every step's additions.
+pub fn append_regular(path: &Path, text: &str, what: &str) -> Result<(), String> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let opened = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path);
+    let meta = match &opened {
+        Ok(file) => file.metadata(),
+        Err(_) => std::fs::metadata(path),
+    };
+    if let Some(meta) = meta.ok().filter(|meta| !meta.is_file()) {
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        return Err(not_regular(&meta, &real, what));
+    }
+    opened
+        .and_then(|mut file| file.write_all(text.as_bytes()))
+        .map_err(|e| format!("cannot write: {e}"))
+}
+
 /// A case name: lowercase letters, digits and `_`, at least one.
 pub fn is_valid_name(name: &str) -> bool {
     !name.is_empty()
