@@ -56,13 +56,12 @@ pub fn parts(manifests: &[Manifest], root: &Path) -> Vec<Part> {
 }
 
 fn read_one(root: &Path, path: &str) -> Source {
-    let text = match std::fs::read(root.join(path)) {
-        Ok(bytes) => {
-            let text = String::from_utf8_lossy(&bytes);
-            Ok(crate::text::excerpt(&text, MAX_FILE_CHARS))
-        }
+    let file = root.join(path);
+    // A manifest names it, so it is opened only if it is a regular file.
+    let text = match std::fs::metadata(&file) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err("not found".to_owned()),
-        Err(e) => Err(format!("cannot be read: {e}")),
+        _ => crate::table::read_regular(&file, "a source file")
+            .map(|text| crate::text::excerpt(&text, MAX_FILE_CHARS)),
     };
     Source {
         path: path.to_owned(),

@@ -221,10 +221,10 @@ pub fn read_all(root: &Path) -> Result<Vec<Manifest>, ManifestError> {
     let mut manifests = Vec::new();
     for folder in folders {
         let file = folder.join(FILE);
-        let text = std::fs::read_to_string(&file).map_err(|e| {
+        let text = crate::table::read_regular(&file, "a manifest").map_err(|problem| {
             error(
                 &file,
-                format!("cannot be read ({e}): every folder under {RUNNERS}/ is a language"),
+                format!("{problem}: every folder under {RUNNERS}/ is a language"),
             )
         })?;
         let manifest: Manifest = toml::from_str(&text).map_err(|e| {
