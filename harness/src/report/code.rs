@@ -65,7 +65,10 @@ pub fn parts(manifests: &[Manifest], root: &Path) -> Vec<Part> {
 }
 
 fn read_one(root: &Path, path: &str) -> Source {
-    let text = match std::fs::read(root.join(path)) {
+    // A FIFO or a device named by a manifest is never opened: reading it
+    // could block the report or never end.
+    let file = root.join(path);
+    let text = match manifest::regular_file(&file).and_then(|()| std::fs::read(file)) {
         Ok(bytes) => {
             let text = String::from_utf8_lossy(&bytes);
             Ok(crate::text::excerpt(&text, MAX_FILE_CHARS))

@@ -221,16 +221,22 @@ pub fn read_all(root: &Path) -> Result<Vec<Manifest>, ManifestError> {
     let mut manifests = Vec::new();
     for folder in folders {
         let file = folder.join(FILE);
-        let text = std::fs::read_to_string(&file).map_err(|e| {
-            error(
-                &file,
-                format!("cannot be read ({e}): every folder under {RUNNERS}/ is a language"),
-            )
-        })?;
+        let text = regular_file(&file)
+            .and_then(|()| std::fs::read_to_string(&file))
+            .map_err(|e| {
+                error(
+                    &file,
+                    format!("cannot be read ({e}): every folder under {RUNNERS}/ is a language"),
+                )
+            })?;
         let manifest: Manifest = toml::from_str(&text).map_err(|e| {
             let problem = e.to_string();
             error(&file, problem.trim_end().replace("TOML parse error ", ""))
         })?;
+        if let Ok(table) = toml::from_str::<toml::Table>(&text) {
+            no_control_characters(&toml::Value::Table(table), "")
+                .map_err(|problem| error(&file, problem))?;
+        }
         let folder_name = folder.file_name().map(|n| n.to_string_lossy().into_owned());
         if folder_name.as_deref() != Some(manifest.name.as_str()) {
             return Err(error(
@@ -346,6 +352,45 @@ impl Manifest {
             unit: argv(&self.unit.run),
             version: None,
         }
+    }
+}
+
+/// Refuses a control character in any string of `value` (`at`: its key
+/// path): .ci/setup reads `languages setup` line by line and field by tab,
+/// so a newline would run only a step's first line, and a command line is
+/// one line in every message.
+fn no_control_characters(value: &toml::Value, at: &str) -> Result<(), String> {
+    match value {
+        toml::Value::String(text) => match text.chars().find(|c| c.is_control()) {
+            Some(c) => Err(format!(
+                "field `{at}`: holds the control character {c:?} (a string of a manifest is \
+                 one line: write each command as an item of the list)"
+            )),
+            None => Ok(()),
+        },
+        toml::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, item)| no_control_characters(item, &format!("{at}[{i}]"))),
+        toml::Value::Table(table) => table.iter().try_for_each(|(key, item)| {
+            let at = if at.is_empty() {
+                key.clone()
+            } else {
+                format!("{at}.{key}")
+            };
+            no_control_characters(item, &at)
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Ok when `path` is a regular file (a symlink followed to one), so that
+/// reading it cannot block on a FIFO or run on through a device.
+pub fn regular_file(path: &Path) -> std::io::Result<()> {
+    if std::fs::metadata(path)?.is_file() {
+        Ok(())
+    } else {
+        Err(std::io::Error::other("not a regular file"))
     }
 }
 
