@@ -65,13 +65,16 @@ pub struct BuildStep {
     /// The command line.
     pub run: Vec<String>,
     /// Where the step's last success is recorded: with it the step is
-    /// skipped while fresh (see [`super::Freshness`]); without, it always
-    /// runs (the tool itself knows what is up to date).
+    /// skipped while fresh (see [`super::Freshness`]), so it needs both
+    /// `inputs` and `outputs`; without, it always runs (the tool itself
+    /// knows what is up to date).
     pub stamp: Option<String>,
-    /// Files or folders judged by content.
+    /// Everything the step reads, files or folders, judged by content: a
+    /// source left out is an edit the step never sees.
     #[serde(default)]
     pub inputs: Vec<String>,
-    /// Large files judged by length and mtime.
+    /// Everything the step makes: files judged by length and mtime,
+    /// folders by the files they hold, so a deleted product reruns it.
     #[serde(default)]
     pub outputs: Vec<String>,
 }
@@ -287,6 +290,18 @@ impl Manifest {
             if step.stamp.is_none() && !(step.inputs.is_empty() && step.outputs.is_empty()) {
                 return Err(format!(
                     "field `build[{at}]`: inputs or outputs without a `stamp` would never be used"
+                ));
+            }
+            if step.stamp.is_some() && step.inputs.is_empty() {
+                return Err(format!(
+                    "field `build[{at}].inputs`: a step with a `stamp` needs every file it reads \
+                     listed, or an edit never reruns it"
+                ));
+            }
+            if step.stamp.is_some() && step.outputs.is_empty() {
+                return Err(format!(
+                    "field `build[{at}].outputs`: a step with a `stamp` needs every file or \
+                     folder it makes listed, or a deleted product never reruns it"
                 ));
             }
         }

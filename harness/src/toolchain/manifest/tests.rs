@@ -154,6 +154,23 @@ fn load_go(scratch: &str, edit: impl Fn(&str) -> String) -> Result<Vec<Manifest>
     read_all(&scratch)
 }
 
+/// Issue 29, item 4: a stamp with no inputs was accepted, and the step
+/// never ran again after its first success, whatever was edited.
+#[test]
+fn a_stamped_step_without_inputs_or_outputs_is_refused() {
+    for (line, field) in [
+        ("inputs = [\"runners/go\"]\n", "build[0].inputs"),
+        (
+            "outputs = [\"{work}/runner\", \"{work}/demo\"]\n",
+            "build[0].outputs",
+        ),
+    ] {
+        let error = load_go("manifest-stamp", |text| text.replace(line, "")).unwrap_err();
+        assert_eq!(error.file, "runners/go/language.toml", "{error}");
+        assert!(error.problem.contains(field), "{field}: {error}");
+    }
+}
+
 /// Issue 29, item 10: .ci/setup reads `languages setup` line by line and
 /// field by tab, so a newline in `[setup] after` ran only its first line.
 #[test]
