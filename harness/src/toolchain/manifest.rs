@@ -253,6 +253,9 @@ pub fn read_all(root: &Path) -> Result<Vec<Manifest>, ManifestError> {
             ));
         }
         manifest.check().map_err(|problem| error(&file, problem))?;
+        manifest
+            .check_code(root)
+            .map_err(|problem| error(&file, problem))?;
         manifests.push(manifest);
     }
     let references: Vec<&str> = manifests
@@ -324,6 +327,38 @@ impl Manifest {
             for path in step.stamp.iter().chain(&step.inputs).chain(&step.outputs) {
                 resolve(path, target, &self.name)
                     .map_err(|e| format!("field `build[{at}]`: {e}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The code panel's files are read into the page CI uploads: each must
+    /// be a relative path that stays inside the repository `root`, even
+    /// through a symlink.
+    fn check_code(&self, root: &Path) -> Result<(), String> {
+        let real_root = root
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", root.display()))?;
+        for part in Code::PARTS {
+            for path in self.code.files(part) {
+                let field = format!("field `code.{part}`");
+                let outside = Path::new(path).is_absolute()
+                    || Path::new(path)
+                        .components()
+                        .any(|c| !matches!(c, std::path::Component::Normal(_)));
+                if outside {
+                    return Err(format!(
+                        "{field}: {path:?} must be relative to the repository, without `..` or `.`"
+                    ));
+                }
+                if let Ok(real) = root.join(path).canonicalize() {
+                    if !real.starts_with(&real_root) {
+                        return Err(format!(
+                            "{field}: {path:?} leads outside the repository, to {}",
+                            real.display()
+                        ));
+                    }
+                }
             }
         }
         Ok(())

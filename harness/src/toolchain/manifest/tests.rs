@@ -210,6 +210,40 @@ fn a_control_character_in_a_manifest_string_is_refused() {
     assert!(error.problem.contains("field `runner[0]`"), "{error}");
 }
 
+/// Issue 29, item 12: a `[code]` path outside the repository was read into
+/// the page CI uploads.
+#[test]
+fn a_code_path_outside_the_repository_is_refused() {
+    let code = "message = [\"runners/go/message.go\"]";
+    let with = |path: &str| {
+        load_go("manifest-code", |text| {
+            text.replace(code, &format!("message = [{path:?}]"))
+        })
+    };
+    for path in [
+        "/etc/hostname",
+        "../../../../etc/hostname",
+        "runners/../runners/go/message.go",
+    ] {
+        let error = with(path).unwrap_err();
+        assert_eq!(error.file, "runners/go/language.toml", "{error}");
+        assert!(
+            error.problem.contains("field `code.message`: ") && error.problem.contains("relative"),
+            "{path}: {error}"
+        );
+    }
+    with("runners/go/escape").expect("a file not there yet shows as missing on the page");
+    let scratch = crate::config::scratch_dir(&root(), "manifest-code");
+    std::os::unix::fs::symlink("/etc/hostname", scratch.join("runners/go/escape")).unwrap();
+    let error = read_all(&scratch).unwrap_err();
+    assert!(
+        error
+            .problem
+            .contains("field `code.message`: \"runners/go/escape\" leads outside"),
+        "{error}"
+    );
+}
+
 /// A manifest that is a FIFO is refused, not waited on.
 #[test]
 fn a_manifest_that_is_not_a_regular_file_is_refused_unopened() {
