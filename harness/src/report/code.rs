@@ -85,7 +85,10 @@ mod tests {
         let source = read_one(&root, "runners/go/relay.go");
         assert_eq!(
             source.text,
-            Err("cannot be read: not a regular file".to_owned())
+            Err(
+                "a named pipe (FIFO), not a regular file: a source file must be a regular file"
+                    .to_owned()
+            )
         );
     }
 }
