@@ -1,7 +1,7 @@
 # The parity suite of the Outbox relay practice.
 #   make test                      every language: every case, generated scenarios, the protocol's
 #                                  refusals, the demo, its bad configs, the port's own unit tests
-#   make test T=patterns/enterprise/outbox/practice/go    one language (or one case)
+#   make test T=patterns/enterprise/outbox/practice/go/   one language (or one case)
 #   make test REPEAT=5             every selected trial 5 times, varying runner restarts: fails
 #                                  naming each trial whose verdict or answer changed
 #   make self-test                 the harness's own tests (every test file cargo finds)
@@ -29,7 +29,7 @@ DURATION ?=
 SAVE ?=
 REPEAT ?=
 
-.PHONY: test self-test parity report demo fuzz bench floor bless new-case mutants lint setup clean known-failures report-tools languages
+.PHONY: test self-test parity report demo fuzz bench floor bless new-case mutants lint lint-workflows setup clean known-failures report-tools languages
 
 # What the language manifests (runners/<language>/language.toml) say, for
 # the targets below that act per language: none keeps a list of its own.
@@ -171,15 +171,34 @@ $(RUFF):
 $(ACTIONLINT):
 	GOBIN=$(CURDIR)/$(TOOLS)/actionlint-$(ACTIONLINT_VERSION) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
-# Each language's lint lines are its manifest's (`lint`); actionlint checks
-# the workflows, which are no language's.
-# Each language's lint lines come from its manifest; the mutation runner
-# (the harness's own Python) is held to the Python port's ruff rules.
-lint: $(RUFF) $(ACTIONLINT)
+# Each language's lint lines come from its manifest; actionlint checks the
+# workflows, which are no language's, and the mutation runner (the
+# harness's own Python) is held to the Python port's ruff rules.
+lint: $(RUFF) $(ACTIONLINT) lint-workflows
 	$(ACTIONLINT) .github/workflows/*.yml
 	$(RUFF) check --config runners/python/pyproject.toml harness/mutants
 	$(RUFF) format --check --config runners/python/pyproject.toml harness/mutants
 	CARGO=$(CARGO) RUFF=$(abspath $(RUFF)) $(LANGUAGES) lint
+
+# What actionlint lets pass in a workflow's shell, each once a CI bug that
+# passed in silence: without `shell: bash` a step runs bash without
+# pipefail, so `make fuzz | tee` ends with tee's status; an `echo` of a
+# command substitution drops the command's failure (a broken manifest gave
+# an empty matrix, seen only later as fromJSON's error); and a language's
+# filter without its closing `/` selects every language whose name starts
+# so (`.../java` also runs a `javascript`).
+WORKFLOWS := .github/workflows/*.yml
+lint-workflows:
+	@ok=1; \
+	for f in $(WORKFLOWS); do \
+	  grep -Pzq '\ndefaults:\n  run:\n    shell: bash\n' "$$f" || \
+	    { echo "$$f: no 'defaults: run: shell: bash': a step's pipeline hides a failure (bash without pipefail)"; ok=; }; \
+	done; \
+	if grep -nE '(echo|printf) .*\$$\(' $(WORKFLOWS); then \
+	  echo "^ a command substitution in echo's arguments: its failure is lost; assign it first (x=\$$(cmd)), then echo"; ok=; fi; \
+	if grep -nE 'practice/\$$\{\{[^}]*\}\}([^/]|$$)' $(WORKFLOWS); then \
+	  echo "^ a language's filter without its closing /: it also selects every language whose name starts so"; ok=; fi; \
+	test -n "$$ok"
 
 # The languages as CI's matrix (one line of JSON, for fromJSON).
 languages:

@@ -3,11 +3,14 @@
 //! disk, then renamed over the old one.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Replaces `path`'s contents with `bytes`, atomically. On any error the
-/// old file is untouched and the temporary one removed.
+/// old file is untouched and the temporary one removed. A symlink is
+/// written through: the file it leads to is replaced and the link kept,
+/// as its owner set it up.
 pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let path = &through_links(path);
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -35,6 +38,21 @@ pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
+/// The file that writing `path` should replace: the end of its chain of
+/// links, even one that does not exist yet (a run removes its old results
+/// file before it writes the new one), so a link stays a link.
+pub fn through_links(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    // As many steps as Linux follows; a loop is left at one of its links.
+    for _ in 0..40 {
+        let Ok(target) = std::fs::read_link(&path) else {
+            break;
+        };
+        path = path.parent().unwrap_or(Path::new("")).join(target);
+    }
+    path
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -49,5 +67,19 @@ mod tests {
         let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
         assert_eq!(names.len(), 1, "{names:?}");
         assert!(super::write(&dir.join("missing/a.json"), b"x").is_err());
+    }
+
+    /// A link is written through, even when its file is gone (a run
+    /// removes its old results file first): the link stays a link.
+    #[test]
+    fn writes_through_a_chain_of_links_to_a_missing_file() {
+        let dir = crate::config::scratch_dir(&crate::repo_root(), "atomic-links");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("real")).unwrap();
+        std::os::unix::fs::symlink("real/b.json", dir.join("middle.json")).unwrap();
+        std::os::unix::fs::symlink("middle.json", dir.join("a.json")).unwrap();
+        super::write(&dir.join("a.json"), b"new").unwrap();
+        assert!(dir.join("a.json").is_symlink() && dir.join("middle.json").is_symlink());
+        assert_eq!(std::fs::read(dir.join("real/b.json")).unwrap(), b"new");
     }
 }

@@ -7,9 +7,9 @@ use std::time::Duration;
 /// Every trial name starts with this.
 pub const PREFIX: &str = "patterns/enterprise/outbox/practice";
 /// The kinds of trial every language has besides the table's cases: the
-/// one list the trial names, the reserved case names, the report's rows and
-/// the skip lists come from (`languages kinds` prints it for tools outside
-/// the harness). A new kind is a variant here, its check in
+/// one list the trial names, the reserved case names and the report's rows
+/// come from (tools outside the harness, `make mutants`' skip list, read
+/// the kinds from a results file). A new kind is a variant here, its check in
 /// `suite/trials.rs`, and its row's description below.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {

@@ -38,10 +38,71 @@ pub mod table;
 pub mod text;
 pub mod toolchain;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-/// The repository root, where `cases/`, `runners/` and `target/` live.
+/// The repository root, where `cases/`, `runners/` and `target/` live,
+/// found when the harness runs, never where it was compiled: a copied or
+/// moved checkout (or a CI cache of `target/` restored elsewhere), which
+/// cargo does not rebuild, must test and write its own tree. Found once,
+/// from cargo's run-time `CARGO_MANIFEST_DIR` or the current directory; a
+/// process in no checkout ends here with exit code 2 and the reason, as
+/// nothing the harness does means anything without it.
 pub fn repo_root() -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest.parent().map(PathBuf::from).unwrap_or(manifest)
+    static ROOT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let found = ROOT.get_or_init(|| {
+        let cwd = std::env::current_dir()
+            .map_err(|e| format!("cannot read the current directory: {e}"))?;
+        let manifest = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
+        find_root(manifest.as_deref(), &cwd)
+    });
+    match found {
+        Ok(root) => root.clone(),
+        Err(why) => {
+            eprintln!("parity: {why}");
+            std::process::exit(2)
+        }
+    }
+}
+
+/// The checkout that holds `manifest_dir` (cargo sets it for what it runs),
+/// else the one that holds `cwd` (`make bench` starts `./target/release/*`
+/// itself): the nearest folder at or above whose `Cargo.toml` is this
+/// workspace's (a member `harness`) and that has `cases/`. Another Rust
+/// project's folder is passed over, so a variable inherited from its cargo
+/// does not count.
+fn find_root(manifest_dir: Option<&Path>, cwd: &Path) -> Result<PathBuf, String> {
+    // A FIFO or a device named Cargo.toml is passed over unread.
+    let is_root = |dir: &Path| {
+        let manifest = dir.join("Cargo.toml");
+        let members = Some(&manifest)
+            .filter(|m| m.is_file())
+            .and_then(|m| std::fs::read_to_string(m).ok())
+            .and_then(|text| text.parse::<toml::Table>().ok())
+            .and_then(|t| t.get("workspace")?.get("members")?.as_array().cloned());
+        members.is_some_and(|m| m.iter().any(|m| m.as_str() == Some("harness")))
+            && dir.join("cases").is_dir()
+    };
+    let starts = manifest_dir.map(|d| cwd.join(d));
+    starts
+        .into_iter()
+        .chain([cwd.to_path_buf()])
+        .find_map(|start| {
+            start
+                .ancestors()
+                .find(|dir| is_root(dir))
+                .map(Path::to_path_buf)
+        })
+        .ok_or_else(|| {
+            let manifest = match manifest_dir {
+                Some(dir) => format!(" nor above CARGO_MANIFEST_DIR={}", dir.display()),
+                None => String::new(),
+            };
+            format!(
+                "not in a checkout of the practice: no folder above {}{manifest} has its \
+                 Cargo.toml (the workspace with harness/) and cases/; run it from inside the \
+                 repository",
+                cwd.display()
+            )
+        })
 }

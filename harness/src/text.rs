@@ -47,6 +47,13 @@ pub fn for_terminal(text: &str) -> String {
     })
 }
 
+/// `text` safe on a terminal as one line: what [`for_terminal`] escapes,
+/// and newlines and tabs too, for a field read from a file (a base's case
+/// name, commit or reason) that must not start a line of its own.
+pub fn one_line(text: &str) -> String {
+    escape_where(text, |c| c.is_control() || is_bidi_control(c))
+}
+
 /// `text` fit for an XML 1.0 document: the characters XML forbids (most
 /// C0 controls, U+FFFE, U+FFFF) are shown escaped (`\u{fffe}`), and so is
 /// what [`for_terminal`] escapes, since the report is read on screens too.
@@ -59,8 +66,10 @@ pub fn for_xml(text: &str) -> String {
 }
 
 /// The characters that reorder text when shown (Unicode's bidirectional
-/// embeddings, overrides, isolates and marks).
-fn is_bidi_control(c: char) -> bool {
+/// embeddings, overrides, isolates and marks): not control characters to
+/// `char`, yet in a description or a runner's output they make a terminal
+/// or a page lie about the text.
+pub(crate) fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
@@ -72,6 +81,8 @@ fn escape_where(text: &str, escaped: impl Fn(char) -> bool) -> String {
     for c in text.chars() {
         match c {
             '\r' if escaped(c) => out.push_str("\\r"),
+            '\n' if escaped(c) => out.push_str("\\n"),
+            '\t' if escaped(c) => out.push_str("\\t"),
             c if escaped(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
             c => out.push(c),
         }
@@ -97,6 +108,10 @@ mod tests {
         assert_eq!(for_terminal("FAILED\rok    "), "FAILED\\rok    ");
         assert_eq!(for_terminal("a\u{202e}cba"), "a\\u{202e}cba");
         assert_eq!(for_terminal("\u{1b}[2J"), "\\u{1b}[2J");
+        assert_eq!(
+            one_line("a\nb\tc\rd\u{202e}\u{1b}"),
+            "a\\nb\\tc\\rd\\u{202e}\\u{1b}"
+        );
     }
 
     #[test]

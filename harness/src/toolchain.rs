@@ -69,9 +69,9 @@ impl Step {
         }
     }
 
-    /// A step skipped while `inputs` (by content) and `outputs` (by length
-    /// and mtime) are as they were after its last success, recorded in
-    /// `stamp`.
+    /// A step skipped while `inputs` (by content) and `outputs` (files by
+    /// length and mtime, folders by the files they hold) are as they were
+    /// after its last success, recorded in `stamp`.
     pub fn unless_fresh(argv: Vec<String>, stamp: &str, inputs: &[&str], outputs: &[&str]) -> Self {
         Step {
             argv,

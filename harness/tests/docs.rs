@@ -10,8 +10,7 @@ use std::process::Command;
 
 /// The repository's root (the workspace is at the top).
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
+    parity::repo_root()
         .canonicalize()
         .expect("the repository root")
 }

@@ -5,7 +5,6 @@
 //! the declared version false without anyone seeing it.
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
@@ -29,7 +28,7 @@ fn parse_version(text: &str) -> Result<[u64; 3], String> {
 
 /// `cargo metadata` of the workspace, with the lockfile as it is committed.
 fn metadata() -> Value {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = parity::repo_root();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let output = Command::new(&cargo)
         .args(["metadata", "--format-version", "1", "--locked"])

@@ -102,10 +102,11 @@ impl Outputs {
         }
     }
 
-    /// Removes the last run's reports, so none outlives a run that stops.
+    /// Removes the last run's reports, so none outlives a run that stops;
+    /// a link stays, for the new report to be written through.
     fn remove_old(&self) {
         for path in self.junit.iter().chain(&self.report).chain([&self.results]) {
-            let _ = std::fs::remove_file(path);
+            let _ = std::fs::remove_file(parity::atomic::through_links(path));
         }
     }
 
@@ -140,10 +141,11 @@ impl Outputs {
         if let Some(base) = &page.base {
             eprint!("{}", report::diff::text(base));
         }
-        eprint!(
-            "{}",
-            report::known::text(&report::known::advice(&results, &suite.known_failures))
-        );
+        let cases = suite.root.join("cases");
+        let table = suite.cases.iter().filter(|c| c.file.starts_with(&cases));
+        let table = table.map(|c| c.name.as_str()).collect();
+        let advice = report::known::advice(&results, &suite.known_failures, &table);
+        eprint!("{}", report::known::text(&advice));
         written
     }
 
@@ -152,10 +154,12 @@ impl Outputs {
     fn write_page(&self, page: &report::Report) -> bool {
         let mut written = true;
         if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
-            if let Err(e) = append(Path::new(&path), &report::markdown::summary(page)) {
+            let path = parity::repo_root().join(path);
+            let summary = report::markdown::summary(page);
+            if let Err(e) = parity::table::append_regular(&path, &summary, "a step summary") {
                 eprintln!(
                     "parity: cannot append the summary to {}: {e}",
-                    Path::new(&path).display()
+                    path.display()
                 );
                 written = false;
             }
@@ -171,14 +175,4 @@ impl Outputs {
         }
         written
     }
-}
-
-/// Appends to the step summary: GitHub collects every step's additions, so
-/// the file is never replaced.
-fn append(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut file = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)?;
-    file.write_all(text.as_bytes())
 }

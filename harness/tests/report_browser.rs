@@ -1,7 +1,8 @@
 //! The parity report in a real browser: headless Chromium loads a page
 //! written by `parity::report::write`, and the test checks what a person
 //! would see: one matrix cell per (case, language) with the right status,
-//! the summary counts, no console message, and a screenshot kept under
+//! the summary counts, no console message, a code panel that keeps its
+//! lines whole in one row per part at 1280 px, and a screenshot kept under
 //! `target/parity/report-browser/` to look at.
 //!
 //! A string check of the HTML cannot tell whether a browser builds the
@@ -162,9 +163,11 @@ fn fixture_rows() -> Vec<Row> {
 /// The real code panel, read from the repository, and one more part whose
 /// go file is missing (read from a folder without sources).
 fn code_fixture() -> Vec<code::Part> {
-    let mut parts = code::read(&parity::repo_root());
-    let nowhere = parity::repo_root().join("target/parity/report-browser/no-sources");
-    let mut missing = code::read(&nowhere).swap_remove(3);
+    let root = parity::repo_root();
+    let manifests = parity::toolchain::manifest::read_all(&root).unwrap();
+    let mut parts = code::parts(&manifests, &root);
+    let nowhere = root.join("target/parity/report-browser/no-sources");
+    let mut missing = code::parts(&manifests, &nowhere).swap_remove(3);
     missing.name = "relay, its go file missing".into();
     missing.languages.retain(|(language, _)| language == "go");
     parts.push(missing);
@@ -446,6 +449,126 @@ fn assert_no_overflow(program: &Path, dir: &Path, name: &str, html: &str) {
     );
 }
 
+/// The relay.py loop header, and a line inside that loop.
+const HEADER: &str = "for message in self._table.unsent(";
+const INSIDE: &str = "self._table.mark_sent(message.id)";
+
+/// The code panel as a reader sees it at 1280 px, measured by Chromium in
+/// a probe copy of the page (the page itself has no script): every part's
+/// languages in one row, and Python's indentation kept. A wrapped line
+/// starts again at column 0, which in Python reads as a line outside its
+/// block, so `mark_sent`, inside the relay's `for` loop, must render on
+/// one line and to the right of the loop's first line.
+fn assert_code_panel_readable(program: &Path, name: &str, html: &str, parts: &[code::Part]) {
+    let layout = measure_code_panel(program, name, html);
+
+    // Both properties are checked before either fails, so one run shows
+    // everything that is wrong.
+    let mut problems = Vec::new();
+    for (part, measured) in parts.iter().zip(layout["parts"].as_array().unwrap()) {
+        let figures = measured["figures"].as_array().unwrap();
+        let shown: Vec<String> = figures
+            .iter()
+            .map(|f| {
+                format!(
+                    "{} at ({}, {})",
+                    f["code"].as_str().unwrap_or("?"),
+                    f["left"],
+                    f["top"]
+                )
+            })
+            .collect();
+        let one_row = figures.windows(2).all(|pair| {
+            pair[0]["top"] == pair[1]["top"]
+                && pair[0]["left"].as_f64().unwrap() < pair[1]["left"].as_f64().unwrap()
+        });
+        if figures.len() != part.languages.len() || !one_row {
+            problems.push(format!(
+                "{}: not {} columns in one row, left to right, at 1280 px: {}",
+                part.name,
+                part.languages.len(),
+                shown.join(", ")
+            ));
+        }
+    }
+    let lefts = |key: &str| -> Vec<f64> {
+        layout[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r[0].as_f64().unwrap())
+            .collect()
+    };
+    let (header, inside) = (lefts("header"), lefts("inside"));
+    assert!(
+        !header.is_empty() && !inside.is_empty(),
+        "relay.py in the panel holds {HEADER:?} and {INSIDE:?}"
+    );
+    if inside.len() != 1 || inside[0] <= header[0] {
+        problems.push(format!(
+            "relay.py: {INSIDE:?} renders as {} line(s) starting at x = {inside:?}, its block's first \
+             line {HEADER:?} at x = {}: a line inside the loop must stay whole and to its right",
+            inside.len(),
+            header[0]
+        ));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Where Chromium lays out the panel at 1280 px, written by a script into
+/// a probe copy of the page: each part's figures (language, top, left) and
+/// the line boxes of [`HEADER`] and [`INSIDE`] in relay.py.
+fn measure_code_panel(program: &Path, name: &str, html: &str) -> serde_json::Value {
+    let dir = parity::config::target_dir(&parity::repo_root()).join("parity/report-browser");
+    let script = format!(
+        "<script>(function () {{\
+           var parts = [].map.call(document.querySelectorAll('section.part'), function (part) {{\
+             return {{ part: part.querySelector('h3').textContent,\
+                       figures: [].map.call(part.querySelectorAll('figure.code'), function (f) {{\
+                         var r = f.getBoundingClientRect();\
+                         return {{ code: f.dataset.code, top: r.top, left: r.left }}; }}) }}; }});\
+           var rects = function (node, text) {{\
+             var at = node.data.indexOf(text), range = document.createRange();\
+             if (at < 0) return [];\
+             range.setStart(node, at); range.setEnd(node, at + text.length);\
+             return [].map.call(range.getClientRects(), function (r) {{ return [r.left, r.top]; }}); }};\
+           var code = document.querySelector('figure[data-code=\"relay/python\"] pre code');\
+           var node = code && code.firstChild;\
+           var p = document.createElement('pre'); p.id = 'layout-result';\
+           p.textContent = JSON.stringify({{ parts: parts,\
+             header: node ? rects(node, '{HEADER}') : [], inside: node ? rects(node, '{INSIDE}') : [] }});\
+           document.body.appendChild(p); }})()</script>"
+    );
+    let probe = dir.join(format!("layout-{name}.html"));
+    std::fs::write(
+        &probe,
+        html.replacen("</body>", &format!("{script}</body>"), 1),
+    )
+    .unwrap();
+    let out = chromium(
+        program,
+        &dir,
+        &format!("layout-{name}"),
+        &[
+            "--dump-dom".into(),
+            "--window-size=1280,2000".into(),
+            file_url(&probe),
+        ],
+    )
+    .unwrap();
+    let start = out
+        .stdout
+        .find("<pre id=\"layout-result\">")
+        .expect("the layout probe wrote nothing")
+        + "<pre id=\"layout-result\">".len();
+    let end = start + out.stdout[start..].find("</pre>").unwrap();
+    let json = out.stdout[start..end]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    serde_json::from_str(&json).unwrap()
+}
+
 /// The matrix of a loaded page, checked against `report`: one cell per
 /// (row, language) with the report's status, each linking to its details.
 fn check_matrix(dom: &str, report: &Report) -> usize {
@@ -512,6 +635,11 @@ fn the_fixture_page(program: &Path) {
     let dom = load(program, "fixture", &report);
     check_matrix(&dom, &report);
     check_code_panel(&dom, &report.code);
+    let html = std::fs::read_to_string(
+        parity::config::target_dir(&parity::repo_root()).join("parity/report-browser/fixture.html"),
+    )
+    .unwrap();
+    assert_code_panel_readable(program, "fixture", &html, &report.code);
     for (language, counts) in EXPECTED_SUMMARY {
         assert_eq!(
             summary(&dom, language),

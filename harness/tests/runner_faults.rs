@@ -606,3 +606,29 @@ fn failing_unit_tests_keep_how_they_ended_and_their_output() {
         "a command that cannot start"
     );
 }
+
+/// A suite that exits 0 before its tool's final report (PHP's checks: a
+/// failed check, then `exit(0)`) fails its unit trial, the report's counts
+/// kept as data; before, the `ok` lines alone counted and it passed.
+#[test]
+fn unit_tests_that_exit_0_early_fail() {
+    let suite = suite();
+    let mut language = fake("php", "none", "none");
+    let printed = "ok   a\nFAIL b\n";
+    language.unit = vec!["printf".into(), printed.into()];
+    let verdict = suite.check_unit(&language);
+    let Verdict::Fail(reason @ Reason::Unit(unit)) = &verdict else {
+        panic!("the unit trial fails: {verdict:?}");
+    };
+    let UnitWhat::Unproven { tally, .. } = unit.what else {
+        panic!("unproven: {unit:?}");
+    };
+    assert_eq!((tally.passed, tally.failed, tally.finished), (1, 1, false));
+    let text = emit::text(reason);
+    assert!(
+        text.contains("exited 0 without proving a test: its tool's final report is missing")
+            && text.contains("1 passed, 1 failed, 0 skipped")
+            && text.ends_with("FAIL b"),
+        "{text}"
+    );
+}

@@ -34,7 +34,7 @@ impl IdempotentConsumer {
         self.journal.push(format!("{aggregate} {event_type}"));
     }
 
-    /// The work done, in order: `"<aggregate> <event type>"` per message.
+    /// The work done, in order: `"<aggregate> <type>"` per message.
     pub fn journal(&self) -> &[String] {
         &self.journal
     }

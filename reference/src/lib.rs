@@ -12,8 +12,8 @@
 //!   ([`IdempotentConsumer`]).
 //!
 //! The four parts are the same, with the same names, in every port of the
-//! practice (PHP, Go, Python, TypeScript); this crate is the one the others
-//! are checked against.
+//! practice (Go, Python, PHP, TypeScript, Java); this crate is the one the
+//! others are checked against.
 
 mod broker;
 mod consumer;

@@ -25,7 +25,7 @@ impl<'a, B: Broker> OutboxRelay<'a, B> {
         }
     }
 
-    /// One pass over the oldest unsent rows; returns the ids sent, in order.
+    /// One pass over the oldest unsent rows, returning the ids sent, in order.
     ///
     /// A failed publish leaves its row unsent (the next pass retries it) and
     /// blocks its aggregate for the rest of the pass, so a later event of the

@@ -3,8 +3,9 @@ use std::fmt;
 
 use crate::message::{Message, MessageId};
 
-/// The rows waiting for the relay: a dictionary of the unsent messages keyed
-/// by id. Ids increase in insertion order, so key order is insertion order.
+/// The rows waiting for the relay: the unsent messages in insertion order.
+/// A dictionary keyed by id: ids increase in insertion order, so key order
+/// is insertion order.
 #[derive(Debug, Default)]
 pub struct OutboxTable {
     unsent: BTreeMap<MessageId, Message>,

@@ -27,11 +27,14 @@ func (f Failure) String() string {
 }
 
 // ErrPublishFailed means no acknowledgement: whether the message arrived is
-// unknown to the publisher, so the relay must retry it later.
+// unknown to the publisher.
 var ErrPublishFailed = errors.New("publish failed")
 
 // Broker is what the relay publishes to.
 type Broker interface {
+	// Publish hands the message over. An error wrapping ErrPublishFailed
+	// means no ack came back: the relay must retry later, although the
+	// message may have arrived.
 	Publish(m Message) error
 }
 
@@ -49,8 +52,6 @@ func NewFlakyBroker(consumer *Consumer, failures map[int64]Failure) *FlakyBroker
 	return &FlakyBroker{consumer: consumer, failures: failures}
 }
 
-// Publish delivers m unless the attempt is scripted Down, and reports
-// ErrPublishFailed for a scripted Down or LostAck.
 func (b *FlakyBroker) Publish(m Message) error {
 	b.attempts++
 	failure, scripted := b.failures[b.attempts]

@@ -2,7 +2,8 @@ package outbox
 
 import "fmt"
 
-// Consumer is the delivery service: it does the work once per message id. It
+// Consumer is the delivery service: turns at-least-once delivery into
+// exactly-once effect by remembering which message ids it has processed. It
 // cannot tell a repeat by content (two identical "paid" events can both be
 // honest); only the outbox-assigned id tells. The zero value is ready to use.
 type Consumer struct {
@@ -24,7 +25,7 @@ func (c *Consumer) Handle(m Message) {
 	c.journal = append(c.journal, fmt.Sprintf("%s %s", m.Aggregate, m.Type))
 }
 
-// Journal returns the work done, "<aggregate> <type>" per message, in order.
+// Journal returns the work done, in order: "<aggregate> <type>" per message.
 func (c *Consumer) Journal() []string {
 	return append([]string{}, c.journal...)
 }

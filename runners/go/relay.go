@@ -5,9 +5,10 @@ import (
 	"fmt"
 )
 
-// OutboxRelay moves unsent rows from the table to the broker, one pass at a
-// time. It keeps nothing between passes (all state is in the table), so a
-// new relay can be built at any pass boundary and carries on.
+// OutboxRelay moves unsent rows from the outbox table to the broker, one pass
+// at a time. It keeps nothing between passes (all state is in the table), so
+// a new relay can be built at any pass boundary and carries on where the last
+// one stopped.
 type OutboxRelay struct {
 	table     *OutboxTable
 	broker    Broker
@@ -19,7 +20,7 @@ func NewOutboxRelay(table *OutboxTable, broker Broker, batchSize int) *OutboxRel
 	return &OutboxRelay{table: table, broker: broker, batchSize: batchSize}
 }
 
-// RunOnce makes one pass over the oldest unsent rows and returns the ids
+// RunOnce makes one pass over the oldest unsent rows, returning the ids
 // sent, in order. A failed publish leaves its row unsent (the next pass
 // retries it) and blocks its aggregate for the rest of the pass, so a later
 // event of the same order cannot overtake it. The error joins every publish

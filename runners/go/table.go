@@ -6,7 +6,8 @@ import (
 )
 
 // OutboxTable holds the rows waiting for the relay: the unsent messages in
-// insertion order. The zero value is an empty table.
+// insertion order. A slice, appended to by Add; the zero value is an empty
+// table.
 type OutboxTable struct {
 	unsent []Message
 	// Kept apart from the rows: the last row may be sent already. Ids start
@@ -19,8 +20,8 @@ func NewOutboxTable() *OutboxTable {
 	return &OutboxTable{}
 }
 
-// Add appends a row; it refuses an id that does not increase (a writer's bug)
-// with an *OutOfOrder error.
+// Add appends a row; refuses an id that does not increase (a writer's bug)
+// with [OutOfOrder].
 func (t *OutboxTable) Add(m Message) error {
 	if m.ID <= t.lastID {
 		return &OutOfOrder{ID: m.ID, LastID: t.lastID}
@@ -46,7 +47,7 @@ func (t *OutboxTable) HasUnsent() bool {
 	return len(t.unsent) > 0
 }
 
-// OutOfOrder is Add's refusal of an id not greater than the last one: the
+// OutOfOrder means Add was given an id not greater than the last one: the
 // table's order would no longer be insertion order.
 type OutOfOrder struct {
 	ID, LastID int64

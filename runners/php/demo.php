@@ -111,45 +111,55 @@ function idList(array $ids): string
     return '[' . implode(', ', $ids) . ']';
 }
 
-try {
-    ['batch_size' => $batchSize, 'max_passes' => $maxPasses] = loadConfig($argv[1] ?? __DIR__ . '/../demo.json');
-} catch (BadConfig $error) {
-    fwrite(STDERR, "demo: {$error->getMessage()}\n");
-    exit(2);
-}
-
-$table = new OutboxTable();
-$table->add(new Message(1, 'order-1', 'OrderPlaced'));
-$table->add(new Message(2, 'order-2', 'OrderPlaced'));
-$table->add(new Message(3, 'order-1', 'OrderPaid'));
-$table->add(new Message(4, 'order-2', 'OrderPaid'));
-$consumer = new IdempotentConsumer(); // the delivery service, across the broker
-$broker = new NarratingBroker(new FlakyBroker($consumer, [1 => Failure::LostAck]), $consumer);
-$relay = new OutboxRelay($table, $broker, $batchSize);
-
-echo "Outbox relay demo: batch size {$batchSize}, at most {$maxPasses} passes.\n";
-echo 'Outbox: ' . implode(', ', array_map(describe(...), $table->unsent(PHP_INT_MAX))) . ".\n";
-echo "The broker will lose the ack of attempt 1.\n";
-
-$passes = 0;
-while ($table->hasUnsent() && $passes < $maxPasses) {
-    $passes++;
-    $batch = $table->unsent($batchSize);
-    echo "\nPass {$passes}: batch " . idList(array_map(static fn (Message $m): int => $m->id, $batch)) . "\n";
-    $sent = $relay->runOnce();
-    foreach ($batch as $message) {
-        $line = $broker->story[$message->id] ?? 'skipped ' . describe($message) . ": {$message->aggregate} is blocked";
-        unset($broker->story[$message->id]);
-        echo "  {$line}\n";
+/** @param list<string> $argv */
+function main(array $argv): int
+{
+    try {
+        ['batch_size' => $batchSize, 'max_passes' => $maxPasses] = loadConfig($argv[1] ?? __DIR__ . '/../demo.json');
+    } catch (BadConfig $error) {
+        fwrite(STDERR, "demo: {$error->getMessage()}\n");
+        return 2;
     }
-    echo '  sent ' . idList($sent) . "\n";
+
+    $table = new OutboxTable();
+    $table->add(new Message(1, 'order-1', 'OrderPlaced'));
+    $table->add(new Message(2, 'order-2', 'OrderPlaced'));
+    $table->add(new Message(3, 'order-1', 'OrderPaid'));
+    $table->add(new Message(4, 'order-2', 'OrderPaid'));
+    $consumer = new IdempotentConsumer(); // the delivery service, across the broker
+    $broker = new NarratingBroker(new FlakyBroker($consumer, [1 => Failure::LostAck]), $consumer);
+    $relay = new OutboxRelay($table, $broker, $batchSize);
+
+    echo "Outbox relay demo: batch size {$batchSize}, at most {$maxPasses} passes.\n";
+    echo 'Outbox: ' . implode(', ', array_map(describe(...), $table->unsent(PHP_INT_MAX))) . ".\n";
+    echo "The broker will lose the ack of attempt 1.\n";
+
+    $passes = 0;
+    while ($table->hasUnsent() && $passes < $maxPasses) {
+        $passes++;
+        $batch = $table->unsent($batchSize);
+        echo "\nPass {$passes}: batch " . idList(array_map(static fn (Message $m): int => $m->id, $batch)) . "\n";
+        $sent = $relay->runOnce();
+        foreach ($batch as $message) {
+            $line = $broker->story[$message->id] ?? 'skipped ' . describe($message) . ": {$message->aggregate} is blocked";
+            unset($broker->story[$message->id]);
+            echo "  {$line}\n";
+        }
+        echo '  sent ' . idList($sent) . "\n";
+    }
+
+    echo $table->hasUnsent()
+        ? "\nStopped at the pass limit with messages still unsent.\n"
+        : "\nOutbox drained after {$passes} passes.\n";
+    echo "Consumer journal:\n";
+    foreach ($consumer->journal() as $entry) {
+        echo "  {$entry}\n";
+    }
+    echo "Duplicates dropped: {$consumer->duplicates()}\n";
+    return 0;
 }
 
-echo $table->hasUnsent()
-    ? "\nStopped at the pass limit with messages still unsent.\n"
-    : "\nOutbox drained after {$passes} passes.\n";
-echo "Consumer journal:\n";
-foreach ($consumer->journal() as $entry) {
-    echo "  {$entry}\n";
+// Run as a script; the unit tests require this file for loadConfig().
+if (get_included_files()[0] === __FILE__) {
+    exit(main($argv));
 }
-echo "Duplicates dropped: {$consumer->duplicates()}\n";

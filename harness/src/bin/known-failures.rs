@@ -2,12 +2,12 @@
 //! `runners/<language>/known-failures.json` from the last run's results
 //! file (`PARITY_RESULTS`, default `target/parity/results.json`): existing
 //! reasons kept, entries that pass now removed, new failures added with a
-//! placeholder reason the suite refuses until a person replaces it.
+//! placeholder reason the suite refuses until a person replaces it
+//! ([`known::update`] does it all, so the self-tests can run it on a
+//! scratch root).
 
-use std::collections::BTreeMap;
 use std::process::ExitCode;
 
-use parity::judge::known_failures;
 use parity::report::{known, results::Results};
 
 fn main() -> ExitCode {
@@ -39,8 +39,13 @@ fn run() -> Result<(), String> {
         .filter(|p| !p.is_empty())
         .map(|p| root.join(p))
         .unwrap_or_else(|| parity::config::target_dir(&root).join("parity/results.json"));
-    let results = Results::load(&results_path)
-        .map_err(|e| format!("{e} (run make test first: every run writes it)"))?;
+    let results = Results::load(&results_path).map_err(|e| {
+        if results_path.exists() {
+            e
+        } else {
+            format!("{e} (run make test first: every run writes it)")
+        }
+    })?;
     if !results.trials.iter().any(|e| &e.language == language) {
         return Err(format!(
             "{}: the last run did not run {language} (filter `{}`)",
@@ -48,38 +53,6 @@ fn run() -> Result<(), String> {
             results.filter
         ));
     }
-    let relative = known_failures::path(language);
-    let path = root.join(&relative);
-    // Read as plain JSON, not through the suite's loader: a list that still
-    // has a placeholder must be rewritable.
-    let existing: BTreeMap<String, String> = match std::fs::read_to_string(&path) {
-        Ok(text) => serde_json::from_str(&text).map_err(|e| {
-            format!(
-                "{}: not an object of case name to reason: {e}",
-                relative.display()
-            )
-        })?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => BTreeMap::new(),
-        Err(e) => return Err(format!("{}: cannot read: {e}", relative.display())),
-    };
-    let (list, notes) = known::rewrite(&results, language, &existing);
-    if notes.is_empty() {
-        println!(
-            "{}: agrees with the last run, unchanged",
-            relative.display()
-        );
-        return Ok(());
-    }
-    if list.is_empty() {
-        std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", relative.display()))?;
-        println!("{}: removed, nothing is known to fail", relative.display());
-    } else {
-        parity::atomic::write(&path, known::to_json(&list).as_bytes())
-            .map_err(|e| format!("{}: {e}", relative.display()))?;
-        println!("{}: written", relative.display());
-    }
-    for note in notes {
-        println!("  {note}");
-    }
+    print!("{}", known::update(&root, language, &results)?);
     Ok(())
 }

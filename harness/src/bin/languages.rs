@@ -10,10 +10,7 @@
 //! * `languages mutation-tools NAME...`: the Makefile targets that install
 //!   the mutation tools of those languages (make mutants);
 //! * `languages setup`: the setup's packages, version floors and last
-//!   steps, one tab-separated line each (.ci/setup);
-//! * `languages kinds`: the trial kinds every language has besides the
-//!   cases (`parity::config::Kind`), one name a line (mutants.py's skip
-//!   list).
+//!   steps, one tab-separated line each (.ci/setup).
 //!
 //! A bad manifest is an error naming its file and field, exit 2.
 
@@ -39,13 +36,7 @@ fn run() -> Result<ExitCode, String> {
     let manifests = manifest::read_all(&root).map_err(|e| e.to_string())?;
     let (command, names) = args
         .split_first()
-        .ok_or("usage: languages names|matrix|lint|mutation-tools|setup|kinds [NAME...]")?;
-    if command == "kinds" {
-        for kind in parity::config::Kind::ALL {
-            println!("{}", kind.name());
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
+        .ok_or("usage: languages names|matrix|lint|mutation-tools|setup [NAME...]")?;
     let chosen = choose(&manifests, names)?;
     match command.as_str() {
         "names" => {

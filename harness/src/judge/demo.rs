@@ -165,34 +165,23 @@ pub fn transcript_difference(expected: &str, actual: &str) -> Option<String> {
 
 /// Bad configs every demo must refuse: its text (`None`: the file does
 /// not exist) and the key at fault, which the first line of stderr must
-/// name besides the path. One config per way of being wrong; constant data
-/// written by the harness, never from a case file.
-pub const BAD_CONFIGS: [(Option<&str>, Option<&str>); 8] = [
+/// name besides the path. The contract as a process: one file that cannot
+/// be read, one that is not JSON, one with a key at fault (a boolean, the
+/// pitfall of Python and PHP); each port's own unit tests check every
+/// other refusal of SPEC's list in-process, where a case costs no start.
+/// Constant data written by the harness, never from a case file.
+pub const BAD_CONFIGS: [(Option<&str>, Option<&str>); 3] = [
     (None, None),
     (Some("batch_size = 3"), None),
-    (Some("[3, 10]"), None),
-    (Some(r#"{"batch_size": 3}"#), Some("max_passes")),
     (
         Some(r#"{"batch_size": 3, "max_passes": true}"#),
         Some("max_passes"),
     ),
-    (
-        Some(r#"{"batch_size": 3.5, "max_passes": 10}"#),
-        Some("batch_size"),
-    ),
-    (
-        Some(r#"{"batch_size": 0, "max_passes": 10}"#),
-        Some("batch_size"),
-    ),
-    (
-        Some(r#"{"batch_size": 3, "max_passes": 10, "pause_ms": 5}"#),
-        Some("pause_ms"),
-    ),
 ];
 
-/// Every key a bad config names: a refusal names the one at fault and no
-/// other, so a line that lists them all cannot pass for every config.
-const KEYS: [&str; 3] = ["batch_size", "max_passes", "pause_ms"];
+/// Every key a config may hold: a refusal names the one at fault and no
+/// other, so a line that lists them all cannot pass.
+const KEYS: [&str; 2] = ["batch_size", "max_passes"];
 
 /// The exit code every demo gives a config it refuses.
 pub const BAD_CONFIG_EXIT: i32 = 2;
@@ -380,27 +369,27 @@ mod tests {
             why.contains("t/bad-1.json") && why.contains("exit 1 instead of 2"),
             "{why}"
         );
-        let why = plant(2, &|r| r.first_line = "demo: not JSON".into());
+        let why = plant(1, &|r| r.first_line = "demo: not JSON".into());
         assert!(why.contains("does not name the path"), "{why}");
-        let why = plant(4, &|r| {
-            r.first_line = "demo: t/bad-5.json: wrong type".into()
+        let why = plant(2, &|r| {
+            r.first_line = "demo: t/bad-3.json: wrong type".into()
         });
         assert!(why.contains("does not name `max_passes`"), "{why}");
-        let why = plant(7, &|r| r.code = None);
+        let why = plant(2, &|r| r.code = None);
         assert!(why.contains("exit (killed)"), "{why}");
         // A line naming every key would otherwise pass for every config.
         let why = plant(1, &|r| {
-            r.first_line = "demo: t/bad-2.json: bad (batch_size, max_passes, pause_ms)".into()
+            r.first_line = "demo: t/bad-2.json: bad (batch_size, max_passes)".into()
         });
         assert!(
             why.contains("names `batch_size`, which is not at fault"),
             "{why}"
         );
-        let why = plant(3, &|r| {
-            r.first_line = "demo: t/bad-4.json: bad max_passes or pause_ms".into()
+        let why = plant(2, &|r| {
+            r.first_line = "demo: t/bad-3.json: bad batch_size or max_passes".into()
         });
         assert!(
-            why.contains("names `pause_ms`, which is not at fault"),
+            why.contains("names `batch_size`, which is not at fault"),
             "{why}"
         );
     }
@@ -410,7 +399,7 @@ mod tests {
     #[test]
     fn no_path_names_a_key() {
         for config in configs() {
-            for key in ["batch_size", "max_passes", "pause_ms"] {
+            for key in KEYS {
                 assert!(!config.path.to_string_lossy().contains(key));
             }
         }

@@ -12,6 +12,7 @@ use super::compare::differences;
 use super::demo::{transcript_difference, Against, DemoFailure, Transcripts};
 use super::{Carrier, Flaky, Reason, Refusals, RunnerFault, UnitFailure, UnitWhat, Verdict};
 use crate::text::{excerpt, for_terminal};
+use crate::toolchain::unit::Tally;
 use crate::toolchain::NotReady;
 
 /// One output's form of a trial's verdict.
@@ -258,14 +259,36 @@ fn flaky_text(flaky: &Flaky) -> String {
 fn unit_text(UnitFailure { tests, what }: &UnitFailure) -> String {
     match what {
         UnitWhat::Failed { ended, tail } => format!("{tests} failed ({ended}):\n{tail}"),
-        UnitWhat::RanNone { count, tail } => format!(
-            "{tests} passed without running a test ({}): a renamed or removed test file \
-             passes this way. What it printed:\n{tail}",
-            match count {
-                Some(_) => "its tool counts 0",
-                None => "its output has no count of tests the harness can read",
-            }
-        ),
+        UnitWhat::Unproven { tally, tail } => {
+            let Tally {
+                passed,
+                failed,
+                skipped,
+                finished,
+                unreported,
+            } = tally;
+            let counts = format!("{passed} passed, {failed} failed, {skipped} skipped or ignored");
+            let report = format!("its tool's final report says {counts}");
+            let why = if *unreported > 0 {
+                format!(
+                    "a test binary announced {unreported} tests and ended without its \
+                     `test result:` line (a test that exits the process stops it early); \
+                     the others: {counts}"
+                )
+            } else if !finished {
+                format!(
+                    "its tool's final report is missing (a test that exits the process stops \
+                     it early); before that: {counts}"
+                )
+            } else if *failed > 0 {
+                format!("{report}, yet it exited 0")
+            } else if *skipped > 0 {
+                format!("{report}: a skipped or ignored test checks nothing")
+            } else {
+                format!("{report}: a renamed or removed test file passes this way")
+            };
+            format!("{tests} exited 0 without proving a test: {why}. What it printed:\n{tail}")
+        }
         UnitWhat::CouldNotStart { error } => format!("{tests} could not be started: {error}"),
     }
 }

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use crate::fault::Fault;
 use crate::table::{Case, Outcome};
+use crate::toolchain::unit::Tally;
 use crate::toolchain::NotReady;
 
 /// The result of one trial.
@@ -113,7 +114,7 @@ pub enum Reason {
     /// The demo failed, or printed another transcript, or refused a bad
     /// config otherwise than the Rust demo.
     Demo(demo::DemoFailure),
-    /// The port's own unit tests failed, or ran no test.
+    /// The port's own unit tests failed, or their report does not prove them.
     Unit(UnitFailure),
     /// The runner did not refuse a request the protocol says it must
     /// refuse, or not as it must (SPEC.md, "Refusals").
@@ -221,11 +222,12 @@ pub enum UnitWhat {
         /// The end of what they printed.
         tail: String,
     },
-    /// They passed, but ran no test by the tool's own count.
-    RanNone {
-        /// The tool's count: `Some(0)`, or `None` when the output holds no
-        /// count the harness can read.
-        count: Option<u64>,
+    /// They exited 0, but their tool's final report does not prove them:
+    /// it is missing (they stopped early), or no test passed, or a test
+    /// failed or was skipped.
+    Unproven {
+        /// What the report says.
+        tally: Tally,
         /// The end of what they printed.
         tail: String,
     },

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use crate::toolchain::manifest::{self, Code, Manifest};
+use crate::toolchain::manifest::{Code, Manifest};
 
 /// The most of one file the panel shows, in characters: a file that grew
 /// by accident cannot push the page past its size.
@@ -30,15 +30,6 @@ pub struct Source {
     pub path: String,
     /// The file's text, or why it could not be read (missing, not a file).
     pub text: Result<String, String>,
-}
-
-/// Every part, mapped by this repository's manifests, its files read from
-/// below `root`. Never fails: a file that cannot be read carries the reason
-/// instead of its text (and manifests that do not load leave the panel
-/// empty: the suite has refused them already).
-pub fn read(root: &Path) -> Vec<Part> {
-    let manifests = manifest::read_all(&crate::repo_root()).unwrap_or_default();
-    parts(&manifests, root)
 }
 
 /// Every part of [`Code::PARTS`], per language in the manifests' order,
@@ -65,16 +56,39 @@ pub fn parts(manifests: &[Manifest], root: &Path) -> Vec<Part> {
 }
 
 fn read_one(root: &Path, path: &str) -> Source {
-    let text = match std::fs::read(root.join(path)) {
-        Ok(bytes) => {
-            let text = String::from_utf8_lossy(&bytes);
-            Ok(crate::text::excerpt(&text, MAX_FILE_CHARS))
-        }
+    let file = root.join(path);
+    // A manifest names it, so it is opened only if it is a regular file.
+    let text = match std::fs::metadata(&file) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err("not found".to_owned()),
-        Err(e) => Err(format!("cannot be read: {e}")),
+        _ => crate::table::read_regular(&file, "a source file")
+            .map(|text| crate::text::excerpt(&text, MAX_FILE_CHARS)),
     };
     Source {
         path: path.to_owned(),
         text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A FIFO where the panel's file should be is reported, not waited on.
+    #[test]
+    fn a_code_file_that_is_not_a_regular_file_is_never_opened() {
+        let root = crate::config::scratch_dir(&crate::repo_root(), "code-fifo");
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("runners/go")).unwrap();
+        let fifo = root.join("runners/go/relay.go");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
+        let source = read_one(&root, "runners/go/relay.go");
+        assert_eq!(
+            source.text,
+            Err(
+                "a named pipe (FIFO), not a regular file: a source file must be a regular file"
+                    .to_owned()
+            )
+        );
     }
 }

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use super::results::Results;
 use super::State;
+use crate::text::one_line;
 
 /// The comparison of a run with its base.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,28 +133,122 @@ pub fn compare(base: &Results, now: &Results) -> Base {
     }
 }
 
-/// The comparison as the terminal prints it at the end of a run.
+/// The comparison as the terminal prints it at the end of a run. Every
+/// text but the state words comes from a file, the base's (a commit, a
+/// filter, a case name, a reason), so each is escaped to one inert line:
+/// an escape sequence or a `\r` in it would act on the terminal, a
+/// newline would print a line that is not the harness's.
 pub fn text(base: &Base) -> String {
-    let note = base
-        .filter_note()
-        .map_or_else(String::new, |note| format!("parity: {note}.\n"));
+    let note = base.filter_note().map_or_else(String::new, |note| {
+        format!("parity: {}.\n", one_line(&note))
+    });
+    let commit = one_line(&base.commit);
     if base.changes.is_empty() {
-        return format!(
-            "{note}parity: no change since the base (commit {}).\n",
-            base.commit
-        );
+        return format!("{note}parity: no change since the base (commit {commit}).\n");
     }
     let mut out = format!(
-        "{note}parity: changed since the base (commit {}): {} cell(s)\n",
-        base.commit,
+        "{note}parity: changed since the base (commit {commit}): {} cell(s)\n",
         base.changes.len()
     );
     for change in &base.changes {
-        out.push_str(&format!("  {}: {}", change.cell(), change.what()));
+        out.push_str(&format!(
+            "  {}: {}",
+            one_line(&change.cell()),
+            change.what()
+        ));
         if let Some(summary) = &change.summary {
-            out.push_str(&format!(": {summary}"));
+            out.push_str(&format!(": {}", one_line(summary)));
         }
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::super::{markdown, Cell, Report, Row};
+    use super::*;
+
+    /// A base file whose commit, case name and reason carry a lone `\r`,
+    /// an escape sequence, U+202E and a newline, each followed by what
+    /// would read as a heading of its own: the terminal's lines and the
+    /// Markdown summary show them as codes, and no line they print starts
+    /// with the base's heading.
+    #[test]
+    fn a_base_files_control_characters_act_neither_on_the_terminal_nor_in_the_summary() {
+        let now = Report {
+            commit: "now".into(),
+            languages: vec!["go".into()],
+            rows: vec![Row {
+                name: "lost_ack".into(),
+                description: String::new(),
+                seed: false,
+                scenario: None,
+                cells: BTreeMap::from([("go".into(), Cell::Pass)]),
+            }],
+            ..Report::default()
+        };
+        let hostile = "x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
+        let mut base = Results::of(&now);
+        base.commit = hostile.into();
+        base.trials[0].state = State::WrongAnswer.id().into();
+        base.trials[0].summary = Some(hostile.into());
+        let mut gone = base.trials[0].clone();
+        gone.case = hostile.into();
+        base.trials.push(gone);
+        // Through a file, as `PARITY_BASE` reads it.
+        let dir = crate::repo_root()
+            .join("target/parity/report-unit")
+            .join(format!("hostile-base-{}", std::process::id()));
+        let path = dir.join("results.json");
+        base.write(&path).unwrap();
+        let base = Results::load(&path).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        let compared = compare(&base, &Results::of(&now));
+        assert_eq!(compared.changes.len(), 2, "{compared:?}");
+        let terminal = text(&compared);
+        let mut page = now;
+        page.base = Some(compared);
+        let summary = markdown::summary(&page);
+        for out in [&terminal, &summary] {
+            let raw: Vec<char> = out
+                .chars()
+                .filter(|&c| (c.is_control() && c != '\n') || c == '\u{202e}')
+                .collect();
+            assert!(raw.is_empty(), "raw {raw:?} in {out:?}");
+            // A lone `\r` ends a line in Markdown, and returns to the
+            // start of one on a terminal.
+            for line in out.split(['\n', '\r']) {
+                let line = line.trim_start();
+                assert!(
+                    !line.starts_with("## Fake") && !line.starts_with("# Another"),
+                    "a heading of the base's: {line:?} in {out:?}"
+                );
+            }
+        }
+        let shown = r"x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
+        assert!(
+            terminal.contains(&format!("(commit {shown})")),
+            "{terminal}"
+        );
+        assert!(
+            terminal.contains("  go/lost_ack: ✗ wrong answer → ✓ pass\n"),
+            "{terminal}"
+        );
+        assert!(
+            terminal.contains(&format!(
+                "  go/{shown}: gone (was ✗ wrong answer): {shown}\n"
+            )),
+            "{terminal}"
+        );
+        assert!(
+            summary.contains(&format!(
+                "- `go/{shown}`: gone (was ✗ wrong answer): {shown}\n"
+            )),
+            "{summary}"
+        );
+    }
 }

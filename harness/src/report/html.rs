@@ -204,9 +204,14 @@ fn case_section(out: &mut String, report: &Report, row: &Row) {
     out.push_str("</ul></section>");
 }
 
-/// The code panel: a section per part, its languages side by side in equal
-/// columns whose long lines wrap, so all six fit a screen with no
-/// scrolling region.
+/// The code panel: a row per part, a column per language in the manifests'
+/// order, so a part starts at the same height in every language and its
+/// members, in the same order everywhere, sit at about the same heights.
+/// Lines never wrap: a wrapped line starts again at column 0, which splits
+/// identifiers and, in Python, reads as a line outside its block. Each
+/// column is as wide as its longest line, and the row scrolls sideways as
+/// one (focusable, so a keyboard can scroll it too) rather than each block
+/// on its own.
 fn code_panel(out: &mut String, parts: &[Part]) {
     out.push_str(
         "<section id=\"code\"><h2>Code, part by part</h2><p class=\"code-intro\">Each part of the \
@@ -217,9 +222,10 @@ fn code_panel(out: &mut String, parts: &[Part]) {
         let id = format!("code-{}", slug(&part.name));
         let _ = write!(
             out,
-            "<section class=\"part\" aria-labelledby=\"{id}\"><h3 id=\"{id}\">{}</h3>\
-             <div class=\"code-row\">",
-            escape(&part.name)
+            "<section class=\"part\" aria-labelledby=\"{id}\"><h3 id=\"{id}\">{name}</h3>\
+             <div class=\"code-row\" tabindex=\"0\" role=\"group\" \
+             aria-label=\"{name} in every language\">",
+            name = escape(&part.name)
         );
         for (language, sources) in &part.languages {
             let _ = write!(
@@ -255,6 +261,32 @@ fn code_panel(out: &mut String, parts: &[Part]) {
         out.push_str("</div></section>");
     }
     out.push_str("</section>");
+}
+
+/// Links to the page's sections, above them: the code panel comes after
+/// every case's section, far down a long page.
+fn contents(out: &mut String, report: &Report) {
+    out.push_str("<nav class=\"contents\" aria-label=\"Contents\">");
+    if report.base.is_some() {
+        out.push_str("<a href=\"#changes\">Changed since the base</a> · ");
+    }
+    out.push_str(
+        "<a href=\"#summary\">Summary</a> · <a href=\"#matrix\">Matrix</a> · \
+         <a href=\"#cases\">Cases</a>",
+    );
+    if !report.code.is_empty() {
+        out.push_str(" · <a href=\"#code\">Code, part by part</a>:");
+        for (i, part) in report.code.iter().enumerate() {
+            let _ = write!(
+                out,
+                "{} <a href=\"#code-{}\">{}</a>",
+                if i == 0 { "" } else { "," },
+                slug(&part.name),
+                escape(&part.name)
+            );
+        }
+    }
+    out.push_str("</nav>");
 }
 
 /// What changed since the base, first on the page: each cell that flipped,
@@ -316,6 +348,7 @@ pub(super) fn page(report: &Report) -> String {
         escape(&report.commit)
     );
     header(&mut out, report);
+    contents(&mut out, report);
     // Everything but the header is the page's main content: a landmark a
     // screen reader jumps to (axe's landmark-one-main and region rules).
     out.push_str("<main>");

@@ -2,11 +2,13 @@
 //! gain or lose, and the list `make known-failures LANG=...` writes from
 //! the last run's results file.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
+use std::path::Path;
 
-use super::results::Results;
+use super::results::{Entry, Results, BUILD_FAILED};
 use super::State;
+use crate::config::{PREFIX, RESERVED_NAMES};
 use crate::judge::known_failures::{self, KnownFailures, PLACEHOLDER};
 
 /// Where one language's list and its run disagree.
@@ -28,8 +30,14 @@ fn listable(state: State) -> bool {
 }
 
 /// Per language, what the run says its list should gain or lose; languages
-/// that agree with their list are left out.
-pub fn advice(results: &Results, lists: &HashMap<String, KnownFailures>) -> Vec<Advice> {
+/// that agree with their list are left out, and so are the failures of a
+/// language that never got ready (its build's fault, not its cases') and
+/// of cases not in `table`, the repository's own (a list names no other).
+pub fn advice(
+    results: &Results,
+    lists: &HashMap<String, KnownFailures>,
+    table: &HashSet<&str>,
+) -> Vec<Advice> {
     let mut order: Vec<&str> = Vec::new();
     let mut by_language: HashMap<&str, Advice> = HashMap::new();
     for entry in &results.trials {
@@ -37,7 +45,7 @@ pub fn advice(results: &Results, lists: &HashMap<String, KnownFailures>) -> Vec<
             .get(&entry.language)
             .is_some_and(|l| l.contains_key(&entry.case));
         let state = entry.state();
-        let add = listable(state) && !listed;
+        let add = listable(state) && !listed && !not_ready(entry) && ours(entry, table);
         let remove = state == State::StaleKnownFailure;
         if !add && !remove {
             continue;
@@ -84,22 +92,88 @@ pub fn text(advice: &[Advice]) -> String {
     out
 }
 
+/// Whether `entry` is a trial a list may name: a case of `table`, the
+/// repository's own, or a trial kind every language has.
+fn ours(entry: &Entry, table: &HashSet<&str>) -> bool {
+    table.contains(entry.case.as_str()) || RESERVED_NAMES.contains(&entry.case.as_str())
+}
+
+/// Whether `entry` says its language never got ready (its build failed,
+/// or its toolchain's probe did): no case of it ran, so none is to blame.
+fn not_ready(entry: &Entry) -> bool {
+    entry.state() == State::NotRun || entry.fault.as_deref() == Some(BUILD_FAILED)
+}
+
+/// What `make known-failures LANG=...` does at `root`: rewrites
+/// `language`'s list from `results` and returns what to tell the person.
+/// It refuses a run in which the language never got ready, and lists only
+/// the cases of the repository's own table (`cases/`), since every run
+/// reads the list and a plain run refuses any other name.
+pub fn update(root: &Path, language: &str, results: &Results) -> Result<String, String> {
+    let mut trials = results.trials.iter().filter(|e| e.language == language);
+    if let Some(entry) = trials.find(|e| not_ready(e)) {
+        return Err(format!(
+            "the last run could not get {language} ready ({}): a failed build or toolchain \
+             probe is a fault of the language's setup, not of each case, so no list is written \
+             from it; fix that first (make test T={PREFIX}/{language}), then run this again",
+            entry.summary.as_deref().unwrap_or(entry.state.as_str())
+        ));
+    }
+    let table = crate::table::load(&[root.join("cases")]).map_err(|errors| {
+        let first = errors.first().map(ToString::to_string).unwrap_or_default();
+        format!(
+            "the case table has {} problem(s), first: {first}",
+            errors.len()
+        )
+    })?;
+    let names: HashSet<&str> = table.iter().map(|c| c.name.as_str()).collect();
+    let existing = known_failures::load_unfinished(root, language, &names)?;
+    let (list, notes) = rewrite(results, language, &existing, &names);
+    let relative = known_failures::path(language);
+    let at = relative.display();
+    let path = root.join(&relative);
+    let mut out = if list == existing && notes.is_empty() {
+        format!("{at}: agrees with the last run, unchanged\n")
+    } else if list == existing {
+        format!("{at}: unchanged\n")
+    } else if list.is_empty() && !path.is_symlink() {
+        std::fs::remove_file(&path).map_err(|e| format!("{at}: {e}"))?;
+        format!("{at}: removed, nothing is known to fail\n")
+    } else {
+        crate::atomic::write(&path, to_json(&list).as_bytes()).map_err(|e| format!("{at}: {e}"))?;
+        format!("{at}: written\n")
+    };
+    for note in notes {
+        let _ = writeln!(out, "  {note}");
+    }
+    Ok(out)
+}
+
 /// `language`'s list rewritten from `results`: existing reasons kept,
 /// entries that pass now dropped, failing trials added with
 /// [`PLACEHOLDER`] (which the loader refuses, so the list is not usable
-/// until a person says why). Trials the run did not run keep their entries.
-/// Also returns one line per change, for the person.
+/// until a person says why), except cases not in `table` (the repository's
+/// own), which are left out. Trials the run did not run keep their
+/// entries. Also returns one line per change, for the person.
 pub fn rewrite(
     results: &Results,
     language: &str,
     existing: &KnownFailures,
+    table: &HashSet<&str>,
 ) -> (KnownFailures, Vec<String>) {
     let mut list = existing.clone();
     let mut notes = Vec::new();
     for entry in results.trials.iter().filter(|e| e.language == language) {
         let state = entry.state();
         let listed = list.contains_key(&entry.case);
-        if listable(state) && !listed {
+        if listable(state) && !listed && !ours(entry, table) {
+            notes.push(format!(
+                "left out \"{}\": not a case of the repository's table (cases/), only of the \
+                 run's PARITY_CASES; every run reads the list, and a plain run refuses a name \
+                 it does not have",
+                entry.case
+            ));
+        } else if listable(state) && !listed {
             list.insert(entry.case.clone(), PLACEHOLDER.to_owned());
             notes.push(format!(
                 "added \"{}\" ({}): replace the placeholder with why it fails",

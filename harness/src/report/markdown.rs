@@ -6,11 +6,15 @@ use std::fmt::Write as _;
 
 use super::diff::Base;
 use super::{Cell, Report, State};
+use crate::text::one_line;
 
-/// Makes `text` safe in one cell of a Markdown table: no line break, no
-/// column separator, no HTML.
+/// Makes `text` safe in one cell of a Markdown table or one list item:
+/// no line break (a lone `\r` ends a Markdown line too, so a base file's
+/// name could print a heading of its own), no other control or bidi
+/// character (shown as its code, as on the terminal), no column separator,
+/// no HTML.
 fn cell(text: &str) -> String {
-    text.replace('\n', " ")
+    one_line(text)
         .replace('|', "\\|")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

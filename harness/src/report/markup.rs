@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::Row;
+use crate::text::is_bidi_control;
 
 /// Makes `text` safe inside an element or a quoted attribute.
 pub(super) fn escape(text: &str) -> String {
@@ -25,14 +26,6 @@ pub(super) fn escape(text: &str) -> String {
         }
     }
     out
-}
-
-/// The characters that change the direction text is shown in: embeddings,
-/// overrides and isolates (U+202A-U+202E, U+2066-U+2069) and the marks
-/// (U+200E, U+200F, U+061C). Not control characters to `char`, yet in a
-/// description or a runner's output they make the page lie about the text.
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
 }
 
 /// A fragment id for `name` that needs no URL escaping: letters, digits and

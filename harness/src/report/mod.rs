@@ -7,9 +7,14 @@
 //! reference's run of it, watched by the report's own broker (see
 //! `trace.rs`).
 //!
-//! This module only knows the plain structs below; the suite maps its own
-//! case and trial model onto them, so the page can be built (and tested)
-//! without running any runner. The page needs no network: no CDN, no
+//! The page and the CI summary (`html`, `picture`, `markdown`) are drawn
+//! from the plain structs below, and a picture from the reference's own
+//! run of its scenario (`trace`): no runner, suite or file behind them, so
+//! the page can be built (and tested) without running a runner. The rest
+//! of the module fills them: `run` maps the suite's recorded verdicts
+//! onto them, `results` and `diff` write and compare the results file,
+//! `known` turns it into known-failure advice, and `code` reads the source
+//! files the manifests name. The page needs no network: no CDN, no
 //! external font or script, and it works from `file://`.
 
 pub mod code;
@@ -49,7 +54,7 @@ pub struct Report {
     /// The matrix's rows, in order: table cases, then e.g. `generated`,
     /// `demo`, `unit`.
     pub rows: Vec<Row>,
-    /// The code panel: each part in every language ([`code::read`]); empty
+    /// The code panel: each part in every language ([`code::parts`]); empty
     /// leaves the panel out.
     pub code: Vec<code::Part>,
     /// What changed since a base run, when one was given (`BASE=`).
@@ -152,7 +157,10 @@ impl State {
         State::ALL.into_iter().find(|s| s.id() == id)
     }
 
-    /// Its symbol and word: colour is never the only signal.
+    /// Its symbol and word: colour is never the only signal, and the
+    /// Markdown matrix shows the symbol alone, so no two states share one
+    /// (a stale known failure asks for a list to be refreshed, a harness
+    /// fault for the harness to be fixed, a wrong answer for the port).
     pub fn word(self) -> &'static str {
         match self {
             State::Pass => "✓ pass",
@@ -160,8 +168,8 @@ impl State {
             State::RunnerFault => "⚠ runner fault",
             State::NotRun => "– not run",
             State::KnownFailure => "! known failure",
-            State::StaleKnownFailure => "✗ stale known failure",
-            State::HarnessFault => "✗ harness fault",
+            State::StaleKnownFailure => "↻ stale known failure",
+            State::HarnessFault => "⊗ harness fault",
             State::NotSelected => "· not selected",
         }
     }

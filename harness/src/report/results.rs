@@ -12,9 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{Cell, Report, State};
 use crate::config::PREFIX;
-use crate::fault::Fault;
-use crate::judge::Verdict;
+use crate::judge::{Reason, Verdict};
 use crate::suite::junit::Recorded;
+use crate::toolchain::NotReady;
 
 /// The format's version; a reader refuses another. A field added later
 /// is optional and leaves the version alone: a reader ignores the fields it
@@ -22,6 +22,10 @@ use crate::suite::junit::Recorded;
 /// by a newer harness, stay a pull request's base. A field whose meaning
 /// changes makes a new version.
 pub const VERSION: u32 = 1;
+
+/// The `fault` of every trial of a language whose build step failed: no
+/// runner ran, so no case is to blame.
+pub const BUILD_FAILED: &str = "build_failed";
 
 /// The whole file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,9 +138,11 @@ impl Results {
 
     /// The results with each failed trial's runner fault named (its kind
     /// and log), from the run's typed verdicts: the page's cells keep text
-    /// only.
+    /// only. A failed build is named too ([`BUILD_FAILED`]): it is the
+    /// language's fault, not its cases', and `make known-failures` must
+    /// tell it from theirs.
     pub fn with_faults(mut self, records: &[Recorded]) -> Results {
-        let faults: HashMap<(&str, &str), &Fault> = records
+        let faults: HashMap<(&str, &str), (&str, Option<String>)> = records
             .iter()
             .filter_map(|record| {
                 let Verdict::Fail(reason) = &record.verdict else {
@@ -144,13 +150,20 @@ impl Results {
                 };
                 let prefix = format!("{PREFIX}/{}/", record.language);
                 let row = record.trial.strip_prefix(&prefix)?;
-                Some(((record.language.as_str(), row), reason.fault()?))
+                let named = match reason {
+                    Reason::NotReady(NotReady::BuildFailed { .. }) => (BUILD_FAILED, None),
+                    _ => {
+                        let fault = reason.fault()?;
+                        (fault.id(), fault.log().map(|log| log.display().to_string()))
+                    }
+                };
+                Some(((record.language.as_str(), row), named))
             })
             .collect();
         for entry in &mut self.trials {
-            if let Some(fault) = faults.get(&(entry.language.as_str(), entry.case.as_str())) {
-                entry.fault = Some(fault.id().to_owned());
-                entry.log = fault.log().map(|log| log.display().to_string());
+            if let Some((id, log)) = faults.get(&(entry.language.as_str(), entry.case.as_str())) {
+                entry.fault = Some((*id).to_owned());
+                entry.log.clone_from(log);
             }
         }
         self
@@ -178,8 +191,8 @@ impl Results {
     /// Reads a results file; the error names the file and what is wrong
     /// (serde's message names the field, the line and the column).
     pub fn load(path: &Path) -> Result<Results, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let text = crate::table::read_regular(path, "a results file")
+            .map_err(|problem| format!("{}: {problem}", path.display()))?;
         let results: Results = serde_json::from_str(&text)
             .map_err(|e| format!("{}: not a results file: {e}", path.display()))?;
         if results.version != VERSION {

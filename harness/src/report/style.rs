@@ -12,7 +12,7 @@ h3 { font-size: 1.05rem; margin: 0 0 .3rem; }
 h4 { font-size: .9rem; margin: 0 0 .3rem; }
 h5 { font-size: .8rem; margin: .2rem 0; color: #444; }
 code, pre { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
-.run, .toolchains { margin: .2rem 0; color: #333; }
+.run, .toolchains, .contents { margin: .2rem 0; color: #333; }
 .toolchains { padding-left: 1.2rem; }
 .summary { padding-left: 1.2rem; }
 .summary .bad { color: #8b0000; font-weight: 600; }
@@ -60,11 +60,11 @@ table.matrix { border-collapse: collapse; }
 .result { margin: .2rem 0; padding: .2rem .4rem; border-radius: 3px; }
 .result pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #fff; color: #1b1b1b; border: 1px solid #d99; padding: .4rem; margin: .3rem 0; max-height: 30rem; overflow: auto; }
 .code-intro { max-width: 60rem; }
-.code-row { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: .4rem; }
-figure.code { min-width: 0; margin: 0; border: 1px solid #aaa; border-radius: 4px; padding: .3rem .4rem; background: #fbfbfb; }
+.code-row { display: grid; grid-auto-flow: column; grid-auto-columns: max-content; gap: .4rem; overflow-x: auto; padding-bottom: .3rem; }
+figure.code { margin: 0; border: 1px solid #aaa; border-radius: 4px; padding: .3rem .4rem; background: #fbfbfb; }
 figure.code figcaption { font-weight: 600; }
 .path { margin: .3rem 0 .1rem; font-size: 12px; color: #333; }
-figure.code pre { margin: 0; font-size: 10.5px; line-height: 1.3; white-space: pre-wrap; tab-size: 4; }
+figure.code pre { margin: 0; font-size: 11px; line-height: 1.35; white-space: pre; tab-size: 4; }
 .missing { color: #8b0000; font-size: 12px; font-style: italic; }
 .seed { font-size: 11px; font-weight: 400; border: 1px solid #1565c0; color: #0d3c7a; border-radius: 3px; padding: 0 .25rem; white-space: nowrap; }
 .changes { padding-left: 1.2rem; }

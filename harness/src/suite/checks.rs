@@ -113,8 +113,9 @@ impl Suite {
             .as_deref()
     }
 
-    /// Runs a prepared language's own unit tests: they must pass and, by
-    /// the tool's own count, have run at least one test.
+    /// Runs a prepared language's own unit tests: they must exit 0 and
+    /// their tool's final report must prove them (see
+    /// [`crate::toolchain::unit::Tally::proves`]).
     pub fn check_unit(&self, language: &Language) -> Verdict {
         let language = self.resolved(language).unwrap_or_else(|| language.clone());
         let command = exec::Command {
@@ -134,17 +135,17 @@ impl Suite {
             Ok(output) => {
                 let mut printed = output.stdout.text();
                 printed.push_str(&output.stderr.text());
-                let count = self.counter(&language.name).map(|c| c.count(&printed));
-                match count {
+                let tally = self.counter(&language.name).map(|c| c.tally(&printed));
+                match tally {
                     _ if !output.success() => fail(UnitWhat::Failed {
                         ended: output.describe(),
                         tail: crate::text::tail(&printed, 60),
                     }),
-                    Some(count @ (None | Some(0))) => fail(UnitWhat::RanNone {
-                        count,
+                    Some(tally) if !tally.proves() => fail(UnitWhat::Unproven {
+                        tally,
                         tail: crate::text::tail(&printed, 30),
                     }),
-                    Some(Some(_)) | None => Verdict::Pass,
+                    Some(_) | None => Verdict::Pass,
                 }
             }
             Err(e) => fail(UnitWhat::CouldNotStart {

@@ -113,12 +113,10 @@ impl CaseFile {
     }
 }
 
-/// Writes `text` to `path` atomically; an error says the file is unchanged.
-/// A link is followed, so the file it points to is written and the link
-/// stays a link (a rename over the link would replace it by a copy).
+/// Writes `text` to `path` atomically (through a link, as every atomic
+/// write is); an error says the file is unchanged.
 fn write(path: &Path, text: &str) -> Result<(), String> {
-    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    crate::atomic::write(&real, text.as_bytes()).map_err(|e| {
+    crate::atomic::write(path, text.as_bytes()).map_err(|e| {
         format!(
             "{}: cannot write (the file is unchanged): {e}",
             path.display()

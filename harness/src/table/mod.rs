@@ -194,7 +194,7 @@ impl Walk {
         } else if given || is_case_file(path) {
             if !meta.is_file() {
                 self.errors
-                    .push(CaseError::file(path, not_regular(&meta, &real)));
+                    .push(CaseError::file(path, not_regular(&meta, &real, CASE_FILE)));
             } else if self.seen.insert(real) {
                 self.files.push(path.to_path_buf());
             }
@@ -271,11 +271,15 @@ pub fn name_rule(path: &Path) -> Result<(), String> {
     ))
 }
 
-/// Why a file that is not a regular one is not read.
-pub fn not_regular(meta: &std::fs::Metadata, real: &Path) -> String {
+/// What [`read`] calls a case file in its messages.
+const CASE_FILE: &str = "a case file";
+
+/// Why a file that is not a regular one is not read; `what` names what the
+/// file was meant to be (`a case file`, `a results file`).
+fn not_regular(meta: &std::fs::Metadata, real: &Path, what: &str) -> String {
     use std::os::unix::fs::FileTypeExt;
     let kind = meta.file_type();
-    let what = if kind.is_dir() {
+    let shown = if kind.is_dir() {
         "a folder".to_owned()
     } else if kind.is_fifo() {
         "a named pipe (FIFO)".to_owned()
@@ -288,7 +292,7 @@ pub fn not_regular(meta: &std::fs::Metadata, real: &Path) -> String {
     } else {
         "something else".to_owned()
     };
-    format!("{what}, not a regular file: a case file must be a regular file")
+    format!("{shown}, not a regular file: {what} must be a regular file")
 }
 
 /// A case file's text, read safely: a file that is not regular is refused
@@ -296,6 +300,14 @@ pub fn not_regular(meta: &std::fs::Metadata, real: &Path) -> String {
 /// and no more than that is ever read (a file may grow, or lie about its
 /// size). The error is a problem for [`CaseError::file`].
 pub fn read(path: &Path) -> Result<String, String> {
+    read_regular(path, CASE_FILE)
+}
+
+/// [`read`] for any file a user, a manifest or the environment names (a
+/// results file, a known-failures list, a manifest): the one way the
+/// harness opens such a path, so a FIFO or a device never blocks a tool.
+/// `what` names the file in the messages (`a results file`).
+pub fn read_regular(path: &Path, what: &str) -> Result<String, String> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
     // Non-blocking, so that opening a FIFO returns at once; the check of
@@ -309,11 +321,11 @@ pub fn read(path: &Path) -> Result<String, String> {
     let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
     if !meta.is_file() {
         let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        return Err(not_regular(&meta, &real));
+        return Err(not_regular(&meta, &real, what));
     }
     let too_large = |size: u64| {
         format!(
-            "is {size} bytes, over the limit of {MAX_FILE_BYTES} bytes ({} MiB) for a case file: split it",
+            "is {size} bytes, over the limit of {MAX_FILE_BYTES} bytes ({} MiB) for {what}: split it",
             MAX_FILE_BYTES / (1024 * 1024)
         )
     };
@@ -333,6 +345,31 @@ pub fn read(path: &Path) -> Result<String, String> {
             e.utf8_error().valid_up_to()
         )
     })
+}
+
+/// Appends `text` to the file at `path` (created if missing), which must be
+/// a regular file, as [`read_regular`] reads: a FIFO with no reader fails
+/// at once instead of holding the end of a run. For `GITHUB_STEP_SUMMARY`,
+/// appended to and never replaced: GitHub collects every step's additions.
+pub fn append_regular(path: &Path, text: &str, what: &str) -> Result<(), String> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let opened = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path);
+    let meta = match &opened {
+        Ok(file) => file.metadata(),
+        Err(_) => std::fs::metadata(path),
+    };
+    if let Some(meta) = meta.ok().filter(|meta| !meta.is_file()) {
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        return Err(not_regular(&meta, &real, what));
+    }
+    opened
+        .and_then(|mut file| file.write_all(text.as_bytes()))
+        .map_err(|e| format!("cannot write: {e}"))
 }
 
 /// A case name: lowercase letters, digits and `_`, at least one.

@@ -6,24 +6,28 @@
 
 use std::path::{Path, PathBuf};
 
-/// A build step's inputs and where its last success is recorded.
+/// A build step's inputs and outputs, and where its last success is
+/// recorded.
 #[derive(Debug, Clone)]
 pub struct Freshness {
     /// Written after the step succeeds (the inputs' hash), relative to the
     /// repository root.
     pub stamp: PathBuf,
-    /// Files or folders (every file below counts) the step depends on, or
-    /// writes: an output that is gone or changed makes the step run again.
+    /// Files or folders (every file below counts) the step reads, judged
+    /// by content.
     pub inputs: Vec<PathBuf>,
-    /// Large files the step writes (binaries), judged by length and
+    /// What the step makes. A file (a binary) is judged by length and
     /// modification time rather than read: one that is gone or rewritten
-    /// (by another build) makes the step run again.
+    /// (by another build) makes the step run again. A folder by the files
+    /// it holds: one deleted or added makes the step run again, while a
+    /// file rewritten in place does not (make mutants puts its class files
+    /// over Java's build, which must stay fresh for them).
     pub outputs: Vec<PathBuf>,
 }
 
 impl Freshness {
-    /// Whether every input exists (a deleted output is an input that is
-    /// gone) and the stamp holds the hash the inputs have now.
+    /// Whether every input and output exists and the stamp holds the hash
+    /// they have now.
     pub fn is_fresh(&self, root: &Path, salt: &str) -> bool {
         if !self
             .inputs
@@ -33,10 +37,10 @@ impl Freshness {
         {
             return false;
         }
-        match std::fs::read_to_string(root.join(&self.stamp)) {
-            Ok(recorded) => recorded == self.fingerprint(root, salt),
-            Err(_) => false,
-        }
+        let stamp = root.join(&self.stamp);
+        super::manifest::regular_file(&stamp).is_ok()
+            && std::fs::read_to_string(stamp)
+                .is_ok_and(|recorded| recorded == self.fingerprint(root, salt))
     }
 
     /// Records the inputs' hash as they are now, atomically, so that the
@@ -49,9 +53,10 @@ impl Freshness {
         crate::atomic::write(&stamp, self.fingerprint(root, salt).as_bytes())
     }
 
-    /// The hash of the step (`salt`: its command line) and of every input:
-    /// each file's path relative to the root, its length and its bytes, in
-    /// path order; a path that does not exist hashes as missing.
+    /// The hash of the step (`salt`: its command line), of every input
+    /// (each file's path relative to the root, its length and its bytes, in
+    /// path order; a path that does not exist hashes as missing) and of
+    /// every output (see [`Freshness::outputs`]).
     pub fn fingerprint(&self, root: &Path, salt: &str) -> String {
         let mut hash = Fnv::new();
         hash.write(salt.as_bytes());
@@ -67,7 +72,10 @@ impl Freshness {
             for file in files {
                 hash.write(b"\0file\0");
                 hash.write(crate::text::relative(&file, root).as_bytes());
-                match std::fs::read(&file) {
+                // A FIFO or a device is never opened: reading it could block
+                // or never end.
+                let regular = super::manifest::regular_file(&file);
+                match regular.and_then(|()| std::fs::read(&file)) {
                     Ok(bytes) => {
                         hash.write(&(bytes.len() as u64).to_le_bytes());
                         hash.write(&bytes);
@@ -79,7 +87,19 @@ impl Freshness {
         for output in &self.outputs {
             hash.write(b"\0output\0");
             hash.write(output.to_string_lossy().as_bytes());
-            if let Ok(metadata) = std::fs::metadata(root.join(output)) {
+            let output = root.join(output);
+            let Ok(metadata) = std::fs::metadata(&output) else {
+                continue;
+            };
+            if metadata.is_dir() {
+                let mut files = Vec::new();
+                collect(&output, &mut files);
+                files.sort();
+                for file in files {
+                    hash.write(b"\0holds\0");
+                    hash.write(crate::text::relative(&file, root).as_bytes());
+                }
+            } else {
                 hash.write(&metadata.len().to_le_bytes());
                 let modified = metadata
                     .modified()
@@ -93,12 +113,11 @@ impl Freshness {
     }
 }
 
-/// Every file at or below `path` (nothing when it does not exist).
+/// Every file at or below `path` (nothing when it does not exist). A
+/// symlink below it is a file, never a folder walked: a link to `..` would
+/// walk the tree again and again.
 fn collect(path: &Path, files: &mut Vec<PathBuf>) {
-    let Ok(metadata) = std::fs::metadata(path) else {
-        return;
-    };
-    if !metadata.is_dir() {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
         files.push(path.to_path_buf());
         return;
     }
@@ -106,7 +125,11 @@ fn collect(path: &Path, files: &mut Vec<PathBuf>) {
         return;
     };
     for entry in entries.flatten() {
-        collect(&entry.path(), files);
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            collect(&entry.path(), files);
+        } else {
+            files.push(entry.path());
+        }
     }
 }
 
@@ -200,5 +223,48 @@ mod tests {
         step.mark_done(&root, "tsc").unwrap();
         std::fs::remove_file(root.join("bin")).unwrap();
         assert!(!step.is_fresh(&root, "tsc"), "an output deleted");
+    }
+
+    /// Issue 29, item 6: a product the outputs did not name (a jar beside
+    /// the one listed, a file of TypeScript's dist) could be deleted and
+    /// the step stayed fresh, so every case failed on every run. A folder
+    /// output now holds its files; one rewritten in place (make mutants'
+    /// class files) keeps the step fresh.
+    #[test]
+    fn a_file_deleted_from_an_output_folder_reruns_the_step() {
+        let root = crate::config::scratch_dir(&crate::repo_root(), "freshness-outputs");
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("out/lib")).unwrap();
+        std::fs::write(root.join("src"), "source").unwrap();
+        std::fs::write(root.join("out/lib/core.jar"), "jar").unwrap();
+        std::fs::write(root.join("out/Relay.class"), "class").unwrap();
+        let step = Freshness {
+            stamp: "stamp".into(),
+            inputs: vec!["src".into()],
+            outputs: vec!["out".into()],
+        };
+        step.mark_done(&root, "mvn").unwrap();
+        assert!(step.is_fresh(&root, "mvn"));
+        std::fs::write(root.join("out/Relay.class"), "a mutant").unwrap();
+        assert!(step.is_fresh(&root, "mvn"), "a file rewritten in place");
+        std::fs::remove_file(root.join("out/lib/core.jar")).unwrap();
+        assert!(!step.is_fresh(&root, "mvn"), "a product deleted");
+        step.mark_done(&root, "mvn").unwrap();
+        std::fs::write(root.join("out/lib/core.jar"), "jar").unwrap();
+        assert!(!step.is_fresh(&root, "mvn"), "a product added");
+
+        // Neither an input nor the stamp is opened unless it is a regular
+        // file: a FIFO would block the build.
+        step.mark_done(&root, "mvn").unwrap();
+        let fifo = |path: &Path| {
+            std::fs::remove_file(path).unwrap();
+            let made = std::process::Command::new("mkfifo").arg(path).status();
+            assert!(made.unwrap().success());
+        };
+        fifo(&root.join("stamp"));
+        assert!(!step.is_fresh(&root, "mvn"), "a FIFO for a stamp");
+        fifo(&root.join("src"));
+        step.mark_done(&root, "mvn").unwrap();
+        assert!(step.is_fresh(&root, "mvn"), "a FIFO input, never opened");
     }
 }

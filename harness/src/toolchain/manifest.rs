@@ -65,13 +65,16 @@ pub struct BuildStep {
     /// The command line.
     pub run: Vec<String>,
     /// Where the step's last success is recorded: with it the step is
-    /// skipped while fresh (see [`super::Freshness`]); without, it always
-    /// runs (the tool itself knows what is up to date).
+    /// skipped while fresh (see [`super::Freshness`]), so it needs both
+    /// `inputs` and `outputs`; without, it always runs (the tool itself
+    /// knows what is up to date).
     pub stamp: Option<String>,
-    /// Files or folders judged by content.
+    /// Everything the step reads, files or folders, judged by content: a
+    /// source left out is an edit the step never sees.
     #[serde(default)]
     pub inputs: Vec<String>,
-    /// Large files judged by length and mtime.
+    /// Everything the step makes: files judged by length and mtime,
+    /// folders by the files they hold, so a deleted product reruns it.
     #[serde(default)]
     pub outputs: Vec<String>,
 }
@@ -221,16 +224,20 @@ pub fn read_all(root: &Path) -> Result<Vec<Manifest>, ManifestError> {
     let mut manifests = Vec::new();
     for folder in folders {
         let file = folder.join(FILE);
-        let text = std::fs::read_to_string(&file).map_err(|e| {
+        let text = crate::table::read_regular(&file, "a manifest").map_err(|problem| {
             error(
                 &file,
-                format!("cannot be read ({e}): every folder under {RUNNERS}/ is a language"),
+                format!("{problem}: every folder under {RUNNERS}/ is a language"),
             )
         })?;
         let manifest: Manifest = toml::from_str(&text).map_err(|e| {
             let problem = e.to_string();
             error(&file, problem.trim_end().replace("TOML parse error ", ""))
         })?;
+        if let Ok(table) = toml::from_str::<toml::Table>(&text) {
+            no_control_characters(&toml::Value::Table(table), "")
+                .map_err(|problem| error(&file, problem))?;
+        }
         let folder_name = folder.file_name().map(|n| n.to_string_lossy().into_owned());
         if folder_name.as_deref() != Some(manifest.name.as_str()) {
             return Err(error(
@@ -244,6 +251,9 @@ pub fn read_all(root: &Path) -> Result<Vec<Manifest>, ManifestError> {
             ));
         }
         manifest.check().map_err(|problem| error(&file, problem))?;
+        manifest
+            .check_code(root)
+            .map_err(|problem| error(&file, problem))?;
         manifests.push(manifest);
     }
     let references: Vec<&str> = manifests
@@ -283,6 +293,18 @@ impl Manifest {
                     "field `build[{at}]`: inputs or outputs without a `stamp` would never be used"
                 ));
             }
+            if step.stamp.is_some() && step.inputs.is_empty() {
+                return Err(format!(
+                    "field `build[{at}].inputs`: a step with a `stamp` needs every file it reads \
+                     listed, or an edit never reruns it"
+                ));
+            }
+            if step.stamp.is_some() && step.outputs.is_empty() {
+                return Err(format!(
+                    "field `build[{at}].outputs`: a step with a `stamp` needs every file or \
+                     folder it makes listed, or a deleted product never reruns it"
+                ));
+            }
         }
         for (field, argv) in &lines {
             if argv.is_empty() || argv[0].is_empty() {
@@ -303,6 +325,38 @@ impl Manifest {
             for path in step.stamp.iter().chain(&step.inputs).chain(&step.outputs) {
                 resolve(path, target, &self.name)
                     .map_err(|e| format!("field `build[{at}]`: {e}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The code panel's files are read into the page CI uploads: each must
+    /// be a relative path that stays inside the repository `root`, even
+    /// through a symlink.
+    fn check_code(&self, root: &Path) -> Result<(), String> {
+        let real_root = root
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", root.display()))?;
+        for part in Code::PARTS {
+            for path in self.code.files(part) {
+                let field = format!("field `code.{part}`");
+                let outside = Path::new(path).is_absolute()
+                    || Path::new(path)
+                        .components()
+                        .any(|c| !matches!(c, std::path::Component::Normal(_)));
+                if outside {
+                    return Err(format!(
+                        "{field}: {path:?} must be relative to the repository, without `..` or `.`"
+                    ));
+                }
+                if let Ok(real) = root.join(path).canonicalize() {
+                    if !real.starts_with(&real_root) {
+                        return Err(format!(
+                            "{field}: {path:?} leads outside the repository, to {}",
+                            real.display()
+                        ));
+                    }
+                }
             }
         }
         Ok(())
@@ -346,6 +400,45 @@ impl Manifest {
             unit: argv(&self.unit.run),
             version: None,
         }
+    }
+}
+
+/// Refuses a control character in any string of `value` (`at`: its key
+/// path): .ci/setup reads `languages setup` line by line and field by tab,
+/// so a newline would run only a step's first line, and a command line is
+/// one line in every message.
+fn no_control_characters(value: &toml::Value, at: &str) -> Result<(), String> {
+    match value {
+        toml::Value::String(text) => match text.chars().find(|c| c.is_control()) {
+            Some(c) => Err(format!(
+                "field `{at}`: holds the control character {c:?} (a string of a manifest is \
+                 one line: write each command as an item of the list)"
+            )),
+            None => Ok(()),
+        },
+        toml::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, item)| no_control_characters(item, &format!("{at}[{i}]"))),
+        toml::Value::Table(table) => table.iter().try_for_each(|(key, item)| {
+            let at = if at.is_empty() {
+                key.clone()
+            } else {
+                format!("{at}.{key}")
+            };
+            no_control_characters(item, &at)
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Ok when `path` is a regular file (a symlink followed to one), so that
+/// reading it cannot block on a FIFO or run on through a device.
+pub fn regular_file(path: &Path) -> std::io::Result<()> {
+    if std::fs::metadata(path)?.is_file() {
+        Ok(())
+    } else {
+        Err(std::io::Error::other("not a regular file"))
     }
 }
 

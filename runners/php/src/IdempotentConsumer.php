@@ -5,7 +5,8 @@ declare(strict_types=1);
 namespace Outbox;
 
 /**
- * The delivery service: does the work once per message id. It cannot tell a
+ * The delivery service: turns at-least-once delivery into exactly-once
+ * effect by remembering which message ids it has processed. It cannot tell a
  * repeat by content (two identical "paid" events can both be honest); only
  * the outbox-assigned id tells.
  */
@@ -28,7 +29,11 @@ final class IdempotentConsumer
         $this->journal[] = "{$message->aggregate} {$message->type}";
     }
 
-    /** @return list<string> the work done, "<aggregate> <type>" per message, in order */
+    /**
+     * The work done, in order: "<aggregate> <type>" per message.
+     *
+     * @return list<string>
+     */
     public function journal(): array
     {
         return $this->journal;

@@ -5,8 +5,8 @@ declare(strict_types=1);
 namespace Outbox;
 
 /**
- * OutboxTable::add() was given an id not greater than the last one: the
- * table's order would no longer be insertion order.
+ * add() was given an id not greater than the last one: the table's order
+ * would no longer be insertion order.
  */
 final class OutOfOrder extends \InvalidArgumentException
 {

@@ -5,9 +5,10 @@ declare(strict_types=1);
 namespace Outbox;
 
 /**
- * Moves unsent rows from the table to the broker, one pass at a time. It
- * keeps nothing between passes (all state is in the table), so a new relay
- * can be built at any pass boundary and carries on.
+ * Moves unsent rows from the outbox table to the broker, one pass at a time.
+ * It keeps nothing between passes (all state is in the table), so a new
+ * relay can be built at any pass boundary and carries on where the last one
+ * stopped.
  */
 final class OutboxRelay
 {
@@ -20,10 +21,10 @@ final class OutboxRelay
     }
 
     /**
-     * One pass over the oldest unsent rows; returns the ids sent, in order.
+     * One pass over the oldest unsent rows, returning the ids sent, in order.
      * A failed publish leaves its row unsent (the next pass retries it) and
      * blocks its aggregate for the rest of the pass, so a later event of the
-     * same order cannot overtake it. Any other exception propagates.
+     * same order cannot overtake it. Any other error propagates.
      *
      * @return list<int>
      */

@@ -5,8 +5,8 @@ declare(strict_types=1);
 namespace Outbox;
 
 /**
- * The rows waiting for the relay: an array of the unsent messages keyed by
- * id, which keeps insertion order.
+ * The rows waiting for the relay: the unsent messages in insertion order.
+ * An array keyed by id, which keeps insertion order.
  */
 final class OutboxTable
 {
@@ -15,7 +15,7 @@ final class OutboxTable
     /** Kept apart from the rows: the last row may be sent already. */
     private ?int $lastId = null;
 
-    /** Appends a row; refuses an id that does not increase (a writer's bug). @throws OutOfOrder */
+    /** Appends a row; refuses an id that does not increase (a writer's bug) with OutOfOrder. @throws OutOfOrder */
     public function add(Message $message): void
     {
         if ($this->lastId !== null && $message->id <= $this->lastId) {
@@ -25,7 +25,12 @@ final class OutboxTable
         $this->unsent[$message->id] = $message;
     }
 
-    /** @return list<Message> the oldest unsent rows, at most $limit: a copy, as the relay marks rows while walking it */
+    /**
+     * The oldest unsent rows in insertion order, at most $limit: a copy,
+     * because the relay marks rows sent while it walks the batch.
+     *
+     * @return list<Message>
+     */
     public function unsent(int $limit): array
     {
         return array_slice($this->unsent, 0, $limit);

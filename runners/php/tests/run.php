@@ -8,6 +8,7 @@ declare(strict_types=1);
 //   php -n -d display_errors=stderr runners/php/tests/run.php
 
 require __DIR__ . '/../autoload.php';
+require __DIR__ . '/../demo.php';
 
 use Outbox\Broker;
 use Outbox\Failure;
@@ -108,6 +109,28 @@ $consumer->handle($placed);
 $consumer->handle(new Message(8, 'order-1', 'OrderPlaced'));
 check($consumer->journal() === ['order-1 OrderPlaced', 'order-1 OrderPlaced'], 'the consumer does an identical event with a new id');
 check($consumer->duplicates() === 1, 'the consumer drops and counts a repeat');
+
+// Every refusal of SPEC's demo contract, in-process: the demo_config trial
+// starts the demo on three of them only.
+$path = sys_get_temp_dir() . '/outbox-demo-' . getmypid() . '.json';
+foreach ([
+    'batch_size = 3' => 'not valid JSON',
+    '[3, 10]' => 'not a JSON object',
+    '{"batch_size": 3}' => '"max_passes" is missing',
+    '{"batch_size": 3, "max_passes": 10, "z": 1}' => 'unknown key "z"',
+    '{"batch_size": 3, "max_passes": true}' => '"max_passes" must be an integer >= 1',
+    '{"batch_size": 3.5, "max_passes": 10}' => '"batch_size" must be an integer >= 1',
+    '{"batch_size": 0, "max_passes": 10}' => '"batch_size" must be an integer >= 1',
+    '{"batch_size": "3", "max_passes": 10}' => '"batch_size" must be an integer >= 1',
+] as $content => $expected) {
+    file_put_contents($path, $content);
+    $error = thrown(static fn () => loadConfig($path));
+    check($error instanceof BadConfig && $error->getMessage() === "{$path}: {$expected}", "the demo refuses {$content}: {$expected}");
+}
+unlink($path);
+$error = thrown(static fn () => loadConfig($path));
+check($error instanceof BadConfig && $error->getMessage() === "{$path}: cannot read the file", 'the demo refuses a missing file');
+check(loadConfig(__DIR__ . '/../../demo.json') === ['batch_size' => 3, 'max_passes' => 10], 'the demo reads the shared config');
 
 echo $failed === 0 ? "all checks passed\n" : "{$failed} check(s) failed\n";
 exit($failed === 0 ? 0 : 1);

@@ -28,8 +28,8 @@ class Broker(Protocol):
     """What the relay publishes to."""
 
     def publish(self, message: Message) -> None:
-        """Hands the message over; raises ``PublishFailed`` when no ack came
-        back, although the message may have arrived."""
+        """Hands the message over. ``PublishFailed`` means no ack came back:
+        the relay must retry later, although the message may have arrived."""
         ...
 
 

@@ -2,7 +2,8 @@ from outbox.message import Message
 
 
 class IdempotentConsumer:
-    """The delivery service: does the work once per message id.
+    """The delivery service: turns at-least-once delivery into exactly-once
+    effect by remembering which message ids it has processed.
 
     It cannot tell a repeat by content (two identical "paid" events can both
     be honest); only the outbox-assigned id tells.
@@ -23,7 +24,7 @@ class IdempotentConsumer:
 
     @property
     def journal(self) -> list[str]:
-        """The work done, ``"<aggregate> <type>"`` per message, in order."""
+        """The work done, in order: ``"<aggregate> <type>"`` per message."""
         return list(self._journal)
 
     @property

@@ -3,10 +3,11 @@ from outbox.table import OutboxTable
 
 
 class OutboxRelay:
-    """Moves unsent rows from the table to the broker, one pass at a time.
+    """Moves unsent rows from the outbox table to the broker, one pass at a time.
 
     It keeps nothing between passes (all state is in the table), so a new
-    relay can be built at any pass boundary and carries on.
+    relay can be built at any pass boundary and carries on where the last one
+    stopped.
     """
 
     def __init__(self, table: OutboxTable, broker: Broker, batch_size: int) -> None:
@@ -16,7 +17,7 @@ class OutboxRelay:
         self._batch_size = batch_size
 
     def run_once(self) -> list[int]:
-        """One pass over the oldest unsent rows; returns the ids sent, in order.
+        """One pass over the oldest unsent rows, returning the ids sent, in order.
 
         A failed publish leaves its row unsent (the next pass retries it) and
         blocks its aggregate for the rest of the pass, so a later event of the

@@ -2,8 +2,8 @@ from outbox.message import Message
 
 
 class OutboxTable:
-    """The rows waiting for the relay: a dictionary of the unsent messages
-    keyed by id, in insertion order."""
+    """The rows waiting for the relay: the unsent messages in insertion order.
+    A ``dict`` keyed by id, which keeps insertion order."""
 
     def __init__(self) -> None:
         self._unsent: dict[int, Message] = {}

@@ -196,6 +196,8 @@ mod tests {
             .to_owned()
     }
 
+    /// Every refusal of SPEC's demo contract; the demo_config trial starts
+    /// the demo on three of them only.
     #[test]
     fn one_line_per_problem_naming_the_key() {
         for (content, expected) in [
@@ -215,8 +217,8 @@ mod tests {
                 r#""batch_size" must be an integer >= 1"#,
             ),
             (
-                r#"{"batch_size": 3, "max_passes": -1}"#,
-                r#""max_passes" must be an integer >= 1"#,
+                r#"{"batch_size": "3", "max_passes": 10}"#,
+                r#""batch_size" must be an integer >= 1"#,
             ),
             (r#"{"z": 1, "batch_size": 3, "a": 2}"#, r#"unknown key "a""#),
         ] {

@@ -1,7 +1,7 @@
 import type { IdempotentConsumer } from "./consumer.js";
 import type { Message } from "./message.js";
 
-/** How a scripted publish attempt goes wrong; each member's value is how an error message names it. */
+/** How a scripted publish attempt goes wrong. Each member's value is how an error message names it. */
 export enum Failure {
   /** The broker did not answer: the message was NOT delivered. */
   Down = "broker down",

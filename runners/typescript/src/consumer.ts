@@ -1,7 +1,8 @@
 import type { Message } from "./message.js";
 
 /**
- * The delivery service: does the work once per message id. It cannot tell a
+ * The delivery service: turns at-least-once delivery into exactly-once
+ * effect by remembering which message ids it has processed. It cannot tell a
  * repeat by content (two identical "paid" events can both be honest); only
  * the outbox-assigned id tells.
  */
@@ -20,7 +21,7 @@ export class IdempotentConsumer {
     this.#journal.push(`${message.aggregate} ${message.type}`);
   }
 
-  /** The work done, `"<aggregate> <type>"` per message, in order. */
+  /** The work done, in order: `"<aggregate> <type>"` per message. */
   get journal(): readonly string[] {
     return [...this.#journal];
   }

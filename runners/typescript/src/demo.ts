@@ -3,7 +3,8 @@
 // the delivery service's consumer and the relay, and calls runOnce while the
 // table has unsent rows, at most max_passes times. The call path:
 // process loop -> relay -> outbox -> broker -> consumer.
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 import {
   type Broker,
@@ -16,16 +17,16 @@ import {
   PublishFailed,
 } from "./index.js";
 
-interface Config {
+export interface Config {
   readonly batch_size: number;
   readonly max_passes: number;
 }
 
 /** What is wrong with the config file, in one line. */
-class BadConfig extends Error {}
+export class BadConfig extends Error {}
 
 /** Reads the process's settings, or throws `BadConfig` naming the key at fault. */
-function loadConfig(path: string): Config {
+export function loadConfig(path: string): Config {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -100,47 +101,54 @@ class NarratingBroker implements Broker {
 const describe = (m: Message): string => `#${m.id} ${m.aggregate} ${m.type}`;
 const idList = (ids: readonly number[]): string => `[${ids.join(", ")}]`;
 
-let config: Config;
-try {
-  config = loadConfig(process.argv[2] ?? new URL("../../demo.json", import.meta.url).pathname);
-} catch (error: unknown) {
-  if (!(error instanceof BadConfig)) {
-    throw error;
+function main(): void {
+  let config: Config;
+  try {
+    config = loadConfig(process.argv[2] ?? new URL("../../demo.json", import.meta.url).pathname);
+  } catch (error: unknown) {
+    if (!(error instanceof BadConfig)) {
+      throw error;
+    }
+    console.error(`demo: ${error.message}`);
+    process.exit(2);
   }
-  console.error(`demo: ${error.message}`);
-  process.exit(2);
-}
-const { batch_size: batchSize, max_passes: maxPasses } = config;
+  const { batch_size: batchSize, max_passes: maxPasses } = config;
 
-const table = new OutboxTable();
-table.add({ id: 1, aggregate: "order-1", type: "OrderPlaced" });
-table.add({ id: 2, aggregate: "order-2", type: "OrderPlaced" });
-table.add({ id: 3, aggregate: "order-1", type: "OrderPaid" });
-table.add({ id: 4, aggregate: "order-2", type: "OrderPaid" });
-const consumer = new IdempotentConsumer(); // the delivery service, across the broker
-const broker = new NarratingBroker(new FlakyBroker(consumer, { 1: Failure.LostAck }), consumer);
-const relay = new OutboxRelay(table, broker, batchSize);
+  const table = new OutboxTable();
+  table.add({ id: 1, aggregate: "order-1", type: "OrderPlaced" });
+  table.add({ id: 2, aggregate: "order-2", type: "OrderPlaced" });
+  table.add({ id: 3, aggregate: "order-1", type: "OrderPaid" });
+  table.add({ id: 4, aggregate: "order-2", type: "OrderPaid" });
+  const consumer = new IdempotentConsumer(); // the delivery service, across the broker
+  const broker = new NarratingBroker(new FlakyBroker(consumer, { 1: Failure.LostAck }), consumer);
+  const relay = new OutboxRelay(table, broker, batchSize);
 
-const out: string[] = [];
-out.push(`Outbox relay demo: batch size ${batchSize}, at most ${maxPasses} passes.`);
-out.push(`Outbox: ${table.unsent(Infinity).map(describe).join(", ")}.`);
-out.push("The broker will lose the ack of attempt 1.");
+  const out: string[] = [];
+  out.push(`Outbox relay demo: batch size ${batchSize}, at most ${maxPasses} passes.`);
+  out.push(`Outbox: ${table.unsent(Infinity).map(describe).join(", ")}.`);
+  out.push("The broker will lose the ack of attempt 1.");
 
-let passes = 0;
-while (table.hasUnsent() && passes < maxPasses) {
-  passes += 1;
-  const batch = table.unsent(batchSize);
-  out.push("", `Pass ${passes}: batch ${idList(batch.map((m) => m.id))}`);
-  const sent = relay.runOnce();
-  for (const message of batch) {
-    const line = broker.story.get(message.id) ?? `skipped ${describe(message)}: ${message.aggregate} is blocked`;
-    broker.story.delete(message.id);
-    out.push(`  ${line}`);
+  let passes = 0;
+  while (table.hasUnsent() && passes < maxPasses) {
+    passes += 1;
+    const batch = table.unsent(batchSize);
+    out.push("", `Pass ${passes}: batch ${idList(batch.map((m) => m.id))}`);
+    const sent = relay.runOnce();
+    for (const message of batch) {
+      const line = broker.story.get(message.id) ?? `skipped ${describe(message)}: ${message.aggregate} is blocked`;
+      broker.story.delete(message.id);
+      out.push(`  ${line}`);
+    }
+    out.push(`  sent ${idList(sent)}`);
   }
-  out.push(`  sent ${idList(sent)}`);
+
+  out.push(table.hasUnsent() ? "\nStopped at the pass limit with messages still unsent." : `\nOutbox drained after ${passes} passes.`);
+  out.push("Consumer journal:", ...consumer.journal.map((entry) => `  ${entry}`));
+  out.push(`Duplicates dropped: ${consumer.duplicates}`);
+  process.stdout.write(`${out.join("\n")}\n`);
 }
 
-out.push(table.hasUnsent() ? "\nStopped at the pass limit with messages still unsent." : `\nOutbox drained after ${passes} passes.`);
-out.push("Consumer journal:", ...consumer.journal.map((entry) => `  ${entry}`));
-out.push(`Duplicates dropped: ${consumer.duplicates}`);
-process.stdout.write(`${out.join("\n")}\n`);
+// Run as a program; the unit tests import this module for loadConfig.
+if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main();
+}

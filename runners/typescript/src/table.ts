@@ -1,6 +1,6 @@
 import type { Message } from "./message.js";
 
-/** The rows waiting for the relay: a map of the unsent messages by id, in insertion order. */
+/** The rows waiting for the relay: the unsent messages in insertion order. A `Map` keyed by id, which keeps insertion order. */
 export class OutboxTable {
   readonly #unsent = new Map<number, Message>();
   // Kept apart from the rows: the last row may be sent already.
@@ -15,7 +15,10 @@ export class OutboxTable {
     this.#unsent.set(message.id, message);
   }
 
-  /** The oldest unsent rows in insertion order, at most `limit`: a copy, as the relay marks rows while walking it. */
+  /**
+   * The oldest unsent rows in insertion order, at most `limit`: a copy,
+   * because the relay marks rows sent while it walks the batch.
+   */
   unsent(limit: number): Message[] {
     return [...this.#unsent.values()].slice(0, limit);
   }

@@ -250,8 +250,8 @@ fn long_unbroken_words_may_break_anywhere() {
 #[test]
 fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
     let root = crate::repo_root();
-    let parts = code::read(&root);
     let manifests = crate::toolchain::manifest::read_all(&root).unwrap();
+    let parts = code::parts(&manifests, &root);
     let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["message", "table", "broker", "relay", "consumer"]);
     for part in &parts {
@@ -270,7 +270,7 @@ fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
         }
     }
     let elsewhere = root.join("target/parity/report-unit/no-sources");
-    let missing = code::read(&elsewhere);
+    let missing = code::parts(&manifests, &elsewhere);
     assert!(missing
         .iter()
         .flat_map(|p| &p.languages)
@@ -302,8 +302,9 @@ fn every_state_has_its_own_word_and_symbol_and_a_runner_fault_is_not_a_wrong_ans
         .map(|s| s.word().chars().next().unwrap())
         .collect();
     assert_eq!(words.len(), State::ALL.len());
-    // Three failures share ✗; the runner fault has its own.
-    assert!(symbols.len() >= 6, "{symbols:?}");
+    // A wrong answer, a stale known failure and a harness fault each ask
+    // something else of the reader: no two states share a symbol.
+    assert_eq!(symbols.len(), State::ALL.len(), "{symbols:?}");
     for state in State::ALL {
         assert_eq!(State::from_id(state.id()), Some(state));
     }
@@ -322,6 +323,26 @@ fn every_state_has_its_own_word_and_symbol_and_a_runner_fault_is_not_a_wrong_ans
     assert!(
         page.contains("⚠ runner fault</a><span class=\"why\">`lost_ack`: runner fault: crashed")
     );
+    // The summary's matrix shows the symbol alone: there too the three
+    // failures are told apart.
+    let mut three = report(vec![row(
+        "x",
+        None,
+        &[
+            ("rust", Cell::Fail(ReasonKind::WrongAnswer, "wrong".into())),
+            (
+                "go",
+                Cell::Fail(ReasonKind::StaleKnownFailure, "stale".into()),
+            ),
+            (
+                "php",
+                Cell::Fail(ReasonKind::HarnessFault, "harness".into()),
+            ),
+        ],
+    )]);
+    three.languages.push("php".into());
+    let summary = markdown::summary(&three);
+    assert!(summary.contains("| x | ✗ | ↻ | ⊗ |"), "{summary}");
 }
 
 #[test]

@@ -139,3 +139,121 @@ fn a_bad_manifest_names_its_file_and_field() {
     }
     let _ = std::fs::remove_dir_all(&scratch);
 }
+
+/// Loads a scratch repository whose only port, beside the reference, is
+/// Go's manifest as `edit` makes it.
+fn load_go(scratch: &str, edit: impl Fn(&str) -> String) -> Result<Vec<Manifest>, ManifestError> {
+    let scratch = crate::config::scratch_dir(&root(), scratch);
+    let _ = std::fs::remove_dir_all(&scratch);
+    for name in ["rust", "go"] {
+        std::fs::create_dir_all(scratch.join("runners").join(name)).unwrap();
+        let text = std::fs::read_to_string(root().join(format!("runners/{name}/{FILE}"))).unwrap();
+        let text = if name == "go" { edit(&text) } else { text };
+        std::fs::write(scratch.join("runners").join(name).join(FILE), text).unwrap();
+    }
+    read_all(&scratch)
+}
+
+/// Issue 29, item 4: a stamp with no inputs was accepted, and the step
+/// never ran again after its first success, whatever was edited.
+#[test]
+fn a_stamped_step_without_inputs_or_outputs_is_refused() {
+    for (line, field) in [
+        ("inputs = [\"runners/go\"]\n", "build[0].inputs"),
+        (
+            "outputs = [\"{work}/runner\", \"{work}/demo\"]\n",
+            "build[0].outputs",
+        ),
+    ] {
+        let error = load_go("manifest-stamp", |text| text.replace(line, "")).unwrap_err();
+        assert_eq!(error.file, "runners/go/language.toml", "{error}");
+        assert!(error.problem.contains(field), "{field}: {error}");
+    }
+}
+
+/// Issue 29, item 10: .ci/setup reads `languages setup` line by line and
+/// field by tab, so a newline in `[setup] after` ran only its first line.
+#[test]
+fn a_control_character_in_a_manifest_string_is_refused() {
+    for (edit, field) in [
+        (
+            "[setup]\nafter = [\"true\\nfalse\"]",
+            "field `setup.after[0]`: holds the control character '\\n'",
+        ),
+        (
+            "[setup]\nafter = [\"\"\"true\nfalse\"\"\"]",
+            "field `setup.after[0]`",
+        ),
+        (
+            "[setup]\nafter = [\"true\", \"a\\tb\"]",
+            "field `setup.after[1]`",
+        ),
+        (
+            "[setup]\napt = [{ command = \"go\\r\", package = \"golang-go\" }]",
+            "field `setup.apt[0].command`",
+        ),
+    ] {
+        let error = load_go("manifest-control", |text| {
+            text.replace("[setup]", edit).replace(
+                "apt = [{ command = \"go\", package = \"golang-go\" }]\n",
+                "",
+            )
+        })
+        .unwrap_err();
+        assert_eq!(error.file, "runners/go/language.toml", "{error}");
+        assert!(error.problem.contains(field), "{field}: {error}");
+    }
+    let error = load_go("manifest-control", |text| {
+        text.replace("\"{work}/runner\"]", "\"{work}/runner\\u001b[2J\"]")
+    })
+    .unwrap_err();
+    assert!(error.problem.contains("field `runner[0]`"), "{error}");
+}
+
+/// Issue 29, item 12: a `[code]` path outside the repository was read into
+/// the page CI uploads.
+#[test]
+fn a_code_path_outside_the_repository_is_refused() {
+    let code = "message = [\"runners/go/message.go\"]";
+    let with = |path: &str| {
+        load_go("manifest-code", |text| {
+            text.replace(code, &format!("message = [{path:?}]"))
+        })
+    };
+    for path in [
+        "/etc/hostname",
+        "../../../../etc/hostname",
+        "runners/../runners/go/message.go",
+    ] {
+        let error = with(path).unwrap_err();
+        assert_eq!(error.file, "runners/go/language.toml", "{error}");
+        assert!(
+            error.problem.contains("field `code.message`: ") && error.problem.contains("relative"),
+            "{path}: {error}"
+        );
+    }
+    with("runners/go/escape").expect("a file not there yet shows as missing on the page");
+    let scratch = crate::config::scratch_dir(&root(), "manifest-code");
+    std::os::unix::fs::symlink("/etc/hostname", scratch.join("runners/go/escape")).unwrap();
+    let error = read_all(&scratch).unwrap_err();
+    assert!(
+        error
+            .problem
+            .contains("field `code.message`: \"runners/go/escape\" leads outside"),
+        "{error}"
+    );
+}
+
+/// A manifest that is a FIFO is refused, not waited on.
+#[test]
+fn a_manifest_that_is_not_a_regular_file_is_refused_unopened() {
+    load_go("manifest-fifo", |text| text.to_owned()).unwrap();
+    let scratch = crate::config::scratch_dir(&root(), "manifest-fifo");
+    let file = scratch.join("runners/go").join(FILE);
+    std::fs::remove_file(&file).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&file).status();
+    assert!(made.unwrap().success());
+    let error = read_all(&scratch).unwrap_err();
+    assert_eq!(error.file, "runners/go/language.toml", "{error}");
+    assert!(error.problem.contains("not a regular file"), "{error}");
+}

@@ -3,7 +3,13 @@
 // then run from the repository root:
 //   node --test runners/typescript/dist/test/outbox.test.js
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { BadConfig, loadConfig } from "../demo.js";
 
 import {
   type Broker,
@@ -103,4 +109,27 @@ test("the consumer drops a repeat by id and counts it", () => {
   assert.equal(consumer.duplicates, 1);
   (consumer.journal as string[]).push("forged");
   assert.deepEqual(consumer.journal, ["order-1 OrderPlaced", "order-1 OrderPlaced"], "the journal is a copy");
+});
+
+// Every refusal of SPEC's demo contract, in-process: the demo_config trial
+// starts the demo on three of them only.
+test("the demo refuses a bad config in one line naming the file and the key at fault", () => {
+  const dir = mkdtempSync(join(tmpdir(), "outbox-demo-"));
+  const path = join(dir, "demo.json");
+  for (const [content, expected] of [
+    ["batch_size = 3", "not valid JSON"],
+    ["[3, 10]", "not a JSON object"],
+    ['{"batch_size": 3}', '"max_passes" is missing'],
+    ['{"batch_size": 3, "max_passes": 10, "z": 1}', 'unknown key "z"'],
+    ['{"batch_size": 3, "max_passes": true}', '"max_passes" must be an integer >= 1'],
+    ['{"batch_size": 3.5, "max_passes": 10}', '"batch_size" must be an integer >= 1'],
+    ['{"batch_size": 0, "max_passes": 10}', '"batch_size" must be an integer >= 1'],
+    ['{"batch_size": "3", "max_passes": 10}', '"batch_size" must be an integer >= 1'],
+  ]) {
+    writeFileSync(path, content ?? "");
+    assert.throws(() => loadConfig(path), new BadConfig(`${path}: ${expected}`), content);
+  }
+  rmSync(dir, { recursive: true });
+  assert.throws(() => loadConfig(path), new BadConfig(`${path}: cannot read the file`));
+  assert.deepEqual(loadConfig(fileURLToPath(new URL("../../../demo.json", import.meta.url))), { batch_size: 3, max_passes: 10 });
 });

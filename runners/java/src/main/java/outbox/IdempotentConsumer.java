@@ -25,7 +25,7 @@ public final class IdempotentConsumer {
         journal.add(message.aggregate() + " " + message.type());
     }
 
-    /** The work done, in order: {@code "<aggregate> <type>"} per message, a copy. */
+    /** The work done, in order: {@code "<aggregate> <type>"} per message. */
     public List<String> journal() {
         return List.copyOf(journal);
     }

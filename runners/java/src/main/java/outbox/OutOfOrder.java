@@ -1,9 +1,9 @@
 package outbox;
 
 /**
- * {@link OutboxTable#add}'s refusal of an id not greater than the last one:
- * the table's order would no longer be insertion order. Unchecked, because
- * it is the writer's bug.
+ * {@code add} was given an id not greater than the last one: the table's
+ * order would no longer be insertion order. Unchecked, because it is the
+ * writer's bug ({@link OutboxTable#add}).
  */
 public final class OutOfOrder extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;

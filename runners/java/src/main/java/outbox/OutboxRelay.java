@@ -24,7 +24,7 @@ public final class OutboxRelay {
     }
 
     /**
-     * One pass over the oldest unsent rows; returns the ids sent, in order.
+     * One pass over the oldest unsent rows, returning the ids sent, in order.
      * A failed publish leaves its row unsent (the next pass retries it) and
      * blocks its aggregate for the rest of the pass, so a later event of the
      * same order cannot overtake it. Only {@link PublishFailed} is caught:

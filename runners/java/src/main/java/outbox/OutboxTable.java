@@ -5,10 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The rows waiting for the relay: a dictionary of the unsent messages keyed
- * by id, in insertion order, which a {@link LinkedHashMap} keeps. A sent row
- * is removed; {@code unsent} copies the oldest rows, as the relay marks rows
- * sent while it walks the batch.
+ * The rows waiting for the relay: the unsent messages in insertion order. A
+ * {@link LinkedHashMap} keyed by id keeps that order; a sent row is removed.
  */
 public final class OutboxTable {
     private final Map<Long, Message> unsent = new LinkedHashMap<>();
@@ -32,7 +30,7 @@ public final class OutboxTable {
         return unsent.values().stream().limit(limit).toList();
     }
 
-    /** Takes the row out of later {@code unsent} selections; an unknown id changes nothing. */
+    /** Takes the row out of later {@code unsent} selections. An unknown id changes nothing. */
     public void markSent(long id) {
         unsent.remove(id);
     }

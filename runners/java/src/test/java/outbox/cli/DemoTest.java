@@ -13,7 +13,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The demo's config check and a second config's transcript: the demo trials run the shared config only. */
+/**
+ * Every refusal of SPEC's demo contract, in-process (the demo_config trial
+ * starts the demo on three of them only), and a shorter run's transcript.
+ */
 class DemoTest {
     @TempDir
     Path dir;

@@ -1,0 +1,311 @@
+//! Each tool's real output, captured from the ports' suites (a fault
+//! planted where the name says so) and cut to the lines that matter.
+
+use super::*;
+
+fn counts(passed: u64, failed: u64, skipped: u64) -> Tally {
+    Tally {
+        passed,
+        failed,
+        skipped,
+        finished: true,
+        unreported: 0,
+    }
+}
+
+const CARGO: &str = "
+running 9 tests
+.........
+test result: ok. 9 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s
+
+
+running 5 tests
+.....
+test result: ok. 5 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s
+
+
+running 1 test
+.
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s
+
+
+running 0 tests
+
+test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+
+const GO: &str = "=== RUN   TestZeroValueConsumerIsReady
+--- PASS: TestZeroValueConsumerIsReady (0.00s)
+=== RUN   TestUnsentIsACopyInInsertionOrder
+--- PASS: TestUnsentIsACopyInInsertionOrder (0.00s)
+PASS
+ok  \toutbox\t0.006s
+?   \toutbox/cmd/demo\t[no test files]
+";
+
+const NODE: &str = "TAP version 13
+# Subtest: c
+ok 1 - c
+  ---
+  duration_ms: 0.071978
+  ...
+1..7
+# tests 7
+# suites 0
+# pass 7
+# fail 0
+# cancelled 0
+# skipped 0
+# todo 0
+# duration_ms 87.499854
+";
+
+const JUNIT: &str = "│     └─ refusesAnUnknownFailureKind() ✔
+└─ JUnit Vintage ✔
+
+Test run finished after 3022 ms
+[         9 containers found      ]
+[         0 containers skipped    ]
+[         9 containers started    ]
+[         0 containers aborted    ]
+[         9 containers successful ]
+[         0 containers failed     ]
+[        39 tests found           ]
+[         0 tests skipped         ]
+[        39 tests started         ]
+[         0 tests aborted         ]
+[        39 tests successful      ]
+[         0 tests failed          ]
+";
+
+#[test]
+fn a_suite_that_ran_and_passed_proves_itself() {
+    for (counter, output, passed) in [
+        (Counter::Cargo, CARGO, 15),
+        (Counter::GoVerbose, GO, 2),
+        (
+            Counter::Unittest,
+            "........\n----------------------------------------------------------------------\nRan 8 tests in 0.001s\n\nOK\n",
+            8,
+        ),
+        (Counter::Unittest, "Ran 1 test in 0.001s\n\nOK\n", 1),
+        (Counter::NodeTap, NODE, 7),
+        (
+            Counter::PhpChecks,
+            "ok   Failure has no backing value\nok   a scripted failure is Failure::Down itself\nall checks passed\n",
+            2,
+        ),
+        (Counter::JUnitConsole, JUNIT, 39),
+    ] {
+        let got = counter.tally(output);
+        assert_eq!(got, counts(passed, 0, 0), "{counter:?}");
+        assert!(got.proves(), "{counter:?}");
+    }
+}
+
+/// The outputs of suites that ran no test, as each tool prints them.
+#[test]
+fn an_empty_suite_proves_nothing() {
+    for (counter, output) in [
+        (
+            Counter::Cargo,
+            "\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+        ),
+        (
+            Counter::GoVerbose,
+            "?   \toutbox\t[no test files]\n?   \toutbox/cmd/demo\t[no test files]\n",
+        ),
+        (
+            Counter::Unittest,
+            "\n----------------------------------------------------------------------\nRan 0 tests in 0.000s\n\nNO TESTS RAN\n",
+        ),
+        (Counter::NodeTap, "1..0\n# tests 0\n# pass 0\n"),
+        (Counter::PhpChecks, "all checks passed\n"),
+        (
+            Counter::JUnitConsole,
+            "[         0 tests found           ]\n[         0 tests successful      ]\n",
+        ),
+    ] {
+        let got = counter.tally(output);
+        assert_eq!(got, counts(0, 0, 0), "{counter:?}");
+        assert!(!got.proves(), "{counter:?}");
+    }
+    for counter in [
+        Counter::Cargo,
+        Counter::Unittest,
+        Counter::NodeTap,
+        Counter::JUnitConsole,
+    ] {
+        assert!(!counter.tally("nothing").finished, "{counter:?}");
+    }
+}
+
+/// Every class of the Python suite under `@unittest.skip`: it exits 0.
+#[test]
+fn python_with_every_test_skipped_proves_nothing() {
+    let output = "ssssssss\n----------------------------------------------------------------------\nRan 8 tests in 0.000s\n\nOK (skipped=8)\n";
+    let got = Counter::Unittest.tally(output);
+    assert_eq!(got, counts(0, 0, 8));
+    assert!(!got.proves());
+    let output =
+        "Ran 4 tests in 0.001s\n\nFAILED (failures=1, errors=1, skipped=1, expected failures=1)\n";
+    assert_eq!(Counter::Unittest.tally(output), counts(0, 2, 2));
+}
+
+/// Every Java test class under `@Disabled`: 17 found, so
+/// `--fail-if-no-tests` holds, and it exits 0.
+#[test]
+fn java_with_every_test_disabled_proves_nothing() {
+    let output = "├─ JUnit Jupiter ✔
+│  ├─ DemoTest ↷ planted
+│  ├─ OutboxTest ↷ planted
+│  └─ RunnerTest ↷ planted
+└─ JUnit Vintage ✔
+
+Test run finished after 512 ms
+[         9 containers found      ]
+[         6 containers skipped    ]
+[         3 containers started    ]
+[         0 containers aborted    ]
+[         3 containers successful ]
+[         0 containers failed     ]
+[        17 tests found           ]
+[        17 tests skipped         ]
+[         0 tests started         ]
+[         0 tests aborted         ]
+[         0 tests successful      ]
+[         0 tests failed          ]
+";
+    let got = Counter::JUnitConsole.tally(output);
+    assert_eq!(got, counts(0, 0, 17));
+    assert!(!got.proves());
+}
+
+/// `#[ignore]` on every test of the three crates: each binary reports, all
+/// ignored, and cargo exits 0.
+#[test]
+fn rust_with_every_test_ignored_proves_nothing() {
+    let output = "
+running 9 tests
+iiiiiiiii
+test result: ok. 0 passed; 0 failed; 9 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+
+running 5 tests
+iiiii
+test result: ok. 0 passed; 0 failed; 5 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+
+running 0 tests
+
+test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+    let got = Counter::Cargo.tally(output);
+    assert_eq!(got, counts(0, 0, 14));
+    assert!(!got.proves());
+    // One ignored test among passing ones hides what it checks all the same.
+    let one = CARGO.replacen(
+        "ok. 1 passed; 0 failed; 0 ignored",
+        "ok. 0 passed; 0 failed; 1 ignored",
+        1,
+    );
+    assert!(!Counter::Cargo.tally(&one).proves());
+}
+
+/// The reference's suite with a test that panics after 1.5 s and one that
+/// calls `std::process::exit(0)` after 0.3 s: its binary never reports,
+/// the next binaries run, and cargo exits 0.
+#[test]
+fn rust_stopped_early_by_exit_0_proves_nothing() {
+    let output = "
+running 11 tests
+...
+running 5 tests
+.....
+test result: ok. 5 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+
+running 0 tests
+
+test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+    let got = Counter::Cargo.tally(output);
+    assert_eq!(
+        got,
+        Tally {
+            finished: false,
+            unreported: 11,
+            ..counts(5, 0, 0)
+        }
+    );
+    assert!(!got.proves());
+    // The last binary stopping early is no different.
+    let last = Counter::Cargo.tally("\nrunning 2 tests\n.\n");
+    assert_eq!((last.finished, last.unreported), (false, 2));
+}
+
+/// The PHP checks with a failed check and then `exit(0)`: no closing line.
+#[test]
+fn php_stopped_early_after_a_failure_proves_nothing() {
+    let output = "ok   Failure has no backing value
+ok   a scripted failure is Failure::Down itself
+ok   a message the broker was down for is not delivered
+FAIL planted
+";
+    let got = Counter::PhpChecks.tally(output);
+    assert_eq!(
+        got,
+        Tally {
+            finished: false,
+            ..counts(3, 1, 0)
+        }
+    );
+    assert!(!got.proves());
+    assert!(!Counter::PhpChecks
+        .tally(&format!("{output}all checks passed\n"))
+        .proves());
+}
+
+/// node:test's skip and todo, and Go's skip at the top and in a subtest:
+/// neither checks anything.
+#[test]
+fn node_and_go_skips_prove_nothing() {
+    let node = "ok 1 - a # SKIP planted\nok 2 - b # TODO\nok 3 - c\n1..3\n# tests 3\n# suites 0\n# pass 1\n# fail 0\n# cancelled 0\n# skipped 1\n# todo 1\n# duration_ms 55.193996\n";
+    assert_eq!(Counter::NodeTap.tally(node), counts(1, 0, 2));
+    let go = "=== RUN   TestA
+    a_test.go:5: planted
+--- SKIP: TestA (0.00s)
+=== RUN   TestB
+=== RUN   TestB/sub
+    a_test.go:7: planted
+--- PASS: TestB (0.00s)
+    --- SKIP: TestB/sub (0.00s)
+PASS
+ok  \tgs\t0.005s
+";
+    assert_eq!(Counter::GoVerbose.tally(go), counts(1, 0, 2));
+}
+
+/// A suite's output is the port's, not the harness's: counts near 2^64
+/// must not overflow the sums (a panic in the harness), and prove nothing.
+#[test]
+fn counts_too_large_to_add_prove_nothing() {
+    let max = u64::MAX;
+    let output = format!(
+        "running {max} tests\ntest result: ok. {max} passed; {max} failed; {max} ignored\n\
+         running 1 test\ntest result: ok. {max} passed; {max} failed; {max} ignored\n\
+         Ran {max} tests in 0.001s\n\nFAILED (failures={max}, errors={max}, skipped={max})\n\
+         # pass {max}\n# fail {max}\n# cancelled {max}\n# skipped {max}\n# todo {max}\n\
+         [ {max} tests successful ]\n[ {max} tests skipped ]\n[ {max} tests aborted ]\n"
+    );
+    for counter in [
+        Counter::Cargo,
+        Counter::GoVerbose,
+        Counter::Unittest,
+        Counter::NodeTap,
+        Counter::PhpChecks,
+        Counter::JUnitConsole,
+    ] {
+        assert!(!counter.tally(&output).proves(), "{counter:?}");
+    }
+}

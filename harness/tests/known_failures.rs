@@ -1,0 +1,235 @@
+//! `make known-failures` and the files a run reads or appends to (issue
+//! 29): a FIFO as the results file or the step summary, a language that
+//! never got ready, a list with a repeated key, a symlinked list, and a
+//! case only a `PARITY_CASES` file has. The tool's tests run
+//! [`known::update`], what the tool runs, on a scratch root whose `cases`
+//! leads to the repository's table.
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+use libtest_mimic::Arguments;
+use parity::config::{Kind, Settings};
+use parity::judge::known_failures::{self, PLACEHOLDER};
+use parity::report::known;
+use parity::report::results::{Entry, Results};
+use parity::suite::junit::Recorder;
+use parity::suite::{trials, Suite};
+use parity::table;
+use parity::toolchain::{Language, Step};
+
+/// A root of its own for `name`: `cases` the repository's table, and an
+/// empty `runners/fake`.
+fn scratch_root(name: &str) -> PathBuf {
+    let root = parity::config::scratch_dir(&parity::repo_root(), &format!("known/{name}"));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("runners/fake")).unwrap();
+    std::os::unix::fs::symlink(parity::repo_root().join("cases"), root.join("cases")).unwrap();
+    root
+}
+
+/// A results file in which `fake` ended each of `trials` in a state.
+fn results(trials: &[(&str, &str)]) -> Results {
+    Results {
+        version: parity::report::results::VERSION,
+        commit: "test".into(),
+        date: "today".into(),
+        filter: String::new(),
+        toolchains: Vec::new(),
+        trials: trials
+            .iter()
+            .map(|&(case, state)| Entry {
+                language: "fake".into(),
+                kind: "case".into(),
+                case: case.into(),
+                verdict: if state == "pass" { "pass" } else { "fail" }.into(),
+                state: state.into(),
+                summary: (state != "pass").then(|| format!("`{case}`: {state}")),
+                fault: None,
+                log: None,
+            })
+            .collect(),
+    }
+}
+
+fn list_path(root: &Path) -> PathBuf {
+    root.join(known_failures::path("fake"))
+}
+
+fn written(root: &Path) -> HashMap<String, String> {
+    serde_json::from_str(&std::fs::read_to_string(list_path(root)).unwrap()).unwrap()
+}
+
+/// A FIFO at `root/name`, and `f` of its path, failing if `f` does not
+/// end within 5 s: a regression fails, not hangs.
+fn on_a_fifo<T: Send + 'static>(
+    root: &Path,
+    name: &str,
+    f: impl FnOnce(&Path) -> T + Send + 'static,
+) -> T {
+    let fifo = root.join(name);
+    let c_path = CString::new(fifo.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates the node.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    let (done, result) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(f(&fifo));
+    });
+    result
+        .recv_timeout(Duration::from_secs(5))
+        .expect("it hung: no result within 5 s")
+}
+
+#[test]
+fn a_fifo_as_the_results_file_is_refused_unopened() {
+    let root = scratch_root("fifo");
+    let why = on_a_fifo(&root, "results.json", Results::load).unwrap_err();
+    assert!(
+        why.ends_with(
+            "results.json: a named pipe (FIFO), not a regular file: a results file must be a regular file"
+        ),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_fifo_as_the_step_summary_is_refused_at_once() {
+    let root = scratch_root("summary");
+    let append = |path: &Path| table::append_regular(path, "x", "a step summary");
+    let why = on_a_fifo(&root, "summary.md", append).unwrap_err();
+    assert!(
+        why.starts_with(
+            "a named pipe (FIFO), not a regular file: a step summary must be a regular file"
+        ),
+        "{why}"
+    );
+    let file = root.join("summary.md.txt");
+    append(&file).unwrap();
+    append(&file).unwrap();
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "xx");
+}
+
+#[test]
+fn a_list_with_a_repeated_key_is_refused_as_the_suite_refuses_it() {
+    let root = scratch_root("repeated");
+    let text = r#"{"lost_ack": "issue 1", "lost_ack": "issue 2"}"#;
+    std::fs::write(list_path(&root), text).unwrap();
+    let why =
+        known::update(&root, "fake", &results(&[("batch_of_two", "wrong_answer")])).unwrap_err();
+    assert!(
+        why.starts_with("runners/fake/known-failures.json: not valid JSON: repeated key"),
+        "{why}"
+    );
+    assert_eq!(std::fs::read_to_string(list_path(&root)).unwrap(), text);
+}
+
+#[test]
+fn a_symlinked_list_is_written_through_its_link() {
+    let root = scratch_root("symlink");
+    let real = root.join("lists/fake.json");
+    std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+    std::fs::write(&real, r#"{"lost_ack": "issue 1"}"#).unwrap();
+    std::os::unix::fs::symlink("../../lists/fake.json", list_path(&root)).unwrap();
+    let run = results(&[("lost_ack", "pass"), ("batch_of_two", "wrong_answer")]);
+    known::update(&root, "fake", &run).unwrap();
+    assert!(list_path(&root).is_symlink(), "the link was replaced");
+    assert_eq!(
+        written(&root),
+        HashMap::from([("batch_of_two".to_owned(), PLACEHOLDER.to_owned())])
+    );
+    // Emptied: the link stays, its file holds no entry.
+    known::update(&root, "fake", &results(&[("batch_of_two", "pass")])).unwrap();
+    assert!(list_path(&root).is_symlink(), "the link was removed");
+    assert!(written(&root).is_empty());
+}
+
+#[test]
+fn a_case_only_parity_cases_has_is_left_out_of_the_list() {
+    let root = scratch_root("extra");
+    let run = results(&[("only_mine", "wrong_answer"), ("lost_ack", "runner_fault")]);
+    let said = known::update(&root, "fake", &run).unwrap();
+    assert!(
+        said.contains("left out \"only_mine\": not a case of the repository's table (cases/)"),
+        "{said}"
+    );
+    assert_eq!(
+        written(&root),
+        HashMap::from([("lost_ack".to_owned(), PLACEHOLDER.to_owned())])
+    );
+    // The list names only the table's cases, so a plain run reads it (once
+    // the placeholder says why); the run's advice does not name the other.
+    let names: HashSet<&str> = HashSet::from(["lost_ack"]);
+    assert!(known_failures::load_unfinished(&root, "fake", &names).is_ok());
+    let advice = known::advice(&run, &HashMap::new(), &names);
+    let advised: Vec<&str> = advice[0].add.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(advised, ["lost_ack"]);
+}
+
+/// A language whose build fails ends every trial in the same runner
+/// fault; the tool refuses to list them (and the run's advice leaves them
+/// out), and still lists a real failure of another language of the run.
+#[test]
+fn a_language_that_did_not_build_gets_no_list() {
+    let fake = |name: &str, fault: &str, build: Vec<Step>| Language {
+        name: name.into(),
+        probe: vec!["true".into()],
+        install_hint: String::new(),
+        build,
+        runner: vec![
+            env!("CARGO_BIN_EXE_fake-runner").into(),
+            fault.into(),
+            "lost_ack".into(),
+        ],
+        demo: vec!["true".into()],
+        unit: vec!["true".into()],
+        version: None,
+    };
+    let mut suite = Suite::load(&parity::repo_root(), Settings::default()).unwrap();
+    suite.languages = vec![
+        fake(
+            "fake-unbuilt",
+            "none",
+            vec![Step::always(vec!["false".into()])],
+        ),
+        fake("fake", "wrong-result", Vec::new()),
+    ];
+    let suite = Arc::new(suite);
+    let dir = scratch_root("unbuilt");
+    let args = Arguments {
+        skip: Kind::ALL.iter().map(|k| format!("/{}", k.name())).collect(),
+        test_threads: Some(2),
+        logfile: Some(dir.join("inner.log").to_string_lossy().into_owned()),
+        ..Arguments::default()
+    };
+    let recorder = Recorder::default();
+    let _ = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
+    let records = recorder.lock().unwrap();
+    let page = parity::report::run::from_run(&suite, &records, &args);
+    let run = Results::of(&page).with_faults(&records);
+
+    // Nor does the end of the run advise listing them.
+    let table = suite.cases.iter().map(|c| c.name.as_str()).collect();
+    let advice = known::advice(&run, &HashMap::new(), &table);
+    let advised: Vec<&str> = advice.iter().map(|a| a.language.as_str()).collect();
+    assert_eq!(advised, ["fake"]);
+
+    std::fs::create_dir_all(dir.join("runners/fake-unbuilt")).unwrap();
+    let why = known::update(&dir, "fake-unbuilt", &run).unwrap_err();
+    assert!(
+        why.starts_with(
+            "the last run could not get fake-unbuilt ready (building fake-unbuilt failed): a \
+             failed build or toolchain probe is a fault of the language's setup"
+        ),
+        "{why}"
+    );
+    assert!(!dir.join(known_failures::path("fake-unbuilt")).exists());
+    known::update(&dir, "fake", &run).unwrap();
+    assert_eq!(
+        written(&dir),
+        HashMap::from([("lost_ack".to_owned(), PLACEHOLDER.to_owned())])
+    );
+}

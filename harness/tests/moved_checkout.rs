@@ -1,0 +1,81 @@
+//! A checkout that was copied or moved, with a `target/` cargo does not
+//! rebuild, tests and writes its own tree: the harness finds its root when
+//! it runs. Simulated without copying `target/`: this build's `bless` run
+//! in a small tree elsewhere (the workspace's `Cargo.toml` and `cases/`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A copy of the parts of this checkout `bless` reads, outside it.
+fn moved_tree() -> PathBuf {
+    let root = parity::repo_root();
+    let tree = std::env::temp_dir().join(format!("parity-moved-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tree);
+    std::fs::create_dir_all(tree.join("cases")).unwrap();
+    // As getcwd names it, which the messages print.
+    let tree = tree.canonicalize().unwrap();
+    std::fs::copy(root.join("Cargo.toml"), tree.join("Cargo.toml")).unwrap();
+    for entry in std::fs::read_dir(root.join("cases")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            std::fs::copy(&path, tree.join("cases").join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    tree
+}
+
+/// `make new-case NAME=<name>` as a binary started in `dir`, with cargo's
+/// run-time `CARGO_MANIFEST_DIR` as given (none: started directly).
+fn new_case(name: &str, dir: &Path, manifest_dir: Option<&Path>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bless"));
+    command
+        .args(["--new", name])
+        .current_dir(dir)
+        .env_remove("CI")
+        .env_remove("PARITY_CASES")
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_MANIFEST_DIR");
+    if let Some(manifest_dir) = manifest_dir {
+        command.env("CARGO_MANIFEST_DIR", manifest_dir);
+    }
+    command.output().unwrap()
+}
+
+#[test]
+fn a_moved_checkout_reads_and_writes_its_own_tree_and_none_fails_clearly() {
+    let original = parity::repo_root().join("cases/edges.json");
+    let before = std::fs::read(&original).unwrap();
+    let tree = moved_tree();
+    let text = |out: &Output| String::from_utf8_lossy(&out.stderr).into_owned();
+
+    // From a folder inside the tree (make bench's way); cargo's variable
+    // from a folder in no checkout is passed over.
+    let out = new_case("moved_case", &tree.join("cases"), Some(Path::new("/")));
+    assert!(out.status.success(), "{}", text(&out));
+    let edges = std::fs::read_to_string(tree.join("cases/edges.json")).unwrap();
+    assert!(edges.contains("\"moved_case\""), "{edges}");
+    // Started by cargo in the tree, from anywhere: the tree's table is the
+    // one read (its new case is still a template, so it refuses another).
+    let out = new_case("second_case", Path::new("/"), Some(&tree.join("harness")));
+    let expected = format!(
+        "{}: case `moved_case`",
+        tree.join("cases/edges.json").display()
+    );
+    assert!(text(&out).contains(&expected), "{}", text(&out));
+    assert_eq!(
+        std::fs::read(&original).unwrap(),
+        before,
+        "the original tree was written"
+    );
+
+    // In no checkout at all: a clear error, exit 2, no panic.
+    let out = new_case("nowhere", Path::new("/"), None);
+    let stderr = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("parity: not in a checkout of the practice: no folder above / "),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    std::fs::remove_dir_all(&tree).unwrap();
+}
