@@ -1,6 +1,6 @@
 //! `cargo test --test parity`: every language against the shared case table.
 //! Takes libtest's arguments (a filter such as
-//! `patterns/enterprise/outbox/practice/go`, `--exact`, `--skip`, `--list`,
+//! `patterns/enterprise/outbox/practice/go/`, `--exact`, `--skip`, `--list`,
 //! `--format json`); `PARITY_JUNIT=path` also writes a JUnit XML report and
 //! `PARITY_REPORT=path` the HTML report page. Every run writes its results
 //! file (`PARITY_RESULTS`, default `target/parity/results.json`);
@@ -10,7 +10,6 @@
 //! summary there. A relative path is taken from the repository root, like
 //! `PARITY_CASES`'s; the files are written atomically.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
