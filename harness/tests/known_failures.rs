@@ -208,8 +208,8 @@ fn a_language_that_did_not_build_gets_no_list() {
     let recorder = Recorder::default();
     let _ = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
     let records = recorder.lock().unwrap();
-    let page = parity::report::run::from_run(&suite, &records, &args);
-    let run = Results::of(&page).with_faults(&records);
+    let page = suite.report(&records, &args);
+    let run = Results::of(&page, &records);
 
     // Nor does the end of the run advise listing them.
     let table = suite.cases.iter().map(|c| c.name.as_str()).collect();

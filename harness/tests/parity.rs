@@ -130,8 +130,8 @@ impl Outputs {
                 written = false;
             }
         }
-        let mut page = report::run::from_run(suite, records, args);
-        let results = Results::of(&page).with_faults(records);
+        let mut page = suite.report(records, args);
+        let results = Results::of(&page, records);
         if let Err(e) = results.write(&self.results) {
             eprintln!("parity: cannot write the results file: {e}");
             written = false;

@@ -295,12 +295,7 @@ fn run_trials(
     let records = recorder.lock().unwrap();
     let verdicts = records
         .iter()
-        .map(|r| {
-            (
-                r.trial.rsplit('/').next().unwrap().to_owned(),
-                r.verdict.clone(),
-            )
-        })
+        .map(|r| (r.id.row.name().to_owned(), r.verdict.clone()))
         .collect();
     (verdicts, elapsed)
 }

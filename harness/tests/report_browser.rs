@@ -26,6 +26,7 @@ use std::time::Duration;
 use libtest_mimic::{Arguments, Completion, Conclusion, Failed, Trial};
 use parity::config::Settings;
 use parity::exec::{self, Stdin};
+use parity::report::trial::RowId;
 use parity::report::{self, code, Cell, Failure, ReasonKind, Report, Row, Scenario, Toolchain};
 use parity::suite::junit::{Recorded, Recorder};
 use parity::suite::{trials, Suite};
@@ -61,7 +62,7 @@ fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> parity::ta
 
 fn row(name: &str, description: &str, scenario: Option<Scenario>, cells: Vec<(&str, Cell)>) -> Row {
     Row {
-        name: name.into(),
+        id: RowId::Case(name.into()),
         description: description.into(),
         seed: false,
         scenario,
@@ -589,7 +590,7 @@ fn check_matrix(dom: &str, report: &Report) -> usize {
         .collect();
     for row in &report.rows {
         for language in &report.languages {
-            let key = format!("{}/{}", row.name, language);
+            let key = format!("{}/{}", row.name(), language);
             let found: Vec<&&str> = cells
                 .iter()
                 .filter(|tag| attribute(tag, "data-cell") == Some(key.as_str()))
@@ -734,7 +735,7 @@ fn run_over_fakes() -> (Conclusion, Vec<Recorded>, Report) {
     let recorder = Recorder::default();
     let conclusion = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
     let records = recorder.lock().unwrap().clone();
-    let report = report::run::from_run(&suite, &records, &args);
+    let report = suite.report(&records, &args);
     (conclusion, records, report)
 }
 
@@ -756,7 +757,7 @@ fn assert_faults_told_apart(dom: &str, report: &Report) {
         status("batch_of_two/fake-crash").as_deref(),
         Some("runner_fault")
     );
-    let results = report::results::Results::of(report);
+    let results = report::results::Results::of(report, &[]);
     let state = |language: &str, case: &str| {
         results
             .trials
@@ -924,8 +925,8 @@ fn the_checkers_find_nothing(program: &Path) {
         vec![("rust", Cell::Pass)],
     ));
     report.base = Some(report::diff::compare(
-        &report::results::Results::of(&fixture_with_rust_failing()),
-        &report::results::Results::of(&report),
+        &report::results::Results::of(&fixture_with_rust_failing(), &[]),
+        &report::results::Results::of(&report, &[]),
     ));
     for (name, page) in [
         ("checked-fixture", report),

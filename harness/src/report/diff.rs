@@ -182,7 +182,7 @@ mod tests {
             commit: "now".into(),
             languages: vec!["go".into()],
             rows: vec![Row {
-                name: "lost_ack".into(),
+                id: crate::report::trial::RowId::Case("lost_ack".into()),
                 description: String::new(),
                 seed: false,
                 scenario: None,
@@ -191,7 +191,7 @@ mod tests {
             ..Report::default()
         };
         let hostile = "x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
-        let mut base = Results::of(&now);
+        let mut base = Results::of(&now, &[]);
         base.commit = hostile.into();
         base.trials[0].state = State::WrongAnswer.id().into();
         base.trials[0].summary = Some(hostile.into());
@@ -207,7 +207,7 @@ mod tests {
         let base = Results::load(&path).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
 
-        let compared = compare(&base, &Results::of(&now));
+        let compared = compare(&base, &Results::of(&now, &[]));
         assert_eq!(compared.changes.len(), 2, "{compared:?}");
         let terminal = text(&compared);
         let mut page = now;

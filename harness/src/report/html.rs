@@ -99,7 +99,7 @@ fn matrix(out: &mut String, report: &Report) {
             out,
             "<tr><th scope=\"row\"><a href=\"#{}\">{}</a>{}</th>",
             case_id(row),
-            escape(&row.name),
+            escape(row.name()),
             seed_mark(row)
         );
         for language in &report.languages {
@@ -112,7 +112,7 @@ fn matrix(out: &mut String, report: &Report) {
                 out,
                 "<td class=\"cell {class}\" data-cell=\"{}/{}\" data-status=\"{class}\"{title}>\
                  <a href=\"#{}\">{word}</a>",
-                escape(&row.name),
+                escape(row.name()),
                 escape(language),
                 result_id(row, language)
             );
@@ -164,7 +164,7 @@ fn case_section(out: &mut String, report: &Report, row: &Row) {
         out,
         "<section class=\"case\" id=\"{}\"><h3>{}{}</h3>",
         case_id(row),
-        escape(&row.name),
+        escape(row.name()),
         seed_mark(row)
     );
     if !row.description.is_empty() {
@@ -175,7 +175,7 @@ fn case_section(out: &mut String, report: &Report, row: &Row) {
         );
     }
     if let Some(scenario) = &row.scenario {
-        picture::render(out, &row.name, scenario);
+        picture::render(out, row.name(), scenario);
     }
     out.push_str("<ul class=\"results\">");
     for language in &report.languages {
@@ -312,7 +312,7 @@ fn changes(out: &mut String, report: &Report, base: &super::diff::Base) {
     );
     for change in &base.changes {
         let class = change.after.map_or("not_selected", |s| s.id());
-        let shown = report.rows.iter().find(|r| r.name == change.case);
+        let shown = report.rows.iter().find(|r| r.name() == change.case);
         let name = escape(&change.cell());
         let _ = write!(out, "<li class=\"change {class}\" data-change=\"{name}\">");
         match shown.filter(|row| row.cells.contains_key(&change.language)) {

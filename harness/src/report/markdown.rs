@@ -85,7 +85,7 @@ fn failures(out: &mut String, report: &Report) {
                 matches!(c, Cell::Fail(..)).then(|| {
                     (
                         language.as_str(),
-                        row.name.as_str(),
+                        row.name(),
                         c.state(),
                         c.summary().unwrap_or(""),
                     )
@@ -126,7 +126,7 @@ fn matrix(out: &mut String, report: &Report) {
         let _ = write!(
             out,
             "| {}{} |",
-            cell(&row.name),
+            cell(row.name()),
             if row.seed { " (seed)" } else { "" }
         );
         for language in &report.languages {

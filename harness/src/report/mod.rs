@@ -27,6 +27,7 @@ pub mod results;
 pub mod run;
 mod style;
 mod trace;
+pub mod trial;
 
 use std::collections::BTreeMap;
 use std::io;
@@ -60,8 +61,9 @@ pub struct Report {
     pub base: Option<diff::Base>,
 }
 
-/// One toolchain's version, as its own `--version` says it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One toolchain's version, as its own `--version` says it (the results
+/// file keeps it as it is).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Toolchain {
     /// E.g. `Go`.
     pub name: String,
@@ -72,8 +74,8 @@ pub struct Toolchain {
 /// One row of the matrix: a case or another trial (`generated`, `demo`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
-    /// The case's (or trial's) name, unique within the report.
-    pub name: String,
+    /// The case, or the trial kind; its name is unique within the report.
+    pub id: trial::RowId,
     /// What the case shows, printed above its picture.
     pub description: String,
     /// One of the practice's five seed cases (`cases/seed.json`), which the
@@ -183,6 +185,13 @@ impl From<ReasonKind> for State {
             ReasonKind::StaleKnownFailure => State::StaleKnownFailure,
             ReasonKind::HarnessFault => State::HarnessFault,
         }
+    }
+}
+
+impl Row {
+    /// The case's (or the kind's) name.
+    pub fn name(&self) -> &str {
+        self.id.name()
     }
 }
 

@@ -10,11 +10,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Cell, Report, State};
-use crate::config::PREFIX;
-use crate::judge::{Reason, Verdict};
-use crate::suite::junit::Recorded;
-use crate::toolchain::NotReady;
+use super::trial::{Recorded, TrialId};
+use super::{Cell, Report, State, Toolchain};
+use crate::judge::Verdict;
 
 /// The format's version; a reader refuses another. A field added later
 /// is optional and leaves the version alone: a reader ignores the fields it
@@ -39,18 +37,9 @@ pub struct Results {
     /// The libtest arguments that chose the trials; empty for all.
     pub filter: String,
     /// Each toolchain's version, as its `--version` says it.
-    pub toolchains: Vec<ToolchainVersion>,
+    pub toolchains: Vec<Toolchain>,
     /// One entry per trial that ran, in the page's order.
     pub trials: Vec<Entry>,
-}
-
-/// One toolchain's version.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ToolchainVersion {
-    /// E.g. `go`.
-    pub name: String,
-    /// The first line its version command printed.
-    pub version: String,
 }
 
 /// One trial's result.
@@ -89,8 +78,27 @@ impl Entry {
 }
 
 impl Results {
-    /// The results of the run `report` shows: every cell that ran.
-    pub fn of(report: &Report) -> Results {
+    /// The results of the run `report` shows, from the trials' records:
+    /// every cell that ran, in the page's order, each failed trial's runner
+    /// fault named (its kind and log). A failed build is named too
+    /// ([`BUILD_FAILED`]): it is the language's fault, not its cases', and
+    /// `make known-failures` must tell it from theirs.
+    pub fn of(report: &Report, records: &[Recorded]) -> Results {
+        let faults: HashMap<&TrialId, (&str, Option<String>)> = records
+            .iter()
+            .filter_map(|record| {
+                let Verdict::Fail(reason) = &record.verdict else {
+                    return None;
+                };
+                let named = if reason.is_build_failure() {
+                    (BUILD_FAILED, None)
+                } else {
+                    let fault = reason.fault()?;
+                    (fault.id(), fault.log().map(|log| log.display().to_string()))
+                };
+                Some((&record.id, named))
+            })
+            .collect();
         let mut trials = Vec::new();
         for row in &report.rows {
             for language in &report.languages {
@@ -103,19 +111,23 @@ impl Results {
                     Cell::Ignored(_) => "ignored",
                     Cell::KnownFailure(_) => "known_failure",
                 };
-                trials.push(Entry {
+                let id = TrialId {
                     language: language.clone(),
-                    kind: if row.scenario.is_some() {
-                        "case".to_owned()
-                    } else {
-                        row.name.clone()
-                    },
-                    case: row.name.clone(),
+                    row: row.id.clone(),
+                };
+                let (fault, log) = match faults.get(&id) {
+                    Some((fault, log)) => (Some((*fault).to_owned()), log.clone()),
+                    None => (None, None),
+                };
+                trials.push(Entry {
+                    kind: row.id.kind().to_owned(),
+                    case: row.name().to_owned(),
+                    language: id.language,
                     verdict: verdict.to_owned(),
                     state: cell.state().id().to_owned(),
                     summary: cell.summary().map(str::to_owned),
-                    fault: None,
-                    log: None,
+                    fault,
+                    log,
                 });
             }
         }
@@ -124,49 +136,9 @@ impl Results {
             commit: report.commit.clone(),
             date: report.date.clone(),
             filter: report.selection.clone(),
-            toolchains: report
-                .toolchains
-                .iter()
-                .map(|t| ToolchainVersion {
-                    name: t.name.clone(),
-                    version: t.version.clone(),
-                })
-                .collect(),
+            toolchains: report.toolchains.clone(),
             trials,
         }
-    }
-
-    /// The results with each failed trial's runner fault named (its kind
-    /// and log), from the run's typed verdicts: the page's cells keep text
-    /// only. A failed build is named too ([`BUILD_FAILED`]): it is the
-    /// language's fault, not its cases', and `make known-failures` must
-    /// tell it from theirs.
-    pub fn with_faults(mut self, records: &[Recorded]) -> Results {
-        let faults: HashMap<(&str, &str), (&str, Option<String>)> = records
-            .iter()
-            .filter_map(|record| {
-                let Verdict::Fail(reason) = &record.verdict else {
-                    return None;
-                };
-                let prefix = format!("{PREFIX}/{}/", record.language);
-                let row = record.trial.strip_prefix(&prefix)?;
-                let named = match reason {
-                    Reason::NotReady(NotReady::BuildFailed { .. }) => (BUILD_FAILED, None),
-                    _ => {
-                        let fault = reason.fault()?;
-                        (fault.id(), fault.log().map(|log| log.display().to_string()))
-                    }
-                };
-                Some(((record.language.as_str(), row), named))
-            })
-            .collect();
-        for entry in &mut self.trials {
-            if let Some((id, log)) = faults.get(&(entry.language.as_str(), entry.case.as_str())) {
-                entry.fault = Some((*id).to_owned());
-                entry.log.clone_from(log);
-            }
-        }
-        self
     }
 
     /// The file's text: pretty JSON, one field a line, so a diff of two

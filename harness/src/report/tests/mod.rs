@@ -34,7 +34,7 @@ pub(super) fn lost_ack() -> Scenario {
 
 pub(super) fn row(name: &str, scenario: Option<Scenario>, cells: &[(&str, Cell)]) -> Row {
     Row {
-        name: name.to_string(),
+        id: trial::RowId::Case(name.to_string()),
         description: format!("What {name} shows."),
         seed: false,
         scenario,
@@ -42,6 +42,15 @@ pub(super) fn row(name: &str, scenario: Option<Scenario>, cells: &[(&str, Cell)]
             .iter()
             .map(|(language, cell)| (language.to_string(), cell.clone()))
             .collect(),
+    }
+}
+
+/// A row of a trial kind (`generated`, `demo`, ...), as [`row`] makes a
+/// case's.
+pub(super) fn kind_row(kind: crate::config::Kind, cells: &[(&str, Cell)]) -> Row {
+    Row {
+        id: trial::RowId::Kind(kind),
+        ..row(kind.name(), None, cells)
     }
 }
 
@@ -345,15 +354,13 @@ fn every_state_has_its_own_word_and_symbol_and_a_runner_fault_is_not_a_wrong_ans
 
 #[test]
 fn the_seed_cases_come_first_in_the_practice_order_then_file_order() {
-    let suite = crate::suite::Suite::load(&crate::repo_root(), crate::config::Settings::default())
-        .expect("the table loads");
-    let page = run::from_run(&suite, &[], &libtest_mimic::Arguments::default());
-    let names: Vec<&str> = page.rows.iter().map(|r| r.name.as_str()).collect();
+    let cases = crate::table::load(&[crate::repo_root().join("cases")]).expect("the table loads");
+    let page = report(run::rows(&cases, &["rust".to_owned()], &[]));
+    let names: Vec<&str> = page.rows.iter().map(Row::name).collect();
     assert_eq!(names[..5], run::SEED_CASES);
     assert!(page.rows[..5].iter().all(|r| r.seed));
     assert!(page.rows[5..].iter().all(|r| !r.seed));
-    let rest: Vec<&str> = suite
-        .cases
+    let rest: Vec<&str> = cases
         .iter()
         .map(|c| c.name.as_str())
         .filter(|n| !run::SEED_CASES.contains(n))
