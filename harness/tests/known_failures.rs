@@ -47,7 +47,7 @@ fn results(trials: &[(&str, &str)]) -> Results {
                 kind: "case".into(),
                 case: case.into(),
                 verdict: if state == "pass" { "pass" } else { "fail" }.into(),
-                state: state.into(),
+                state: serde_json::from_value(serde_json::json!(state)).unwrap(),
                 summary: (state != "pass").then(|| format!("`{case}`: {state}")),
                 fault: None,
                 log: None,

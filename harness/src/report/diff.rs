@@ -94,18 +94,18 @@ pub fn compare(base: &Results, now: &Results) -> Base {
     let mut unmatched = 0;
     for entry in &now.trials {
         let k = key(&entry.language, &entry.case);
-        let was = before.get(&k).map(|e| e.state());
+        let was = before.get(&k).map(|e| e.state);
         seen.insert(k);
         if was.is_none() && !same_selection {
             unmatched += 1;
             continue;
         }
-        if was != Some(entry.state()) {
+        if was != Some(entry.state) {
             changes.push(Change {
                 language: entry.language.clone(),
                 case: entry.case.clone(),
                 before: was,
-                after: Some(entry.state()),
+                after: Some(entry.state),
                 summary: entry.summary.clone(),
             });
         }
@@ -119,7 +119,7 @@ pub fn compare(base: &Results, now: &Results) -> Base {
             changes.push(Change {
                 language: entry.language.clone(),
                 case: entry.case.clone(),
-                before: Some(entry.state()),
+                before: Some(entry.state),
                 after: None,
                 summary: entry.summary.clone(),
             });
@@ -193,7 +193,7 @@ mod tests {
         let hostile = "x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
         let mut base = Results::of(&now, &[]);
         base.commit = hostile.into();
-        base.trials[0].state = State::WrongAnswer.id().into();
+        base.trials[0].state = State::WrongAnswer;
         base.trials[0].summary = Some(hostile.into());
         let mut gone = base.trials[0].clone();
         gone.case = hostile.into();

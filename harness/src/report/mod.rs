@@ -105,8 +105,11 @@ pub enum Cell {
 }
 
 /// What a cell says happened, in one word the page, the results file and
-/// the CI summary share.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// the CI summary share; the results file writes it as its [`State::id`].
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum State {
     /// Passed.
     Pass,
@@ -120,10 +123,13 @@ pub enum State {
     KnownFailure,
     /// Listed as a known failure, but passes now.
     StaleKnownFailure,
-    /// The reference or the harness failed.
-    HarnessFault,
     /// Not selected by the run's filter.
     NotSelected,
+    /// The reference or the harness failed; in a results file, also a
+    /// state this harness does not know (a newer one's), so it shows as a
+    /// change rather than vanishing.
+    #[serde(other)]
+    HarnessFault,
 }
 
 impl State {
@@ -151,11 +157,6 @@ impl State {
             State::HarnessFault => "harness_fault",
             State::NotSelected => "not_selected",
         }
-    }
-
-    /// The state named `id` (the inverse of [`State::id`]).
-    pub fn from_id(id: &str) -> Option<State> {
-        State::ALL.into_iter().find(|s| s.id() == id)
     }
 
     /// Its symbol and word: colour is never the only signal, and the

@@ -55,7 +55,7 @@ pub struct Entry {
     pub verdict: String,
     /// What happened, one of [`State`]'s ids (`wrong_answer`,
     /// `runner_fault`, ...): the kind of the reason.
-    pub state: String,
+    pub state: State,
     /// The reason in one line; absent for a pass.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
@@ -67,14 +67,6 @@ pub struct Entry {
     /// The stderr log that fault names, relative to the repository root.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log: Option<String>,
-}
-
-impl Entry {
-    /// The entry's state; an unknown id (a newer harness's) reads as a
-    /// harness fault, so it shows as a change rather than vanishing.
-    pub fn state(&self) -> State {
-        State::from_id(&self.state).unwrap_or(State::HarnessFault)
-    }
 }
 
 impl Results {
@@ -124,7 +116,7 @@ impl Results {
                     case: row.name().to_owned(),
                     language: id.language,
                     verdict: verdict.to_owned(),
-                    state: cell.state().id().to_owned(),
+                    state: cell.state(),
                     summary: cell.summary().map(str::to_owned),
                     fault,
                     log,

@@ -80,7 +80,7 @@ fn results_validator() -> jsonschema::Validator {
 fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
     let results = results::Results::of(&every_state(), &[]);
     assert_eq!(results.trials.len(), 9, "the demo's go cell did not run");
-    let states: Vec<&str> = results.trials.iter().map(|e| e.state.as_str()).collect();
+    let states: Vec<&str> = results.trials.iter().map(|e| e.state.id()).collect();
     assert_eq!(
         states,
         [
@@ -144,6 +144,11 @@ fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
     newer["added_later"] = serde_json::json!({"x": 1});
     std::fs::write(&path, newer.to_string()).unwrap();
     assert_eq!(results::Results::load(&path).unwrap(), results);
+    // A state it does not know reads as a harness fault: a change, shown.
+    newer["trials"][0]["state"] = serde_json::json!("added_later");
+    std::fs::write(&path, newer.to_string()).unwrap();
+    let read = results::Results::load(&path).unwrap();
+    assert_eq!(read.trials[0].state, State::HarnessFault);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
