@@ -13,16 +13,9 @@ use super::{first_line, picture, Cell, Report, Row, State};
 /// its word has a symbol, so colour is never the only signal) and the
 /// reason, if any.
 fn status(cell: Option<&Cell>) -> (State, Option<&str>) {
-    match cell {
-        None => (State::NotSelected, None),
-        Some(cell) => (
-            cell.state(),
-            match cell {
-                Cell::Pass => None,
-                Cell::Fail(_, text) | Cell::Ignored(text) | Cell::KnownFailure(text) => Some(text),
-            },
-        ),
-    }
+    cell.map_or((State::NotSelected, None), |cell| {
+        (cell.state(), cell.text())
+    })
 }
 
 fn header(out: &mut String, report: &Report) {

@@ -207,14 +207,17 @@ impl Cell {
         }
     }
 
-    /// The cell's one-line reason, if it has one.
-    pub fn summary(&self) -> Option<&str> {
+    /// The cell's reason, if it has one, printed verbatim.
+    pub fn text(&self) -> Option<&str> {
         match self {
             Cell::Pass => None,
-            Cell::Fail(_, text) | Cell::Ignored(text) | Cell::KnownFailure(text) => {
-                Some(first_line(text))
-            }
+            Cell::Fail(_, text) | Cell::Ignored(text) | Cell::KnownFailure(text) => Some(text),
         }
+    }
+
+    /// The cell's one-line reason, if it has one.
+    pub fn summary(&self) -> Option<&str> {
+        self.text().map(first_line)
     }
 }
 
