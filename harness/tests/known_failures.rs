@@ -17,7 +17,7 @@ use parity::config::{Kind, Settings};
 use parity::judge::known_failures::{self, PLACEHOLDER};
 use parity::report::known;
 use parity::report::results::{Entry, Results};
-use parity::suite::junit::Recorder;
+use parity::suite::Recorder;
 use parity::suite::{trials, Suite};
 use parity::table;
 use parity::toolchain::{Language, Step};

@@ -16,8 +16,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use libtest_mimic::Arguments;
+use parity::report::junit;
 use parity::report::results::Results;
-use parity::suite::junit::{self, Recorded, Recorder};
+use parity::report::trial::Recorded;
+use parity::suite::Recorder;
 use parity::suite::{trials, Suite};
 use parity::{report, selection, text};
 

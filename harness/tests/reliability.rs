@@ -13,8 +13,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use libtest_mimic::Arguments;
-use parity::suite::junit::Recorder;
 use parity::suite::trials;
+use parity::suite::Recorder;
 
 use parity::config::Settings;
 use parity::exec;

@@ -26,9 +26,10 @@ use std::time::Duration;
 use libtest_mimic::{Arguments, Completion, Conclusion, Failed, Trial};
 use parity::config::Settings;
 use parity::exec::{self, Stdin};
+use parity::report::trial::Recorded;
 use parity::report::trial::RowId;
 use parity::report::{self, code, Cell, Failure, ReasonKind, Report, Row, Scenario, Toolchain};
-use parity::suite::junit::{Recorded, Recorder};
+use parity::suite::Recorder;
 use parity::suite::{trials, Suite};
 use parity::toolchain::Language;
 

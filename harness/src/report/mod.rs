@@ -19,6 +19,7 @@
 pub mod code;
 pub mod diff;
 mod html;
+pub mod junit;
 pub mod known;
 pub mod markdown;
 mod markup;

@@ -4,7 +4,6 @@
 //! trials named `patterns/enterprise/outbox/practice/<language>/<case>`.
 
 pub mod checks;
-pub mod junit;
 mod record;
 mod repeat;
 pub mod trials;
@@ -29,7 +28,7 @@ use crate::toolchain::manifest::{self, Manifest};
 use crate::toolchain::unit::Counter;
 use crate::toolchain::{Language, NotReady};
 
-pub use trials::trials;
+pub use trials::{trials, Recorder};
 
 /// What one run of the suite checks and how.
 #[derive(Debug)]

@@ -6,12 +6,11 @@
 //! languages build and run side by side while trials wait for their verdict.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use libtest_mimic::{Arguments, Trial};
 
-use super::junit::Recorder;
 use super::{repeat, Suite};
 use crate::config::{Kind, GENERATED_COUNT, GENERATED_SEED};
 use crate::differential::{self, Problem};
@@ -319,6 +318,9 @@ fn judge_generated(runner: &Session, cases: &[Case], answers: &Answers) -> Verdi
             .map(|fault| Box::new(fault.relative_to(dir))),
     })
 }
+
+/// Where trials put their results while they run on libtest-mimic's pool.
+pub type Recorder = Arc<Mutex<Vec<Recorded>>>;
 
 /// Every trial of the suite; each puts its result in `recorder` as it
 /// finishes. Unless `args` only lists them, each language with a selected

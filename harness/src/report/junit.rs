@@ -3,18 +3,14 @@
 //! failure text included. Whatever a runner printed, the file is valid
 //! XML: the characters XML forbids are shown escaped (see [`for_xml`]).
 
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
+use super::trial::Recorded;
 use crate::judge::emit::{self, Emitter};
 use crate::judge::Reason;
-pub use crate::report::trial::Recorded;
 use crate::text::for_xml;
-
-/// Where trials put their results while they run on libtest-mimic's pool.
-pub type Recorder = Arc<Mutex<Vec<Recorded>>>;
 
 /// A trial's status in the JUnit file: the summary as the failure's
 /// message, the full text as its description; whatever a runner printed,
