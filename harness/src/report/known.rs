@@ -6,7 +6,8 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::results::{Entry, Results, BUILD_FAILED};
+use super::results::{Entry, Results};
+use super::trial::BUILD_FAILED;
 use super::State;
 use crate::config::{PREFIX, RESERVED_NAMES};
 use crate::judge::known_failures::{self, KnownFailures, PLACEHOLDER};

@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 
 use super::trial::{Recorded, TrialId};
 use super::{Cell, Report, State, Toolchain};
-use crate::judge::Verdict;
 
 /// The format's version; a reader refuses another. A field added later
 /// is optional and leaves the version alone: a reader ignores the fields it
@@ -20,10 +19,6 @@ use crate::judge::Verdict;
 /// by a newer harness, stay a pull request's base. A field whose meaning
 /// changes makes a new version.
 pub const VERSION: u32 = 1;
-
-/// The `fault` of every trial of a language whose build step failed: no
-/// runner ran, so no case is to blame.
-pub const BUILD_FAILED: &str = "build_failed";
 
 /// The whole file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,24 +67,11 @@ pub struct Entry {
 impl Results {
     /// The results of the run `report` shows, from the trials' records:
     /// every cell that ran, in the page's order, each failed trial's runner
-    /// fault named (its kind and log). A failed build is named too
-    /// ([`BUILD_FAILED`]): it is the language's fault, not its cases', and
-    /// `make known-failures` must tell it from theirs.
+    /// fault named (its kind and log, [`Recorded::fault`]).
     pub fn of(report: &Report, records: &[Recorded]) -> Results {
         let faults: HashMap<&TrialId, (&str, Option<String>)> = records
             .iter()
-            .filter_map(|record| {
-                let Verdict::Fail(reason) = &record.verdict else {
-                    return None;
-                };
-                let named = if reason.is_build_failure() {
-                    (BUILD_FAILED, None)
-                } else {
-                    let fault = reason.fault()?;
-                    (fault.id(), fault.log().map(|log| log.display().to_string()))
-                };
-                Some((&record.id, named))
-            })
+            .filter_map(|record| Some((&record.id, record.fault()?)))
             .collect();
         let mut trials = Vec::new();
         for row in &report.rows {

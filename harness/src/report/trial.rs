@@ -7,6 +7,10 @@ use std::time::Duration;
 use crate::config::{trial_name, Kind};
 use crate::judge::Verdict;
 
+/// The `fault` of every trial of a language whose build step failed: no
+/// runner ran, so no case is to blame.
+pub const BUILD_FAILED: &str = "build_failed";
+
 /// Which trial: a language's case of the table, or its trial of a kind.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TrialId {
@@ -60,4 +64,21 @@ pub struct Recorded {
     pub verdict: Verdict,
     /// How long the trial waited and judged.
     pub time: Duration,
+}
+
+impl Recorded {
+    /// The fault that failed the trial, if one did: the runner's fault's
+    /// kind ([`crate::fault::FaultKind::id`]) and the log it kept, or a
+    /// failed build ([`BUILD_FAILED`]), the language's fault and not its
+    /// cases', which `make known-failures` must tell from theirs.
+    pub fn fault(&self) -> Option<(&'static str, Option<String>)> {
+        let Verdict::Fail(reason) = &self.verdict else {
+            return None;
+        };
+        if reason.is_build_failure() {
+            return Some((BUILD_FAILED, None));
+        }
+        let fault = reason.fault()?;
+        Some((fault.id(), fault.log().map(|log| log.display().to_string())))
+    }
 }
