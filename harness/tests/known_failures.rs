@@ -36,10 +36,11 @@ fn scratch_root(name: &str) -> PathBuf {
 fn results(trials: &[(&str, &str)]) -> Results {
     Results {
         version: parity::report::results::VERSION,
-        commit: "test".into(),
-        date: "today".into(),
-        filter: String::new(),
-        toolchains: Vec::new(),
+        run: parity::report::results::RunRecord {
+            commit: "test".into(),
+            date: "today".into(),
+            ..Default::default()
+        },
         trials: trials
             .iter()
             .map(|&(case, state)| Entry {

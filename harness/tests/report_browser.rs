@@ -75,19 +75,21 @@ fn row(name: &str, description: &str, scenario: Option<Scenario>, cells: Vec<(&s
 /// cell not run, a restart and a row written between passes.
 fn fixture() -> Report {
     Report {
-        date: "2026-11-30T06:00:00Z".into(),
-        commit: "17aa8fc".into(),
-        selection: "lost_ack --skip /generated".into(),
-        toolchains: vec![
-            Toolchain {
-                name: "Rust".into(),
-                version: "rustc 1.80.0".into(),
-            },
-            Toolchain {
-                name: "Go".into(),
-                version: "go1.22.2".into(),
-            },
-        ],
+        run: report::results::RunRecord {
+            commit: "17aa8fc".into(),
+            date: "2026-11-30T06:00:00Z".into(),
+            filter: "lost_ack --skip /generated".into(),
+            toolchains: vec![
+                Toolchain {
+                    name: "Rust".into(),
+                    version: "rustc 1.80.0".into(),
+                },
+                Toolchain {
+                    name: "Go".into(),
+                    version: "go1.22.2".into(),
+                },
+            ],
+        },
         languages: vec!["rust".into(), "go".into(), "python".into()],
         code: code_fixture(),
         base: None,

@@ -88,7 +88,7 @@ pub fn compare(base: &Results, now: &Results) -> Base {
         .collect();
     // Two runs that chose their trials otherwise are compared on the cells
     // both ran: a cell only one filter selected is neither new nor gone.
-    let same_selection = base.filter == now.filter;
+    let same_selection = base.run.filter == now.run.filter;
     let mut seen = std::collections::HashSet::new();
     let mut changes = Vec::new();
     let mut unmatched = 0;
@@ -126,9 +126,9 @@ pub fn compare(base: &Results, now: &Results) -> Base {
         }
     }
     Base {
-        commit: base.commit.clone(),
+        commit: base.run.commit.clone(),
         changes,
-        filters: (!same_selection).then(|| (base.filter.clone(), now.filter.clone())),
+        filters: (!same_selection).then(|| (base.run.filter.clone(), now.run.filter.clone())),
         unmatched,
     }
 }
@@ -179,7 +179,10 @@ mod tests {
     #[test]
     fn a_base_files_control_characters_act_neither_on_the_terminal_nor_in_the_summary() {
         let now = Report {
-            commit: "now".into(),
+            run: crate::report::results::RunRecord {
+                commit: "now".into(),
+                ..Default::default()
+            },
             languages: vec!["go".into()],
             rows: vec![Row {
                 id: crate::report::trial::RowId::Case("lost_ack".into()),
@@ -192,7 +195,7 @@ mod tests {
         };
         let hostile = "x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
         let mut base = Results::of(&now, &[]);
-        base.commit = hostile.into();
+        base.run.commit = hostile.into();
         base.trials[0].state = State::WrongAnswer;
         base.trials[0].summary = Some(hostile.into());
         let mut gone = base.trials[0].clone();

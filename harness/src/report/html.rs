@@ -23,19 +23,19 @@ fn header(out: &mut String, report: &Report) {
         out,
         "<header><h1>Outbox relay parity report</h1>\
          <p class=\"run\">Run <time>{}</time>, commit <code>{}</code></p>",
-        escape(&report.date),
-        escape(&report.commit)
+        escape(&report.run.date),
+        escape(&report.run.commit)
     );
-    if !report.selection.is_empty() {
+    if !report.run.filter.is_empty() {
         let _ = write!(
             out,
             "<p class=\"selection\">Trials selected by <code>{}</code>: a cell that says \"not run\" was not selected.</p>",
-            escape(&report.selection)
+            escape(&report.run.filter)
         );
     }
-    if !report.toolchains.is_empty() {
+    if !report.run.toolchains.is_empty() {
         out.push_str("<ul class=\"toolchains\">");
-        for toolchain in &report.toolchains {
+        for toolchain in &report.run.toolchains {
             let _ = write!(
                 out,
                 "<li>{}: <code>{}</code></li>",
@@ -338,7 +338,7 @@ pub(super) fn page(report: &Report) -> String {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>Parity report {}</title>\
          <link rel=\"icon\" href=\"data:,\"><style>{STYLE}</style></head><body>",
-        escape(&report.commit)
+        escape(&report.run.commit)
     );
     header(&mut out, report);
     contents(&mut out, report);

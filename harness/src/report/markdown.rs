@@ -28,9 +28,9 @@ fn symbol(state: State) -> &'static str {
 /// The summary of `report`: the commit and selection, what changed since
 /// the base, the failures, then the matrix.
 pub fn summary(report: &Report) -> String {
-    let mut out = format!("## Parity: commit `{}`\n\n", cell(&report.commit));
-    if !report.selection.is_empty() {
-        let _ = writeln!(out, "Trials selected by `{}`.\n", cell(&report.selection));
+    let mut out = format!("## Parity: commit `{}`\n\n", cell(&report.run.commit));
+    if !report.run.filter.is_empty() {
+        let _ = writeln!(out, "Trials selected by `{}`.\n", cell(&report.run.filter));
     }
     if let Some(base) = &report.base {
         changes(&mut out, base);

@@ -40,16 +40,8 @@ pub use crate::table::{Failure, Scenario};
 /// Everything the page shows about one run of the suite.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
-    /// When the run happened, as the page should print it (e.g. RFC 3339).
-    pub date: String,
-    /// The commit the run tested (a hash, possibly with a `-dirty` mark).
-    pub commit: String,
-    /// The libtest arguments that chose the trials (a filter, `--skip`),
-    /// empty when every trial ran, so a filtered run is not taken for a
-    /// broken one.
-    pub selection: String,
-    /// The toolchains the run used, in the order the page lists them.
-    pub toolchains: Vec<Toolchain>,
+    /// The commit, the date, the filter and the toolchains.
+    pub run: results::RunRecord,
     /// The matrix's columns, in order.
     pub languages: Vec<String>,
     /// The matrix's rows, in order: table cases, then e.g. `generated`,

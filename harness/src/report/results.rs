@@ -25,16 +25,29 @@ pub const VERSION: u32 = 1;
 pub struct Results {
     /// [`VERSION`].
     pub version: u32,
-    /// The commit the run tested (`-dirty` when the tree had changes).
-    pub commit: String,
-    /// When the run happened.
-    pub date: String,
-    /// The libtest arguments that chose the trials; empty for all.
-    pub filter: String,
-    /// Each toolchain's version, as its `--version` says it.
-    pub toolchains: Vec<Toolchain>,
+    /// The run besides its trials, its fields at the file's top level.
+    #[serde(flatten)]
+    pub run: RunRecord,
     /// One entry per trial that ran, in the page's order.
     pub trials: Vec<Entry>,
+}
+
+/// What a run was besides its trials, collected once by the suite and
+/// handed in: the page and the results file show it as it is.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// The commit the run tested (a hash, `-dirty` when the tree had
+    /// changes).
+    pub commit: String,
+    /// When the run happened, as the page prints it.
+    pub date: String,
+    /// The libtest arguments that chose the trials (a filter, `--skip`),
+    /// empty when every trial ran, so a filtered run is not taken for a
+    /// broken one.
+    pub filter: String,
+    /// Each toolchain's version, as its `--version` says it, in the order
+    /// the page lists them.
+    pub toolchains: Vec<Toolchain>,
 }
 
 /// One trial's result.
@@ -107,10 +120,7 @@ impl Results {
         }
         Results {
             version: VERSION,
-            commit: report.commit.clone(),
-            date: report.date.clone(),
-            filter: report.selection.clone(),
-            toolchains: report.toolchains.clone(),
+            run: report.run.clone(),
             trials,
         }
     }

@@ -8,6 +8,7 @@ use libtest_mimic::Arguments;
 
 use super::Suite;
 use crate::exec::{self, Stdin};
+use crate::report::results::RunRecord;
 use crate::report::trial::Recorded;
 use crate::report::{self, Report, Toolchain};
 
@@ -19,10 +20,12 @@ impl Suite {
     pub fn report(&self, records: &[Recorded], args: &Arguments) -> Report {
         let languages: Vec<String> = self.languages.iter().map(|l| l.name.clone()).collect();
         Report {
-            date: report::run::utc_now(),
-            selection: selection(args),
-            commit: self.commit(),
-            toolchains: self.toolchains(),
+            run: RunRecord {
+                commit: self.commit(),
+                date: report::run::utc_now(),
+                filter: selection(args),
+                toolchains: self.toolchains(),
+            },
             rows: report::run::rows(&self.cases, &languages, records),
             languages,
             code: report::code::parts(&self.manifests, &self.root),

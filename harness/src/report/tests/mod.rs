@@ -56,13 +56,15 @@ pub(super) fn kind_row(kind: crate::config::Kind, cells: &[(&str, Cell)]) -> Row
 
 pub(super) fn report(rows: Vec<Row>) -> Report {
     Report {
-        date: "2026-11-30T06:00:00Z".to_string(),
-        commit: "4122aa5".to_string(),
-        selection: String::new(),
-        toolchains: vec![Toolchain {
-            name: "Rust".to_string(),
-            version: "rustc 1.80.0".to_string(),
-        }],
+        run: results::RunRecord {
+            commit: "4122aa5".to_string(),
+            date: "2026-11-30T06:00:00Z".to_string(),
+            filter: String::new(),
+            toolchains: vec![Toolchain {
+                name: "Rust".to_string(),
+                version: "rustc 1.80.0".to_string(),
+            }],
+        },
         languages: ["rust", "go"].map(String::from).to_vec(),
         rows,
         code: Vec::new(),
@@ -94,7 +96,7 @@ fn nothing_from_the_input_becomes_markup() {
     );
     r.description = hostile.to_string();
     let mut report = report(vec![r]);
-    report.commit = "\"><script>".to_string();
+    report.run.commit = "\"><script>".to_string();
     let page = render(&report);
     assert!(!page.contains("<script"), "{page}");
     assert!(!page.contains("<b>order"));
@@ -217,8 +219,8 @@ fn write_replaces_the_file_whole_and_leaves_no_temporary() {
 #[test]
 fn control_characters_are_shown_as_their_code_and_a_filter_is_named() {
     let mut page_report = report(Vec::new());
-    page_report.selection = "lost_ack --skip /unit".into();
-    page_report.commit = "bell\u{7}esc\u{1b}[31mnul\u{0}".into();
+    page_report.run.filter = "lost_ack --skip /unit".into();
+    page_report.run.commit = "bell\u{7}esc\u{1b}[31mnul\u{0}".into();
     let page = render(&page_report);
     assert!(page.contains("bell\\u{7}esc\\u{1b}[31mnul\\u{0}"), "{page}");
     assert!(!page

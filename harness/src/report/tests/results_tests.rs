@@ -217,7 +217,7 @@ fn four_flips() -> Report {
 /// gone.
 fn a_narrower_filter_compares_only_what_both_ran(base: &results::Results, now: &Report) {
     let mut filtered = results::Results::of(now, &[]);
-    filtered.filter = "go".into();
+    filtered.run.filter = "go".into();
     let narrower = diff::compare(base, &filtered);
     assert_eq!(
         narrower.filter_note().as_deref(),
