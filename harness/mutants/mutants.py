@@ -54,17 +54,18 @@ class Trials:
 
 def ask_harness() -> Trials:
     """The harness's trial names are `<prefix>/<language>/<trial>`; asking it
-    keeps the prefix and the language list in one place."""
-    argv = ["cargo", "test", "--quiet", "--package", "parity", "--test", "parity", "--", "--list"]
-    listed = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=False)
-    names = [line.removesuffix(": test") for line in listed.stdout.splitlines() if line.endswith(": test")]
-    if listed.returncode != 0 or not names:
-        sys.exit(f"mutants: `{' '.join(argv)}` listed no trials:\n{listed.stderr[-2000:]}")
-    prefixes = {name.rsplit("/", 2)[0] for name in names}
-    if len(prefixes) != 1:
-        sys.exit(f"mutants: the harness's trial names have no common prefix: {sorted(prefixes)}")
-    languages = list(dict.fromkeys(name.rsplit("/", 2)[1] for name in names))
-    return Trials(prefixes.pop(), languages)
+    for the prefix and the languages (`languages prefix`, `languages names`)
+    keeps them in one place, and no trial's name is taken apart."""
+
+    def ask(command: str) -> list[str]:
+        argv = ["cargo", "run", "--quiet", "--package", "parity", "--bin", "languages", "--", command]
+        asked = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=False)
+        if asked.returncode != 0 or not asked.stdout.split():
+            sys.exit(f"mutants: `{' '.join(argv)}` said nothing:\n{asked.stderr[-2000:]}")
+        return asked.stdout.split()
+
+    [prefix] = ask("prefix")
+    return Trials(prefix, ask("names"))
 
 
 def language_settings(language: str) -> dict:

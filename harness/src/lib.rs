@@ -17,9 +17,11 @@
 //!   reference as a runner, without a process;
 //! - [`judge`]: verdicts and their reasons, comparing, known failures, the demo;
 //! - [`differential`]: generated scenarios, properties, shrinking;
-//! - [`suite`]: one run of the suite as libtest-mimic trials, and its JUnit report;
-//!   [`selection`]: whether the run ran what it selected;
-//! - [`report`]: the HTML report page, a matrix of languages and cases with a picture per case.
+//! - [`suite`]: one run of the suite as libtest-mimic trials, each recorded
+//!   as typed data; [`selection`]: whether the run ran what it selected;
+//! - [`report`]: what is made of the records, without starting anything: the
+//!   HTML report page (a matrix of languages and cases with a picture per
+//!   case), the results file, the JUnit file, the CI summary.
 
 pub mod atomic;
 pub mod config;

@@ -562,7 +562,7 @@ fn resolve_name(files: &[String], name: &str, folder: &str) -> BTreeSet<String> 
         return here;
     }
     if name.trim_end_matches('/').contains('/') {
-        // A sibling's path (`suite/junit.rs` in the line for `judge/`) or
+        // A sibling's path (`report/junit.rs` in the line for `judge/`) or
         // one from the root: tried from each folder above, nearest first.
         let mut above = folder;
         while !above.is_empty() {

@@ -17,7 +17,7 @@ use parity::config::{Kind, Settings};
 use parity::judge::known_failures::{self, PLACEHOLDER};
 use parity::report::known;
 use parity::report::results::{Entry, Results};
-use parity::suite::junit::Recorder;
+use parity::suite::Recorder;
 use parity::suite::{trials, Suite};
 use parity::table;
 use parity::toolchain::{Language, Step};
@@ -36,10 +36,11 @@ fn scratch_root(name: &str) -> PathBuf {
 fn results(trials: &[(&str, &str)]) -> Results {
     Results {
         version: parity::report::results::VERSION,
-        commit: "test".into(),
-        date: "today".into(),
-        filter: String::new(),
-        toolchains: Vec::new(),
+        run: parity::report::results::RunRecord {
+            commit: "test".into(),
+            date: "today".into(),
+            ..Default::default()
+        },
         trials: trials
             .iter()
             .map(|&(case, state)| Entry {
@@ -47,7 +48,7 @@ fn results(trials: &[(&str, &str)]) -> Results {
                 kind: "case".into(),
                 case: case.into(),
                 verdict: if state == "pass" { "pass" } else { "fail" }.into(),
-                state: state.into(),
+                state: serde_json::from_value(serde_json::json!(state)).unwrap(),
                 summary: (state != "pass").then(|| format!("`{case}`: {state}")),
                 fault: None,
                 log: None,
@@ -208,8 +209,8 @@ fn a_language_that_did_not_build_gets_no_list() {
     let recorder = Recorder::default();
     let _ = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
     let records = recorder.lock().unwrap();
-    let page = parity::report::run::from_run(&suite, &records, &args);
-    let run = Results::of(&page).with_faults(&records);
+    let page = suite.report(&records, &args);
+    let run = Results::of(&page, &records);
 
     // Nor does the end of the run advise listing them.
     let table = suite.cases.iter().map(|c| c.name.as_str()).collect();

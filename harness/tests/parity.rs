@@ -15,8 +15,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use libtest_mimic::Arguments;
+use parity::report::junit;
 use parity::report::results::Results;
-use parity::suite::junit::{self, Recorded, Recorder};
+use parity::report::trial::Recorded;
+use parity::suite::Recorder;
 use parity::suite::{trials, Suite};
 use parity::{report, selection, text};
 
@@ -129,8 +131,8 @@ impl Outputs {
                 written = false;
             }
         }
-        let mut page = report::run::from_run(suite, records, args);
-        let results = Results::of(&page).with_faults(records);
+        let mut page = suite.report(records, args);
+        let results = Results::of(&page, records);
         if let Err(e) = results.write(&self.results) {
             eprintln!("parity: cannot write the results file: {e}");
             written = false;

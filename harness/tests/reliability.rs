@@ -13,8 +13,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use libtest_mimic::Arguments;
-use parity::suite::junit::Recorder;
 use parity::suite::trials;
+use parity::suite::Recorder;
 
 use parity::config::Settings;
 use parity::exec;
@@ -295,12 +295,7 @@ fn run_trials(
     let records = recorder.lock().unwrap();
     let verdicts = records
         .iter()
-        .map(|r| {
-            (
-                r.trial.rsplit('/').next().unwrap().to_owned(),
-                r.verdict.clone(),
-            )
-        })
+        .map(|r| (r.id.row.name().to_owned(), r.verdict.clone()))
         .collect();
     (verdicts, elapsed)
 }

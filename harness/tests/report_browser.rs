@@ -26,8 +26,10 @@ use std::time::Duration;
 use libtest_mimic::{Arguments, Completion, Conclusion, Failed, Trial};
 use parity::config::Settings;
 use parity::exec::{self, Stdin};
+use parity::report::trial::Recorded;
+use parity::report::trial::RowId;
 use parity::report::{self, code, Cell, Failure, ReasonKind, Report, Row, Scenario, Toolchain};
-use parity::suite::junit::{Recorded, Recorder};
+use parity::suite::Recorder;
 use parity::suite::{trials, Suite};
 use parity::toolchain::Language;
 
@@ -61,7 +63,7 @@ fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> parity::ta
 
 fn row(name: &str, description: &str, scenario: Option<Scenario>, cells: Vec<(&str, Cell)>) -> Row {
     Row {
-        name: name.into(),
+        id: RowId::Case(name.into()),
         description: description.into(),
         seed: false,
         scenario,
@@ -73,19 +75,21 @@ fn row(name: &str, description: &str, scenario: Option<Scenario>, cells: Vec<(&s
 /// cell not run, a restart and a row written between passes.
 fn fixture() -> Report {
     Report {
-        date: "2026-11-30T06:00:00Z".into(),
-        commit: "17aa8fc".into(),
-        selection: "lost_ack --skip /generated".into(),
-        toolchains: vec![
-            Toolchain {
-                name: "Rust".into(),
-                version: "rustc 1.80.0".into(),
-            },
-            Toolchain {
-                name: "Go".into(),
-                version: "go1.22.2".into(),
-            },
-        ],
+        run: report::results::RunRecord {
+            commit: "17aa8fc".into(),
+            date: "2026-11-30T06:00:00Z".into(),
+            filter: "lost_ack --skip /generated".into(),
+            toolchains: vec![
+                Toolchain {
+                    name: "Rust".into(),
+                    version: "rustc 1.80.0".into(),
+                },
+                Toolchain {
+                    name: "Go".into(),
+                    version: "go1.22.2".into(),
+                },
+            ],
+        },
         languages: vec!["rust".into(), "go".into(), "python".into()],
         code: code_fixture(),
         base: None,
@@ -589,7 +593,7 @@ fn check_matrix(dom: &str, report: &Report) -> usize {
         .collect();
     for row in &report.rows {
         for language in &report.languages {
-            let key = format!("{}/{}", row.name, language);
+            let key = format!("{}/{}", row.name(), language);
             let found: Vec<&&str> = cells
                 .iter()
                 .filter(|tag| attribute(tag, "data-cell") == Some(key.as_str()))
@@ -734,7 +738,7 @@ fn run_over_fakes() -> (Conclusion, Vec<Recorded>, Report) {
     let recorder = Recorder::default();
     let conclusion = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
     let records = recorder.lock().unwrap().clone();
-    let report = report::run::from_run(&suite, &records, &args);
+    let report = suite.report(&records, &args);
     (conclusion, records, report)
 }
 
@@ -756,22 +760,16 @@ fn assert_faults_told_apart(dom: &str, report: &Report) {
         status("batch_of_two/fake-crash").as_deref(),
         Some("runner_fault")
     );
-    let results = report::results::Results::of(report);
+    let results = report::results::Results::of(report, &[]);
     let state = |language: &str, case: &str| {
         results
             .trials
             .iter()
             .find(|e| e.language == language && e.case == case)
-            .map(|e| e.state.clone())
+            .map(|e| e.state.id())
     };
-    assert_eq!(
-        state("fake-crash", "batch_of_two").as_deref(),
-        Some("runner_fault")
-    );
-    assert_eq!(
-        state("fake-wrong", "lost_ack").as_deref(),
-        Some("wrong_answer")
-    );
+    assert_eq!(state("fake-crash", "batch_of_two"), Some("runner_fault"));
+    assert_eq!(state("fake-wrong", "lost_ack"), Some("wrong_answer"));
     let markdown = report::markdown::summary(report);
     assert!(
         markdown
@@ -924,8 +922,8 @@ fn the_checkers_find_nothing(program: &Path) {
         vec![("rust", Cell::Pass)],
     ));
     report.base = Some(report::diff::compare(
-        &report::results::Results::of(&fixture_with_rust_failing()),
-        &report::results::Results::of(&report),
+        &report::results::Results::of(&fixture_with_rust_failing(), &[]),
+        &report::results::Results::of(&report, &[]),
     ));
     for (name, page) in [
         ("checked-fixture", report),

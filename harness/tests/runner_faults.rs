@@ -11,8 +11,9 @@ use parity::config::{Kind, Settings};
 use parity::fault::{After, Fault, FaultKind, Stderr};
 use parity::judge::{emit, Reason, UnitFailure, UnitWhat, Verdict};
 use parity::protocol::Request;
+use parity::report::junit;
 use parity::session::Runner;
-use parity::suite::junit::{self, Recorder};
+use parity::suite::Recorder;
 use parity::suite::{trials, Suite};
 use parity::table::Case;
 use parity::toolchain::{Language, Step};
@@ -518,7 +519,7 @@ fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
     let failures: Vec<String> = records
         .iter()
         .filter_map(|r| match &r.verdict {
-            Verdict::Fail(reason) => Some(format!("{}: {}", r.trial, emit::text(reason))),
+            Verdict::Fail(reason) => Some(format!("{}: {}", r.id.name(), emit::text(reason))),
             _ => None,
         })
         .collect();
@@ -540,8 +541,8 @@ fn the_results_file_names_each_fault_and_its_log() {
     let recorder = Recorder::default();
     let _ = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
     let records = recorder.lock().unwrap();
-    let page = parity::report::run::from_run(&suite, &records, &args);
-    let results = parity::report::results::Results::of(&page).with_faults(&records);
+    let page = suite.report(&records, &args);
+    let results = parity::report::results::Results::of(&page, &records);
     let entry = |case: &str| {
         results
             .trials

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use libtest_mimic::Arguments;
 use parity::config::Settings;
 use parity::selection::{selected, shortfall, unmatched};
-use parity::suite::junit::Recorder;
+use parity::suite::Recorder;
 use parity::suite::{trials, Suite};
 use parity::toolchain::Language;
 

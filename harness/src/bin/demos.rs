@@ -17,10 +17,7 @@ fn main() -> ExitCode {
         }
     };
     let reference = suite.reference();
-    let others = suite
-        .languages
-        .iter()
-        .filter(|l| !std::ptr::eq(*l, reference));
+    let others = suite.languages.iter().filter(|l| l.name != reference.name);
     let transcript = match suite
         .prepare(reference)
         .map_err(|why| why.to_string())

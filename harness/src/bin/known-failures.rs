@@ -50,7 +50,7 @@ fn run() -> Result<(), String> {
         return Err(format!(
             "{}: the last run did not run {language} (filter `{}`)",
             results_path.display(),
-            results.filter
+            results.run.filter
         ));
     }
     print!("{}", known::update(&root, language, &results)?);

@@ -4,6 +4,8 @@
 //!
 //! * `languages names`: the names, the reference first, space-separated
 //!   (make mutants' default);
+//! * `languages prefix`: what every trial's name starts with (make mutants
+//!   names trials with it);
 //! * `languages matrix`: the CI matrix, one line of JSON for `fromJSON`
 //!   (`make languages`);
 //! * `languages lint [NAME...]`: runs each language's lint lines (make lint);
@@ -36,13 +38,14 @@ fn run() -> Result<ExitCode, String> {
     let manifests = manifest::read_all(&root).map_err(|e| e.to_string())?;
     let (command, names) = args
         .split_first()
-        .ok_or("usage: languages names|matrix|lint|mutation-tools|setup [NAME...]")?;
+        .ok_or("usage: languages names|prefix|matrix|lint|mutation-tools|setup [NAME...]")?;
     let chosen = choose(&manifests, names)?;
     match command.as_str() {
         "names" => {
             let names: Vec<&str> = chosen.iter().map(|m| m.name.as_str()).collect();
             println!("{}", names.join(" "));
         }
+        "prefix" => println!("{}", parity::config::PREFIX),
         "matrix" => {
             let rows: Vec<serde_json::Value> = chosen
                 .iter()

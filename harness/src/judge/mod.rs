@@ -285,6 +285,12 @@ impl Reason {
         }
     }
 
+    /// Whether this is a language's failed build: no runner ran, so no
+    /// case is to blame.
+    pub fn is_build_failure(&self) -> bool {
+        matches!(self, Reason::NotReady(NotReady::BuildFailed { .. }))
+    }
+
     /// Which kind of failure this is.
     pub fn kind(&self) -> ReasonKind {
         match self {

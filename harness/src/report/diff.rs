@@ -88,24 +88,24 @@ pub fn compare(base: &Results, now: &Results) -> Base {
         .collect();
     // Two runs that chose their trials otherwise are compared on the cells
     // both ran: a cell only one filter selected is neither new nor gone.
-    let same_selection = base.filter == now.filter;
+    let same_selection = base.run.filter == now.run.filter;
     let mut seen = std::collections::HashSet::new();
     let mut changes = Vec::new();
     let mut unmatched = 0;
     for entry in &now.trials {
         let k = key(&entry.language, &entry.case);
-        let was = before.get(&k).map(|e| e.state());
+        let was = before.get(&k).map(|e| e.state);
         seen.insert(k);
         if was.is_none() && !same_selection {
             unmatched += 1;
             continue;
         }
-        if was != Some(entry.state()) {
+        if was != Some(entry.state) {
             changes.push(Change {
                 language: entry.language.clone(),
                 case: entry.case.clone(),
                 before: was,
-                after: Some(entry.state()),
+                after: Some(entry.state),
                 summary: entry.summary.clone(),
             });
         }
@@ -119,16 +119,16 @@ pub fn compare(base: &Results, now: &Results) -> Base {
             changes.push(Change {
                 language: entry.language.clone(),
                 case: entry.case.clone(),
-                before: Some(entry.state()),
+                before: Some(entry.state),
                 after: None,
                 summary: entry.summary.clone(),
             });
         }
     }
     Base {
-        commit: base.commit.clone(),
+        commit: base.run.commit.clone(),
         changes,
-        filters: (!same_selection).then(|| (base.filter.clone(), now.filter.clone())),
+        filters: (!same_selection).then(|| (base.run.filter.clone(), now.run.filter.clone())),
         unmatched,
     }
 }
@@ -179,10 +179,13 @@ mod tests {
     #[test]
     fn a_base_files_control_characters_act_neither_on_the_terminal_nor_in_the_summary() {
         let now = Report {
-            commit: "now".into(),
+            run: crate::report::results::RunRecord {
+                commit: "now".into(),
+                ..Default::default()
+            },
             languages: vec!["go".into()],
             rows: vec![Row {
-                name: "lost_ack".into(),
+                id: crate::report::trial::RowId::Case("lost_ack".into()),
                 description: String::new(),
                 seed: false,
                 scenario: None,
@@ -191,9 +194,9 @@ mod tests {
             ..Report::default()
         };
         let hostile = "x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
-        let mut base = Results::of(&now);
-        base.commit = hostile.into();
-        base.trials[0].state = State::WrongAnswer.id().into();
+        let mut base = Results::of(&now, &[]);
+        base.run.commit = hostile.into();
+        base.trials[0].state = State::WrongAnswer;
         base.trials[0].summary = Some(hostile.into());
         let mut gone = base.trials[0].clone();
         gone.case = hostile.into();
@@ -207,7 +210,7 @@ mod tests {
         let base = Results::load(&path).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
 
-        let compared = compare(&base, &Results::of(&now));
+        let compared = compare(&base, &Results::of(&now, &[]));
         assert_eq!(compared.changes.len(), 2, "{compared:?}");
         let terminal = text(&compared);
         let mut page = now;

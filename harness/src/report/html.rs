@@ -13,16 +13,9 @@ use super::{first_line, picture, Cell, Report, Row, State};
 /// its word has a symbol, so colour is never the only signal) and the
 /// reason, if any.
 fn status(cell: Option<&Cell>) -> (State, Option<&str>) {
-    match cell {
-        None => (State::NotSelected, None),
-        Some(cell) => (
-            cell.state(),
-            match cell {
-                Cell::Pass => None,
-                Cell::Fail(_, text) | Cell::Ignored(text) | Cell::KnownFailure(text) => Some(text),
-            },
-        ),
-    }
+    cell.map_or((State::NotSelected, None), |cell| {
+        (cell.state(), cell.text())
+    })
 }
 
 fn header(out: &mut String, report: &Report) {
@@ -30,19 +23,19 @@ fn header(out: &mut String, report: &Report) {
         out,
         "<header><h1>Outbox relay parity report</h1>\
          <p class=\"run\">Run <time>{}</time>, commit <code>{}</code></p>",
-        escape(&report.date),
-        escape(&report.commit)
+        escape(&report.run.date),
+        escape(&report.run.commit)
     );
-    if !report.selection.is_empty() {
+    if !report.run.filter.is_empty() {
         let _ = write!(
             out,
             "<p class=\"selection\">Trials selected by <code>{}</code>: a cell that says \"not run\" was not selected.</p>",
-            escape(&report.selection)
+            escape(&report.run.filter)
         );
     }
-    if !report.toolchains.is_empty() {
+    if !report.run.toolchains.is_empty() {
         out.push_str("<ul class=\"toolchains\">");
-        for toolchain in &report.toolchains {
+        for toolchain in &report.run.toolchains {
             let _ = write!(
                 out,
                 "<li>{}: <code>{}</code></li>",
@@ -99,7 +92,7 @@ fn matrix(out: &mut String, report: &Report) {
             out,
             "<tr><th scope=\"row\"><a href=\"#{}\">{}</a>{}</th>",
             case_id(row),
-            escape(&row.name),
+            escape(row.name()),
             seed_mark(row)
         );
         for language in &report.languages {
@@ -112,7 +105,7 @@ fn matrix(out: &mut String, report: &Report) {
                 out,
                 "<td class=\"cell {class}\" data-cell=\"{}/{}\" data-status=\"{class}\"{title}>\
                  <a href=\"#{}\">{word}</a>",
-                escape(&row.name),
+                escape(row.name()),
                 escape(language),
                 result_id(row, language)
             );
@@ -164,7 +157,7 @@ fn case_section(out: &mut String, report: &Report, row: &Row) {
         out,
         "<section class=\"case\" id=\"{}\"><h3>{}{}</h3>",
         case_id(row),
-        escape(&row.name),
+        escape(row.name()),
         seed_mark(row)
     );
     if !row.description.is_empty() {
@@ -175,7 +168,7 @@ fn case_section(out: &mut String, report: &Report, row: &Row) {
         );
     }
     if let Some(scenario) = &row.scenario {
-        picture::render(out, &row.name, scenario);
+        picture::render(out, row.name(), scenario);
     }
     out.push_str("<ul class=\"results\">");
     for language in &report.languages {
@@ -312,7 +305,7 @@ fn changes(out: &mut String, report: &Report, base: &super::diff::Base) {
     );
     for change in &base.changes {
         let class = change.after.map_or("not_selected", |s| s.id());
-        let shown = report.rows.iter().find(|r| r.name == change.case);
+        let shown = report.rows.iter().find(|r| r.name() == change.case);
         let name = escape(&change.cell());
         let _ = write!(out, "<li class=\"change {class}\" data-change=\"{name}\">");
         match shown.filter(|row| row.cells.contains_key(&change.language)) {
@@ -345,7 +338,7 @@ pub(super) fn page(report: &Report) -> String {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>Parity report {}</title>\
          <link rel=\"icon\" href=\"data:,\"><style>{STYLE}</style></head><body>",
-        escape(&report.commit)
+        escape(&report.run.commit)
     );
     header(&mut out, report);
     contents(&mut out, report);

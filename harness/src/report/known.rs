@@ -6,7 +6,8 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::results::{Entry, Results, BUILD_FAILED};
+use super::results::{Entry, Results};
+use super::trial::BUILD_FAILED;
 use super::State;
 use crate::config::{PREFIX, RESERVED_NAMES};
 use crate::judge::known_failures::{self, KnownFailures, PLACEHOLDER};
@@ -44,7 +45,7 @@ pub fn advice(
         let listed = lists
             .get(&entry.language)
             .is_some_and(|l| l.contains_key(&entry.case));
-        let state = entry.state();
+        let state = entry.state;
         let add = listable(state) && !listed && !not_ready(entry) && ours(entry, table);
         let remove = state == State::StaleKnownFailure;
         if !add && !remove {
@@ -101,7 +102,7 @@ fn ours(entry: &Entry, table: &HashSet<&str>) -> bool {
 /// Whether `entry` says its language never got ready (its build failed,
 /// or its toolchain's probe did): no case of it ran, so none is to blame.
 fn not_ready(entry: &Entry) -> bool {
-    entry.state() == State::NotRun || entry.fault.as_deref() == Some(BUILD_FAILED)
+    entry.state == State::NotRun || entry.fault.as_deref() == Some(BUILD_FAILED)
 }
 
 /// What `make known-failures LANG=...` does at `root`: rewrites
@@ -116,7 +117,7 @@ pub fn update(root: &Path, language: &str, results: &Results) -> Result<String, 
             "the last run could not get {language} ready ({}): a failed build or toolchain \
              probe is a fault of the language's setup, not of each case, so no list is written \
              from it; fix that first (make test T={PREFIX}/{language}), then run this again",
-            entry.summary.as_deref().unwrap_or(entry.state.as_str())
+            entry.summary.as_deref().unwrap_or(entry.state.id())
         ));
     }
     let table = crate::table::load(&[root.join("cases")]).map_err(|errors| {
@@ -164,7 +165,7 @@ pub fn rewrite(
     let mut list = existing.clone();
     let mut notes = Vec::new();
     for entry in results.trials.iter().filter(|e| e.language == language) {
-        let state = entry.state();
+        let state = entry.state;
         let listed = list.contains_key(&entry.case);
         if listable(state) && !listed && !ours(entry, table) {
             notes.push(format!(

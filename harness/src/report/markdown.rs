@@ -28,9 +28,9 @@ fn symbol(state: State) -> &'static str {
 /// The summary of `report`: the commit and selection, what changed since
 /// the base, the failures, then the matrix.
 pub fn summary(report: &Report) -> String {
-    let mut out = format!("## Parity: commit `{}`\n\n", cell(&report.commit));
-    if !report.selection.is_empty() {
-        let _ = writeln!(out, "Trials selected by `{}`.\n", cell(&report.selection));
+    let mut out = format!("## Parity: commit `{}`\n\n", cell(&report.run.commit));
+    if !report.run.filter.is_empty() {
+        let _ = writeln!(out, "Trials selected by `{}`.\n", cell(&report.run.filter));
     }
     if let Some(base) = &report.base {
         changes(&mut out, base);
@@ -85,7 +85,7 @@ fn failures(out: &mut String, report: &Report) {
                 matches!(c, Cell::Fail(..)).then(|| {
                     (
                         language.as_str(),
-                        row.name.as_str(),
+                        row.name(),
                         c.state(),
                         c.summary().unwrap_or(""),
                     )
@@ -126,7 +126,7 @@ fn matrix(out: &mut String, report: &Report) {
         let _ = write!(
             out,
             "| {}{} |",
-            cell(&row.name),
+            cell(row.name()),
             if row.seed { " (seed)" } else { "" }
         );
         for language in &report.languages {

@@ -20,6 +20,7 @@
 pub mod code;
 pub mod diff;
 mod html;
+pub mod junit;
 pub mod known;
 pub mod markdown;
 mod markup;
@@ -28,6 +29,7 @@ pub mod results;
 pub mod run;
 mod style;
 mod trace;
+pub mod trial;
 
 use std::collections::BTreeMap;
 use std::io;
@@ -39,16 +41,8 @@ pub use crate::table::{Failure, Scenario};
 /// Everything the page shows about one run of the suite.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
-    /// When the run happened, as the page should print it (e.g. RFC 3339).
-    pub date: String,
-    /// The commit the run tested (a hash, possibly with a `-dirty` mark).
-    pub commit: String,
-    /// The libtest arguments that chose the trials (a filter, `--skip`),
-    /// empty when every trial ran, so a filtered run is not taken for a
-    /// broken one.
-    pub selection: String,
-    /// The toolchains the run used, in the order the page lists them.
-    pub toolchains: Vec<Toolchain>,
+    /// The commit, the date, the filter and the toolchains.
+    pub run: results::RunRecord,
     /// The matrix's columns, in order.
     pub languages: Vec<String>,
     /// The matrix's rows, in order: table cases, then e.g. `generated`,
@@ -61,8 +55,9 @@ pub struct Report {
     pub base: Option<diff::Base>,
 }
 
-/// One toolchain's version, as its own `--version` says it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One toolchain's version, as its own `--version` says it (the results
+/// file keeps it as it is).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Toolchain {
     /// E.g. `Go`.
     pub name: String,
@@ -73,8 +68,8 @@ pub struct Toolchain {
 /// One row of the matrix: a case or another trial (`generated`, `demo`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
-    /// The case's (or trial's) name, unique within the report.
-    pub name: String,
+    /// The case, or the trial kind; its name is unique within the report.
+    pub id: trial::RowId,
     /// What the case shows, printed above its picture.
     pub description: String,
     /// One of the practice's five seed cases (`cases/seed.json`), which the
@@ -104,8 +99,11 @@ pub enum Cell {
 }
 
 /// What a cell says happened, in one word the page, the results file and
-/// the CI summary share.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// the CI summary share; the results file writes it as its [`State::id`].
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum State {
     /// Passed.
     Pass,
@@ -119,10 +117,13 @@ pub enum State {
     KnownFailure,
     /// Listed as a known failure, but passes now.
     StaleKnownFailure,
-    /// The reference or the harness failed.
-    HarnessFault,
     /// Not selected by the run's filter.
     NotSelected,
+    /// The reference or the harness failed; in a results file, also a
+    /// state this harness does not know (a newer one's), so it shows as a
+    /// change rather than vanishing.
+    #[serde(other)]
+    HarnessFault,
 }
 
 impl State {
@@ -150,11 +151,6 @@ impl State {
             State::HarnessFault => "harness_fault",
             State::NotSelected => "not_selected",
         }
-    }
-
-    /// The state named `id` (the inverse of [`State::id`]).
-    pub fn from_id(id: &str) -> Option<State> {
-        State::ALL.into_iter().find(|s| s.id() == id)
     }
 
     /// Its symbol and word: colour is never the only signal, and the
@@ -187,6 +183,13 @@ impl From<ReasonKind> for State {
     }
 }
 
+impl Row {
+    /// The case's (or the kind's) name.
+    pub fn name(&self) -> &str {
+        self.id.name()
+    }
+}
+
 impl Cell {
     /// What the cell says happened.
     pub fn state(&self) -> State {
@@ -198,14 +201,17 @@ impl Cell {
         }
     }
 
-    /// The cell's one-line reason, if it has one.
-    pub fn summary(&self) -> Option<&str> {
+    /// The cell's reason, if it has one, printed verbatim.
+    pub fn text(&self) -> Option<&str> {
         match self {
             Cell::Pass => None,
-            Cell::Fail(_, text) | Cell::Ignored(text) | Cell::KnownFailure(text) => {
-                Some(first_line(text))
-            }
+            Cell::Fail(_, text) | Cell::Ignored(text) | Cell::KnownFailure(text) => Some(text),
         }
+    }
+
+    /// The cell's one-line reason, if it has one.
+    pub fn summary(&self) -> Option<&str> {
+        self.text().map(first_line)
     }
 }
 

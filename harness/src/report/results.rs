@@ -10,11 +10,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Cell, Report, State};
-use crate::config::PREFIX;
-use crate::judge::{Reason, Verdict};
-use crate::suite::junit::Recorded;
-use crate::toolchain::NotReady;
+use super::trial::{Recorded, TrialId};
+use super::{Cell, Report, State, Toolchain};
 
 /// The format's version; a reader refuses another. A field added later
 /// is optional and leaves the version alone: a reader ignores the fields it
@@ -23,34 +20,34 @@ use crate::toolchain::NotReady;
 /// changes makes a new version.
 pub const VERSION: u32 = 1;
 
-/// The `fault` of every trial of a language whose build step failed: no
-/// runner ran, so no case is to blame.
-pub const BUILD_FAILED: &str = "build_failed";
-
 /// The whole file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Results {
     /// [`VERSION`].
     pub version: u32,
-    /// The commit the run tested (`-dirty` when the tree had changes).
-    pub commit: String,
-    /// When the run happened.
-    pub date: String,
-    /// The libtest arguments that chose the trials; empty for all.
-    pub filter: String,
-    /// Each toolchain's version, as its `--version` says it.
-    pub toolchains: Vec<ToolchainVersion>,
+    /// The run besides its trials, its fields at the file's top level.
+    #[serde(flatten)]
+    pub run: RunRecord,
     /// One entry per trial that ran, in the page's order.
     pub trials: Vec<Entry>,
 }
 
-/// One toolchain's version.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ToolchainVersion {
-    /// E.g. `go`.
-    pub name: String,
-    /// The first line its version command printed.
-    pub version: String,
+/// What a run was besides its trials, collected once by the suite and
+/// handed in: the page and the results file show it as it is.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// The commit the run tested (a hash, `-dirty` when the tree had
+    /// changes).
+    pub commit: String,
+    /// When the run happened, as the page prints it.
+    pub date: String,
+    /// The libtest arguments that chose the trials (a filter, `--skip`),
+    /// empty when every trial ran, so a filtered run is not taken for a
+    /// broken one.
+    pub filter: String,
+    /// Each toolchain's version, as its `--version` says it, in the order
+    /// the page lists them.
+    pub toolchains: Vec<Toolchain>,
 }
 
 /// One trial's result.
@@ -66,7 +63,7 @@ pub struct Entry {
     pub verdict: String,
     /// What happened, one of [`State`]'s ids (`wrong_answer`,
     /// `runner_fault`, ...): the kind of the reason.
-    pub state: String,
+    pub state: State,
     /// The reason in one line; absent for a pass.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
@@ -80,17 +77,15 @@ pub struct Entry {
     pub log: Option<String>,
 }
 
-impl Entry {
-    /// The entry's state; an unknown id (a newer harness's) reads as a
-    /// harness fault, so it shows as a change rather than vanishing.
-    pub fn state(&self) -> State {
-        State::from_id(&self.state).unwrap_or(State::HarnessFault)
-    }
-}
-
 impl Results {
-    /// The results of the run `report` shows: every cell that ran.
-    pub fn of(report: &Report) -> Results {
+    /// The results of the run `report` shows, from the trials' records:
+    /// every cell that ran, in the page's order, each failed trial's runner
+    /// fault named (its kind and log, [`Recorded::fault`]).
+    pub fn of(report: &Report, records: &[Recorded]) -> Results {
+        let faults: HashMap<&TrialId, (&str, Option<String>)> = records
+            .iter()
+            .filter_map(|record| Some((&record.id, record.fault()?)))
+            .collect();
         let mut trials = Vec::new();
         for row in &report.rows {
             for language in &report.languages {
@@ -103,70 +98,31 @@ impl Results {
                     Cell::Ignored(_) => "ignored",
                     Cell::KnownFailure(_) => "known_failure",
                 };
-                trials.push(Entry {
+                let id = TrialId {
                     language: language.clone(),
-                    kind: if row.scenario.is_some() {
-                        "case".to_owned()
-                    } else {
-                        row.name.clone()
-                    },
-                    case: row.name.clone(),
+                    row: row.id.clone(),
+                };
+                let (fault, log) = match faults.get(&id) {
+                    Some((fault, log)) => (Some((*fault).to_owned()), log.clone()),
+                    None => (None, None),
+                };
+                trials.push(Entry {
+                    kind: row.id.kind().to_owned(),
+                    case: row.name().to_owned(),
+                    language: id.language,
                     verdict: verdict.to_owned(),
-                    state: cell.state().id().to_owned(),
+                    state: cell.state(),
                     summary: cell.summary().map(str::to_owned),
-                    fault: None,
-                    log: None,
+                    fault,
+                    log,
                 });
             }
         }
         Results {
             version: VERSION,
-            commit: report.commit.clone(),
-            date: report.date.clone(),
-            filter: report.selection.clone(),
-            toolchains: report
-                .toolchains
-                .iter()
-                .map(|t| ToolchainVersion {
-                    name: t.name.clone(),
-                    version: t.version.clone(),
-                })
-                .collect(),
+            run: report.run.clone(),
             trials,
         }
-    }
-
-    /// The results with each failed trial's runner fault named (its kind
-    /// and log), from the run's typed verdicts: the page's cells keep text
-    /// only. A failed build is named too ([`BUILD_FAILED`]): it is the
-    /// language's fault, not its cases', and `make known-failures` must
-    /// tell it from theirs.
-    pub fn with_faults(mut self, records: &[Recorded]) -> Results {
-        let faults: HashMap<(&str, &str), (&str, Option<String>)> = records
-            .iter()
-            .filter_map(|record| {
-                let Verdict::Fail(reason) = &record.verdict else {
-                    return None;
-                };
-                let prefix = format!("{PREFIX}/{}/", record.language);
-                let row = record.trial.strip_prefix(&prefix)?;
-                let named = match reason {
-                    Reason::NotReady(NotReady::BuildFailed { .. }) => (BUILD_FAILED, None),
-                    _ => {
-                        let fault = reason.fault()?;
-                        (fault.id(), fault.log().map(|log| log.display().to_string()))
-                    }
-                };
-                Some(((record.language.as_str(), row), named))
-            })
-            .collect();
-        for entry in &mut self.trials {
-            if let Some((id, log)) = faults.get(&(entry.language.as_str(), entry.case.as_str())) {
-                entry.fault = Some((*id).to_owned());
-                entry.log.clone_from(log);
-            }
-        }
-        self
     }
 
     /// The file's text: pretty JSON, one field a line, so a diff of two

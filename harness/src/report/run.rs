@@ -1,19 +1,17 @@
-//! A run of the suite as a [`Report`]: the recorded verdicts become the
-//! matrix's cells, the case table its rows and pictures, and the machine
-//! says the date, the commit and the toolchains.
+//! A run of the suite as the rows of a [`super::Report`]: the recorded
+//! verdicts become the matrix's cells, the case table its rows and
+//! pictures. The suite collects the rest (the commit, the toolchains) once
+//! and hands it in as data.
 
-use std::collections::BTreeMap;
-use std::time::{Duration, SystemTime};
+use std::collections::HashMap;
+use std::time::SystemTime;
 
-use libtest_mimic::Arguments;
-
-use super::{Cell, Report, Row, Toolchain};
+use super::trial::{Recorded, RowId, TrialId};
+use super::{Cell, Row};
 use crate::config::Kind;
-use crate::exec::{self, Stdin};
 use crate::judge::emit::{self, Emitter};
 use crate::judge::Reason;
-use crate::suite::junit::Recorded;
-use crate::suite::Suite;
+use crate::table::Case;
 use crate::text::excerpt;
 
 /// The most of one failure's text the page shows: a runner that floods
@@ -33,45 +31,45 @@ pub const SEED_CASES: [&str; 5] = [
 /// The file the seed cases live in, relative to the repository root.
 const SEED_FILE: &str = "cases/seed.json";
 
-/// The report of a run: one row per case and per trial of each language
-/// (`generated`, `demo`, `demo_config`, `unit`), one column per language.
-/// `args` are the run's libtest arguments: the page says which trials they
-/// chose.
-pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report {
-    let mut cells: BTreeMap<(String, String), Cell> = BTreeMap::new();
-    for record in records {
-        let cell = Page.verdict(&record.verdict);
-        cells.insert((record.row.clone(), record.language.clone()), cell);
-    }
-    let mut row = |name: &str, description: String, scenario, seed| Row {
-        name: name.to_owned(),
+/// The matrix of a run: one row per case (the seed cases first) and per
+/// trial kind, each trial's cell in its language's column (`languages`:
+/// the columns, in order).
+pub fn rows(cases: &[Case], languages: &[String], records: &[Recorded]) -> Vec<Row> {
+    let mut cells: HashMap<&TrialId, Cell> = records
+        .iter()
+        .map(|record| (&record.id, Page.verdict(&record.verdict)))
+        .collect();
+    let mut row = |id: RowId, description: String, scenario, seed| Row {
+        cells: languages
+            .iter()
+            .filter_map(|language| {
+                let trial = TrialId {
+                    language: language.clone(),
+                    row: id.clone(),
+                };
+                Some((language.clone(), cells.remove(&trial)?))
+            })
+            .collect(),
+        id,
         description,
         seed,
         scenario,
-        cells: suite
-            .languages
-            .iter()
-            .filter_map(|l| {
-                let cell = cells.remove(&(name.to_owned(), l.name.clone()))?;
-                Some((l.name.clone(), cell))
-            })
-            .collect(),
     };
     // The seed cases first, in the practice's order, then the rest by file
     // and order in the file (the table's own order; the sort is stable).
-    let seed_rank = |case: &crate::table::Case| {
+    let seed_rank = |case: &Case| {
         let in_seed_file = case.file.ends_with(SEED_FILE);
         SEED_CASES
             .iter()
             .position(|name| in_seed_file && *name == case.name)
     };
-    let mut cases: Vec<&crate::table::Case> = suite.cases.iter().collect();
+    let mut cases: Vec<&Case> = cases.iter().collect();
     cases.sort_by_key(|case| seed_rank(case).unwrap_or(SEED_CASES.len()));
     let mut rows: Vec<Row> = cases
         .into_iter()
         .map(|case| {
             row(
-                &case.name,
+                RowId::Case(case.name.clone()),
                 case.description.clone(),
                 Some(case.scenario.clone()),
                 seed_rank(case).is_some(),
@@ -79,28 +77,9 @@ pub fn from_run(suite: &Suite, records: &[Recorded], args: &Arguments) -> Report
         })
         .collect();
     for kind in Kind::REPORT_ROWS {
-        rows.push(row(kind.name(), kind.description(), None, false));
+        rows.push(row(RowId::Kind(kind), kind.description(), None, false));
     }
-    Report {
-        date: utc_now(),
-        selection: selection(args),
-        commit: commit(suite),
-        toolchains: suite
-            .languages
-            .iter()
-            .map(|language| Toolchain {
-                name: language.name.clone(),
-                version: suite
-                    .resolved(language)
-                    .and_then(|ready| ready.version)
-                    .unwrap_or_else(|| first_line_of(suite, &language.probe)),
-            })
-            .collect(),
-        languages: suite.languages.iter().map(|l| l.name.clone()).collect(),
-        rows,
-        code: super::code::parts(&suite.manifests, &suite.root),
-        base: None,
-    }
+    rows
 }
 
 /// A trial's cell on the report page (and so in the results file and the
@@ -130,60 +109,8 @@ impl Emitter for Page {
     }
 }
 
-/// The arguments that chose trials (the filter, `--skip`, `--exact`,
-/// `--ignored`), as libtest takes them; empty when every trial ran.
-fn selection(args: &Arguments) -> String {
-    let mut words: Vec<String> = args.filter.iter().cloned().collect();
-    for skip in &args.skip {
-        words.push(format!("--skip {skip}"));
-    }
-    if args.exact {
-        words.push("--exact".to_owned());
-    }
-    if args.ignored {
-        words.push("--ignored".to_owned());
-    }
-    words.join(" ")
-}
-
-fn first_line_of(suite: &Suite, argv: &[String]) -> String {
-    let command = exec::Command {
-        label: format!("`{}`", argv.join(" ")),
-        argv: argv.to_vec(),
-        dir: suite.root.clone(),
-        deadline: Duration::from_secs(30),
-        keep: 4096,
-    };
-    match exec::run(&command, Stdin::Null) {
-        Ok(output) if output.success() => output
-            .stdout
-            .text()
-            .lines()
-            .next()
-            .unwrap_or("(printed nothing)")
-            .to_owned(),
-        Ok(output) => format!("not available ({})", output.describe()),
-        Err(e) => format!("not available ({e})"),
-    }
-}
-
-fn commit(suite: &Suite) -> String {
-    let git = |args: &[&str]| {
-        let mut argv = vec!["git".to_owned()];
-        argv.extend(args.iter().map(|a| (*a).to_owned()));
-        first_line_of(suite, &argv)
-    };
-    let hash = git(&["rev-parse", "--short=12", "HEAD"]);
-    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]);
-    if dirty == "(printed nothing)" {
-        hash
-    } else {
-        format!("{hash}-dirty")
-    }
-}
-
 /// Now, as `YYYY-MM-DD HH:MM UTC`.
-fn utc_now() -> String {
+pub fn utc_now() -> String {
     let seconds = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -4,7 +4,7 @@
 //! trials named `patterns/enterprise/outbox/practice/<language>/<case>`.
 
 pub mod checks;
-pub mod junit;
+mod record;
 mod repeat;
 pub mod trials;
 
@@ -28,7 +28,7 @@ use crate::toolchain::manifest::{self, Manifest};
 use crate::toolchain::unit::Counter;
 use crate::toolchain::{Language, NotReady};
 
-pub use trials::trials;
+pub use trials::{trials, Recorder};
 
 /// What one run of the suite checks and how.
 #[derive(Debug)]
@@ -135,7 +135,7 @@ impl Suite {
     }
 
     /// Probes the toolchain and builds: once per run for a language of
-    /// [`Suite::languages`], every time for any other (a test's fake).
+    /// [`Suite::languages`] (known by its name), every time for any other.
     pub fn prepare(&self, language: &Language) -> Result<(), NotReady> {
         self.prepared(language).map(drop)
     }
@@ -144,14 +144,20 @@ impl Suite {
     /// resolved (see [`Language::probe`]).
     pub fn prepared(&self, language: &Language) -> Result<Language, NotReady> {
         let prepare = || language.prepare_resolved(&self.root, self.settings.build_timeout);
-        match self
+        match self.slot(language) {
+            Some(slot) => slot.get_or_init(prepare).clone(),
+            None => prepare(),
+        }
+    }
+
+    /// Where the language of [`Suite::languages`] of that name is kept
+    /// ready once prepared.
+    fn slot(&self, language: &Language) -> Option<&OnceLock<Result<Language, NotReady>>> {
+        let at = self
             .languages
             .iter()
-            .position(|known| std::ptr::eq(known, language))
-        {
-            Some(at) if at < self.prepared.len() => self.prepared[at].get_or_init(prepare).clone(),
-            _ => prepare(),
-        }
+            .position(|known| known.name == language.name)?;
+        self.prepared.get(at)
     }
 
     /// The verdict for every trial of a language that is not ready: a
@@ -255,11 +261,7 @@ impl Suite {
     /// The ready copy of a language of [`Suite::languages`], if it was
     /// prepared and is ready.
     pub(crate) fn resolved(&self, language: &Language) -> Option<Language> {
-        let at = self
-            .languages
-            .iter()
-            .position(|known| std::ptr::eq(known, language))?;
-        self.prepared.get(at)?.get()?.as_ref().ok().cloned()
+        self.slot(language)?.get()?.as_ref().ok().cloned()
     }
 }
 

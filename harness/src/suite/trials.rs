@@ -6,19 +6,19 @@
 //! languages build and run side by side while trials wait for their verdict.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use libtest_mimic::{Arguments, Trial};
 
-use super::junit::{Recorded, Recorder};
 use super::{repeat, Suite};
-use crate::config::{trial_name, Kind, GENERATED_COUNT, GENERATED_SEED};
+use crate::config::{Kind, GENERATED_COUNT, GENERATED_SEED};
 use crate::differential::{self, Problem};
 use crate::fault::Fault;
 use crate::judge::emit::{Emitter, Terminal};
 use crate::judge::{Carrier, Flaky, Reason, Refusals, RunnerFault, Verdict};
 use crate::protocol::{self, Reply};
+use crate::report::trial::{Recorded, RowId, TrialId};
 use crate::session::{Answers, Runner, Session};
 use crate::table::Case;
 use crate::text::relative_in;
@@ -319,6 +319,9 @@ fn judge_generated(runner: &Session, cases: &[Case], answers: &Answers) -> Verdi
     })
 }
 
+/// Where trials put their results while they run on libtest-mimic's pool.
+pub type Recorder = Arc<Mutex<Vec<Recorded>>>;
+
 /// Every trial of the suite; each puts its result in `recorder` as it
 /// finishes. Unless `args` only lists them, each language with a selected
 /// trial starts its work in the background right away.
@@ -336,19 +339,18 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             demo_config: OnceLock::new(),
             unit: OnceLock::new(),
         });
-        let trial = |name: &str, verdict: Box<dyn Fn(&Job) -> Verdict + Send>| {
+        let trial = |row: RowId, verdict: Box<dyn Fn(&Job) -> Verdict + Send>| {
             let job = Arc::clone(&job);
             let recorder = Arc::clone(recorder);
-            let trial = trial_name(&language.name, name);
-            let row = name.to_owned();
-            let language = language.name.clone();
-            Trial::ignorable_test(trial.clone(), move || {
+            let id = TrialId {
+                language: language.name.clone(),
+                row,
+            };
+            Trial::ignorable_test(id.name(), move || {
                 let started = Instant::now();
                 let verdict = verdict(&job);
                 let record = Recorded {
-                    language,
-                    trial,
-                    row,
+                    id,
                     verdict: verdict.clone(),
                     time: started.elapsed(),
                 };
@@ -362,14 +364,20 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
         let mut selection = Selection::default();
         for (case_index, case) in suite.cases.iter().enumerate() {
             let name = case.name.clone();
-            let case_trial = trial(&case.name, Box::new(move |job| job.case_verdict(&name)));
+            let case_trial = trial(
+                RowId::Case(case.name.clone()),
+                Box::new(move |job| job.case_verdict(&name)),
+            );
             if is_selected(args, &case_trial) {
                 selection.cases.push(case_index);
             }
             trials.push(case_trial);
         }
         for kind in Kind::ALL {
-            let kind_trial = trial(kind.name(), Box::new(move |job| job.kind_verdict(kind)));
+            let kind_trial = trial(
+                RowId::Kind(kind),
+                Box::new(move |job| job.kind_verdict(kind)),
+            );
             if is_selected(args, &kind_trial) {
                 match kind {
                     // Answered in the runner's stream, after the cases.

@@ -36,7 +36,7 @@ pub(super) fn lost_ack() -> Scenario {
 
 pub(super) fn row(name: &str, scenario: Option<Scenario>, cells: &[(&str, Cell)]) -> Row {
     Row {
-        name: name.to_string(),
+        id: trial::RowId::Case(name.to_string()),
         description: format!("What {name} shows."),
         seed: false,
         scenario,
@@ -47,15 +47,26 @@ pub(super) fn row(name: &str, scenario: Option<Scenario>, cells: &[(&str, Cell)]
     }
 }
 
+/// A row of a trial kind (`generated`, `demo`, ...), as [`row`] makes a
+/// case's.
+pub(super) fn kind_row(kind: crate::config::Kind, cells: &[(&str, Cell)]) -> Row {
+    Row {
+        id: trial::RowId::Kind(kind),
+        ..row(kind.name(), None, cells)
+    }
+}
+
 pub(super) fn report(rows: Vec<Row>) -> Report {
     Report {
-        date: "2026-11-30T06:00:00Z".to_string(),
-        commit: "4122aa5".to_string(),
-        selection: String::new(),
-        toolchains: vec![Toolchain {
-            name: "Rust".to_string(),
-            version: "rustc 1.80.0".to_string(),
-        }],
+        run: results::RunRecord {
+            commit: "4122aa5".to_string(),
+            date: "2026-11-30T06:00:00Z".to_string(),
+            filter: String::new(),
+            toolchains: vec![Toolchain {
+                name: "Rust".to_string(),
+                version: "rustc 1.80.0".to_string(),
+            }],
+        },
         languages: ["rust", "go"].map(String::from).to_vec(),
         rows,
         code: Vec::new(),
@@ -87,7 +98,7 @@ fn nothing_from_the_input_becomes_markup() {
     );
     r.description = hostile.to_string();
     let mut report = report(vec![r]);
-    report.commit = "\"><script>".to_string();
+    report.run.commit = "\"><script>".to_string();
     let page = render(&report);
     assert!(!page.contains("<script"), "{page}");
     assert!(!page.contains("<b>order"));
@@ -210,8 +221,8 @@ fn write_replaces_the_file_whole_and_leaves_no_temporary() {
 #[test]
 fn control_characters_are_shown_as_their_code_and_a_filter_is_named() {
     let mut page_report = report(Vec::new());
-    page_report.selection = "lost_ack --skip /unit".into();
-    page_report.commit = "bell\u{7}esc\u{1b}[31mnul\u{0}".into();
+    page_report.run.filter = "lost_ack --skip /unit".into();
+    page_report.run.commit = "bell\u{7}esc\u{1b}[31mnul\u{0}".into();
     let page = render(&page_report);
     assert!(page.contains("bell\\u{7}esc\\u{1b}[31mnul\\u{0}"), "{page}");
     assert!(!page
@@ -306,7 +317,10 @@ fn every_state_has_its_own_word_and_symbol_and_a_runner_fault_is_not_a_wrong_ans
     // something else of the reader: no two states share a symbol.
     assert_eq!(symbols.len(), State::ALL.len(), "{symbols:?}");
     for state in State::ALL {
-        assert_eq!(State::from_id(state.id()), Some(state));
+        // The results file writes a state as its id, and reads it back.
+        let id = serde_json::to_value(state).unwrap();
+        assert_eq!(id, state.id());
+        assert_eq!(serde_json::from_value::<State>(id).unwrap(), state);
     }
     let page = render(&report(vec![row(
         "lost_ack",
@@ -347,15 +361,13 @@ fn every_state_has_its_own_word_and_symbol_and_a_runner_fault_is_not_a_wrong_ans
 
 #[test]
 fn the_seed_cases_come_first_in_the_practice_order_then_file_order() {
-    let suite = crate::suite::Suite::load(&crate::repo_root(), crate::config::Settings::default())
-        .expect("the table loads");
-    let page = run::from_run(&suite, &[], &libtest_mimic::Arguments::default());
-    let names: Vec<&str> = page.rows.iter().map(|r| r.name.as_str()).collect();
+    let cases = crate::table::load(&[crate::repo_root().join("cases")]).expect("the table loads");
+    let page = report(run::rows(&cases, &["rust".to_owned()], &[]));
+    let names: Vec<&str> = page.rows.iter().map(Row::name).collect();
     assert_eq!(names[..5], run::SEED_CASES);
     assert!(page.rows[..5].iter().all(|r| r.seed));
     assert!(page.rows[5..].iter().all(|r| !r.seed));
-    let rest: Vec<&str> = suite
-        .cases
+    let rest: Vec<&str> = cases
         .iter()
         .map(|c| c.name.as_str())
         .filter(|n| !run::SEED_CASES.contains(n))

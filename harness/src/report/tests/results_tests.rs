@@ -1,7 +1,8 @@
 //! The results file, the diff against a base and the Markdown summary.
 
 use super::super::*;
-use super::{lost_ack, report, row};
+use super::{kind_row, lost_ack, report, row};
+use crate::config::Kind;
 
 /// A report with every state, one cell each, plus a cell not selected.
 fn every_state() -> Report {
@@ -35,9 +36,8 @@ fn every_state() -> Report {
                 ("go", Cell::Ignored("go is not installed".into())),
             ],
         ),
-        row(
-            "generated",
-            None,
+        kind_row(
+            Kind::Generated,
             &[
                 ("rust", Cell::KnownFailure("issue 3".into())),
                 (
@@ -49,9 +49,8 @@ fn every_state() -> Report {
                 ),
             ],
         ),
-        row(
-            "unit",
-            None,
+        kind_row(
+            Kind::Unit,
             &[
                 (
                     "rust",
@@ -63,7 +62,7 @@ fn every_state() -> Report {
                 ),
             ],
         ),
-        row("demo", None, &[("rust", Cell::Pass)]),
+        kind_row(Kind::Demo, &[("rust", Cell::Pass)]),
     ]);
     r.languages = vec!["rust".into(), "go".into()];
     r
@@ -79,9 +78,9 @@ fn results_validator() -> jsonschema::Validator {
 
 #[test]
 fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
-    let results = results::Results::of(&every_state());
+    let results = results::Results::of(&every_state(), &[]);
     assert_eq!(results.trials.len(), 9, "the demo's go cell did not run");
-    let states: Vec<&str> = results.trials.iter().map(|e| e.state.as_str()).collect();
+    let states: Vec<&str> = results.trials.iter().map(|e| e.state.id()).collect();
     assert_eq!(
         states,
         [
@@ -145,12 +144,17 @@ fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
     newer["added_later"] = serde_json::json!({"x": 1});
     std::fs::write(&path, newer.to_string()).unwrap();
     assert_eq!(results::Results::load(&path).unwrap(), results);
+    // A state it does not know reads as a harness fault: a change, shown.
+    newer["trials"][0]["state"] = serde_json::json!("added_later");
+    std::fs::write(&path, newer.to_string()).unwrap();
+    let read = results::Results::load(&path).unwrap();
+    assert_eq!(read.trials[0].state, State::HarnessFault);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn the_diff_lists_exactly_the_cells_that_flipped() {
-    let base = results::Results::of(&every_state());
+    let base = results::Results::of(&every_state(), &[]);
     let same = diff::compare(&base, &base);
     assert!(same.changes.is_empty());
     assert_eq!(
@@ -159,7 +163,7 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
     );
 
     let mut now = four_flips();
-    let base_of_now = diff::compare(&base, &results::Results::of(&now));
+    let base_of_now = diff::compare(&base, &results::Results::of(&now, &[]));
     let what: Vec<(String, String)> = base_of_now
         .changes
         .iter()
@@ -212,8 +216,8 @@ fn four_flips() -> Report {
 /// note says so, and a cell only one of them selected is neither new nor
 /// gone.
 fn a_narrower_filter_compares_only_what_both_ran(base: &results::Results, now: &Report) {
-    let mut filtered = results::Results::of(now);
-    filtered.filter = "go".into();
+    let mut filtered = results::Results::of(now, &[]);
+    filtered.run.filter = "go".into();
     let narrower = diff::compare(base, &filtered);
     assert_eq!(
         narrower.filter_note().as_deref(),
@@ -275,7 +279,7 @@ fn the_markdown_summary_has_the_matrix_the_failures_and_their_reasons() {
 fn the_known_failure_lists_are_told_what_to_add_and_remove_and_rewritten() {
     // go fails lost_ack (not listed), its stale generated entry passes now;
     // rust's harness fault and go's missing toolchain are not a port's.
-    let results = results::Results::of(&every_state());
+    let results = results::Results::of(&every_state(), &[]);
     let lists = std::collections::HashMap::from([(
         "go".to_string(),
         crate::judge::known_failures::KnownFailures::from([

@@ -3,33 +3,14 @@
 //! failure text included. Whatever a runner printed, the file is valid
 //! XML: the characters XML forbids are shown escaped (see [`for_xml`]).
 
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
+use super::trial::Recorded;
 use crate::judge::emit::{self, Emitter};
-use crate::judge::{Reason, Verdict};
+use crate::judge::Reason;
 use crate::text::for_xml;
-
-/// One trial's result, as it finished.
-#[derive(Debug, Clone)]
-pub struct Recorded {
-    /// The language, which becomes the test suite.
-    pub language: String,
-    /// The full trial name.
-    pub trial: String,
-    /// The case's or the kind's name under the language: the report's row,
-    /// kept so that nothing parses it back out of `trial`.
-    pub row: String,
-    /// How it ended.
-    pub verdict: Verdict,
-    /// How long the trial waited and judged.
-    pub time: Duration,
-}
-
-/// Where trials put their results while they run on libtest-mimic's pool.
-pub type Recorder = Arc<Mutex<Vec<Recorded>>>;
 
 /// A trial's status in the JUnit file: the summary as the failure's
 /// message, the full text as its description; whatever a runner printed,
@@ -69,16 +50,16 @@ pub fn report(records: &[Recorded]) -> String {
     let mut report = Report::new("parity");
     let mut languages: Vec<&str> = Vec::new();
     for record in records {
-        if !languages.contains(&record.language.as_str()) {
-            languages.push(&record.language);
+        if !languages.contains(&record.id.language.as_str()) {
+            languages.push(&record.id.language);
         }
     }
     let mut total = Duration::ZERO;
     for language in languages {
         let mut suite = TestSuite::new(for_xml(language));
-        for record in records.iter().filter(|r| r.language == language) {
+        for record in records.iter().filter(|r| r.id.language == language) {
             let status = Junit.verdict(&record.verdict);
-            let mut case = TestCase::new(for_xml(&record.trial), status);
+            let mut case = TestCase::new(for_xml(&record.id.name()), status);
             case.set_classname(for_xml(&format!("parity.{language}")));
             case.set_time(record.time);
             total += record.time;

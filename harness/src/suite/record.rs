@@ -1,0 +1,103 @@
+//! What the report is handed about a run, collected here once: the
+//! commit, each toolchain's version and the arguments that chose the
+//! trials, beside the trials' records. The report starts nothing itself.
+
+use std::time::Duration;
+
+use libtest_mimic::Arguments;
+
+use super::Suite;
+use crate::exec::{self, Stdin};
+use crate::report::results::RunRecord;
+use crate::report::trial::Recorded;
+use crate::report::{self, Report, Toolchain};
+
+impl Suite {
+    /// The report of a run: one row per case and per trial of each
+    /// language (`generated`, `demo`, `demo_config`, `unit`), one column
+    /// per language. `args` are the run's libtest arguments: the page
+    /// says which trials they chose.
+    pub fn report(&self, records: &[Recorded], args: &Arguments) -> Report {
+        let languages: Vec<String> = self.languages.iter().map(|l| l.name.clone()).collect();
+        Report {
+            run: RunRecord {
+                commit: self.commit(),
+                date: report::run::utc_now(),
+                filter: selection(args),
+                toolchains: self.toolchains(),
+            },
+            rows: report::run::rows(&self.cases, &languages, records),
+            languages,
+            code: report::code::parts(&self.manifests, &self.root),
+            base: None,
+        }
+    }
+
+    /// Each language's toolchain version: the one its preparation found,
+    /// else the first line its probe prints.
+    fn toolchains(&self) -> Vec<Toolchain> {
+        self.languages
+            .iter()
+            .map(|language| Toolchain {
+                name: language.name.clone(),
+                version: self
+                    .resolved(language)
+                    .and_then(|ready| ready.version)
+                    .unwrap_or_else(|| self.first_line_of(&language.probe)),
+            })
+            .collect()
+    }
+
+    fn first_line_of(&self, argv: &[String]) -> String {
+        let command = exec::Command {
+            label: format!("`{}`", argv.join(" ")),
+            argv: argv.to_vec(),
+            dir: self.root.clone(),
+            deadline: Duration::from_secs(30),
+            keep: 4096,
+        };
+        match exec::run(&command, Stdin::Null) {
+            Ok(output) if output.success() => output
+                .stdout
+                .text()
+                .lines()
+                .next()
+                .unwrap_or("(printed nothing)")
+                .to_owned(),
+            Ok(output) => format!("not available ({})", output.describe()),
+            Err(e) => format!("not available ({e})"),
+        }
+    }
+
+    /// The commit checked out, `-dirty` when tracked files changed.
+    fn commit(&self) -> String {
+        let git = |args: &[&str]| {
+            let mut argv = vec!["git".to_owned()];
+            argv.extend(args.iter().map(|a| (*a).to_owned()));
+            self.first_line_of(&argv)
+        };
+        let hash = git(&["rev-parse", "--short=12", "HEAD"]);
+        let dirty = git(&["status", "--porcelain", "--untracked-files=no"]);
+        if dirty == "(printed nothing)" {
+            hash
+        } else {
+            format!("{hash}-dirty")
+        }
+    }
+}
+
+/// The arguments that chose trials (the filter, `--skip`, `--exact`,
+/// `--ignored`), as libtest takes them; empty when every trial ran.
+fn selection(args: &Arguments) -> String {
+    let mut words: Vec<String> = args.filter.iter().cloned().collect();
+    for skip in &args.skip {
+        words.push(format!("--skip {skip}"));
+    }
+    if args.exact {
+        words.push("--exact".to_owned());
+    }
+    if args.ignored {
+        words.push("--ignored".to_owned());
+    }
+    words.join(" ")
+}
