@@ -11,7 +11,7 @@
 #   make demo                      the Rust demo, then each other language's, compared
 #   make fuzz SEED=7 COUNT=100000  generated scenarios through every language (or DURATION=60 seconds; SAVE=1
 #                                  appends shrunk failures to cases/regressions.json)
-#   make bench                     the figures of the README's performance section
+#   make bench                     the figures of harness/README.md's performance section
 #   make floor                     the time of make test's port processes started directly
 #   make lint                      every linter, pinned;  make setup: install the toolchains (Debian, Ubuntu)
 #   make languages                 the languages (runners/*/language.toml) as CI's matrix, JSON

@@ -2,7 +2,8 @@
 //! to a file (and heading) inside it, and no tracked text file refers to a
 //! path outside it. A clone is all a reader has; a link into the author's
 //! machine, or into a folder beside the repository, is a dead end there.
-//! And the README's map of the tree (its Layout section) is the tree.
+//! And each README's map of the tree (its Layout section) names only
+//! paths that exist, and leaves out no folder it must cover.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -348,10 +349,9 @@ fn outside_references(root: &Path, files: &[String]) -> Vec<String> {
 fn every_relative_markdown_link_resolves_inside_the_repository() {
     let root = root();
     let files = tracked(&root);
-    assert!(
-        files.iter().any(|f| f == "README.md"),
-        "README.md is not tracked"
-    );
+    for readme in ["README.md", "harness/README.md"] {
+        assert!(files.iter().any(|f| f == readme), "{readme} is not tracked");
+    }
     let problems = broken_links(&root, &files);
     assert!(
         problems.is_empty(),
@@ -432,82 +432,39 @@ fn paths_resolve_without_leaving_the_root() {
     assert_eq!(percent_decode("a%20b.md"), "a b.md");
 }
 
-/// One line of the README's layout: a path (or several, comma-separated)
-/// in the first column, what it holds after it, continued on the lines
-/// indented further.
-#[derive(Debug, PartialEq, Eq)]
-struct Entry {
-    /// The README's line number.
-    line: usize,
-    /// Relative to the root; a folder ends in `/`; `*` stands for one
-    /// path segment or part of one.
-    paths: Vec<String>,
-    /// The description, continuation lines included.
-    about: String,
-}
-
-/// The entries of the fenced block under `## Layout`. A line at column 0
-/// names paths from the root; one indented two spaces names paths in the
-/// folder of the last column-0 line; deeper lines continue a description.
-/// The first column ends at two spaces.
-fn layout(readme: &str) -> Vec<Entry> {
-    let mut entries: Vec<Entry> = Vec::new();
+/// The paths the fenced block under `## Layout` names, with their line
+/// numbers: the first column of each line (several paths comma-separated;
+/// it ends at two spaces). A line at column 0 names paths from the root;
+/// one indented two spaces names paths in the folder of the last column-0
+/// line; deeper lines continue a description and name nothing. A folder
+/// ends in `/`; `*` stands for one path segment or part of one.
+fn layout(markdown: &str) -> Vec<(usize, String)> {
+    let mut paths = Vec::new();
     let mut parent = String::new();
-    let mut in_section = false;
-    let mut in_fence = false;
-    for (index, line) in readme.lines().enumerate() {
+    let (mut in_section, mut in_fence) = (false, false);
+    for (index, line) in markdown.lines().enumerate() {
         if line.starts_with("## ") {
             in_section = line == "## Layout";
-            continue;
-        }
-        if in_section && is_fence(line) {
+        } else if in_section && is_fence(line) {
             in_fence = !in_fence;
-            continue;
-        }
-        if !in_section || !in_fence || line.trim().is_empty() {
-            continue;
-        }
-        let indent = line.len() - line.trim_start().len();
-        if indent > 2 {
-            if let Some(last) = entries.last_mut() {
-                last.about.push(' ');
-                last.about.push_str(line.trim());
+        } else if in_section && in_fence && !line.trim().is_empty() {
+            let indent = line.len() - line.trim_start().len();
+            if indent > 2 {
+                continue;
             }
-            continue;
+            let names = line.trim().split_once("  ").map_or(line.trim(), |(n, _)| n);
+            let base = if indent == 0 { "" } else { parent.as_str() };
+            let named: Vec<String> = names
+                .split(',')
+                .map(|n| format!("{base}{}", n.trim()))
+                .collect();
+            if indent == 0 {
+                parent = named[0].clone();
+            }
+            paths.extend(named.into_iter().map(|p| (index + 1, p)));
         }
-        let (names, about) = line.trim().split_once("  ").unwrap_or((line.trim(), ""));
-        let base = if indent == 0 { "" } else { parent.as_str() };
-        let paths: Vec<String> = names
-            .split(',')
-            .map(|n| format!("{base}{}", n.trim()))
-            .collect();
-        if indent == 0 {
-            parent = paths[0].clone();
-        }
-        entries.push(Entry {
-            line: index + 1,
-            paths,
-            about: about.trim().to_owned(),
-        });
     }
-    entries
-}
-
-/// The file names in a description: words ending in a known extension or
-/// in `/`, once the punctuation around them is dropped. Names without
-/// either (`cmd/runner`, `.ci/setup`) are prose to this check.
-fn names_in(about: &str) -> Vec<String> {
-    const EXTENSIONS: &[&str] = &[
-        ".rs", ".py", ".php", ".json", ".toml", ".ts", ".txt", ".xml", ".java", ".go", ".md",
-        ".yml",
-    ];
-    about
-        .split(|c: char| c.is_whitespace() || ",;()".contains(c))
-        .map(|word| word.trim_end_matches([':', '.']))
-        .filter(|word| word.ends_with('/') || EXTENSIONS.iter().any(|e| word.ends_with(e)))
-        .filter(|word| word.len() > 1)
-        .map(str::to_owned)
-        .collect()
+    paths
 }
 
 /// Whether `pattern` (segments, `*` standing for any text within one)
@@ -530,159 +487,86 @@ fn matches(pattern: &str, path: &str) -> bool {
     enough && wanted.iter().zip(&parts).all(fits)
 }
 
-/// The paths `pattern` stands for among the tracked `files`: the files it
-/// names, or for a folder pattern (`x/`, `*/`) the folders, each ending in
-/// `/`.
-fn expand(files: &[String], pattern: &str) -> BTreeSet<String> {
-    let depth = pattern.trim_end_matches('/').split('/').count();
-    files
-        .iter()
-        .filter(|f| matches(pattern, f))
-        .map(|f| match pattern.ends_with('/') {
-            true => format!(
-                "{}/",
-                f.split('/').take(depth).collect::<Vec<_>>().join("/")
-            ),
-            false => f.clone(),
-        })
-        .collect()
+/// How many segments a path has (`a/b/` two).
+fn depth(path: &str) -> usize {
+    path.trim_end_matches('/').split('/').count()
 }
 
-/// The paths a name in the description of an entry in `folder` stands
-/// for: in that folder, else (holding a `/`) from a folder above it, up
-/// to the root, else in a folder up to four levels below (`freshness.rs`,
-/// in the line for `toolchain.rs`, is in `toolchain/`).
-fn resolve_name(files: &[String], name: &str, folder: &str) -> BTreeSet<String> {
-    let within = |base: &str| match base {
-        "" => expand(files, name),
-        base => expand(files, &format!("{base}/{name}")),
-    };
-    let here = within(folder);
-    if !here.is_empty() {
-        return here;
-    }
-    if name.trim_end_matches('/').contains('/') {
-        // A sibling's path (`report/junit.rs` in the line for `judge/`) or
-        // one from the root: tried from each folder above, nearest first.
-        let mut above = folder;
-        while !above.is_empty() {
-            above = above.rsplit_once('/').map_or("", |(parent, _)| parent);
-            let found = within(above);
-            if !found.is_empty() {
-                return found;
-            }
-        }
-    }
-    let mut below = folder.to_owned();
-    for _ in 0..4 {
-        below = if below.is_empty() {
-            "*".to_owned()
-        } else {
-            format!("{below}/*")
-        };
-        let found = within(&below);
-        if !found.is_empty() {
-            return found;
-        }
-    }
-    BTreeSet::new()
-}
+/// Which folders a layout must cover: every entry of each (a file, or a
+/// folder ending in `/`) must be a path the layout names, or hold one.
+/// At the root, only the folders count.
+const COVERED: &[(&str, &[&str])] = &[
+    ("README.md", &[""]),
+    ("harness/README.md", &["harness/src", "runners"]),
+];
 
-/// Folders whose every entry (file or folder) the layout must name, and
-/// folders one line covers whole (the self-tests: cargo finds each file,
-/// and a list of them would only go stale).
-const NAMED_ONE_BY_ONE: &[&str] = &["harness/src", "reference/src", "runners", "cases"];
-const COVERED_BY_A_LINE: &[&str] = &["harness/tests"];
-
-/// What is wrong with the layout `entries` read against the tracked
-/// `files`: a name that is not in the tree (with the README's line), and
-/// an entry of a [`NAMED_ONE_BY_ONE`] folder that nothing names.
-fn layout_problems(entries: &[Entry], files: &[String]) -> Vec<String> {
+/// What is wrong with the layout `paths` of `readme` read against the
+/// tracked `files`: a path that is not in the tree, and an entry of a
+/// `covered` folder that no path names (as deep as the entry: a folder's
+/// own line names none of its entries).
+fn layout_problems(
+    readme: &str,
+    paths: &[(usize, String)],
+    covered: &[&str],
+    files: &[String],
+) -> Vec<String> {
     let mut problems = Vec::new();
-    let mut named: BTreeSet<String> = BTreeSet::new();
-    for entry in entries {
-        for path in &entry.paths {
-            let found = expand(files, path);
-            if found.is_empty() {
-                problems.push(format!(
-                    "README.md:{}: `{path}` is not in the tree",
-                    entry.line
-                ));
-            }
-            named.extend(found);
+    for (line, path) in paths {
+        if !files.iter().any(|f| matches(path, f)) {
+            problems.push(format!("{readme}:{line}: `{path}` is not in the tree"));
         }
-        let folder = match entry.paths[0].strip_suffix('/') {
-            Some(folder) => folder,
-            None => folder(&entry.paths[0]),
+    }
+    let mut children = BTreeSet::new();
+    for folder in covered {
+        let prefix = if folder.is_empty() {
+            String::new()
+        } else {
+            format!("{folder}/")
         };
-        for name in names_in(&entry.about) {
-            if name.starts_with("target/") {
-                continue; // what a run writes, not the tree
-            }
-            let found = resolve_name(files, &name, folder);
-            if found.is_empty() {
-                problems.push(format!(
-                    "README.md:{}: `{name}` (in the line for `{}`) is not in the tree",
-                    entry.line, entry.paths[0]
-                ));
-            }
-            named.extend(found);
+        for rest in files.iter().filter_map(|f| f.strip_prefix(&prefix)) {
+            match rest.split_once('/') {
+                Some((dir, _)) => children.insert(format!("{prefix}{dir}/")),
+                None if !folder.is_empty() => children.insert(format!("{prefix}{rest}")),
+                None => false,
+            };
         }
     }
-    for root in COVERED_BY_A_LINE {
-        let line = format!("{root}/");
-        if !entries.iter().any(|e| e.paths.contains(&line)) {
-            problems.push(format!("README.md: the layout has no line for `{line}`"));
+    for child in children {
+        let named = files
+            .iter()
+            .filter(|f| f.starts_with(&child) || **f == child)
+            .any(|f| {
+                paths
+                    .iter()
+                    .any(|(_, p)| depth(p) >= depth(&child) && matches(p, f))
+            });
+        if !named {
+            problems.push(format!("{readme}: `{child}` is in no line of the layout"));
         }
     }
-    problems.extend(unnamed(&named, files));
     problems
 }
 
-/// The entries of [`NAMED_ONE_BY_ONE`] folders that no layout name is or
-/// is inside: naming a file in a folder names the folder, while the line
-/// of the folder itself (or of one above it) names none of its entries.
-fn unnamed(named: &BTreeSet<String>, files: &[String]) -> Vec<String> {
-    let mut children: BTreeSet<String> = BTreeSet::new();
-    for root in NAMED_ONE_BY_ONE {
-        let prefix = format!("{root}/");
-        for file in files.iter().filter_map(|f| f.strip_prefix(&prefix)) {
-            let child = match file.split_once('/') {
-                Some((dir, _)) => format!("{prefix}{dir}/"),
-                None => format!("{prefix}{file}"),
-            };
-            children.insert(child);
-        }
-    }
-    children
-        .into_iter()
-        .filter(|child| {
-            !named
-                .iter()
-                .any(|n| n == child || n.starts_with(child.as_str()))
-        })
-        .map(|child| format!("README.md: `{child}` is in no line of the layout"))
-        .collect()
-}
-
 #[test]
-fn the_readmes_layout_is_the_tree() {
+fn each_readmes_layout_is_the_tree() {
     let root = root();
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
-    let entries = layout(&readme);
-    assert!(entries.len() >= 20, "the layout section: {entries:?}");
-    let problems = layout_problems(&entries, &tracked(&root));
-    assert!(
-        problems.is_empty(),
-        "the README's layout (## Layout) and the tree differ:\n  {}",
-        problems.join("\n  ")
-    );
+    let files = tracked(&root);
+    for (readme, covered) in COVERED {
+        let markdown = std::fs::read_to_string(root.join(readme)).expect(readme);
+        let paths = layout(&markdown);
+        assert!(paths.len() >= 8, "{readme}'s layout section: {paths:?}");
+        let problems = layout_problems(readme, &paths, covered, &files);
+        assert!(
+            problems.is_empty(),
+            "{readme}'s layout (## Layout) and the tree differ:\n  {}",
+            problems.join("\n  ")
+        );
+    }
 }
 
-/// The layout check on a made-up README and tree: a stale entry, a stale
-/// name in a description, a file no line names and a folder's own line
-/// naming none of its entries are found; a name in a subfolder, a glob
-/// and a name on a continuation line are read as names.
+/// The layout check on a made-up README and tree: a stale path and an
+/// entry of a covered folder that no path names are found (the folder's
+/// own line names none of its entries); a continuation line names nothing.
 #[test]
 fn the_layout_check_sees_stale_and_missing_lines() {
     let readme = "\
@@ -694,23 +578,29 @@ cases/        the table (*.json)
 runners/*/language.toml   the manifests
 runners/gone/   a port that left
 harness/src/  the harness:
-  lib.rs      the modules
-  table/      the table: json.rs, and on the next line
-              validate.rs and stale.rs
-  report.rs   the page (html.rs)
-harness/tests/  the self-tests
+  lib.rs, table/  the modules, and on the next line
+              stale.rs
+.ci/          CI
 ```
 ## After
 ```
 not/layout/  ignored
 ```
 ";
-    let entries = layout(readme);
-    assert_eq!(entries.len(), 8, "{entries:?}");
-    assert_eq!(entries[5].paths, ["harness/src/table/"]);
+    let paths = layout(readme);
+    let expected = [
+        (5, "cases/"),
+        (6, "runners/*/language.toml"),
+        (7, "runners/gone/"),
+        (8, "harness/src/"),
+        (9, "harness/src/lib.rs"),
+        (9, "harness/src/table/"),
+        (11, ".ci/"),
+    ];
     assert_eq!(
-        entries[5].about,
-        "the table: json.rs, and on the next line validate.rs and stale.rs"
+        paths,
+        expected.map(|(line, path)| (line, path.to_owned())),
+        "{paths:?}"
     );
     let files: Vec<String> = [
         "cases/seed.json",
@@ -720,28 +610,24 @@ not/layout/  ignored
         "harness/src/lib.rs",
         "harness/src/text.rs",
         "harness/src/table/json.rs",
-        "harness/src/table/validate.rs",
-        "harness/src/report.rs",
-        "harness/src/report/html.rs",
         "harness/src/judge/mod.rs",
-        "harness/tests/any.rs",
+        "reference/src/lib.rs",
+        "README.md",
     ]
     .into_iter()
     .map(str::to_owned)
     .collect();
     assert_eq!(
-        layout_problems(&entries, &files),
+        layout_problems("R.md", &paths, &["", "harness/src", "runners"], &files),
         [
-            "README.md:7: `runners/gone/` is not in the tree",
-            "README.md:10: `stale.rs` (in the line for `harness/src/table/`) is not in the tree",
-            "README.md: `harness/src/judge/` is in no line of the layout",
-            "README.md: `harness/src/text.rs` is in no line of the layout",
-            "README.md: `runners/demo.json` is in no line of the layout",
+            "R.md:7: `runners/gone/` is not in the tree",
+            "R.md:11: `.ci/` is not in the tree",
+            "R.md: `harness/src/judge/` is in no line of the layout",
+            "R.md: `harness/src/text.rs` is in no line of the layout",
+            "R.md: `reference/` is in no line of the layout",
+            "R.md: `runners/demo.json` is in no line of the layout",
         ]
     );
-    let without_tests: Vec<Entry> = entries.into_iter().filter(|e| e.line != 13).collect();
-    assert!(layout_problems(&without_tests, &files)
-        .contains(&"README.md: the layout has no line for `harness/tests/`".to_owned()));
 }
 
 #[test]
@@ -759,8 +645,4 @@ fn layout_patterns_name_files_and_folders() {
     assert!(matches("cases/", "cases/model/a.json"));
     assert!(!matches("cases/", "cases"));
     assert!(!matches("case/", "cases/seed.json"));
-    assert_eq!(
-        names_in("Java: outbox.cli (Runner), pom.xml; src/, cmd/runner and state.rs."),
-        ["pom.xml", "src/", "state.rs"]
-    );
 }
