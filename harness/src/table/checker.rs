@@ -25,10 +25,15 @@ pub(super) struct Checker<'a> {
 impl Checker<'_> {
     /// Records a problem with `field` (`""`: the case, or the file, itself).
     pub(super) fn fail(&mut self, field: &str, problem: String) {
+        self.fail_at(field.to_owned(), problem);
+    }
+
+    /// [`Checker::fail`] with the field's path already made.
+    pub(super) fn fail_at(&mut self, field: String, problem: String) {
         self.errors.push(CaseError {
             file: self.file.to_path_buf(),
             case: self.case.clone(),
-            field: (!field.is_empty()).then(|| field.to_owned()),
+            field: (!field.is_empty()).then_some(field),
             problem,
         });
     }

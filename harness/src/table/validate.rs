@@ -69,7 +69,7 @@ fn parse_cases(
     };
     // The file's own fields first; a problem there hides no case's.
     while let Some(problem) = problems.next_if(|p| p.case.is_none()) {
-        check.fail(&problem.field, problem.message);
+        check.fail_at(problem.field, problem.message);
     }
     let items = root.get("cases").and_then(Value::as_array);
     let mut drafts = Vec::new();
@@ -114,7 +114,7 @@ fn parse_case(
         } else {
             problem.message
         };
-        check.fail(&problem.field, message);
+        check.fail_at(problem.field, message);
     }
     if let (true, Some(description)) = (description_ok, text(fields, "description")) {
         check.description(description);
