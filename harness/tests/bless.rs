@@ -1,12 +1,13 @@
 //! Adding a case takes a JSON edit and `make bless`: the reference fills in
-//! `expect`, and nothing else in the file changes.
+//! `expect`, and the file is written in the one canonical layout, so in a
+//! file already in it nothing else changes.
 
 use std::path::{Path, PathBuf};
 
 use parity::config::Settings;
 use parity::suite::Suite;
 use parity::table as case;
-use parity::table::bless::{bless_file, new_case, Which};
+use parity::table::bless::{bless_file, check, new_case, Which};
 
 const WITHOUT_EXPECT: &str = r#"{
   "$schema": "./schema.json",
@@ -66,7 +67,7 @@ fn a_case_without_expect_stops_make_test_with_a_pointer_to_make_bless() {
 fn bless_writes_the_references_expect_and_changes_nothing_else() {
     let file = scratch("bless.json", WITHOUT_EXPECT);
     assert_eq!(
-        bless_file(&file, Which::Missing).unwrap(),
+        bless_file(&file, Which::Missing).unwrap().names,
         ["lost_ack_again"]
     );
     let text = std::fs::read_to_string(&file).unwrap();
@@ -86,7 +87,7 @@ fn bless_writes_the_references_expect_and_changes_nothing_else() {
     assert_eq!(cases[1].expect.duplicates, 1);
 
     assert_eq!(
-        bless_file(&file, Which::Missing).unwrap(),
+        bless_file(&file, Which::Missing).unwrap().names,
         Vec::<String>::new(),
         "nothing left to bless"
     );
@@ -102,7 +103,7 @@ fn bless_all_recomputes_a_wrong_expect() {
     let wrong = WITHOUT_EXPECT.replace(r#""sent": [[1]]"#, r#""sent": [[]]"#);
     let file = scratch("bless-all.json", &wrong);
     assert_eq!(
-        bless_file(&file, Which::Missing).unwrap(),
+        bless_file(&file, Which::Missing).unwrap().names,
         ["lost_ack_again"]
     );
     assert!(
@@ -111,7 +112,10 @@ fn bless_all_recomputes_a_wrong_expect() {
             .contains(r#""sent": [[]]"#),
         "Missing leaves it"
     );
-    assert_eq!(bless_file(&file, Which::All).unwrap(), ["kept_as_it_is"]);
+    assert_eq!(
+        bless_file(&file, Which::All).unwrap().names,
+        ["kept_as_it_is"]
+    );
     assert!(std::fs::read_to_string(&file)
         .unwrap()
         .contains(r#""sent": [[1]]"#));
@@ -148,7 +152,7 @@ fn new_case_starts_from_a_template_that_must_be_described_before_blessing() {
     );
     std::fs::write(&file, described).unwrap();
     assert_eq!(
-        bless_file(&file, Which::Missing).unwrap(),
+        bless_file(&file, Which::Missing).unwrap().names,
         ["lost_ack_again", "my_new_case"]
     );
 }
@@ -172,42 +176,62 @@ const HAND_WRITTEN: &str = r#"{
 }
 "#;
 
+/// `HAND_WRITTEN` in the canonical layout, its `$schema` kept.
+const CANONICAL: &str = r#"{
+  "$schema": "../../cases/schema.json",
+  "cases": [
+    {
+      "name": "hand_written",
+      "description": "Laid out by its author.",
+      "batch_size": 2,
+      "messages": [{"id": 1, "aggregate": "order-1", "type": "OrderPlaced"}],
+      "passes": 1,
+      "expect": {"sent": [[1]], "journal": ["order-1 OrderPlaced"], "duplicates": 0}
+    }
+  ]
+}
+"#;
+
+/// One layout, written by the tools and checked by `make lint`: a file
+/// laid out by hand is refused by `bless --check` and laid out by `make
+/// bless`, even with nothing to bless; a canonical file with nothing to
+/// bless is not written at all.
 #[test]
-fn bless_leaves_a_file_with_nothing_to_bless_byte_for_byte() {
-    let file = scratch("nothing-to-bless.json", HAND_WRITTEN);
+fn bless_lays_out_a_hand_written_file_and_lint_checks_the_layout() {
+    let file = scratch("hand-laid-out.json", HAND_WRITTEN);
+    let error = check(&file).unwrap_err();
     assert_eq!(
-        bless_file(&file, Which::Missing).unwrap(),
-        Vec::<String>::new()
+        error,
+        format!(
+            "{}: not in the canonical layout (the one every tool writes): `make bless` lays it out",
+            file.display()
+        )
     );
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), HAND_WRITTEN);
-    assert_eq!(bless_file(&file, Which::All).unwrap(), Vec::<String>::new());
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), HAND_WRITTEN);
-    // A path with no file is not created either.
+    let done = bless_file(&file, Which::Missing).unwrap();
+    assert_eq!((done.names, done.written), (Vec::<String>::new(), true));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), CANONICAL);
+    check(&file).unwrap();
+    let done = bless_file(&file, Which::All).unwrap();
+    assert_eq!((done.names, done.written), (Vec::<String>::new(), false));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), CANONICAL);
+
+    // A wrong expect in a hand-laid file: blessed, and laid out.
+    let wrong = HAND_WRITTEN.replace(r#""sent": [[1]]"#, r#""sent": [[]]"#);
+    std::fs::write(&file, &wrong).unwrap();
+    assert_eq!(
+        bless_file(&file, Which::All).unwrap().names,
+        ["hand_written"]
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), CANONICAL);
+
+    // A path with no file is not created.
     let missing = file.with_file_name("missing.json");
     let _ = std::fs::remove_file(&missing);
     assert_eq!(
         bless_file(&missing, Which::Missing).unwrap(),
-        Vec::<String>::new()
+        Default::default()
     );
     assert!(!missing.exists());
-}
-
-#[test]
-fn bless_changes_only_the_blessed_lines_of_a_hand_laid_out_file() {
-    let unblessed = HAND_WRITTEN.replace(
-        r#""passes": 1,
-            "expect": {"sent": [[1]], "journal": ["order-1 OrderPlaced"], "duplicates": 0}"#,
-        r#""passes": 1"#,
-    );
-    let file = scratch("hand-laid-out.json", &unblessed);
-    assert_eq!(bless_file(&file, Which::Missing).unwrap(), ["hand_written"]);
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), HAND_WRITTEN);
-
-    // BLESS=all replaces a wrong expect where it stands.
-    let wrong = HAND_WRITTEN.replace(r#""sent": [[1]]"#, r#""sent": [[]]"#);
-    std::fs::write(&file, &wrong).unwrap();
-    assert_eq!(bless_file(&file, Which::All).unwrap(), ["hand_written"]);
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), HAND_WRITTEN);
 }
 
 #[test]
@@ -215,7 +239,7 @@ fn bless_and_new_case_keep_the_authors_schema() {
     let unblessed = WITHOUT_EXPECT.replace("./schema.json", "my-own-schema.json");
     let file = scratch("own-schema.json", &unblessed);
     assert_eq!(
-        bless_file(&file, Which::Missing).unwrap(),
+        bless_file(&file, Which::Missing).unwrap().names,
         ["lost_ack_again"]
     );
     let text = std::fs::read_to_string(&file).unwrap();
@@ -283,7 +307,7 @@ fn bless_through_a_link_writes_the_file_and_keeps_the_link() {
     let _ = std::fs::remove_file(&link);
     std::os::unix::fs::symlink("linked-real.json", &link).unwrap();
     assert_eq!(
-        bless_file(&link, Which::Missing).unwrap(),
+        bless_file(&link, Which::Missing).unwrap().names,
         ["lost_ack_again"]
     );
     assert!(std::fs::symlink_metadata(&link)

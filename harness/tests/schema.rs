@@ -1,11 +1,15 @@
-//! `cases/schema.json` and the harness must not drift: every case file is
-//! valid under the schema, and every broken sample is refused by both,
-//! except the rules a JSON Schema cannot say, which are listed here and
-//! checked to be the harness's alone (so a schema that learns one shows up).
+//! `cases/schema.json` is what the harness checks every case file with, and
+//! the model (`outbox-cases`) reads what it accepts: the two must know the
+//! same fields. Every case file is valid under the schema, every broken
+//! sample is refused by both, except the rules a JSON Schema cannot say,
+//! which are listed here and checked to be the harness's alone (so a
+//! schema that learns one shows up).
 
 use std::path::Path;
 
-use parity::table::validate;
+use outbox_cases::CaseSpec;
+use parity::table::{validate, Failure, Outcome, Row, Scenario};
+use serde_json::Value;
 
 mod common;
 
@@ -201,6 +205,66 @@ fn the_rules_a_schema_cannot_say_are_the_harness_alone() {
         assert!(
             !schema_refuses(&validator, &text),
             "the schema now refuses {what}: move it to BOTH_REFUSE"
+        );
+    }
+}
+
+/// The model writes every field the schema knows and no other: a case with
+/// every optional field set, serialized by the model, is valid under the
+/// schema and has exactly the schema's fields, at every level.
+#[test]
+fn the_model_and_the_schema_know_the_same_fields() {
+    let scenario = Scenario {
+        batch_size: 1,
+        messages: vec![Row {
+            written_after_pass: 1,
+            ..Row::new(1, "order-1", "OrderPlaced")
+        }],
+        failures: [(1, Failure::Down)].into(),
+        passes: 1,
+        restart_each_pass: true,
+    };
+    let expect = Outcome {
+        sent: vec![vec![]],
+        ..Outcome::default()
+    };
+    let spec = CaseSpec::new("every_field".into(), "d".into(), scenario, Some(expect));
+    let case = serde_json::to_value(spec).unwrap();
+    let file = serde_json::json!({"$schema": "./schema.json", "cases": [case]});
+    assert!(validator().is_valid(&file));
+    assert!(!harness_refuses(&file.to_string()));
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(parity::repo_root().join("cases/schema.json")).unwrap(),
+    )
+    .unwrap();
+    let keys = |value: Option<&Value>| {
+        let mut keys: Vec<String> = value
+            .unwrap()
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        keys.sort();
+        keys
+    };
+    let defs = "/$defs/case/properties";
+    for (model, schema_fields) in [
+        (&file["cases"][0], defs.to_owned()),
+        (
+            &file["cases"][0]["messages"][0],
+            format!("{defs}/messages/items/properties"),
+        ),
+        (
+            &file["cases"][0]["expect"],
+            format!("{defs}/expect/properties"),
+        ),
+        (&file, "/properties".to_owned()),
+    ] {
+        assert_eq!(
+            keys(Some(model)),
+            keys(schema.pointer(&schema_fields)),
+            "{schema_fields}"
         );
     }
 }

@@ -2,7 +2,8 @@
 //! that lacks one (`--all`: for every case) and writes it into its file.
 //! `make new-case NAME=...`: starts a case from a template (`--new NAME
 //! [--file PATH]`). Neither runs in CI: expected values are reviewed by a
-//! person, then committed.
+//! person, then committed. `--check` (`make lint`, CI too) only checks that
+//! every case file is valid and in the canonical layout the tools write.
 
 use std::process::ExitCode;
 
@@ -22,6 +23,10 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args == ["--check"] {
+        return check();
+    }
     if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false") {
         return Err(
             "blessing never runs in CI: bless on your machine, review the diff, commit it".into(),
@@ -29,8 +34,7 @@ fn run() -> Result<(), String> {
     }
     let root = parity::repo_root();
     let sources = case_sources(&root, &Settings::from_env()?);
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: bless [--all] | bless --new NAME [--file PATH]";
+    let usage = "usage: bless [--all] | bless --new NAME [--file PATH] | bless --check";
 
     if args.first().map(String::as_str) == Some("--new") {
         let name = args.get(1).ok_or(usage)?;
@@ -71,11 +75,14 @@ fn run() -> Result<(), String> {
     let mut total = 0;
     for file in &files {
         match bless::bless_file(file, which) {
-            Ok(names) if names.is_empty() => {}
-            Ok(names) => {
-                total += names.len();
-                println!("bless: {}: {}", display(file), names.join(", "));
+            Ok(done) if !done.names.is_empty() => {
+                total += done.names.len();
+                println!("bless: {}: {}", display(file), done.names.join(", "));
             }
+            Ok(done) if done.written => {
+                println!("bless: {}: laid out in the canonical layout", display(file));
+            }
+            Ok(_) => {}
             Err(e) => problems.push(e),
         }
     }
@@ -91,6 +98,22 @@ fn run() -> Result<(), String> {
         println!("bless: {total} case(s) blessed from the Rust reference; review with `git diff cases/`, then `make test`");
     }
     Ok(())
+}
+
+/// `bless --check`: every case file valid and in the canonical layout.
+fn check() -> Result<(), String> {
+    let root = parity::repo_root();
+    let sources = case_sources(&root, &Settings::from_env()?);
+    let (files, unreadable) = table::files(&sources);
+    let mut problems: Vec<String> = unreadable.iter().map(ToString::to_string).collect();
+    problems.extend(files.iter().filter_map(|file| bless::check(file).err()));
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "the case files need work:\n{}",
+        problems.join("\n")
+    ))
 }
 
 fn display(path: &std::path::Path) -> String {

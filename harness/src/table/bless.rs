@@ -1,11 +1,12 @@
 //! `make bless`: `expect` computed by the Rust reference and written back
 //! into the case file, so adding a case is a JSON edit and a review of the
-//! diff. Only what is blessed changes (see [`bless_file`]), and every write
-//! is atomic: a crash or a full disk leaves the old file whole.
+//! diff. Every file is written in the one canonical layout ([`layout`]),
+//! which `make lint` checks ([`check`]), and every write is atomic: a crash
+//! or a full disk leaves the old file whole.
 
 use std::path::Path;
 
-use super::json::Json;
+use super::json;
 use super::{
     is_valid_name, layout, validate, Case, CaseError, Draft, Failure, Outcome, Row, Scenario,
     MAX_NAME_CHARS,
@@ -22,46 +23,59 @@ pub enum Which {
     All,
 }
 
-/// Blesses one file; returns the names whose `expect` was written or changed.
-/// A file with any other problem is left alone and its problems returned.
-///
-/// Only what is blessed changes: a file with nothing to bless is not
-/// written at all, whatever its layout (a case author who runs `make bless`
-/// expects `git diff` to show expected values, not a reformatted file they
-/// never asked for). A file in the canonical layout stays in it; in any
-/// other layout, the new `expect` is written in where it belongs and every
-/// other byte is kept, `$schema` included.
-pub fn bless_file(path: &Path, which: Which) -> Result<Vec<String>, String> {
+/// What [`bless_file`] did to a file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Blessed {
+    /// The cases whose `expect` was written or changed.
+    pub names: Vec<String>,
+    /// Whether the file was written (blessed, or laid out anew).
+    pub written: bool,
+}
+
+/// Blesses one file and writes it in the canonical layout, if that changes
+/// it: a file laid out by hand is laid out anew even with nothing to bless
+/// (its `$schema` kept), a canonical one with nothing to bless is not
+/// written. A file with any other problem is left alone and its problems
+/// returned.
+pub fn bless_file(path: &Path, which: Which) -> Result<Blessed, String> {
     let _lock = Lock::folder_of(path)?;
     let Some(file) = CaseFile::read(path)? else {
-        return Ok(Vec::new());
+        return Ok(Blessed::default());
     };
     let mut drafts = file.drafts.clone();
-    let mut blessed = Vec::new();
-    let mut changed = Vec::new();
-    for (index, draft) in drafts.iter_mut().enumerate() {
+    let mut names = Vec::new();
+    for draft in &mut drafts {
         if draft.has_expect && which == Which::Missing {
             continue;
         }
         let outcome = oracle::expect(&draft.case.scenario);
         if !draft.has_expect || outcome != draft.case.expect {
-            blessed.push(draft.case.name.clone());
-            changed.push(index);
+            names.push(draft.case.name.clone());
             draft.case.expect = outcome;
             draft.has_expect = true;
         }
     }
-    if blessed.is_empty() {
-        return Ok(blessed);
+    let text = file.canonical(&drafts);
+    let written = text != file.text;
+    if written {
+        write(path, &text)?;
     }
-    let new_text = if file.is_canonical() {
-        file.canonical(&drafts)
-    } else {
-        layout::with_expects(&file.text, &drafts, &changed)
-            .unwrap_or_else(|| file.canonical(&drafts))
+    Ok(Blessed { names, written })
+}
+
+/// Whether the case file at `path` is valid and in the canonical layout,
+/// as `make lint` asks (`bless --check`); the error says what to run.
+pub fn check(path: &Path) -> Result<(), String> {
+    let Some(file) = CaseFile::read(path)? else {
+        return Err(format!("{}: cannot read: no such file", path.display()));
     };
-    write(path, &new_text)?;
-    Ok(blessed)
+    if file.canonical(&file.drafts) == file.text {
+        return Ok(());
+    }
+    Err(format!(
+        "{}: not in the canonical layout (the one every tool writes): `make bless` lays it out",
+        path.display()
+    ))
 }
 
 /// A case file as read for writing back.
@@ -89,13 +103,9 @@ impl CaseFile {
             let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
             return Err(lines.join("\n"));
         }
-        let schema = match Json::parse(&text) {
-            Ok(Json::Object(fields)) => fields.into_iter().find_map(|(key, value)| match value {
-                Json::Str(schema) if key == "$schema" => Some(schema),
-                _ => None,
-            }),
-            _ => None,
-        };
+        let schema = json::parse_value(&text)
+            .ok()
+            .and_then(|(value, _)| value.get("$schema")?.as_str().map(str::to_owned));
         Ok(Some(CaseFile {
             text,
             drafts,
@@ -106,10 +116,6 @@ impl CaseFile {
     /// `drafts` in the canonical layout, with this file's `$schema`.
     fn canonical(&self, drafts: &[Draft]) -> String {
         layout::file_text_drafts(self.schema.as_deref(), drafts)
-    }
-
-    fn is_canonical(&self) -> bool {
-        self.canonical(&self.drafts) == self.text
     }
 }
 
@@ -188,10 +194,9 @@ pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String
     append_to(path, file, &[template])
 }
 
-/// Appends `drafts` to the case file at `path` (made if missing), changing
-/// nothing else in it: a file in the canonical layout stays in it, one laid
-/// out by hand gets the cases added after its last one, and its `$schema`
-/// is kept. What `make new-case` and `make fuzz SAVE=1` write.
+/// Appends `drafts` to the case file at `path` (made if missing), written
+/// in the canonical layout with its `$schema` kept. What `make new-case`
+/// and `make fuzz SAVE=1` write.
 pub fn append(path: &Path, drafts: &[Draft]) -> Result<(), String> {
     let _lock = Lock::folder_of(path)?;
     append_to(path, CaseFile::read(path)?, drafts)
@@ -284,24 +289,11 @@ impl Drop for Lock {
 fn append_to(path: &Path, file: Option<CaseFile>, drafts: &[Draft]) -> Result<(), String> {
     let text = match file {
         None => layout::file_text_drafts(Some(layout::SCHEMA), drafts),
-        Some(file) if file.is_canonical() => {
+        Some(file) => {
             let mut all = file.drafts.clone();
             all.extend_from_slice(drafts);
             file.canonical(&all)
         }
-        Some(file) => drafts
-            .iter()
-            .try_fold(file.text.clone(), |text, draft| {
-                layout::with_case_appended(
-                    &text,
-                    &layout::case_value(&draft.case, draft.has_expect),
-                )
-            })
-            .unwrap_or_else(|| {
-                let mut all = file.drafts.clone();
-                all.extend_from_slice(drafts);
-                file.canonical(&all)
-            }),
     };
     write(path, &text)
 }

@@ -1,16 +1,10 @@
 //! Recording what is wrong with a case file (file, case, field) instead of
-//! stopping at the first problem, and the small helpers the reading
-//! ([`super::de`]) and the rules ([`super::validate`]) share.
+//! stopping at the first problem, and the small helpers the schema's
+//! problems ([`super::problems`]) and the rules ([`super::validate`]) share.
 
 use std::path::Path;
 
-use super::json::Json;
-use super::CaseError;
-
-/// The value of `key` in an object's fields.
-pub(super) fn get<'j>(fields: &'j [(String, Json)], key: &str) -> Option<&'j Json> {
-    fields.iter().find(|(k, _)| k == key).map(|(_, v)| v)
-}
+use super::{CaseError, MAX_ID};
 
 /// A field's path: `prefix.field`, or `field` at the top.
 pub(super) fn join(prefix: &str, field: &str) -> String {
@@ -31,13 +25,26 @@ pub(super) struct Checker<'a> {
 impl Checker<'_> {
     /// Records a problem with `field` (`""`: the case, or the file, itself).
     pub(super) fn fail(&mut self, field: &str, problem: String) {
+        self.fail_at(field.to_owned(), problem);
+    }
+
+    /// [`Checker::fail`] with the field's path already made.
+    pub(super) fn fail_at(&mut self, field: String, problem: String) {
         self.errors.push(CaseError {
             file: self.file.to_path_buf(),
             case: self.case.clone(),
-            field: (!field.is_empty()).then(|| field.to_owned()),
+            field: (!field.is_empty()).then_some(field),
             problem,
         });
     }
+}
+
+/// What is wrong with a failure key that is no attempt number.
+pub(super) fn not_an_attempt(key: &str) -> String {
+    format!(
+        "{key:?} is not an attempt number: write a decimal from 1 to {MAX_ID} without sign, leading \
+         zero or spaces"
+    )
 }
 
 /// A float as a message shows it: whole digits where they are exact.

@@ -5,11 +5,17 @@
 //! repeated key is almost always a merge mistake, and `1.0` is read
 //! differently by different languages), so files are parsed into this tree,
 //! which keeps integers apart from other numbers and refuses repeated keys.
+//!
+//! Case files are read by [`parse_value`] instead: a `serde_json::Value`
+//! (what the JSON Schema validator takes) built with the same refusal of
+//! repeated keys; there `1.0` is a float, told apart from `1` by
+//! `Number::is_f64`.
 
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// One JSON value, with integers kept apart from other numbers.
 #[derive(Debug, Clone, PartialEq)]
@@ -132,6 +138,100 @@ impl<'de> Visitor<'de> for JsonVisitor {
             entries.push((key, value));
         }
         Ok(Json::Object(entries))
+    }
+}
+
+/// `text` as a `serde_json::Value`, refusing repeated keys, with the error
+/// as [`Json::parse_for_people`] words it; and whether a number was written
+/// with a fraction or an exponent (or is too large for 64 bits).
+pub fn parse_value(text: &str) -> Result<(serde_json::Value, bool), String> {
+    if text.trim().is_empty() {
+        return Err("the file is empty (a case file is at least `{\"cases\": []}`)".to_owned());
+    }
+    let floats = Cell::new(false);
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    Strict(&floats)
+        .deserialize(&mut deserializer)
+        .and_then(|value| deserializer.end().map(|()| value))
+        .map(|value| (value, floats.get()))
+        .map_err(|e| explain(text, &e))
+}
+
+/// Reads a `serde_json::Value` whose objects have no repeated key, noting
+/// any float in its cell.
+#[derive(Clone, Copy)]
+struct Strict<'f>(&'f Cell<bool>);
+
+impl<'de> DeserializeSeed<'de> for Strict<'_> {
+    type Value = serde_json::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+/// serde_json's own `Value` visitor, but for objects: a key seen before in
+/// the same object is an error where it stands (the map's lookup keeps it
+/// linear).
+impl<'de> Visitor<'de> for Strict<'_> {
+    type Value = serde_json::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        self.0.set(true);
+        Ok(v.into())
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element_seed(self)? {
+            items.push(item);
+        }
+        Ok(items.into())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut entries = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let slot = match entries.entry(key) {
+                serde_json::map::Entry::Vacant(slot) => slot,
+                serde_json::map::Entry::Occupied(seen) => {
+                    return Err(de::Error::custom(format_args!(
+                        "repeated key {:?} in one object",
+                        seen.key()
+                    )));
+                }
+            };
+            slot.insert(map.next_value_seed(self)?);
+        }
+        Ok(entries.into())
     }
 }
 

@@ -6,7 +6,6 @@
 
 pub mod bless;
 mod checker;
-mod de;
 pub mod json;
 pub mod layout;
 pub mod limits;

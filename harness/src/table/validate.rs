@@ -1,23 +1,23 @@
 //! Checking a case file against every rule of the case format (SPEC.md,
 //! "Case file format") and turning it into [`Case`]s.
 //!
-//! Files are read into the strict [`Json`] tree first, so repeated keys,
-//! `1.0` for an integer and lone surrogates are refused before any rule;
-//! then each case through serde into the model's [`CaseSpec`] ([`de`]),
-//! which knows the fields; then the rules, on the typed case.
+//! A file is read strictly first ([`json::parse_value`]: no byte order
+//! mark, no repeated key, no lone surrogate); then checked against
+//! `cases/schema.json` ([`problems`]: every problem at once, each with its
+//! field, and `1.0` where an integer belongs); then each case against the
+//! rules a schema cannot say (below); and a case with no problem is read
+//! into the model ([`CaseSpec`]) by serde's derive.
 
 use std::path::Path;
 
-use outbox_cases::{CaseFile, CaseSpec};
-use serde::de::IgnoredAny;
+use outbox_cases::CaseSpec;
+use serde::Deserialize;
+use serde_json::{Map, Value};
 
-use super::checker::{get, Checker};
-use super::de;
-use super::json::Json;
-use super::problems::{Numbers, Problem, Required};
-use super::{
-    is_valid_name, Case, CaseError, Draft, Outcome, Row, MAX_ID, MAX_NAME_CHARS, MAX_PASSES,
-};
+use super::checker::{not_an_attempt, Checker};
+use super::json;
+use super::problems::{self, Problem};
+use super::{is_valid_name, Case, CaseError, Draft, MAX_ID, MAX_NAME_CHARS};
 use crate::config::RESERVED_NAMES;
 
 /// The cases of one file's text; what is wrong goes to `errors`.
@@ -54,98 +54,131 @@ fn parse_cases(
         ));
         return Vec::new();
     }
-    let root = match Json::parse_for_people(text) {
-        Ok(root) => root,
+    let (root, floats) = match json::parse_value(text) {
+        Ok(parsed) => parsed,
         Err(e) => {
             errors.push(CaseError::file(file, format!("not valid JSON: {e}")));
             return Vec::new();
         }
     };
+    let mut problems = problems::of(&root, floats).into_iter().peekable();
     let mut check = Checker {
         file,
         case: None,
         errors,
     };
-    // The file's own fields first, each case left unread: a case's
-    // problems are its own, named with its name.
-    let mut required = Required::new();
-    let (_, problems) = de::read::<CaseFile<IgnoredAny>>(&root, &CaseNumbers, &mut required);
-    // A bad `$schema` is no reason not to read the cases as well.
-    let readable = problems.iter().all(|(at, _)| at == "$schema");
-    check.report(problems);
-    if !readable {
-        return Vec::new();
+    // The file's own fields first; a problem there hides no case's.
+    while let Some(problem) = problems.next_if(|p| p.case.is_none()) {
+        check.fail_at(problem.field, problem.message);
     }
-    let items = match &root {
-        Json::Object(fields) => match get(fields, "cases") {
-            Some(Json::Array(items)) => items.as_slice(),
-            _ => &[],
-        },
-        _ => &[],
-    };
-    items
-        .iter()
-        .enumerate()
-        .filter_map(|(index, item)| parse_case(&mut check, &mut required, index, item, rule))
-        .collect()
+    let items = root.get("cases").and_then(Value::as_array);
+    let mut drafts = Vec::new();
+    for (index, item) in items.into_iter().flatten().enumerate() {
+        let mut mine = Vec::new();
+        while let Some(problem) = problems.next_if(|p| p.case == Some(index)) {
+            mine.push(problem);
+        }
+        drafts.extend(parse_case(&mut check, index, item, mine, rule));
+    }
+    drafts
 }
 
-/// One case: read into the model (every problem of its fields' shapes
-/// found at once), then the rules on what was read. A rule runs when the
-/// fields it needs were read without a problem, so it does not report
-/// what a zero in the place of a bad value would break.
+/// One case: the schema's problems, under its name once the name is good,
+/// then the rules a schema cannot say, each run when the fields it needs
+/// have no problem (so it does not report what a bad value breaks), then
+/// the case read into the model.
 fn parse_case(
     check: &mut Checker<'_>,
-    required: &mut Required,
     index: usize,
-    item: &Json,
+    item: &Value,
+    mut problems: Vec<Problem>,
     rule: ExpectRule,
 ) -> Option<Draft> {
     check.case = Some(format!("#{} (cases[{index}])", index + 1));
     let before = check.errors.len();
-    let (spec, problems) = de::read::<CaseSpec>(item, &CaseNumbers, required);
-    let clean = |field: &str| !problems.iter().any(|(at, _)| within(at, field));
-    let [name_ok, description_ok, messages_ok, passes_ok] =
-        ["name", "description", "messages", "passes"].map(clean);
-    // A case that is no object has no fields to miss: `make bless` would
-    // not help it.
-    let is_object = matches!(item, Json::Object(_));
-    // A bad list in `expect.sent` reads as an empty one: the count of lists
-    // is still the file's.
-    let lists_ok = !problems
-        .iter()
-        .any(|(at, _)| ["", "expect", "expect.sent"].contains(&at.as_str()));
-    let Some(spec) = spec else {
-        check.report(problems);
-        return None;
-    };
-    if name_ok {
-        check.name(&spec.name);
+    let bless_computes = |p: &Problem| rule == ExpectRule::Optional && is_expect(p);
+    problems.retain(|p| !said_by_rules(p) && !bless_computes(p));
+    let empty = Map::new();
+    let fields = item.as_object().unwrap_or(&empty);
+    let clean = |field: &str| !problems.iter().any(|p| within(&p.field, field));
+    let [description_ok, messages_ok, passes_ok, sent_ok] =
+        ["description", "messages", "passes", "expect.sent"].map(clean);
+    if let Some(name) = fields.get("name").and_then(Value::as_str) {
+        check.name(name);
     }
-    check.report(problems);
-    if spec.expect.is_none() && rule == ExpectRule::Required && is_object {
-        check.fail(
-            "expect",
+    for problem in problems {
+        let message = if is_expect(&problem) {
             "required field is missing: run `make bless` to compute it from the Rust reference, then review \
              the diff"
-                .into(),
-        );
+                .to_owned()
+        } else {
+            problem.message
+        };
+        check.fail_at(problem.field, message);
     }
-    if description_ok {
-        check.description(&spec.description);
+    if let (true, Some(description)) = (description_ok, text(fields, "description")) {
+        check.description(description);
     }
-    if messages_ok {
-        check.ids_increase(&spec.messages);
-    }
-    if messages_ok && passes_ok {
-        check.written_after(&spec.messages, spec.passes);
-    }
-    if let (Some(expect), true, true) = (&spec.expect, lists_ok, passes_ok) {
-        check.one_list_per_pass(expect, spec.passes);
+    if let Some(failures) = fields.get("failures").and_then(Value::as_object) {
+        check.attempts(failures);
     }
     if check.errors.len() > before {
+        rules_on_values(check, fields, [messages_ok, passes_ok, sent_ok]);
         return None;
     }
+    let draft = into_draft(check, item)?;
+    let (scenario, expect) = (&draft.case.scenario, &draft.case.expect);
+    let rows = &scenario.messages;
+    check.ids_increase(rows.iter().map(|row| row.id));
+    check.written_after(
+        rows.iter().map(|row| row.written_after_pass),
+        scenario.passes,
+    );
+    if draft.has_expect {
+        check.one_list_per_pass(expect.sent.len(), scenario.passes);
+    }
+    (check.errors.len() == before).then_some(draft)
+}
+
+/// The rules on a case that has problems already, read from its value: each
+/// where the fields it needs have none.
+fn rules_on_values(check: &mut Checker<'_>, fields: &Map<String, Value>, clean: [bool; 3]) {
+    let [messages_ok, passes_ok, sent_ok] = clean;
+    let rows = fields.get("messages").and_then(Value::as_array);
+    let passes = fields.get("passes").and_then(Value::as_u64);
+    let sent = fields
+        .get("expect")
+        .and_then(|e| e.get("sent"))
+        .and_then(Value::as_array);
+    if let (true, Some(rows)) = (messages_ok, rows) {
+        check.ids_increase(rows.iter().map(|row| number(row, "id")));
+    }
+    if let (true, true, Some(rows), Some(passes)) = (messages_ok, passes_ok, rows, passes) {
+        check.written_after(
+            rows.iter().map(|row| number(row, "written_after_pass")),
+            passes,
+        );
+    }
+    if let (true, true, Some(sent), Some(passes)) = (sent_ok, passes_ok, sent, passes) {
+        check.one_list_per_pass(sent.len(), passes);
+    }
+}
+
+fn text<'v>(fields: &'v Map<String, Value>, field: &str) -> Option<&'v str> {
+    fields.get(field).and_then(Value::as_str)
+}
+
+/// A case with no problem, read into the model. The model refusing what
+/// the schema accepted is the two drifting apart: said, never a panic.
+fn into_draft(check: &mut Checker<'_>, item: &Value) -> Option<Draft> {
+    let spec = match CaseSpec::deserialize(item) {
+        Ok(spec) => spec,
+        Err(e) => {
+            let problem = format!("cases/schema.json accepts it but the case model does not: {e}");
+            check.fail("", problem);
+            return None;
+        }
+    };
     let has_expect = spec.expect.is_some();
     let (name, description, scenario, expect) = spec.into_parts();
     let case = Case {
@@ -158,6 +191,23 @@ fn parse_case(
     Some(Draft { case, has_expect })
 }
 
+/// The schema's word on what a rule below says in its own: the name's
+/// pattern, length and reserved names (the rules `make new-case` applies
+/// too), and an empty description.
+fn said_by_rules(problem: &Problem) -> bool {
+    let keyword = problem.keyword;
+    match problem.field.as_str() {
+        "name" => ["pattern", "maxLength", "not"].contains(&keyword),
+        "description" => keyword == "minLength",
+        _ => false,
+    }
+}
+
+/// A case without `expect`: what `make bless` is for.
+fn is_expect(problem: &Problem) -> bool {
+    problem.field == "expect" && problem.keyword == "required"
+}
+
 /// Whether a problem at `at` is about `field` (itself, or a part of it);
 /// a problem with the whole case is about every field.
 fn within(at: &str, field: &str) -> bool {
@@ -167,54 +217,7 @@ fn within(at: &str, field: &str) -> bool {
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('.') || rest.starts_with('['))
 }
 
-/// The case format's ranges and keys (SPEC.md, "Case file format"): every
-/// id and attempt number from 1 to [`MAX_ID`], passes up to
-/// [`MAX_PASSES`], any other count from 0 to [`MAX_ID`].
-struct CaseNumbers;
-
-impl Numbers for CaseNumbers {
-    fn range(&self, field: &str) -> (u64, u64) {
-        let is = |shape: &str| shaped(field, shape);
-        if is("batch_size") || is("messages[].id") || is("expect.sent[][]") {
-            (1, MAX_ID)
-        } else if is("passes") || is("messages[].written_after_pass") {
-            (0, MAX_PASSES)
-        } else {
-            (0, MAX_ID)
-        }
-    }
-
-    fn key(&self, _field: &str, key: &str) -> Result<u64, String> {
-        parse_attempt(key).ok_or_else(|| {
-            format!(
-                "{key:?} is not an attempt number: write a decimal from 1 to {MAX_ID} \
-                 without sign, leading zero or spaces"
-            )
-        })
-    }
-}
-
-/// Whether a field's path is `shape` once its indices are left out
-/// (`messages[3].id` is `messages[].id`), without building a string for
-/// each of a large file's numbers.
-fn shaped(field: &str, shape: &str) -> bool {
-    let mut in_index = false;
-    let kept = field.bytes().filter(|&b| {
-        let keep = !in_index || b == b']';
-        in_index = (in_index || b == b'[') && b != b']';
-        keep
-    });
-    kept.eq(shape.bytes())
-}
-
 impl Checker<'_> {
-    /// What [`de::read`] found, each under the case being read.
-    fn report(&mut self, problems: Vec<Problem>) {
-        for (field, problem) in problems {
-            self.fail(&field, problem);
-        }
-    }
-
     /// The name's rules; a good name names the case in later messages.
     fn name(&mut self, name: &str) {
         if name.chars().count() > MAX_NAME_CHARS {
@@ -255,12 +258,22 @@ impl Checker<'_> {
         }
     }
 
-    fn ids_increase(&mut self, messages: &[Row]) {
-        for (i, pair) in messages.windows(2).enumerate() {
-            let (last, id) = (pair[0].id, pair[1].id);
-            if id <= last {
+    /// Every failure key an attempt number up to [`MAX_ID`]: the schema's
+    /// pattern refuses any other spelling, but cannot bound the value.
+    fn attempts(&mut self, failures: &Map<String, Value>) {
+        let too_large = |key: &&String| key.parse::<u64>().is_ok_and(|n| n > MAX_ID);
+        for key in failures.keys().filter(too_large) {
+            self.fail(&format!("failures.{key:?}"), not_an_attempt(key));
+        }
+    }
+
+    fn ids_increase(&mut self, ids: impl Iterator<Item = u64>) {
+        let mut last = None;
+        for (i, id) in ids.enumerate() {
+            let previous = last.replace(id);
+            if let Some(last) = previous.filter(|&last| id <= last) {
                 self.fail(
-                    &format!("messages[{}].id", i + 1),
+                    &format!("messages[{i}].id"),
                     format!(
                         "{id} is not greater than the previous id {last}: ids must strictly increase"
                     ),
@@ -271,14 +284,13 @@ impl Checker<'_> {
 
     /// Rows are written at pass boundaries that exist and never go back in
     /// time, so ids still increase in the order rows are written.
-    fn written_after(&mut self, messages: &[Row], passes: u64) {
+    fn written_after(&mut self, passes_of_rows: impl Iterator<Item = u64>, passes: u64) {
         let mut previous = 0;
-        for (i, row) in messages.iter().enumerate() {
-            let field = format!("messages[{i}].written_after_pass");
-            let pass = row.written_after_pass;
+        for (i, pass) in passes_of_rows.enumerate() {
+            let field = || format!("messages[{i}].written_after_pass");
             if pass > passes {
                 self.fail(
-                    &field,
+                    &field(),
                     format!(
                         "{pass} is after the last pass ({passes}): a row is written after pass 0 (before \
                          the first) to {passes} (after the last)"
@@ -286,7 +298,7 @@ impl Checker<'_> {
                 );
             } else if pass < previous {
                 self.fail(
-                    &field,
+                    &field(),
                     format!(
                         "{pass} is before the previous row's {previous}: rows are written in id order, so \
                          written_after_pass never decreases along `messages`"
@@ -297,41 +309,19 @@ impl Checker<'_> {
         }
     }
 
-    fn one_list_per_pass(&mut self, expect: &Outcome, passes: u64) {
-        if expect.sent.len() as u64 != passes {
+    fn one_list_per_pass(&mut self, lists: usize, passes: u64) {
+        if lists as u64 != passes {
             self.fail(
                 "expect.sent",
                 format!(
-                    "has {} lists but passes is {passes}: write one list per pass (`[]` for a pass that sends nothing)",
-                    expect.sent.len()
+                    "has {lists} lists but passes is {passes}: write one list per pass (`[]` for a pass that sends nothing)"
                 ),
             );
         }
     }
 }
 
-/// A failure key: a canonical decimal attempt number from 1 to 2^53-1.
-fn parse_attempt(key: &str) -> Option<u64> {
-    let canonical = !key.is_empty()
-        && key.len() <= 16
-        && key.bytes().all(|b| b.is_ascii_digit())
-        && !key.starts_with('0');
-    canonical
-        .then(|| key.parse::<u64>().ok())
-        .flatten()
-        .filter(|n| (1..=MAX_ID).contains(n))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shaped;
-
-    #[test]
-    fn a_shape_leaves_out_indices_only() {
-        assert!(shaped("messages[12].id", "messages[].id"));
-        assert!(shaped("expect.sent[0][3]", "expect.sent[][]"));
-        assert!(shaped("passes", "passes"));
-        assert!(!shaped("messages[1].idx", "messages[].id"));
-        assert!(!shaped("messages.id", "messages[].id"));
-    }
+/// A row's integer field, 0 when absent (the schema has checked its type).
+fn number(row: &Value, field: &str) -> u64 {
+    row.get(field).and_then(Value::as_u64).unwrap_or(0)
 }
