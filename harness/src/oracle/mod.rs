@@ -13,7 +13,7 @@
 
 pub mod passes;
 
-use outbox_cases::protocol::{decode, Answer, Refusal, Request};
+use outbox_cases::protocol::{decode, Refusal, Request};
 use outbox_cases::{Outcome, Scenario};
 use serde::Serialize;
 use serde_json::Value;
@@ -65,35 +65,20 @@ pub fn run(scenario: &Scenario) -> Result<Outcome, String> {
     })
 }
 
-/// An answer line of either kind (SPEC.md, "Requests" and "Refusals"):
-/// the fields in the order the protocol shows them.
+/// An answer line of either kind (SPEC.md, "Requests" and "Refusals"),
+/// its fields in the order the protocol shows them.
 #[derive(Serialize)]
 #[serde(untagged)]
 enum Line {
-    Played(Answer),
-    Refused { name: Value, error: String },
-}
-
-impl Line {
-    /// The line for a decoded request, played or refused by the reference.
-    fn of(name: String, played: Result<Outcome, String>) -> Self {
-        match played {
-            Ok(Outcome {
-                sent,
-                journal,
-                duplicates,
-            }) => Line::Played(Answer {
-                name,
-                sent,
-                journal,
-                duplicates,
-            }),
-            Err(error) => Line::Refused {
-                name: Value::String(name),
-                error,
-            },
-        }
-    }
+    Played {
+        name: String,
+        #[serde(flatten)]
+        outcome: Outcome,
+    },
+    Refused {
+        name: Value,
+        error: String,
+    },
 }
 
 /// The reference's answer to one request line, as one line (no newline):
@@ -101,7 +86,13 @@ impl Line {
 pub fn answer(line: &str) -> String {
     let line = decode(line).map_or_else(
         |Refusal { name, error }| Line::Refused { name, error },
-        |Request { name, scenario }| Line::of(name, run(&scenario)),
+        |Request { name, scenario }| match run(&scenario) {
+            Ok(outcome) => Line::Played { name, outcome },
+            Err(error) => Line::Refused {
+                name: name.into(),
+                error,
+            },
+        },
     );
     serde_json::to_string(&line).expect("an answer line serializes")
 }

@@ -1,6 +1,6 @@
 //! The oracle against the case table and SPEC.md's own examples.
 
-use outbox_cases::protocol::CaseRequest;
+use outbox_cases::protocol::{Answer, CaseRequest};
 use outbox_cases::Row;
 
 use super::passes::{self, Hook, Pass};
