@@ -3,16 +3,20 @@
 //! a case's picture draws, and the reference's own answer to a request
 //! line (for the in-process runner and the fake runners).
 //!
-//! The judge shares no code with the Rust runner it judges: both run the
-//! reference and speak the shared model (`outbox_cases`), but the pass loop
-//! ([`passes`]) and the answering here are the harness's own, so a bug in
-//! the runner cannot be copied into the expected values.
+//! The oracle is independent of the Rust runner it judges by construction:
+//! it drives the reference's parts (table, broker, relay, consumer) and
+//! speaks the shared model (`outbox_cases`), and nothing else is shared.
+//! Its pass loop ([`passes`]) and its answers are written from SPEC.md in
+//! their own shape (rows planned by pass, the outcome assembled by the
+//! loop's hook, one answer line of either kind), so a bug in the runner
+//! cannot become an expected value.
 
 pub mod passes;
 
-use outbox::{FlakyBroker, IdempotentConsumer};
-use outbox_cases::protocol::{decode, Answer, Refusal, Request};
+use outbox_cases::protocol::{decode, Refusal, Request};
 use outbox_cases::{Outcome, Scenario};
+use serde::Serialize;
+use serde_json::Value;
 
 use passes::{Hook, Pass};
 
@@ -39,44 +43,59 @@ pub fn try_expect(scenario: &Scenario) -> Result<Outcome, String> {
     })
 }
 
-/// Keeps what each pass sent.
-struct Sent(Vec<Vec<u64>>);
-
-impl<B: outbox::Broker> Hook<B> for Sent {
+/// The outcome is what the hook assembles: each pass's ids go straight
+/// into `sent`; the consumer's journal and count are read after the last.
+impl<B: outbox::Broker> Hook<B> for Outcome {
     fn after(&mut self, pass: Pass) -> bool {
-        self.0.push(pass.sent);
+        self.sent.push(pass.sent);
         true
     }
 }
 
 /// Runs a scenario through the reference; `Err` is the reference's refusal.
 pub fn run(scenario: &Scenario) -> Result<Outcome, String> {
-    let mut broker = FlakyBroker::new(IdempotentConsumer::new(), passes::failures(scenario));
-    let mut sent = Sent(Vec::new());
-    passes::drive(scenario, &mut broker, &mut sent)?;
+    let mut broker = passes::broker(scenario);
+    let mut outcome = Outcome::default();
+    passes::drive(scenario, &mut broker, &mut outcome)?;
     let consumer = broker.consumer();
     Ok(Outcome {
-        sent: sent.0,
         journal: consumer.journal().to_vec(),
         duplicates: consumer.duplicates(),
+        ..outcome
     })
+}
+
+/// An answer line of either kind (SPEC.md, "Requests" and "Refusals"),
+/// its fields in the order the protocol shows them.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Line {
+    Played {
+        name: String,
+        #[serde(flatten)]
+        outcome: Outcome,
+    },
+    Refused {
+        name: Value,
+        error: String,
+    },
 }
 
 /// The reference's answer to one request line, as one line (no newline):
 /// what a correct runner prints for it.
 pub fn answer(line: &str) -> String {
-    let value = match decode(line) {
-        Ok(Request { name, scenario }) => match run(&scenario) {
-            Ok(outcome) => serde_json::to_value(Answer {
-                name,
-                sent: outcome.sent,
-                journal: outcome.journal,
-                duplicates: outcome.duplicates,
-            })
-            .expect("an answer serializes"),
-            Err(error) => serde_json::json!({"name": name, "error": error}),
+    let line = decode(line).map_or_else(
+        |Refusal { name, error }| Line::Refused { name, error },
+        |Request { name, scenario }| match run(&scenario) {
+            Ok(outcome) => Line::Played { name, outcome },
+            Err(error) => Line::Refused {
+                name: name.into(),
+                error,
+            },
         },
-        Err(Refusal { name, error }) => serde_json::json!({"name": name, "error": error}),
-    };
-    value.to_string()
+    );
+    serde_json::to_string(&line).expect("an answer line serializes")
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,13 +1,19 @@
-//! The harness's one pass loop over the reference: the loop of the runner
-//! protocol (SPEC.md, "Runner protocol"), with a hook around each pass, so
-//! that expected outcomes and a case's picture come from the same loop.
+//! The oracle's pass loop over the reference's parts, written from SPEC.md
+//! ("Runner protocol": how a runner plays a case), with a hook around each
+//! pass, so that expected outcomes and a case's picture come from one loop.
 //!
-//! It is written here, not borrowed from the Rust runner: the judge shares
-//! no code with a port it judges, only the case model (`outbox_cases`).
+//! Its shape is its own, not the Rust runner's: the rows are planned
+//! before the first pass into a [`Schedule`] (the pass each is written
+//! after, to its rows), so the loop takes each pass's writes out of the
+//! plan instead of walking the list, and knows the plan is spent when the
+//! schedule is empty. The oracle shares the case model (`outbox_cases`)
+//! and the reference crate with the runners, and no code with any of them.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
-use outbox::{Broker, Message, MessageId, OutboxRelay, OutboxTable};
+use outbox::{
+    Broker, FlakyBroker, IdempotentConsumer, Message, MessageId, OutboxRelay, OutboxTable,
+};
 
 use outbox_cases::{Failure, Row, Scenario};
 
@@ -28,8 +34,10 @@ pub struct Pass {
 /// What [`drive`] calls around each pass.
 pub trait Hook<B: Broker> {
     /// Runs pass `number` over the table: by default the relay's
-    /// `run_once`, built anew for the pass (a relay keeps no state of its
-    /// own, so this is also what `restart_each_pass` does). A hook that
+    /// `run_once`, built anew for the pass. SPEC builds a relay before the
+    /// first pass and, with `restart_each_pass`, before every one; the
+    /// reference's relay borrows the table for as long as it lives and
+    /// keeps nothing else, so a relay per pass is both. A hook that
     /// watches the broker runs the pass itself.
     fn pass(
         &mut self,
@@ -47,35 +55,74 @@ pub trait Hook<B: Broker> {
     fn after(&mut self, pass: Pass) -> bool;
 }
 
-/// The pass loop: the rows written before the first pass, then each pass
-/// and the rows written after it, through the table's ordinary `add`.
+/// The reference's broker for a scenario: a fresh consumer behind it, and
+/// the scenario's failures turned once into the broker's script (attempt
+/// number to the reference's own failure).
+pub fn broker(scenario: &Scenario) -> FlakyBroker {
+    let reference = |failure: &Failure| match failure {
+        Failure::Down => outbox::Failure::Down,
+        Failure::LostAck => outbox::Failure::LostAck,
+    };
+    let script = scenario.failures.iter();
+    FlakyBroker::new(
+        IdempotentConsumer::new(),
+        script.map(|(&n, f)| (n, reference(f))).collect(),
+    )
+}
+
+/// A scenario's rows by the pass they are written after (0: before the
+/// first pass), each pass's in list order: every write of the loop,
+/// planned before it starts. A pass that writes nothing has no entry.
+struct Schedule(BTreeMap<u64, Vec<Message>>);
+
+impl Schedule {
+    fn of(rows: &[Row]) -> Self {
+        let mut by_pass = BTreeMap::<u64, Vec<Message>>::new();
+        for row in rows {
+            let message = Message::new(row.id, &*row.aggregate, &*row.event_type);
+            by_pass
+                .entry(row.written_after_pass)
+                .or_default()
+                .push(message);
+        }
+        Schedule(by_pass)
+    }
+
+    /// Takes the rows due after `pass` out of the plan and adds them
+    /// through the table's ordinary `add`, handing them back; `Err` is the
+    /// table's refusal (an id that does not increase).
+    fn write_after(&mut self, pass: u64, table: &mut OutboxTable) -> Result<Vec<Message>, String> {
+        let due = self.0.remove(&pass).unwrap_or_default();
+        due.iter().try_for_each(|message| {
+            let refused = |e| format!("message {}: {e}", message.id);
+            table.add(message.clone()).map_err(refused)
+        })?;
+        Ok(due)
+    }
+
+    /// Whether every planned row has been written.
+    fn is_spent(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Plays `scenario` over a new table and `broker`: the rows due before the
+/// first pass, then each pass through `hook` and the rows due after it.
 /// Returns the rows written before the first pass; `Err` is the
-/// reference's refusal of a row (an id that does not increase).
+/// reference's refusal of a row.
 pub fn drive<B: Broker>(
     scenario: &Scenario,
     broker: &mut B,
     hook: &mut impl Hook<B>,
 ) -> Result<Vec<Message>, String> {
+    let mut schedule = Schedule::of(&scenario.messages);
     let mut table = OutboxTable::new();
-    let batch_size = usize::try_from(scenario.batch_size).unwrap_or(usize::MAX);
-    let mut rows = scenario.messages.iter().peekable();
-    let mut write = |pass: u64, table: &mut OutboxTable| -> Result<Vec<Message>, String> {
-        let mut written = Vec::new();
-        while let Some(row) = rows.next_if(|row| row.written_after_pass <= pass) {
-            let message = message(row);
-            table
-                .add(message.clone())
-                .map_err(|e| format!("message {}: {e}", row.id))?;
-            written.push(message);
-        }
-        Ok(written)
-    };
-    let last_written = scenario.messages.last().map_or(0, |r| r.written_after_pass);
-    let initial = write(0, &mut table)?;
+    let batch_size = scenario.batch_size.try_into().unwrap_or(usize::MAX);
+    let before_first = schedule.write_after(0, &mut table)?;
     for number in 1..=scenario.passes {
         let sent = hook.pass(&mut table, broker, batch_size, number);
-        let written_after = write(number, &mut table)?;
-        let idle = !table.has_unsent() && last_written <= number;
+        let written_after = schedule.write_after(number, &mut table)?;
+        let idle = schedule.is_spent() && !table.has_unsent();
         let pass = Pass {
             number,
             sent,
@@ -86,25 +133,5 @@ pub fn drive<B: Broker>(
             break;
         }
     }
-    Ok(initial)
-}
-
-/// A scenario's failure script, as the reference's broker takes it.
-pub fn failures(scenario: &Scenario) -> HashMap<u64, outbox::Failure> {
-    scenario
-        .failures
-        .iter()
-        .map(|(&attempt, &failure)| {
-            let failure = match failure {
-                Failure::Down => outbox::Failure::Down,
-                Failure::LostAck => outbox::Failure::LostAck,
-            };
-            (attempt, failure)
-        })
-        .collect()
-}
-
-/// A case's row as the reference's message.
-pub fn message(row: &Row) -> Message {
-    Message::new(row.id, row.aggregate.as_str(), row.event_type.as_str())
+    Ok(before_first)
 }

@@ -12,8 +12,7 @@
 //! the four parts and the message, with nothing in it for the report.
 
 use outbox::{
-    Broker, Failure, FlakyBroker, IdempotentConsumer, Message, MessageId, OutboxRelay, OutboxTable,
-    PublishFailed,
+    Broker, Failure, FlakyBroker, Message, MessageId, OutboxRelay, OutboxTable, PublishFailed,
 };
 
 use crate::oracle::passes::{self, Hook};
@@ -343,8 +342,7 @@ impl Tracer {
 /// The reference's run of `scenario`, as much as the picture draws; a test
 /// keeps it sending what every case of the table expects.
 pub(super) fn simulate(scenario: &Scenario) -> Result<Run, String> {
-    let flaky = FlakyBroker::new(IdempotentConsumer::new(), passes::failures(scenario));
-    let mut broker = ObservedBroker::new(flaky);
+    let mut broker = ObservedBroker::new(passes::broker(scenario));
     let mut tracer = Tracer {
         run: Run {
             initial: Vec::new(),
