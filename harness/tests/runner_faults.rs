@@ -3,46 +3,28 @@
 //! and nothing waits beyond the timeout.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
-use libtest_mimic::Arguments;
-use parity::config::{Kind, Settings};
+use parity::config::Settings;
 use parity::fault::{After, Fault, FaultKind, Stderr};
 use parity::judge::{emit, Reason, UnitFailure, UnitWhat, Verdict};
 use parity::protocol::Request;
 use parity::report::junit;
 use parity::session::Runner;
-use parity::suite::Recorder;
-use parity::suite::{trials, Suite};
+use parity::suite::Suite;
 use parity::table::Case;
 use parity::toolchain::{Language, Step};
-use std::sync::Arc;
 
-/// Where an inner libtest run writes, so its own summary line (a FAILED
-/// one, on purpose) does not mix with this test binary's.
-fn log(name: &str) -> String {
-    let dir = parity::config::scratch_dir(&parity::repo_root(), "runner-faults");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(format!("{name}.log"))
-        .to_string_lossy()
-        .into_owned()
-}
+mod common;
 
-/// The arguments of an inner run of the table's cases alone: every other
-/// trial kind skipped, as the harness lists them, so a new kind cannot
-/// slip into a test's counts.
-fn table_only(log_name: &str) -> Arguments {
-    Arguments {
-        skip: Kind::ALL.iter().map(|k| format!("/{}", k.name())).collect(),
-        test_threads: Some(2),
-        logfile: Some(log(log_name)),
-        ..Arguments::default()
-    }
-}
+use common::{fake, inner_args, run_suite, table_only, wait_for, Run};
 
-fn is_zombie(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| stat.contains(") Z "))
+/// Runs `suite`'s trials for `language` (as `skip` leaves them), the inner
+/// run writing to the log `name`.
+fn run_trials(mut suite: Suite, language: Language, name: &str, skip: Vec<String>) -> Run {
+    suite.languages = vec![language];
+    let log = common::scratch(&format!("runner-faults/{name}")).join("inner.log");
+    run_suite(suite, inner_args(&log, skip))
 }
 
 const TIMEOUT: Duration = Duration::from_millis(1500);
@@ -56,23 +38,6 @@ fn suite() -> Suite {
         ..Settings::default()
     };
     Suite::load(&parity::repo_root(), settings).expect("the seed table loads")
-}
-
-fn fake(name: &str, fault: &str, case: &str) -> Language {
-    Language {
-        name: name.into(),
-        probe: vec!["true".into()],
-        install_hint: String::new(),
-        build: Vec::new(),
-        runner: vec![
-            env!("CARGO_BIN_EXE_fake-runner").into(),
-            fault.into(),
-            case.into(),
-        ],
-        demo: vec![env!("CARGO_BIN_EXE_fake-runner").into()],
-        unit: vec!["true".into()],
-        version: None,
-    }
 }
 
 /// Runs every seed case through a fake runner; returns the verdicts by case
@@ -191,14 +156,11 @@ fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
         .unwrap();
     std::fs::remove_file(&pid_file).unwrap();
     // Killed with its process group, then reaped by init: gone.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while Path::new(&format!("/proc/{pid}")).exists() && !is_zombie(pid) {
-        assert!(
-            Instant::now() < deadline,
-            "the grandchild {pid} outlived its runner"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for(
+        &format!("the grandchild {pid} outlived its runner: not gone"),
+        Duration::from_secs(10),
+        || common::is_gone(pid),
+    );
 }
 
 #[test]
@@ -244,7 +206,6 @@ fn a_null_list_is_not_an_empty_one() {
 fn an_error_answer_fails_its_case() {
     let suite = suite();
     let (verdicts, _) = run(&suite, &fake("fake-error", "error", "lost_ack"));
-    assert_only_case_fails(&verdicts, "lost_ack", &[]);
     assert!(
         matches!(&verdicts["lost_ack"], Verdict::Fail(Reason::ErrorAnswer { error, .. }) if error == "boom"),
         "{:?}",
@@ -395,35 +356,17 @@ fn a_known_failure_is_ignored_with_its_reason_and_a_stale_one_fails() {
 }
 
 #[test]
-fn trials_are_named_by_language_and_case_and_the_filter_selects_them() {
-    let mut suite = suite();
-    suite.languages = vec![fake("fake-ok", "none", "none")];
-    let case_count = suite.cases.len() as u64;
-    let args = Arguments {
-        filter: Some("patterns/enterprise/outbox/practice/fake-ok/lost_ack".into()),
-        test_threads: Some(1),
-        logfile: Some(log("filter")),
-        ..Arguments::default()
-    };
-    let recorder = Recorder::default();
-    let conclusion = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
-    assert_eq!(conclusion.num_passed, 1);
-    assert_eq!(conclusion.num_failed, 0);
-    // The other cases, and the generated, protocol, demo, demo_config and
-    // unit trials.
-    assert_eq!(conclusion.num_filtered_out, case_count - 1 + 5);
-}
-
-#[test]
 fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
-    let mut suite = suite();
-    suite.languages = vec![fake("fake-junit", "wrong-result", "lost_ack")];
-    let args = table_only("junit");
-    let recorder = Recorder::default();
+    let language = fake("fake-junit", "wrong-result", "lost_ack");
+    let Run {
+        conclusion,
+        records,
+        suite,
+        ..
+    } = run_trials(suite(), language, "junit", table_only());
     let case_count = suite.cases.len();
-    let conclusion = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
     assert_eq!(conclusion.num_failed, 1);
-    let xml = junit::report(&recorder.lock().unwrap());
+    let xml = junit::report(&records);
 
     let document = roxmltree::Document::parse(&xml).expect("the report is well-formed XML");
     let cases: Vec<_> = document
@@ -465,23 +408,15 @@ fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
 /// it, an escape sequence): both show it escaped.
 #[test]
 fn what_a_runner_prints_cannot_break_the_junit_file_or_the_terminal() {
-    let mut suite = suite();
-    suite.languages = vec![fake("fake-nasty", "nasty-stderr", "lost_ack")];
-    let terminal = log("nasty");
-    let args = Arguments {
-        skip: vec!["/generated".into(), "/demo".into(), "/unit".into()],
-        test_threads: Some(1),
-        logfile: Some(terminal.clone()),
-        ..Arguments::default()
-    };
-    let recorder = Recorder::default();
-    let conclusion = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
-    assert_eq!(conclusion.num_failed, 1);
-    let xml = junit::report(&recorder.lock().unwrap());
+    let language = fake("fake-nasty", "nasty-stderr", "lost_ack");
+    let skip = ["/generated", "/demo", "/unit"].map(String::from).to_vec();
+    let run = run_trials(suite(), language, "nasty", skip);
+    assert_eq!(run.conclusion.num_failed, 1);
+    let xml = junit::report(&run.records);
     let document = roxmltree::Document::parse(&xml).expect("the report is well-formed XML");
     let text: String = document.descendants().filter_map(|n| n.text()).collect();
     assert!(text.contains("\\u{fffe}\\u{ffff}\\u{0}"), "{text}");
-    let shown = std::fs::read_to_string(&terminal).unwrap();
+    let shown = std::fs::read_to_string(run.args.logfile.unwrap()).unwrap();
     assert!(shown.contains("FAILED\\rok"), "{shown}");
     assert!(shown.contains("\\u{202e}desrever"), "{shown}");
     for raw in ['\r', '\u{202e}', '\u{1b}', '\u{0}'] {
@@ -510,12 +445,13 @@ fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
     suite
         .known_failures
         .insert("fake-known-crash".into(), known);
-    suite.languages = vec![fake("fake-known-crash", "crash", &crashing.join(","))];
-    let args = table_only("known-crash");
-    let recorder = Recorder::default();
+    let language = fake("fake-known-crash", "crash", &crashing.join(","));
     let case_count = suite.cases.len() as u64;
-    let conclusion = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
-    let records = recorder.lock().unwrap();
+    let Run {
+        conclusion,
+        records,
+        ..
+    } = run_trials(suite, language, "known-crash", table_only());
     let failures: Vec<String> = records
         .iter()
         .filter_map(|r| match &r.verdict {
@@ -534,15 +470,9 @@ fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
 /// run wrote.
 #[test]
 fn the_results_file_names_each_fault_and_its_log() {
-    let mut suite = suite();
-    suite.languages = vec![fake("fake-results", "crash", "lost_ack")];
-    let suite = Arc::new(suite);
-    let args = table_only("results");
-    let recorder = Recorder::default();
-    let _ = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
-    let records = recorder.lock().unwrap();
-    let page = suite.report(&records, &args);
-    let results = parity::report::results::Results::of(&page, &records);
+    let language = fake("fake-results", "crash", "lost_ack");
+    let run = run_trials(suite(), language, "results", table_only());
+    let results = parity::report::results::Results::of(&run.report(), &run.records);
     let entry = |case: &str| {
         results
             .trials

@@ -4,11 +4,8 @@
 //! case file no run loads, two `make new-case` at once, a saved case moved
 //! to another file, and a timeout out of any sane range.
 
-use std::ffi::CString;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::mpsc;
+use std::process::Output;
 use std::time::Duration;
 
 use parity::judge::known_failures;
@@ -16,30 +13,10 @@ use parity::table::{self, bless, Draft};
 
 mod common;
 
-use common::GOOD_CASE;
+use common::{mkfifo, within, GOOD_CASE};
 
 fn scratch_dir(name: &str) -> PathBuf {
-    let dir = parity::config::scratch_dir(&parity::repo_root(), &format!("small-faults/{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn mkfifo(path: &Path) {
-    let c_path = CString::new(path.as_os_str().as_bytes()).unwrap();
-    // SAFETY: a valid NUL-terminated path; mkfifo only creates the node.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
-}
-
-/// `f()` on a thread, failing the test if it does not end within 5 s.
-fn within_5_s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (done, result) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = done.send(f());
-    });
-    result
-        .recv_timeout(Duration::from_secs(5))
-        .expect("it hung: no result within 5 s")
+    common::scratch(&format!("small-faults/{name}"))
 }
 
 #[test]
@@ -50,7 +27,9 @@ fn a_fifo_or_dev_zero_as_known_failures_is_refused_unopened() {
     let list = dir.join("known-failures.json");
     mkfifo(&list);
     let load = |root: PathBuf| {
-        within_5_s(move || known_failures::load(&root, "fake", &Default::default()))
+        within(Duration::from_secs(5), move || {
+            known_failures::load(&root, "fake", &Default::default())
+        })
     };
     let why = load(root.clone()).unwrap_err();
     assert!(
@@ -84,14 +63,12 @@ fn an_editors_lock_link_and_swap_file_are_not_case_files() {
 /// Runs the bless binary (`make bless`, `make new-case`) in the repository,
 /// with `PARITY_CASES` set to `cases` and the given environment.
 fn bless(args: &[&str], cases: &Path, env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bless"))
+    let mut bless = common::bless();
+    bless
         .args(args)
-        .current_dir(parity::repo_root())
-        .env_remove("CI")
         .env("PARITY_CASES", cases)
-        .envs(env.iter().copied())
-        .output()
-        .unwrap()
+        .envs(env.iter().copied());
+    common::output(bless, Duration::from_secs(60))
 }
 
 #[test]
@@ -129,10 +106,8 @@ fn two_new_cases_at_once_are_both_added() {
     for round in 0..8 {
         let _ = std::fs::remove_file(&file);
         let start = |name: &str| {
-            Command::new(env!("CARGO_BIN_EXE_bless"))
+            common::bless()
                 .args(["--new", name, "--file", file.to_str().unwrap()])
-                .current_dir(parity::repo_root())
-                .env_remove("CI")
                 .env("PARITY_CASES", &dir)
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
