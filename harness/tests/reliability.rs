@@ -63,6 +63,19 @@ fn peak_rss_mb() -> u64 {
     kb / 1024
 }
 
+/// `f()`, which must end within [`TIMEOUT`] and [`SLACK`] and leave the
+/// peak resident set under [`MAX_PEAK_MB`]; both figures are printed.
+fn bounded<T>(what: &str, f: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let result = f();
+    let elapsed = started.elapsed();
+    let peak = peak_rss_mb();
+    println!("{what}: {elapsed:?}, peak RSS {peak} MB");
+    assert!(elapsed < TIMEOUT + SLACK, "{what}: took {elapsed:?}");
+    assert!(peak < MAX_PEAK_MB, "{what}: peak RSS {peak} MB");
+    result
+}
+
 /// The log file a message points to (`… is in <path>`), which must exist
 /// and hold something.
 fn log_named_in(message: &str) -> PathBuf {
@@ -87,11 +100,7 @@ fn log_named_in(message: &str) -> PathBuf {
 fn a_runner_flooding_stderr_is_cut_off_at_the_timeout_with_bounded_memory() {
     let cases = seed_cases();
     let runner = session("stderr-flood", "stderr-flood", &cases[1].name);
-    let started = Instant::now();
-    let replies = runner.run(&Request::cases(&cases));
-    let elapsed = started.elapsed();
-    let peak = peak_rss_mb();
-    println!("stderr flood: {elapsed:?}, peak RSS {peak} MB");
+    let replies = bounded("stderr flood", || runner.run(&Request::cases(&cases)));
     let fault = fault_of(&replies[1]);
     assert_eq!(fault.kind, FaultKind::TimedOut { deadline: TIMEOUT });
     assert!(
@@ -104,19 +113,15 @@ fn a_runner_flooding_stderr_is_cut_off_at_the_timeout_with_bounded_memory() {
     assert_eq!(Some(log.as_path()), fault.log());
     assert!(std::fs::metadata(&log).unwrap().len() <= exec::KEEP as u64 + 100);
     assert!(message.len() < 20_000, "{} bytes of message", message.len());
-    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
-    assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
 }
 
 #[test]
 fn a_runner_printing_one_endless_line_is_cut_off_with_bounded_memory() {
     let cases = seed_cases();
     let runner = session("endless-line", "endless-line", &cases[1].name);
-    let started = Instant::now();
-    let replies = runner.run(&Request::cases(&cases));
-    let elapsed = started.elapsed();
-    let peak = peak_rss_mb();
-    println!("endless stdout line: {elapsed:?}, peak RSS {peak} MB");
+    let replies = bounded("endless stdout line", || {
+        runner.run(&Request::cases(&cases))
+    });
     let fault = fault_of(&replies[1]);
     assert!(
         matches!(fault.kind, FaultKind::TooLong { limit, .. } if limit == Request::case(&cases[1]).answer_limit),
@@ -124,8 +129,6 @@ fn a_runner_printing_one_endless_line_is_cut_off_with_bounded_memory() {
     );
     let message = fault.to_string();
     assert!(message.len() < 20_000, "{} bytes of message", message.len());
-    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
-    assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
     for reply in replies.iter().skip(2) {
         assert!(matches!(reply, Reply::Answer(_)), "{reply:?}");
     }
@@ -143,17 +146,13 @@ fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
         demo: vec![FAKE_RUNNER.into(), "demo-forever".into()],
         ..fake_language("fake-demo", Vec::new())
     };
-    let started = Instant::now();
-    let why = demo.check(&language).unwrap_err();
-    let elapsed = started.elapsed();
-    let peak = peak_rss_mb();
-    println!("demo printing forever: {elapsed:?}, peak RSS {peak} MB");
+    let why = bounded("demo printing forever", || {
+        demo.check(&language).unwrap_err()
+    });
     assert!(
         matches!(&why, DemoFailure::NotRun(text) if text.contains("did not finish within 2 s")),
         "{why:?}"
     );
-    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
-    assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
 }
 
 #[test]

@@ -55,6 +55,12 @@ fn run(suite: &Suite, language: &Language) -> (BTreeMap<String, Verdict>, Durati
     (names.zip(verdicts).collect(), elapsed)
 }
 
+/// Runs every seed case through the fake runner `fake-<fault>`, which
+/// misbehaves on `case`.
+fn run_fake(fault: &str, case: &str) -> (BTreeMap<String, Verdict>, Duration) {
+    run(&suite(), &fake(&format!("fake-{fault}"), fault, case))
+}
+
 /// The faulty case fails with a message holding every `needle`; all others pass.
 fn assert_only_case_fails(verdicts: &BTreeMap<String, Verdict>, case: &str, needles: &[&str]) {
     for (name, verdict) in verdicts {
@@ -90,11 +96,7 @@ fn fault_on<'a>(verdicts: &'a BTreeMap<String, Verdict>, case: &str) -> &'a Faul
 
 #[test]
 fn a_crash_is_blamed_on_its_case_with_the_stderr_tail() {
-    let suite = suite();
-    let (verdicts, _) = run(
-        &suite,
-        &fake("fake-crash", "crash", "broker_down_third_attempt"),
-    );
+    let (verdicts, _) = run_fake("crash", "broker_down_third_attempt");
     let fault = fault_on(&verdicts, "broker_down_third_attempt");
     assert!(
         matches!(fault.kind, FaultKind::Exited { status: Some(s) } if s.code() == Some(3)),
@@ -119,8 +121,7 @@ fn a_crash_is_blamed_on_its_case_with_the_stderr_tail() {
 
 #[test]
 fn a_hang_is_killed_after_the_timeout() {
-    let suite = suite();
-    let (verdicts, elapsed) = run(&suite, &fake("fake-hang", "hang", "lost_ack"));
+    let (verdicts, elapsed) = run_fake("hang", "lost_ack");
     let fault = fault_on(&verdicts, "lost_ack");
     assert_eq!(fault.kind, FaultKind::TimedOut { deadline: TIMEOUT });
     // The advice is the behaviour: what to do next.
@@ -137,11 +138,7 @@ fn a_hang_is_killed_after_the_timeout() {
 
 #[test]
 fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
-    let suite = suite();
-    let (verdicts, elapsed) = run(
-        &suite,
-        &fake("fake-grandchild", "grandchild", "all_in_one_pass"),
-    );
+    let (verdicts, elapsed) = run_fake("grandchild", "all_in_one_pass");
     let fault = fault_on(&verdicts, "all_in_one_pass");
     assert!(
         matches!(fault.kind, FaultKind::TimedOut { .. }),
@@ -165,8 +162,7 @@ fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
 
 #[test]
 fn garbage_is_shown_in_an_excerpt() {
-    let suite = suite();
-    let (verdicts, _) = run(&suite, &fake("fake-garbage", "garbage", "batch_of_two"));
+    let (verdicts, _) = run_fake("garbage", "batch_of_two");
     let fault = fault_on(&verdicts, "batch_of_two");
     assert!(
         matches!(&fault.kind, FaultKind::Malformed { line, .. } if line == "this is not the protocol"),
@@ -181,8 +177,7 @@ fn garbage_is_shown_in_an_excerpt() {
 
 #[test]
 fn an_answer_for_another_case_is_refused() {
-    let suite = suite();
-    let (verdicts, _) = run(&suite, &fake("fake-wrong-name", "wrong-name", "lost_ack"));
+    let (verdicts, _) = run_fake("wrong-name", "lost_ack");
     let fault = fault_on(&verdicts, "lost_ack");
     assert!(
         matches!(&fault.kind, FaultKind::OtherCase { other, .. } if other == "someone_else"),
@@ -192,8 +187,7 @@ fn an_answer_for_another_case_is_refused() {
 
 #[test]
 fn a_null_list_is_not_an_empty_one() {
-    let suite = suite();
-    let (verdicts, _) = run(&suite, &fake("fake-null", "null-list", "lost_ack"));
+    let (verdicts, _) = run_fake("null-list", "lost_ack");
     let fault = fault_on(&verdicts, "lost_ack");
     assert!(
         matches!(&fault.kind, FaultKind::Malformed { why, .. }
@@ -204,8 +198,7 @@ fn a_null_list_is_not_an_empty_one() {
 
 #[test]
 fn an_error_answer_fails_its_case() {
-    let suite = suite();
-    let (verdicts, _) = run(&suite, &fake("fake-error", "error", "lost_ack"));
+    let (verdicts, _) = run_fake("error", "lost_ack");
     assert!(
         matches!(&verdicts["lost_ack"], Verdict::Fail(Reason::ErrorAnswer { error, .. }) if error == "boom"),
         "{:?}",
@@ -220,11 +213,7 @@ fn an_error_answer_fails_its_case() {
 
 #[test]
 fn a_runner_that_forgets_cases_fails_the_one_it_stopped_at() {
-    let suite = suite();
-    let (verdicts, _) = run(
-        &suite,
-        &fake("fake-stop", "stop", "broker_down_first_attempt"),
-    );
+    let (verdicts, _) = run_fake("stop", "broker_down_first_attempt");
     let fault = fault_on(&verdicts, "broker_down_first_attempt");
     assert!(
         matches!(fault.kind, FaultKind::Exited { status: Some(s) } if s.success()),
@@ -258,8 +247,7 @@ fn output_after_the_last_answer_is_the_runners_fault_not_the_last_cases() {
 
 #[test]
 fn a_wrong_result_shows_expected_and_actual() {
-    let suite = suite();
-    let (verdicts, _) = run(&suite, &fake("fake-wrong", "wrong-result", "lost_ack"));
+    let (verdicts, _) = run_fake("wrong-result", "lost_ack");
     assert_only_case_fails(
         &verdicts,
         "lost_ack",
