@@ -569,26 +569,30 @@ fn is_hanging(pids: &Path) -> bool {
     std::fs::read_to_string(pids).is_ok_and(|text| text.lines().any(|l| l == "hanging"))
 }
 
-/// Starts the harness process above with the fake runner's `fault`, and
-/// waits until that runner says it hangs on its case (not a fixed time).
-fn start_hanging_harness(fault: &str, pids: &Path) -> std::process::Child {
-    start_hanging_harness_with(fault, pids, &[])
+/// This test binary, to run only the ignored test `name`.
+fn ignored_test(name: &str) -> std::process::Command {
+    let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+    command.args(["--exact", name, "--ignored", "--nocapture"]);
+    command
 }
 
-fn start_hanging_harness_with(
-    fault: &str,
-    pids: &Path,
-    env: &[(&str, &str)],
-) -> std::process::Child {
+/// Sends `signal` to `harness`, a child this test started, and waits for
+/// it to end.
+fn signal(mut harness: std::process::Child, signal: i32) -> std::process::ExitStatus {
+    // SAFETY: sends a signal to the child this test started.
+    unsafe {
+        libc::kill(harness.id() as i32, signal);
+    }
+    harness.wait().unwrap()
+}
+
+/// Starts the harness process above with the fake runner's `fault` (and
+/// `env`), and waits until that runner says it hangs on its case (not a
+/// fixed time).
+fn start_hanging_harness(fault: &str, pids: &Path, env: &[(&str, &str)]) -> std::process::Child {
     let _ = std::fs::remove_file(pids);
-    let harness = std::process::Command::new(std::env::current_exe().unwrap())
+    let harness = ignored_test("harness_with_a_hanging_runner")
         .envs(env.iter().copied())
-        .args([
-            "--exact",
-            "harness_with_a_hanging_runner",
-            "--ignored",
-            "--nocapture",
-        ])
         .env("RELIABILITY_FAULT", fault)
         .env("RELIABILITY_PIDS", pids)
         .stdout(std::process::Stdio::null())
@@ -608,12 +612,8 @@ fn start_hanging_harness_with(
 /// exit status.
 fn interrupt(name: &str, fault: &str, signal: i32) -> (Vec<i32>, std::process::ExitStatus) {
     let pids = scratch(&format!("interrupt-{name}")).join("pids");
-    let mut harness = start_hanging_harness(fault, &pids);
-    // SAFETY: sends a signal to the child this test started.
-    unsafe {
-        libc::kill(harness.id() as i32, signal);
-    }
-    let status = harness.wait().unwrap();
+    let harness = start_hanging_harness(fault, &pids, &[]);
+    let status = self::signal(harness, signal);
     (pids_in(&pids), status)
 }
 
@@ -648,12 +648,8 @@ fn after_sigterm_the_status_is_143_every_time() {
     let mut wrong = Vec::new();
     let pids = scratch("sigterm-race").join("pids");
     for round in 0..rounds {
-        let mut harness = start_hanging_harness_with("setsid", &pids, &[("RELIABILITY_RACE", "1")]);
-        // SAFETY: sends a signal to the child this test started.
-        unsafe {
-            libc::kill(harness.id() as i32, libc::SIGTERM);
-        }
-        let status = harness.wait().unwrap();
+        let harness = start_hanging_harness("setsid", &pids, &[("RELIABILITY_RACE", "1")]);
+        let status = signal(harness, libc::SIGTERM);
         if status.code() != Some(143) {
             wrong.push(format!("round {round}: {status}"));
         }
@@ -695,15 +691,11 @@ fn sigkill_lab() {
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     }
     let pids = scratch("sigkill").join("pids");
-    let mut harness = start_hanging_harness("setsid", &pids);
+    let harness = start_hanging_harness("setsid", &pids, &[]);
     let [runner, grandchild] = pids_in(&pids)[..] else {
         panic!("the runner and its grandchild: {:?}", pids_in(&pids));
     };
-    // SAFETY: sends a signal to the child this test started.
-    unsafe {
-        libc::kill(harness.id() as i32, libc::SIGKILL);
-    }
-    let _ = harness.wait();
+    signal(harness, libc::SIGKILL);
     assert!(
         gone_within(&[runner], Duration::from_secs(5)),
         "the runner {runner} outlived its harness, killed by SIGKILL"
@@ -712,8 +704,7 @@ fn sigkill_lab() {
         !is_gone(grandchild),
         "the grandchild in a session of its own is left until the next run"
     );
-    let next = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "harness_that_starts_one_child", "--ignored"])
+    let next = ignored_test("harness_that_starts_one_child")
         .stdout(std::process::Stdio::null())
         .status()
         .unwrap();
@@ -729,9 +720,8 @@ fn sigkill_lab() {
 
 #[test]
 fn a_harness_killed_by_sigkill_leaves_nothing_running() {
-    let mut lab = std::process::Command::new(std::env::current_exe().unwrap());
-    lab.args(["--exact", "sigkill_lab", "--ignored", "--nocapture"])
-        .env("RELIABILITY_LAB", "1");
+    let mut lab = ignored_test("sigkill_lab");
+    lab.env("RELIABILITY_LAB", "1");
     // Its own waits take 70 s at the most.
     let lab = common::output(lab, Duration::from_secs(180));
     assert!(
