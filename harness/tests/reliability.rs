@@ -217,11 +217,9 @@ fn run_trials(
         timeout,
         ..Settings::default()
     };
-    let mut suite = Suite::load(&parity::repo_root(), settings).unwrap();
-    suite.languages = vec![language];
-    let log = scratch(name).join("trials.log");
+    let suite = Suite::load(&parity::repo_root(), settings).unwrap();
     let skip = skip.iter().map(|s| (*s).to_owned()).collect();
-    let run = common::run_suite(suite, common::inner_args(&log, skip));
+    let run = common::run_language(suite, language, &format!("reliability/{name}"), skip);
     let verdicts = run
         .records
         .iter()

@@ -17,15 +17,7 @@ use parity::toolchain::{Language, Step};
 
 mod common;
 
-use common::{fake, inner_args, run_suite, table_only, wait_for, Run};
-
-/// Runs `suite`'s trials for `language` (as `skip` leaves them), the inner
-/// run writing to the log `name`.
-fn run_trials(mut suite: Suite, language: Language, name: &str, skip: Vec<String>) -> Run {
-    suite.languages = vec![language];
-    let log = common::scratch(&format!("runner-faults/{name}")).join("inner.log");
-    run_suite(suite, inner_args(&log, skip))
-}
+use common::{fake, run_language, table_only, wait_for, Run};
 
 const TIMEOUT: Duration = Duration::from_millis(1500);
 /// What a deadline may be overrun by on a busy machine; the grandchild that
@@ -351,7 +343,7 @@ fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
         records,
         suite,
         ..
-    } = run_trials(suite(), language, "junit", table_only());
+    } = run_language(suite(), language, "runner-faults/junit", table_only());
     let case_count = suite.cases.len();
     assert_eq!(conclusion.num_failed, 1);
     let xml = junit::report(&records);
@@ -398,7 +390,7 @@ fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
 fn what_a_runner_prints_cannot_break_the_junit_file_or_the_terminal() {
     let language = fake("fake-nasty", "nasty-stderr", "lost_ack");
     let skip = ["/generated", "/demo", "/unit"].map(String::from).to_vec();
-    let run = run_trials(suite(), language, "nasty", skip);
+    let run = run_language(suite(), language, "runner-faults/nasty", skip);
     assert_eq!(run.conclusion.num_failed, 1);
     let xml = junit::report(&run.records);
     let document = roxmltree::Document::parse(&xml).expect("the report is well-formed XML");
@@ -439,7 +431,7 @@ fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
         conclusion,
         records,
         ..
-    } = run_trials(suite, language, "known-crash", table_only());
+    } = run_language(suite, language, "runner-faults/known-crash", table_only());
     let failures: Vec<String> = records
         .iter()
         .filter_map(|r| match &r.verdict {
@@ -459,7 +451,7 @@ fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
 #[test]
 fn the_results_file_names_each_fault_and_its_log() {
     let language = fake("fake-results", "crash", "lost_ack");
-    let run = run_trials(suite(), language, "results", table_only());
+    let run = run_language(suite(), language, "runner-faults/results", table_only());
     let results = parity::report::results::Results::of(&run.report(), &run.records);
     let entry = |case: &str| {
         results

@@ -163,6 +163,14 @@ pub fn run_suite(suite: Suite, args: Arguments) -> Run {
     }
 }
 
+/// Runs `suite`'s trials for `language` alone, as `skip` leaves them, the
+/// inner run writing to a log in the fresh scratch folder `log_dir`.
+pub fn run_language(mut suite: Suite, language: Language, log_dir: &str, skip: Vec<String>) -> Run {
+    suite.languages = vec![language];
+    let log = scratch(log_dir).join("inner.log");
+    run_suite(suite, inner_args(&log, skip))
+}
+
 /// Waits until `ready` holds, failing the test with `what` after `within`.
 pub fn wait_for(what: &str, within: Duration, ready: impl Fn() -> bool) {
     let deadline = Instant::now() + within;
