@@ -171,6 +171,12 @@ pub fn run_language(mut suite: Suite, language: Language, log_dir: &str, skip: V
     run_suite(suite, inner_args(&log, skip))
 }
 
+/// Fails the test when a check found `problems`, listing them one a line
+/// after `what`.
+pub fn assert_none(problems: &[String], what: &str) {
+    assert!(problems.is_empty(), "{what}:\n  {}", problems.join("\n  "));
+}
+
 /// Waits until `ready` holds, failing the test with `what` after `within`.
 pub fn wait_for(what: &str, within: Duration, ready: impl Fn() -> bool) {
     let deadline = Instant::now() + within;
