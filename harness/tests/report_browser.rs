@@ -199,11 +199,8 @@ fn check_code_panel(dom: &str, parts: &[code::Part]) {
             for source in sources {
                 match std::fs::read_to_string(parity::repo_root().join(&source.path)) {
                     Ok(text) if source.text.is_ok() => {
-                        let escaped = text
-                            .replace('&', "&amp;")
-                            .replace('<', "&lt;")
-                            .replace('>', "&gt;");
-                        assert!(panel.contains(&escaped), "{} in the panel", source.path);
+                        let shown = panel.contains(&escaped(&text));
+                        assert!(shown, "{} in the panel", source.path);
                     }
                     _ => assert!(
                         panel.contains(&format!("data-missing=\"{}\">not found</p>", source.path)),
@@ -333,6 +330,13 @@ fn probe(program: &Path, name: &str, html: &str, script: &str, id: &str, args: &
         .replace("&gt;", ">")
         .replace("&nbsp;", "\u{a0}")
         .replace("&amp;", "&")
+}
+
+/// `text` as the serializer writes it in an element.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 fn file_url(path: &Path) -> String {
@@ -667,10 +671,7 @@ fn the_fixture_page(program: &Path) {
         );
     }
     // The failure text survives verbatim (re-escaped by the serializer).
-    let escaped = GO_FAILURE
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
+    let escaped = escaped(GO_FAILURE);
     assert!(
         dom.contains(&format!("<pre tabindex=\"0\">{escaped}</pre>")),
         "go's failure text"
