@@ -5,7 +5,6 @@
 //! to another file, and a timeout out of any sane range.
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::time::Duration;
 
 use parity::judge::known_failures;
@@ -61,40 +60,40 @@ fn an_editors_lock_link_and_swap_file_are_not_case_files() {
 }
 
 /// Runs the bless binary (`make bless`, `make new-case`) in the repository,
-/// with `PARITY_CASES` set to `cases` and the given environment.
-fn bless(args: &[&str], cases: &Path, env: &[(&str, &str)]) -> Output {
+/// with `PARITY_CASES` set to `cases` and the given environment: whether
+/// it succeeded, and its stderr.
+fn bless(args: &[&str], cases: &Path, env: &[(&str, &str)]) -> (bool, String) {
     let mut bless = common::bless();
     bless
         .args(args)
         .env("PARITY_CASES", cases)
         .envs(env.iter().copied());
-    common::output(bless, Duration::from_secs(60))
+    let out = common::output(bless, Duration::from_secs(60));
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.success(), stderr)
 }
 
 #[test]
 fn new_case_refuses_a_file_no_run_would_load() {
     let dir = scratch_dir("new-case-name");
-    for name in ["more.JSON", "more.json5", ".more.json", "schema.json"] {
-        let file = dir.join(name);
-        let out = bless(
+    let new_case = |file: &Path| {
+        bless(
             &["--new", "my_case", "--file", file.to_str().unwrap()],
             &dir,
             &[],
-        );
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{name}: {stderr}");
+        )
+    };
+    for name in ["more.JSON", "more.json5", ".more.json", "schema.json"] {
+        let file = dir.join(name);
+        let (succeeded, stderr) = new_case(&file);
+        assert!(!succeeded, "{name}: {stderr}");
         assert!(stderr.contains("no run would load it"), "{name}: {stderr}");
         assert!(stderr.contains("end in `.json`"), "{name}: {stderr}");
         assert!(!file.exists(), "{name} was written");
     }
     // In the right place with the right name, but outside every source.
     let elsewhere = scratch_dir("new-case-elsewhere").join("more.json");
-    let out = bless(
-        &["--new", "my_case", "--file", elsewhere.to_str().unwrap()],
-        &dir,
-        &[],
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (_, stderr) = new_case(&elsewhere);
     assert!(stderr.contains("no run would load it"), "{stderr}");
     assert!(!elsewhere.exists());
 }
@@ -174,8 +173,7 @@ fn a_saved_case_moved_to_another_file_is_not_saved_again() {
 fn a_timeout_out_of_range_is_refused_naming_the_range() {
     let dir = scratch_dir("timeout");
     for value in ["1e9", "1e-9", "0", "-1", "NaN", "inf", "ten"] {
-        let out = bless(&["--usage"], &dir, &[("PARITY_TIMEOUT", value)]);
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let (_, stderr) = bless(&["--usage"], &dir, &[("PARITY_TIMEOUT", value)]);
         assert!(
             stderr.contains(&format!(
                 "PARITY_TIMEOUT={value:?}: give a number of seconds from 0.01 to 86400 (a day)"
@@ -183,7 +181,6 @@ fn a_timeout_out_of_range_is_refused_naming_the_range() {
             "{value}: {stderr}"
         );
     }
-    let out = bless(&["--usage"], &dir, &[("PARITY_TIMEOUT", "2.5")]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (_, stderr) = bless(&["--usage"], &dir, &[("PARITY_TIMEOUT", "2.5")]);
     assert!(stderr.contains("usage: bless"), "{stderr}");
 }
