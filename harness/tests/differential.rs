@@ -3,28 +3,18 @@
 use std::time::Duration;
 
 use parity::differential::{cases, check_all, shrink, Checked};
-use parity::exec;
 use parity::fault::{After, FaultKind};
 use parity::in_process::Reference;
 use parity::protocol::Request;
 use parity::session::Session;
 use parity::table::Case;
 
+mod common;
+
+/// A session of the fake runner with `fault` on every scenario.
 fn runner(fault: &str) -> Session {
-    Session {
-        command: exec::Command {
-            label: format!("the fake {fault} runner"),
-            argv: vec![
-                env!("CARGO_BIN_EXE_fake-runner").into(),
-                fault.into(),
-                "*".into(),
-            ],
-            dir: parity::repo_root(),
-            deadline: Duration::from_secs(10),
-            keep: exec::KEEP,
-        },
-        log_dir: parity::config::scratch_dir(&parity::repo_root(), "differential"),
-    }
+    let log_dir = format!("differential/{fault}");
+    common::session(&log_dir, fault, "*", Duration::from_secs(10))
 }
 
 fn scenarios(seed: u64) -> (Vec<Case>, Vec<Request>) {
@@ -72,20 +62,10 @@ fn a_relay_that_does_not_block_is_found_and_shrunk_to_at_most_three_messages() {
 /// A fake runner that appends its pid to a file at each start, and a way
 /// to count the starts so far.
 fn counted(name: &str, fault: &str) -> (Session, impl Fn() -> usize) {
-    let file = parity::config::scratch_dir(&parity::repo_root(), "differential")
-        .join(format!("{name}.pids"));
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    let _ = std::fs::remove_file(&file);
+    let file = common::scratch(&format!("differential/{name}-pids")).join("pids");
     let mut session = runner(fault);
-    session.command.argv.splice(
-        0..0,
-        ["env".to_owned(), format!("FAKE_PIDS={}", file.display())],
-    );
-    let starts = move || {
-        std::fs::read_to_string(&file)
-            .map(|pids| pids.lines().count())
-            .unwrap_or(0)
-    };
+    session.command.argv = common::counting(&file, session.command.argv);
+    let starts = move || common::pids_in(&file).len();
     (session, starts)
 }
 

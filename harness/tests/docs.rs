@@ -9,6 +9,10 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
+use common::assert_none;
+
 /// The repository's root (the workspace is at the top).
 fn root() -> PathBuf {
     parity::repo_root()
@@ -353,22 +357,15 @@ fn every_relative_markdown_link_resolves_inside_the_repository() {
         assert!(files.iter().any(|f| f == readme), "{readme} is not tracked");
     }
     let problems = broken_links(&root, &files);
-    assert!(
-        problems.is_empty(),
-        "broken links in the repository's Markdown:\n  {}",
-        problems.join("\n  ")
-    );
+    assert_none(&problems, "broken links in the repository's Markdown");
 }
 
 #[test]
 fn no_tracked_file_refers_to_a_path_outside_the_repository() {
     let root = root();
     let problems = outside_references(&root, &tracked(&root));
-    assert!(
-        problems.is_empty(),
-        "paths outside the repository (a clone does not have them):\n  {}",
-        problems.join("\n  ")
-    );
+    let what = "paths outside the repository (a clone does not have them)";
+    assert_none(&problems, what);
 }
 
 #[test]
@@ -556,11 +553,8 @@ fn each_readmes_layout_is_the_tree() {
         let paths = layout(&markdown);
         assert!(paths.len() >= 8, "{readme}'s layout section: {paths:?}");
         let problems = layout_problems(readme, &paths, covered, &files);
-        assert!(
-            problems.is_empty(),
-            "{readme}'s layout (## Layout) and the tree differ:\n  {}",
-            problems.join("\n  ")
-        );
+        let what = format!("{readme}'s layout (## Layout) and the tree differ");
+        assert_none(&problems, &what);
     }
 }
 

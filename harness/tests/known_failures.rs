@@ -6,27 +6,25 @@
 //! leads to the repository's table.
 
 use std::collections::{HashMap, HashSet};
-use std::ffi::CString;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-use libtest_mimic::Arguments;
-use parity::config::{Kind, Settings};
+use parity::config::Settings;
 use parity::judge::known_failures::{self, PLACEHOLDER};
 use parity::report::known;
 use parity::report::results::{Entry, Results};
-use parity::suite::Recorder;
-use parity::suite::{trials, Suite};
+use parity::suite::Suite;
 use parity::table;
-use parity::toolchain::{Language, Step};
+use parity::toolchain::Step;
+
+mod common;
+
+use common::fake;
 
 /// A root of its own for `name`: `cases` the repository's table, and an
 /// empty `runners/fake`.
 fn scratch_root(name: &str) -> PathBuf {
-    let root = parity::config::scratch_dir(&parity::repo_root(), &format!("known/{name}"));
-    let _ = std::fs::remove_dir_all(&root);
+    let root = common::scratch(&format!("known/{name}"));
     std::fs::create_dir_all(root.join("runners/fake")).unwrap();
     std::os::unix::fs::symlink(parity::repo_root().join("cases"), root.join("cases")).unwrap();
     root
@@ -73,16 +71,8 @@ fn on_a_fifo<T: Send + 'static>(
     f: impl FnOnce(&Path) -> T + Send + 'static,
 ) -> T {
     let fifo = root.join(name);
-    let c_path = CString::new(fifo.as_os_str().as_bytes()).unwrap();
-    // SAFETY: a valid NUL-terminated path; mkfifo only creates the node.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
-    let (done, result) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = done.send(f(&fifo));
-    });
-    result
-        .recv_timeout(Duration::from_secs(5))
-        .expect("it hung: no result within 5 s")
+    common::mkfifo(&fifo);
+    common::within(Duration::from_secs(5), move || f(&fifo))
 }
 
 #[test]
@@ -175,42 +165,17 @@ fn a_case_only_parity_cases_has_is_left_out_of_the_list() {
 /// out), and still lists a real failure of another language of the run.
 #[test]
 fn a_language_that_did_not_build_gets_no_list() {
-    let fake = |name: &str, fault: &str, build: Vec<Step>| Language {
-        name: name.into(),
-        probe: vec!["true".into()],
-        install_hint: String::new(),
-        build,
-        runner: vec![
-            env!("CARGO_BIN_EXE_fake-runner").into(),
-            fault.into(),
-            "lost_ack".into(),
-        ],
-        demo: vec!["true".into()],
-        unit: vec!["true".into()],
-        version: None,
-    };
     let mut suite = Suite::load(&parity::repo_root(), Settings::default()).unwrap();
-    suite.languages = vec![
-        fake(
-            "fake-unbuilt",
-            "none",
-            vec![Step::always(vec!["false".into()])],
-        ),
-        fake("fake", "wrong-result", Vec::new()),
-    ];
-    let suite = Arc::new(suite);
-    let dir = scratch_root("unbuilt");
-    let args = Arguments {
-        skip: Kind::ALL.iter().map(|k| format!("/{}", k.name())).collect(),
-        test_threads: Some(2),
-        logfile: Some(dir.join("inner.log").to_string_lossy().into_owned()),
-        ..Arguments::default()
+    let unbuilt = parity::toolchain::Language {
+        build: vec![Step::always(vec!["false".into()])],
+        ..fake("fake-unbuilt", "none", "lost_ack")
     };
-    let recorder = Recorder::default();
-    let _ = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
-    let records = recorder.lock().unwrap();
-    let page = suite.report(&records, &args);
-    let run = Results::of(&page, &records);
+    suite.languages = vec![unbuilt, fake("fake", "wrong-result", "lost_ack")];
+    let dir = scratch_root("unbuilt");
+    let args = common::inner_args(&dir.join("inner.log"), common::table_only());
+    let inner = common::run_suite(suite, args);
+    let run = Results::of(&inner.report(), &inner.records);
+    let suite = inner.suite;
 
     // Nor does the end of the run advise listing them.
     let table = suite.cases.iter().map(|c| c.name.as_str()).collect();

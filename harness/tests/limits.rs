@@ -6,45 +6,25 @@
 use std::time::Duration;
 
 use parity::config::Settings;
-use parity::exec;
-use parity::fault::{Fault, FaultKind};
+use parity::fault::FaultKind;
 use parity::judge::Verdict;
 use parity::protocol::{Reply, Request};
 use parity::session::{Runner, Session};
 use parity::suite::Suite;
-use parity::table::Case;
 
+mod common;
+
+use common::{fault_of, seed_cases};
+
+/// A session of the fake runner with `fault` on `case`, its logs in the
+/// folder `name`.
 fn session(name: &str, fault: &str, case: &str) -> Session {
-    let dir = parity::config::scratch_dir(&parity::repo_root(), "limits").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Session {
-        command: exec::Command {
-            label: format!("the fake-{fault} runner"),
-            argv: vec![
-                env!("CARGO_BIN_EXE_fake-runner").into(),
-                fault.into(),
-                case.into(),
-            ],
-            dir: parity::repo_root(),
-            deadline: Duration::from_secs(10),
-            keep: exec::KEEP,
-        },
-        log_dir: dir,
-    }
-}
-
-fn seed_cases() -> Vec<Case> {
-    Suite::load(&parity::repo_root(), Settings::default())
-        .expect("the seed table loads")
-        .cases
-}
-
-fn fault_of(reply: &Reply) -> &Fault {
-    match reply {
-        Reply::Fault(fault) => fault,
-        other => panic!("expected a fault, got {other:?}"),
-    }
+    common::session(
+        &format!("limits/{name}"),
+        fault,
+        case,
+        Duration::from_secs(10),
+    )
 }
 
 /// A case of 450,000 rows, valid, has an answer of 13 MB: over any fixed

@@ -4,7 +4,10 @@
 //! in a small tree elsewhere (the workspace's `Cargo.toml` and `cases/`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+use std::time::Duration;
+
+mod common;
 
 /// A copy of the parts of this checkout `bless` reads, outside it.
 fn moved_tree() -> PathBuf {
@@ -27,18 +30,17 @@ fn moved_tree() -> PathBuf {
 /// `make new-case NAME=<name>` as a binary started in `dir`, with cargo's
 /// run-time `CARGO_MANIFEST_DIR` as given (none: started directly).
 fn new_case(name: &str, dir: &Path, manifest_dir: Option<&Path>) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_bless"));
+    let mut command = common::bless();
     command
         .args(["--new", name])
         .current_dir(dir)
-        .env_remove("CI")
         .env_remove("PARITY_CASES")
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("CARGO_MANIFEST_DIR");
     if let Some(manifest_dir) = manifest_dir {
         command.env("CARGO_MANIFEST_DIR", manifest_dir);
     }
-    command.output().unwrap()
+    common::output(command, Duration::from_secs(60))
 }
 
 #[test]

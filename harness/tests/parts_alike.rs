@@ -11,6 +11,8 @@ use std::path::Path;
 use parity::toolchain::manifest;
 use regex::Regex;
 
+mod common;
+
 /// Where a port differs from the reference on purpose, one line each:
 /// `language part port's-name reference's-name: why`, `*` for every port,
 /// `-` where one side has no such member. Names are normalised (lower
@@ -152,12 +154,10 @@ fn drifts(root: &Path) -> Vec<String> {
 #[test]
 fn every_port_reads_like_the_reference() {
     let root = parity::repo_root();
-    let problems = drifts(&root);
-    assert!(
-        problems.is_empty(),
+    common::assert_none(
+        &drifts(&root),
         "the ports' parts drift from the reference's (first doc sentences, member order; \
-         exceptions are listed in harness/tests/parts_alike.rs):\n  {}",
-        problems.join("\n  ")
+         exceptions are listed in harness/tests/parts_alike.rs)",
     );
 }
 

@@ -9,12 +9,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-use libtest_mimic::Arguments;
-use parity::suite::trials;
-use parity::suite::Recorder;
 
 use parity::config::Settings;
 use parity::exec;
@@ -27,6 +22,13 @@ use parity::suite::Suite;
 use parity::table::Case;
 use parity::toolchain::Language;
 
+mod common;
+
+use common::{
+    counting, fake_language, fault_of, gone_within, is_gone, pids_in, seed_cases, wait_for,
+    FAKE_RUNNER,
+};
+
 const TIMEOUT: Duration = Duration::from_secs(2);
 /// What a deadline may be overrun by on a busy machine: far below what a
 /// child left to run would take (it sleeps 300 s or never ends), so a bound
@@ -35,38 +37,15 @@ const SLACK: Duration = Duration::from_secs(20);
 /// The bound on the harness's memory whatever a child prints.
 const MAX_PEAK_MB: u64 = 200;
 
-fn fake_runner() -> String {
-    env!("CARGO_BIN_EXE_fake-runner").into()
-}
-
+/// A folder of its own for `name`, fresh.
 fn scratch(name: &str) -> PathBuf {
-    let dir = parity::config::scratch_dir(&parity::repo_root(), "reliability").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch(&format!("reliability/{name}"))
 }
 
+/// A session of the fake runner with `fault` on `case`, its deadline
+/// [`TIMEOUT`], its logs in the folder `name`.
 fn session(name: &str, fault: &str, case: &str) -> Session {
-    Session {
-        command: exec::Command {
-            label: format!("the fake-{fault} runner"),
-            argv: vec![fake_runner(), fault.into(), case.into()],
-            dir: parity::repo_root(),
-            deadline: TIMEOUT,
-            keep: exec::KEEP,
-        },
-        log_dir: scratch(name),
-    }
-}
-
-fn seed_cases() -> Vec<Case> {
-    let settings = Settings {
-        timeout: TIMEOUT,
-        ..Settings::default()
-    };
-    Suite::load(&parity::repo_root(), settings)
-        .expect("the seed table loads")
-        .cases
+    common::session(&format!("reliability/{name}"), fault, case, TIMEOUT)
 }
 
 /// This process's peak resident set so far, in MB.
@@ -84,11 +63,17 @@ fn peak_rss_mb() -> u64 {
     kb / 1024
 }
 
-fn fault_of(reply: &Reply) -> &Fault {
-    match reply {
-        Reply::Fault(fault) => fault,
-        other => panic!("expected a fault, got {other:?}"),
-    }
+/// `f()`, which must end within [`TIMEOUT`] and [`SLACK`] and leave the
+/// peak resident set under [`MAX_PEAK_MB`]; both figures are printed.
+fn bounded<T>(what: &str, f: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let result = f();
+    let elapsed = started.elapsed();
+    let peak = peak_rss_mb();
+    println!("{what}: {elapsed:?}, peak RSS {peak} MB");
+    assert!(elapsed < TIMEOUT + SLACK, "{what}: took {elapsed:?}");
+    assert!(peak < MAX_PEAK_MB, "{what}: peak RSS {peak} MB");
+    result
 }
 
 /// The log file a message points to (`… is in <path>`), which must exist
@@ -115,11 +100,7 @@ fn log_named_in(message: &str) -> PathBuf {
 fn a_runner_flooding_stderr_is_cut_off_at_the_timeout_with_bounded_memory() {
     let cases = seed_cases();
     let runner = session("stderr-flood", "stderr-flood", &cases[1].name);
-    let started = Instant::now();
-    let replies = runner.run(&Request::cases(&cases));
-    let elapsed = started.elapsed();
-    let peak = peak_rss_mb();
-    println!("stderr flood: {elapsed:?}, peak RSS {peak} MB");
+    let replies = bounded("stderr flood", || runner.run(&Request::cases(&cases)));
     let fault = fault_of(&replies[1]);
     assert_eq!(fault.kind, FaultKind::TimedOut { deadline: TIMEOUT });
     assert!(
@@ -132,19 +113,15 @@ fn a_runner_flooding_stderr_is_cut_off_at_the_timeout_with_bounded_memory() {
     assert_eq!(Some(log.as_path()), fault.log());
     assert!(std::fs::metadata(&log).unwrap().len() <= exec::KEEP as u64 + 100);
     assert!(message.len() < 20_000, "{} bytes of message", message.len());
-    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
-    assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
 }
 
 #[test]
 fn a_runner_printing_one_endless_line_is_cut_off_with_bounded_memory() {
     let cases = seed_cases();
     let runner = session("endless-line", "endless-line", &cases[1].name);
-    let started = Instant::now();
-    let replies = runner.run(&Request::cases(&cases));
-    let elapsed = started.elapsed();
-    let peak = peak_rss_mb();
-    println!("endless stdout line: {elapsed:?}, peak RSS {peak} MB");
+    let replies = bounded("endless stdout line", || {
+        runner.run(&Request::cases(&cases))
+    });
     let fault = fault_of(&replies[1]);
     assert!(
         matches!(fault.kind, FaultKind::TooLong { limit, .. } if limit == Request::case(&cases[1]).answer_limit),
@@ -152,8 +129,6 @@ fn a_runner_printing_one_endless_line_is_cut_off_with_bounded_memory() {
     );
     let message = fault.to_string();
     assert!(message.len() < 20_000, "{} bytes of message", message.len());
-    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
-    assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
     for reply in replies.iter().skip(2) {
         assert!(matches!(reply, Reply::Answer(_)), "{reply:?}");
     }
@@ -168,26 +143,16 @@ fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
         deadline: TIMEOUT,
     };
     let language = Language {
-        name: "fake-demo".into(),
-        probe: vec!["true".into()],
-        install_hint: String::new(),
-        build: Vec::new(),
-        runner: Vec::new(),
-        demo: vec![fake_runner(), "demo-forever".into()],
-        unit: Vec::new(),
-        version: None,
+        demo: vec![FAKE_RUNNER.into(), "demo-forever".into()],
+        ..fake_language("fake-demo", Vec::new())
     };
-    let started = Instant::now();
-    let why = demo.check(&language).unwrap_err();
-    let elapsed = started.elapsed();
-    let peak = peak_rss_mb();
-    println!("demo printing forever: {elapsed:?}, peak RSS {peak} MB");
+    let why = bounded("demo printing forever", || {
+        demo.check(&language).unwrap_err()
+    });
     assert!(
         matches!(&why, DemoFailure::NotRun(text) if text.contains("did not finish within 2 s")),
         "{why:?}"
     );
-    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
-    assert!(peak < MAX_PEAK_MB, "peak RSS {peak} MB");
 }
 
 #[test]
@@ -234,37 +199,10 @@ fn a_huge_string_in_an_answer_is_cut_in_the_message() {
     assert!(peak_rss_mb() < MAX_PEAK_MB, "peak RSS {} MB", peak_rss_mb());
 }
 
-fn fake_language(name: &str, argv: Vec<String>) -> Language {
-    Language {
-        name: name.into(),
-        probe: vec!["true".into()],
-        install_hint: String::new(),
-        build: Vec::new(),
-        runner: argv,
-        demo: vec![fake_runner()],
-        unit: vec!["true".into()],
-        version: None,
-    }
-}
-
 /// The fake runner's command line, its pid (and its grandchildren's)
 /// appended to `pids` at each start.
 fn counted_argv(pids: &Path, fault: &str, case: &str) -> Vec<String> {
-    vec![
-        "env".into(),
-        format!("FAKE_PIDS={}", pids.display()),
-        fake_runner(),
-        fault.into(),
-        case.into(),
-    ]
-}
-
-fn pids_in(file: &Path) -> Vec<i32> {
-    std::fs::read_to_string(file)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.trim().parse().ok())
-        .collect()
+    counting(pids, vec![FAKE_RUNNER.into(), fault.into(), case.into()])
 }
 
 /// Runs the suite's trials for `language` (skipping the trials named in
@@ -279,25 +217,15 @@ fn run_trials(
         timeout,
         ..Settings::default()
     };
-    let mut suite = Suite::load(&parity::repo_root(), settings).unwrap();
-    suite.languages = vec![language];
-    let log = scratch(name).join("trials.log");
-    let args = Arguments {
-        skip: skip.iter().map(|s| (*s).to_owned()).collect(),
-        test_threads: Some(2),
-        logfile: Some(log.to_string_lossy().into_owned()),
-        ..Arguments::default()
-    };
-    let recorder = Recorder::default();
-    let started = Instant::now();
-    let _ = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
-    let elapsed = started.elapsed();
-    let records = recorder.lock().unwrap();
-    let verdicts = records
+    let suite = Suite::load(&parity::repo_root(), settings).unwrap();
+    let skip = skip.iter().map(|s| (*s).to_owned()).collect();
+    let run = common::run_language(suite, language, &format!("reliability/{name}"), skip);
+    let verdicts = run
+        .records
         .iter()
         .map(|r| (r.id.row.name().to_owned(), r.verdict.clone()))
         .collect();
-    (verdicts, elapsed)
+    (verdicts, run.elapsed)
 }
 
 fn failure<'a>(verdicts: &'a BTreeMap<String, Verdict>, trial: &str) -> &'a Reason {
@@ -486,7 +414,7 @@ fn an_answer_printed_twice_blames_the_case_answered_twice() {
 fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
     let language = fake_language(
         "fake-exit",
-        vec![fake_runner(), "exit-after".into(), "*".into()],
+        vec![FAKE_RUNNER.into(), "exit-after".into(), "*".into()],
     );
     let (verdicts, _) = run_trials("exit-after", language.clone(), TIMEOUT, &["/demo", "/unit"]);
     let exited_4 = |fault: &Fault| matches!(fault.kind, FaultKind::AfterLastAnswer(After::Exited { status: Some(s) }) if s.code() == Some(4));
@@ -548,7 +476,7 @@ fn a_scenario_the_reference_refuses_is_named() {
 fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
     let dir = scratch("build-hang");
     let pid_file = dir.join("setsid.pid");
-    let mut language = fake_language("fake-build", vec![fake_runner()]);
+    let mut language = fake_language("fake-build", vec![FAKE_RUNNER.into()]);
     // One grandchild leaves the session, one only the group (same session,
     // found by the mark it inherits).
     let script = format!(
@@ -591,35 +519,11 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
                 == Some(&me)
         })
     };
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while pids.iter().any(ours) && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(
-        !pids.iter().any(ours),
-        "a zombie of the harness was not reaped: {pids:?}"
+    wait_for(
+        &format!("a zombie of the harness was not reaped: {pids:?}: reaped"),
+        Duration::from_secs(10),
+        || !pids.iter().any(ours),
     );
-}
-
-fn is_gone(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
-        stat.rsplit(')')
-            .next()
-            .is_some_and(|rest| rest.trim_start().starts_with('Z'))
-    })
-}
-
-fn gone_within(pids: &[i32], wait: Duration) -> bool {
-    let deadline = Instant::now() + wait;
-    loop {
-        if pids.iter().all(|&pid| is_gone(pid)) {
-            return true;
-        }
-        if Instant::now() > deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// Not a test on its own: the harness process the signal tests start and
@@ -663,35 +567,30 @@ fn is_hanging(pids: &Path) -> bool {
     std::fs::read_to_string(pids).is_ok_and(|text| text.lines().any(|l| l == "hanging"))
 }
 
-/// Waits until `ready` holds, failing the test with `what` after `within`.
-fn wait_for(what: &str, within: Duration, ready: impl Fn() -> bool) {
-    let deadline = Instant::now() + within;
-    while !ready() {
-        assert!(Instant::now() < deadline, "{what} within {within:?}");
-        std::thread::sleep(Duration::from_millis(10));
+/// This test binary, to run only the ignored test `name`.
+fn ignored_test(name: &str) -> std::process::Command {
+    let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+    command.args(["--exact", name, "--ignored", "--nocapture"]);
+    command
+}
+
+/// Sends `signal` to `harness`, a child this test started, and waits for
+/// it to end.
+fn signal(mut harness: std::process::Child, signal: i32) -> std::process::ExitStatus {
+    // SAFETY: sends a signal to the child this test started.
+    unsafe {
+        libc::kill(harness.id() as i32, signal);
     }
+    harness.wait().unwrap()
 }
 
-/// Starts the harness process above with the fake runner's `fault`, and
-/// waits until that runner says it hangs on its case (not a fixed time).
-fn start_hanging_harness(fault: &str, pids: &Path) -> std::process::Child {
-    start_hanging_harness_with(fault, pids, &[])
-}
-
-fn start_hanging_harness_with(
-    fault: &str,
-    pids: &Path,
-    env: &[(&str, &str)],
-) -> std::process::Child {
+/// Starts the harness process above with the fake runner's `fault` (and
+/// `env`), and waits until that runner says it hangs on its case (not a
+/// fixed time).
+fn start_hanging_harness(fault: &str, pids: &Path, env: &[(&str, &str)]) -> std::process::Child {
     let _ = std::fs::remove_file(pids);
-    let harness = std::process::Command::new(std::env::current_exe().unwrap())
+    let harness = ignored_test("harness_with_a_hanging_runner")
         .envs(env.iter().copied())
-        .args([
-            "--exact",
-            "harness_with_a_hanging_runner",
-            "--ignored",
-            "--nocapture",
-        ])
         .env("RELIABILITY_FAULT", fault)
         .env("RELIABILITY_PIDS", pids)
         .stdout(std::process::Stdio::null())
@@ -711,12 +610,8 @@ fn start_hanging_harness_with(
 /// exit status.
 fn interrupt(name: &str, fault: &str, signal: i32) -> (Vec<i32>, std::process::ExitStatus) {
     let pids = scratch(&format!("interrupt-{name}")).join("pids");
-    let mut harness = start_hanging_harness(fault, &pids);
-    // SAFETY: sends a signal to the child this test started.
-    unsafe {
-        libc::kill(harness.id() as i32, signal);
-    }
-    let status = harness.wait().unwrap();
+    let harness = start_hanging_harness(fault, &pids, &[]);
+    let status = self::signal(harness, signal);
     (pids_in(&pids), status)
 }
 
@@ -751,12 +646,8 @@ fn after_sigterm_the_status_is_143_every_time() {
     let mut wrong = Vec::new();
     let pids = scratch("sigterm-race").join("pids");
     for round in 0..rounds {
-        let mut harness = start_hanging_harness_with("setsid", &pids, &[("RELIABILITY_RACE", "1")]);
-        // SAFETY: sends a signal to the child this test started.
-        unsafe {
-            libc::kill(harness.id() as i32, libc::SIGTERM);
-        }
-        let status = harness.wait().unwrap();
+        let harness = start_hanging_harness("setsid", &pids, &[("RELIABILITY_RACE", "1")]);
+        let status = signal(harness, libc::SIGTERM);
         if status.code() != Some(143) {
             wrong.push(format!("round {round}: {status}"));
         }
@@ -798,15 +689,11 @@ fn sigkill_lab() {
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     }
     let pids = scratch("sigkill").join("pids");
-    let mut harness = start_hanging_harness("setsid", &pids);
+    let harness = start_hanging_harness("setsid", &pids, &[]);
     let [runner, grandchild] = pids_in(&pids)[..] else {
         panic!("the runner and its grandchild: {:?}", pids_in(&pids));
     };
-    // SAFETY: sends a signal to the child this test started.
-    unsafe {
-        libc::kill(harness.id() as i32, libc::SIGKILL);
-    }
-    let _ = harness.wait();
+    signal(harness, libc::SIGKILL);
     assert!(
         gone_within(&[runner], Duration::from_secs(5)),
         "the runner {runner} outlived its harness, killed by SIGKILL"
@@ -815,8 +702,7 @@ fn sigkill_lab() {
         !is_gone(grandchild),
         "the grandchild in a session of its own is left until the next run"
     );
-    let next = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "harness_that_starts_one_child", "--ignored"])
+    let next = ignored_test("harness_that_starts_one_child")
         .stdout(std::process::Stdio::null())
         .status()
         .unwrap();
@@ -832,11 +718,10 @@ fn sigkill_lab() {
 
 #[test]
 fn a_harness_killed_by_sigkill_leaves_nothing_running() {
-    let lab = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "sigkill_lab", "--ignored", "--nocapture"])
-        .env("RELIABILITY_LAB", "1")
-        .output()
-        .unwrap();
+    let mut lab = ignored_test("sigkill_lab");
+    lab.env("RELIABILITY_LAB", "1");
+    // Its own waits take 70 s at the most.
+    let lab = common::output(lab, Duration::from_secs(180));
     assert!(
         lab.status.success(),
         "{}\n{}",

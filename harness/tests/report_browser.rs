@@ -20,7 +20,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 use libtest_mimic::{Arguments, Completion, Conclusion, Failed, Trial};
@@ -29,9 +28,11 @@ use parity::exec::{self, Stdin};
 use parity::report::trial::Recorded;
 use parity::report::trial::RowId;
 use parity::report::{self, code, Cell, Failure, ReasonKind, Report, Row, Scenario, Toolchain};
-use parity::suite::Recorder;
-use parity::suite::{trials, Suite};
-use parity::toolchain::Language;
+use parity::suite::Suite;
+
+mod common;
+
+use common::fake;
 
 /// Chromium starts in 1-5 s here; a minute means it hangs.
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -198,11 +199,8 @@ fn check_code_panel(dom: &str, parts: &[code::Part]) {
             for source in sources {
                 match std::fs::read_to_string(parity::repo_root().join(&source.path)) {
                     Ok(text) if source.text.is_ok() => {
-                        let escaped = text
-                            .replace('&', "&amp;")
-                            .replace('<', "&lt;")
-                            .replace('>', "&gt;");
-                        assert!(panel.contains(&escaped), "{} in the panel", source.path);
+                        let shown = panel.contains(&escaped(&text));
+                        assert!(shown, "{} in the panel", source.path);
                     }
                     _ => assert!(
                         panel.contains(&format!("data-missing=\"{}\">not found</p>", source.path)),
@@ -297,6 +295,50 @@ fn console_lines(stderr: &str) -> Vec<&str> {
     stderr.lines().filter(|l| l.contains(":CONSOLE")).collect()
 }
 
+/// Where the pages, screenshots and probes are kept, to look at.
+fn page_dir() -> PathBuf {
+    let dir = parity::config::target_dir(&parity::repo_root()).join("parity/report-browser");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What a probe copy of `html` wrote: `script`, added before `</body>`,
+/// writes its result as JSON into `<pre id="{id}">`, which `--dump-dom`
+/// prints after load (with `args`, the window's size among them).
+fn probe(program: &Path, name: &str, html: &str, script: &str, id: &str, args: &[&str]) -> String {
+    let dir = page_dir();
+    let probe = dir.join(format!("{name}.html"));
+    std::fs::write(
+        &probe,
+        html.replacen("</body>", &format!("{script}</body>"), 1),
+    )
+    .unwrap();
+    let mut argv = vec!["--dump-dom".to_owned()];
+    argv.extend(args.iter().map(|a| (*a).to_owned()));
+    argv.push(file_url(&probe));
+    let out = chromium(program, &dir, name, &argv).unwrap();
+    let open = format!("<pre id=\"{id}\">");
+    let start = out.stdout.find(&open).unwrap_or_else(|| {
+        panic!(
+            "{name}: the probe wrote no result; stderr ends:\n{}",
+            parity::text::tail(&out.stderr, 20)
+        )
+    }) + open.len();
+    let end = start + out.stdout[start..].find("</pre>").unwrap();
+    out.stdout[start..end]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&")
+}
+
+/// `text` as the serializer writes it in an element.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 fn file_url(path: &Path) -> String {
     format!("file://{}", path.display())
 }
@@ -371,8 +413,7 @@ fn assert_console_check_can_fail(program: &Path, dir: &Path, name: &str) {
 /// in Chromium (checking first that the console check can see an error)
 /// and returns its DOM after load; a screenshot `<name>.png` is kept.
 fn load(program: &Path, name: &str, report: &Report) -> String {
-    let dir = parity::config::target_dir(&parity::repo_root()).join("parity/report-browser");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = page_dir();
     let page_path = dir.join(format!("{name}.html"));
     report::write(&page_path, report).unwrap();
     let html = std::fs::read_to_string(&page_path).unwrap();
@@ -523,7 +564,6 @@ fn assert_code_panel_readable(program: &Path, name: &str, html: &str, parts: &[c
 /// a probe copy of the page: each part's figures (language, top, left) and
 /// the line boxes of [`HEADER`] and [`INSIDE`] in relay.py.
 fn measure_code_panel(program: &Path, name: &str, html: &str) -> serde_json::Value {
-    let dir = parity::config::target_dir(&parity::repo_root()).join("parity/report-browser");
     let script = format!(
         "<script>(function () {{\
            var parts = [].map.call(document.querySelectorAll('section.part'), function (part) {{\
@@ -543,33 +583,15 @@ fn measure_code_panel(program: &Path, name: &str, html: &str) -> serde_json::Val
              header: node ? rects(node, '{HEADER}') : [], inside: node ? rects(node, '{INSIDE}') : [] }});\
            document.body.appendChild(p); }})()</script>"
     );
-    let probe = dir.join(format!("layout-{name}.html"));
-    std::fs::write(
-        &probe,
-        html.replacen("</body>", &format!("{script}</body>"), 1),
-    )
-    .unwrap();
-    let out = chromium(
+    let name = format!("layout-{name}");
+    let json = probe(
         program,
-        &dir,
-        &format!("layout-{name}"),
-        &[
-            "--dump-dom".into(),
-            "--window-size=1280,2000".into(),
-            file_url(&probe),
-        ],
-    )
-    .unwrap();
-    let start = out
-        .stdout
-        .find("<pre id=\"layout-result\">")
-        .expect("the layout probe wrote nothing")
-        + "<pre id=\"layout-result\">".len();
-    let end = start + out.stdout[start..].find("</pre>").unwrap();
-    let json = out.stdout[start..end]
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&");
+        &name,
+        html,
+        &script,
+        "layout-result",
+        &["--window-size=1280,2000"],
+    );
     serde_json::from_str(&json).unwrap()
 }
 
@@ -639,10 +661,7 @@ fn the_fixture_page(program: &Path) {
     let dom = load(program, "fixture", &report);
     check_matrix(&dom, &report);
     check_code_panel(&dom, &report.code);
-    let html = std::fs::read_to_string(
-        parity::config::target_dir(&parity::repo_root()).join("parity/report-browser/fixture.html"),
-    )
-    .unwrap();
+    let html = std::fs::read_to_string(page_dir().join("fixture.html")).unwrap();
     assert_code_panel_readable(program, "fixture", &html, &report.code);
     for (language, counts) in EXPECTED_SUMMARY {
         assert_eq!(
@@ -652,10 +671,7 @@ fn the_fixture_page(program: &Path) {
         );
     }
     // The failure text survives verbatim (re-escaped by the serializer).
-    let escaped = GO_FAILURE
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
+    let escaped = escaped(GO_FAILURE);
     assert!(
         dom.contains(&format!("<pre tabindex=\"0\">{escaped}</pre>")),
         "go's failure text"
@@ -670,21 +686,6 @@ fn the_fixture_page(program: &Path) {
         "new relay",
     ] {
         assert!(dom.contains(text), "{text:?} in the pictures");
-    }
-}
-
-/// A language whose runner is the fake runner, misbehaving on `case`.
-fn fake(name: &str, fault: &str, case: &str) -> Language {
-    let fake_runner = env!("CARGO_BIN_EXE_fake-runner").to_owned();
-    Language {
-        name: name.into(),
-        probe: vec!["true".into()],
-        install_hint: String::new(),
-        build: Vec::new(),
-        runner: vec![fake_runner.clone(), fault.into(), case.into()],
-        demo: vec![fake_runner],
-        unit: vec!["true".into()],
-        version: None,
     }
 }
 
@@ -726,20 +727,10 @@ fn run_over_fakes() -> (Conclusion, Vec<Recorded>, Report) {
         fake("fake-wrong", "wrong-result", "lost_ack"),
         fake("fake-crash", "crash", "batch_of_two"),
     ];
-    let suite = Arc::new(suite);
-    let dir = parity::config::target_dir(&parity::repo_root()).join("parity/report-browser");
-    std::fs::create_dir_all(&dir).unwrap();
-    let args = Arguments {
-        skip: vec!["/generated".into(), "/demo".into()],
-        test_threads: Some(2),
-        logfile: Some(dir.join("run.log").to_string_lossy().into_owned()),
-        ..Arguments::default()
-    };
-    let recorder = Recorder::default();
-    let conclusion = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
-    let records = recorder.lock().unwrap().clone();
-    let report = suite.report(&records, &args);
-    (conclusion, records, report)
+    let skip = vec!["/generated".into(), "/demo".into()];
+    let run = common::run_suite(suite, common::inner_args(&page_dir().join("run.log"), skip));
+    let report = run.report();
+    (run.conclusion, run.records, report)
 }
 
 /// A wrong answer and a crash are told apart: on the page, in the results
@@ -845,44 +836,21 @@ fn html_validate(tools: &Path, page: &Path) -> (bool, String) {
 /// axe-core's violations on `html`, run in Chromium: a probe copy of the
 /// page carries axe and a script that writes its result into the DOM,
 /// which `--dump-dom` prints once virtual time has let axe finish.
-fn axe(program: &Path, tools: &Path, dir: &Path, name: &str, html: &str) -> Vec<String> {
+fn axe(program: &Path, tools: &Path, name: &str, html: &str) -> Vec<String> {
     let axe = std::fs::read_to_string(tools.join("node_modules/axe-core/axe.min.js")).unwrap();
     let script = "<script>axe.run(document, {resultTypes: ['violations']}).then(function (r) {\
         var p = document.createElement('pre'); p.id = 'axe-result';\
         p.textContent = JSON.stringify(r.violations.map(function (v) {\
           return v.id + ' (' + v.impact + '): ' + v.help + ': ' + v.nodes.slice(0, 5).map(function (n) { return n.target.join(' '); }).join(', ');\
         })); document.body.appendChild(p); });</script>";
-    let probe = dir.join(format!("axe-{name}.html"));
-    let with_axe = format!("<script>{axe}</script>{script}</body>");
-    std::fs::write(&probe, html.replacen("</body>", &with_axe, 1)).unwrap();
-    let out = chromium(
+    let json = probe(
         program,
-        dir,
         &format!("axe-{name}"),
-        &[
-            "--dump-dom".into(),
-            "--virtual-time-budget=30000".into(),
-            "--window-size=1400,1800".into(),
-            file_url(&probe),
-        ],
-    )
-    .unwrap();
-    let start = out
-        .stdout
-        .find("<pre id=\"axe-result\">")
-        .unwrap_or_else(|| {
-            panic!(
-                "{name}: axe wrote no result; stderr ends:\n{}",
-                parity::text::tail(&out.stderr, 20)
-            )
-        })
-        + "<pre id=\"axe-result\">".len();
-    let end = start + out.stdout[start..].find("</pre>").unwrap();
-    let json = out.stdout[start..end]
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&nbsp;", "\u{a0}")
-        .replace("&amp;", "&");
+        html,
+        &format!("<script>{axe}</script>{script}"),
+        "axe-result",
+        &["--virtual-time-budget=30000", "--window-size=1400,1800"],
+    );
     serde_json::from_str(&json).unwrap_or_else(|e| panic!("{name}: axe's result: {e}: {json}"))
 }
 
@@ -890,8 +858,7 @@ fn axe(program: &Path, tools: &Path, dir: &Path, name: &str, html: &str) -> Vec<
 /// checks can fail (a canary page each).
 fn the_checkers_find_nothing(program: &Path) {
     let tools = report_tools();
-    let dir = parity::config::target_dir(&parity::repo_root()).join("parity/report-browser");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = page_dir();
     let canary = dir.join("canary-checkers.html");
     let broken = "<!DOCTYPE html><html><head><title>canary</title></head><body><div><p>unclosed</div>\
                   <div style=\"overflow:auto;height:2rem\"><p>1</p><p>2</p><p>3</p><p>4</p></div></body></html>\n";
@@ -901,7 +868,7 @@ fn the_checkers_find_nothing(program: &Path) {
         !ok && printed.contains("no-implicit-close"),
         "html-validate passed a broken page:\n{printed}"
     );
-    let found = axe(program, &tools, &dir, "canary", broken);
+    let found = axe(program, &tools, "canary", broken);
     assert!(
         found.iter().any(|v| v.starts_with("landmark-one-main")),
         "axe found no missing main landmark in the canary: {found:?}"
@@ -934,7 +901,7 @@ fn the_checkers_find_nothing(program: &Path) {
         let (ok, printed) = html_validate(&tools, &path);
         assert!(ok, "html-validate on {}:\n{printed}", path.display());
         let html = std::fs::read_to_string(&path).unwrap();
-        let found = axe(program, &tools, &dir, name, &html);
+        let found = axe(program, &tools, name, &html);
         assert!(
             found.is_empty(),
             "axe-core on {}:\n{}",

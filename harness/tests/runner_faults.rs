@@ -3,47 +3,21 @@
 //! and nothing waits beyond the timeout.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
-use libtest_mimic::Arguments;
-use parity::config::{Kind, Settings};
+use parity::config::Settings;
 use parity::fault::{After, Fault, FaultKind, Stderr};
 use parity::judge::{emit, Reason, UnitFailure, UnitWhat, Verdict};
 use parity::protocol::Request;
 use parity::report::junit;
 use parity::session::Runner;
-use parity::suite::Recorder;
-use parity::suite::{trials, Suite};
+use parity::suite::Suite;
 use parity::table::Case;
 use parity::toolchain::{Language, Step};
-use std::sync::Arc;
 
-/// Where an inner libtest run writes, so its own summary line (a FAILED
-/// one, on purpose) does not mix with this test binary's.
-fn log(name: &str) -> String {
-    let dir = parity::config::scratch_dir(&parity::repo_root(), "runner-faults");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(format!("{name}.log"))
-        .to_string_lossy()
-        .into_owned()
-}
+mod common;
 
-/// The arguments of an inner run of the table's cases alone: every other
-/// trial kind skipped, as the harness lists them, so a new kind cannot
-/// slip into a test's counts.
-fn table_only(log_name: &str) -> Arguments {
-    Arguments {
-        skip: Kind::ALL.iter().map(|k| format!("/{}", k.name())).collect(),
-        test_threads: Some(2),
-        logfile: Some(log(log_name)),
-        ..Arguments::default()
-    }
-}
-
-fn is_zombie(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| stat.contains(") Z "))
-}
+use common::{fake, run_language, table_only, wait_for, Run};
 
 const TIMEOUT: Duration = Duration::from_millis(1500);
 /// What a deadline may be overrun by on a busy machine; the grandchild that
@@ -56,23 +30,6 @@ fn suite() -> Suite {
         ..Settings::default()
     };
     Suite::load(&parity::repo_root(), settings).expect("the seed table loads")
-}
-
-fn fake(name: &str, fault: &str, case: &str) -> Language {
-    Language {
-        name: name.into(),
-        probe: vec!["true".into()],
-        install_hint: String::new(),
-        build: Vec::new(),
-        runner: vec![
-            env!("CARGO_BIN_EXE_fake-runner").into(),
-            fault.into(),
-            case.into(),
-        ],
-        demo: vec![env!("CARGO_BIN_EXE_fake-runner").into()],
-        unit: vec!["true".into()],
-        version: None,
-    }
 }
 
 /// Runs every seed case through a fake runner; returns the verdicts by case
@@ -88,6 +45,12 @@ fn run(suite: &Suite, language: &Language) -> (BTreeMap<String, Verdict>, Durati
     let verdicts = suite.judge(&language.name, &cases, replies);
     let names = cases.iter().map(|c| c.name.clone());
     (names.zip(verdicts).collect(), elapsed)
+}
+
+/// Runs every seed case through the fake runner `fake-<fault>`, which
+/// misbehaves on `case`.
+fn run_fake(fault: &str, case: &str) -> (BTreeMap<String, Verdict>, Duration) {
+    run(&suite(), &fake(&format!("fake-{fault}"), fault, case))
 }
 
 /// The faulty case fails with a message holding every `needle`; all others pass.
@@ -125,11 +88,7 @@ fn fault_on<'a>(verdicts: &'a BTreeMap<String, Verdict>, case: &str) -> &'a Faul
 
 #[test]
 fn a_crash_is_blamed_on_its_case_with_the_stderr_tail() {
-    let suite = suite();
-    let (verdicts, _) = run(
-        &suite,
-        &fake("fake-crash", "crash", "broker_down_third_attempt"),
-    );
+    let (verdicts, _) = run_fake("crash", "broker_down_third_attempt");
     let fault = fault_on(&verdicts, "broker_down_third_attempt");
     assert!(
         matches!(fault.kind, FaultKind::Exited { status: Some(s) } if s.code() == Some(3)),
@@ -154,8 +113,7 @@ fn a_crash_is_blamed_on_its_case_with_the_stderr_tail() {
 
 #[test]
 fn a_hang_is_killed_after_the_timeout() {
-    let suite = suite();
-    let (verdicts, elapsed) = run(&suite, &fake("fake-hang", "hang", "lost_ack"));
+    let (verdicts, elapsed) = run_fake("hang", "lost_ack");
     let fault = fault_on(&verdicts, "lost_ack");
     assert_eq!(fault.kind, FaultKind::TimedOut { deadline: TIMEOUT });
     // The advice is the behaviour: what to do next.
@@ -172,11 +130,7 @@ fn a_hang_is_killed_after_the_timeout() {
 
 #[test]
 fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
-    let suite = suite();
-    let (verdicts, elapsed) = run(
-        &suite,
-        &fake("fake-grandchild", "grandchild", "all_in_one_pass"),
-    );
+    let (verdicts, elapsed) = run_fake("grandchild", "all_in_one_pass");
     let fault = fault_on(&verdicts, "all_in_one_pass");
     assert!(
         matches!(fault.kind, FaultKind::TimedOut { .. }),
@@ -191,20 +145,16 @@ fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
         .unwrap();
     std::fs::remove_file(&pid_file).unwrap();
     // Killed with its process group, then reaped by init: gone.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while Path::new(&format!("/proc/{pid}")).exists() && !is_zombie(pid) {
-        assert!(
-            Instant::now() < deadline,
-            "the grandchild {pid} outlived its runner"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for(
+        &format!("the grandchild {pid} outlived its runner: not gone"),
+        Duration::from_secs(10),
+        || common::is_gone(pid),
+    );
 }
 
 #[test]
 fn garbage_is_shown_in_an_excerpt() {
-    let suite = suite();
-    let (verdicts, _) = run(&suite, &fake("fake-garbage", "garbage", "batch_of_two"));
+    let (verdicts, _) = run_fake("garbage", "batch_of_two");
     let fault = fault_on(&verdicts, "batch_of_two");
     assert!(
         matches!(&fault.kind, FaultKind::Malformed { line, .. } if line == "this is not the protocol"),
@@ -219,8 +169,7 @@ fn garbage_is_shown_in_an_excerpt() {
 
 #[test]
 fn an_answer_for_another_case_is_refused() {
-    let suite = suite();
-    let (verdicts, _) = run(&suite, &fake("fake-wrong-name", "wrong-name", "lost_ack"));
+    let (verdicts, _) = run_fake("wrong-name", "lost_ack");
     let fault = fault_on(&verdicts, "lost_ack");
     assert!(
         matches!(&fault.kind, FaultKind::OtherCase { other, .. } if other == "someone_else"),
@@ -230,8 +179,7 @@ fn an_answer_for_another_case_is_refused() {
 
 #[test]
 fn a_null_list_is_not_an_empty_one() {
-    let suite = suite();
-    let (verdicts, _) = run(&suite, &fake("fake-null", "null-list", "lost_ack"));
+    let (verdicts, _) = run_fake("null-list", "lost_ack");
     let fault = fault_on(&verdicts, "lost_ack");
     assert!(
         matches!(&fault.kind, FaultKind::Malformed { why, .. }
@@ -242,9 +190,7 @@ fn a_null_list_is_not_an_empty_one() {
 
 #[test]
 fn an_error_answer_fails_its_case() {
-    let suite = suite();
-    let (verdicts, _) = run(&suite, &fake("fake-error", "error", "lost_ack"));
-    assert_only_case_fails(&verdicts, "lost_ack", &[]);
+    let (verdicts, _) = run_fake("error", "lost_ack");
     assert!(
         matches!(&verdicts["lost_ack"], Verdict::Fail(Reason::ErrorAnswer { error, .. }) if error == "boom"),
         "{:?}",
@@ -259,11 +205,7 @@ fn an_error_answer_fails_its_case() {
 
 #[test]
 fn a_runner_that_forgets_cases_fails_the_one_it_stopped_at() {
-    let suite = suite();
-    let (verdicts, _) = run(
-        &suite,
-        &fake("fake-stop", "stop", "broker_down_first_attempt"),
-    );
+    let (verdicts, _) = run_fake("stop", "broker_down_first_attempt");
     let fault = fault_on(&verdicts, "broker_down_first_attempt");
     assert!(
         matches!(fault.kind, FaultKind::Exited { status: Some(s) } if s.success()),
@@ -297,8 +239,7 @@ fn output_after_the_last_answer_is_the_runners_fault_not_the_last_cases() {
 
 #[test]
 fn a_wrong_result_shows_expected_and_actual() {
-    let suite = suite();
-    let (verdicts, _) = run(&suite, &fake("fake-wrong", "wrong-result", "lost_ack"));
+    let (verdicts, _) = run_fake("wrong-result", "lost_ack");
     assert_only_case_fails(
         &verdicts,
         "lost_ack",
@@ -395,35 +336,17 @@ fn a_known_failure_is_ignored_with_its_reason_and_a_stale_one_fails() {
 }
 
 #[test]
-fn trials_are_named_by_language_and_case_and_the_filter_selects_them() {
-    let mut suite = suite();
-    suite.languages = vec![fake("fake-ok", "none", "none")];
-    let case_count = suite.cases.len() as u64;
-    let args = Arguments {
-        filter: Some("patterns/enterprise/outbox/practice/fake-ok/lost_ack".into()),
-        test_threads: Some(1),
-        logfile: Some(log("filter")),
-        ..Arguments::default()
-    };
-    let recorder = Recorder::default();
-    let conclusion = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
-    assert_eq!(conclusion.num_passed, 1);
-    assert_eq!(conclusion.num_failed, 0);
-    // The other cases, and the generated, protocol, demo, demo_config and
-    // unit trials.
-    assert_eq!(conclusion.num_filtered_out, case_count - 1 + 5);
-}
-
-#[test]
 fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
-    let mut suite = suite();
-    suite.languages = vec![fake("fake-junit", "wrong-result", "lost_ack")];
-    let args = table_only("junit");
-    let recorder = Recorder::default();
+    let language = fake("fake-junit", "wrong-result", "lost_ack");
+    let Run {
+        conclusion,
+        records,
+        suite,
+        ..
+    } = run_language(suite(), language, "runner-faults/junit", table_only());
     let case_count = suite.cases.len();
-    let conclusion = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
     assert_eq!(conclusion.num_failed, 1);
-    let xml = junit::report(&recorder.lock().unwrap());
+    let xml = junit::report(&records);
 
     let document = roxmltree::Document::parse(&xml).expect("the report is well-formed XML");
     let cases: Vec<_> = document
@@ -465,23 +388,15 @@ fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
 /// it, an escape sequence): both show it escaped.
 #[test]
 fn what_a_runner_prints_cannot_break_the_junit_file_or_the_terminal() {
-    let mut suite = suite();
-    suite.languages = vec![fake("fake-nasty", "nasty-stderr", "lost_ack")];
-    let terminal = log("nasty");
-    let args = Arguments {
-        skip: vec!["/generated".into(), "/demo".into(), "/unit".into()],
-        test_threads: Some(1),
-        logfile: Some(terminal.clone()),
-        ..Arguments::default()
-    };
-    let recorder = Recorder::default();
-    let conclusion = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
-    assert_eq!(conclusion.num_failed, 1);
-    let xml = junit::report(&recorder.lock().unwrap());
+    let language = fake("fake-nasty", "nasty-stderr", "lost_ack");
+    let skip = ["/generated", "/demo", "/unit"].map(String::from).to_vec();
+    let run = run_language(suite(), language, "runner-faults/nasty", skip);
+    assert_eq!(run.conclusion.num_failed, 1);
+    let xml = junit::report(&run.records);
     let document = roxmltree::Document::parse(&xml).expect("the report is well-formed XML");
     let text: String = document.descendants().filter_map(|n| n.text()).collect();
     assert!(text.contains("\\u{fffe}\\u{ffff}\\u{0}"), "{text}");
-    let shown = std::fs::read_to_string(&terminal).unwrap();
+    let shown = std::fs::read_to_string(run.args.logfile.unwrap()).unwrap();
     assert!(shown.contains("FAILED\\rok"), "{shown}");
     assert!(shown.contains("\\u{202e}desrever"), "{shown}");
     for raw in ['\r', '\u{202e}', '\u{1b}', '\u{0}'] {
@@ -510,12 +425,13 @@ fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
     suite
         .known_failures
         .insert("fake-known-crash".into(), known);
-    suite.languages = vec![fake("fake-known-crash", "crash", &crashing.join(","))];
-    let args = table_only("known-crash");
-    let recorder = Recorder::default();
+    let language = fake("fake-known-crash", "crash", &crashing.join(","));
     let case_count = suite.cases.len() as u64;
-    let conclusion = libtest_mimic::run(&args, trials(Arc::new(suite), &args, &recorder));
-    let records = recorder.lock().unwrap();
+    let Run {
+        conclusion,
+        records,
+        ..
+    } = run_language(suite, language, "runner-faults/known-crash", table_only());
     let failures: Vec<String> = records
         .iter()
         .filter_map(|r| match &r.verdict {
@@ -534,15 +450,9 @@ fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
 /// run wrote.
 #[test]
 fn the_results_file_names_each_fault_and_its_log() {
-    let mut suite = suite();
-    suite.languages = vec![fake("fake-results", "crash", "lost_ack")];
-    let suite = Arc::new(suite);
-    let args = table_only("results");
-    let recorder = Recorder::default();
-    let _ = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
-    let records = recorder.lock().unwrap();
-    let page = suite.report(&records, &args);
-    let results = parity::report::results::Results::of(&page, &records);
+    let language = fake("fake-results", "crash", "lost_ack");
+    let run = run_language(suite(), language, "runner-faults/results", table_only());
+    let results = parity::report::results::Results::of(&run.report(), &run.records);
     let entry = |case: &str| {
         results
             .trials

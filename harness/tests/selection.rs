@@ -8,43 +8,28 @@ use parity::config::Settings;
 use parity::selection::{selected, shortfall, unmatched};
 use parity::suite::Recorder;
 use parity::suite::{trials, Suite};
-use parity::toolchain::Language;
+
+mod common;
 
 fn suite() -> Suite {
     let mut suite = Suite::load(&parity::repo_root(), Settings::default()).unwrap();
-    suite.languages = vec![Language {
-        name: "fake-ok".into(),
-        probe: vec!["true".into()],
-        install_hint: String::new(),
-        build: Vec::new(),
-        runner: vec![
-            env!("CARGO_BIN_EXE_fake-runner").into(),
-            "none".into(),
-            "none".into(),
-        ],
-        demo: vec![env!("CARGO_BIN_EXE_fake-runner").into()],
-        unit: vec!["true".into()],
-        version: None,
-    }];
+    suite.languages = vec![common::fake("fake-ok", "none", "none")];
     suite
 }
 
-fn log(name: &str) -> String {
-    let dir = parity::config::scratch_dir(&parity::repo_root(), "selection");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(format!("{name}.log"))
-        .to_string_lossy()
-        .into_owned()
+/// Arguments selecting with `filter`, the inner run writing to the log `name`.
+fn filtered(filter: &str, name: &str) -> Arguments {
+    let log = common::scratch(&format!("selection/{name}")).join("inner.log");
+    Arguments {
+        filter: Some(filter.into()),
+        ..common::inner_args(&log, Vec::new())
+    }
 }
 
 #[test]
 fn a_filter_naming_no_language_matches_nothing_and_says_what_exists() {
     let suite = Arc::new(suite());
-    let args = Arguments {
-        filter: Some("patterns/enterprise/outbox/practice/golang".into()),
-        logfile: Some(log("golang")),
-        ..Arguments::default()
-    };
+    let args = filtered("patterns/enterprise/outbox/practice/golang", "golang");
     let recorder = Recorder::default();
     let trials = trials(Arc::clone(&suite), &args, &recorder);
     let count = selected(&args, &trials);
@@ -67,14 +52,16 @@ fn a_filter_naming_no_language_matches_nothing_and_says_what_exists() {
     assert_eq!(shortfall(false, count, ran), None, "not strict: a pass");
 }
 
+/// Trials are named `<prefix>/<language>/<case>`: the filter naming one
+/// selects it alone.
 #[test]
 fn a_filter_that_matches_is_quiet_and_a_full_run_is_a_pass() {
     let suite = Arc::new(suite());
-    let args = Arguments {
-        filter: Some("fake-ok/lost_ack".into()),
-        logfile: Some(log("lost-ack")),
-        ..Arguments::default()
-    };
+    let case_count = suite.cases.len() as u64;
+    let args = filtered(
+        "patterns/enterprise/outbox/practice/fake-ok/lost_ack",
+        "lost-ack",
+    );
     let recorder = Recorder::default();
     let trials = trials(Arc::clone(&suite), &args, &recorder);
     let count = selected(&args, &trials);
@@ -82,6 +69,10 @@ fn a_filter_that_matches_is_quiet_and_a_full_run_is_a_pass() {
     assert_eq!(unmatched(&args, &suite, count), None);
     let conclusion = libtest_mimic::run(&args, trials);
     assert_eq!(conclusion.num_passed, 1);
+    assert_eq!(conclusion.num_failed, 0);
+    // The other cases, and the generated, protocol, demo, demo_config and
+    // unit trials.
+    assert_eq!(conclusion.num_filtered_out, case_count - 1 + 5);
     assert_eq!(shortfall(true, count, recorder.lock().unwrap().len()), None);
 }
 

@@ -4,11 +4,7 @@
 //! case file no run loads, two `make new-case` at once, a saved case moved
 //! to another file, and a timeout out of any sane range.
 
-use std::ffi::CString;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use parity::judge::known_failures;
@@ -16,30 +12,10 @@ use parity::table::{self, bless, Draft};
 
 mod common;
 
-use common::GOOD_CASE;
+use common::{mkfifo, within, GOOD_CASE};
 
 fn scratch_dir(name: &str) -> PathBuf {
-    let dir = parity::config::scratch_dir(&parity::repo_root(), &format!("small-faults/{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn mkfifo(path: &Path) {
-    let c_path = CString::new(path.as_os_str().as_bytes()).unwrap();
-    // SAFETY: a valid NUL-terminated path; mkfifo only creates the node.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
-}
-
-/// `f()` on a thread, failing the test if it does not end within 5 s.
-fn within_5_s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (done, result) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = done.send(f());
-    });
-    result
-        .recv_timeout(Duration::from_secs(5))
-        .expect("it hung: no result within 5 s")
+    common::scratch(&format!("small-faults/{name}"))
 }
 
 #[test]
@@ -50,7 +26,9 @@ fn a_fifo_or_dev_zero_as_known_failures_is_refused_unopened() {
     let list = dir.join("known-failures.json");
     mkfifo(&list);
     let load = |root: PathBuf| {
-        within_5_s(move || known_failures::load(&root, "fake", &Default::default()))
+        within(Duration::from_secs(5), move || {
+            known_failures::load(&root, "fake", &Default::default())
+        })
     };
     let why = load(root.clone()).unwrap_err();
     assert!(
@@ -82,42 +60,40 @@ fn an_editors_lock_link_and_swap_file_are_not_case_files() {
 }
 
 /// Runs the bless binary (`make bless`, `make new-case`) in the repository,
-/// with `PARITY_CASES` set to `cases` and the given environment.
-fn bless(args: &[&str], cases: &Path, env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bless"))
+/// with `PARITY_CASES` set to `cases` and the given environment: whether
+/// it succeeded, and its stderr.
+fn bless(args: &[&str], cases: &Path, env: &[(&str, &str)]) -> (bool, String) {
+    let mut bless = common::bless();
+    bless
         .args(args)
-        .current_dir(parity::repo_root())
-        .env_remove("CI")
         .env("PARITY_CASES", cases)
-        .envs(env.iter().copied())
-        .output()
-        .unwrap()
+        .envs(env.iter().copied());
+    let out = common::output(bless, Duration::from_secs(60));
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.success(), stderr)
 }
 
 #[test]
 fn new_case_refuses_a_file_no_run_would_load() {
     let dir = scratch_dir("new-case-name");
-    for name in ["more.JSON", "more.json5", ".more.json", "schema.json"] {
-        let file = dir.join(name);
-        let out = bless(
+    let new_case = |file: &Path| {
+        bless(
             &["--new", "my_case", "--file", file.to_str().unwrap()],
             &dir,
             &[],
-        );
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{name}: {stderr}");
+        )
+    };
+    for name in ["more.JSON", "more.json5", ".more.json", "schema.json"] {
+        let file = dir.join(name);
+        let (succeeded, stderr) = new_case(&file);
+        assert!(!succeeded, "{name}: {stderr}");
         assert!(stderr.contains("no run would load it"), "{name}: {stderr}");
         assert!(stderr.contains("end in `.json`"), "{name}: {stderr}");
         assert!(!file.exists(), "{name} was written");
     }
     // In the right place with the right name, but outside every source.
     let elsewhere = scratch_dir("new-case-elsewhere").join("more.json");
-    let out = bless(
-        &["--new", "my_case", "--file", elsewhere.to_str().unwrap()],
-        &dir,
-        &[],
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (_, stderr) = new_case(&elsewhere);
     assert!(stderr.contains("no run would load it"), "{stderr}");
     assert!(!elsewhere.exists());
 }
@@ -129,10 +105,8 @@ fn two_new_cases_at_once_are_both_added() {
     for round in 0..8 {
         let _ = std::fs::remove_file(&file);
         let start = |name: &str| {
-            Command::new(env!("CARGO_BIN_EXE_bless"))
+            common::bless()
                 .args(["--new", name, "--file", file.to_str().unwrap()])
-                .current_dir(parity::repo_root())
-                .env_remove("CI")
                 .env("PARITY_CASES", &dir)
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
@@ -199,8 +173,7 @@ fn a_saved_case_moved_to_another_file_is_not_saved_again() {
 fn a_timeout_out_of_range_is_refused_naming_the_range() {
     let dir = scratch_dir("timeout");
     for value in ["1e9", "1e-9", "0", "-1", "NaN", "inf", "ten"] {
-        let out = bless(&["--usage"], &dir, &[("PARITY_TIMEOUT", value)]);
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let (_, stderr) = bless(&["--usage"], &dir, &[("PARITY_TIMEOUT", value)]);
         assert!(
             stderr.contains(&format!(
                 "PARITY_TIMEOUT={value:?}: give a number of seconds from 0.01 to 86400 (a day)"
@@ -208,7 +181,6 @@ fn a_timeout_out_of_range_is_refused_naming_the_range() {
             "{value}: {stderr}"
         );
     }
-    let out = bless(&["--usage"], &dir, &[("PARITY_TIMEOUT", "2.5")]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (_, stderr) = bless(&["--usage"], &dir, &[("PARITY_TIMEOUT", "2.5")]);
     assert!(stderr.contains("usage: bless"), "{stderr}");
 }

@@ -1,4 +1,25 @@
-//! What several test files share.
+//! What several test files share: a valid case to break, scratch folders,
+//! languages and sessions of the fake runner (src/bin/fake-runner.rs), inner
+//! runs of the suite, and waiting for a sign with a deadline. Each test file
+//! uses some of it.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use libtest_mimic::{Arguments, Conclusion};
+use parity::config::{Kind, Settings};
+use parity::exec;
+use parity::fault::Fault;
+use parity::protocol::Reply;
+use parity::report::trial::Recorded;
+use parity::report::Report;
+use parity::session::Session;
+use parity::suite::{trials, Recorder, Suite};
+use parity::table::Case;
+use parity::toolchain::Language;
 
 /// A valid case, for tests that break it one rule at a time.
 pub const GOOD_CASE: &str = r#"{
@@ -13,3 +34,209 @@ pub const GOOD_CASE: &str = r#"{
   "passes": 2,
   "expect": {"sent": [[2], [1]], "journal": ["order-2 OrderPlaced", "order-1 OrderPlaced"], "duplicates": 0}
 }"#;
+
+/// The fake runner, which misbehaves as its first argument says.
+pub const FAKE_RUNNER: &str = env!("CARGO_BIN_EXE_fake-runner");
+
+/// A fresh, empty folder `<target>/parity/tests/<path>`.
+pub fn scratch(path: &str) -> PathBuf {
+    let dir = parity::config::scratch_dir(&parity::repo_root(), path);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The seed table's cases.
+pub fn seed_cases() -> Vec<Case> {
+    Suite::load(&parity::repo_root(), Settings::default())
+        .expect("the seed table loads")
+        .cases
+}
+
+/// A language whose runner is `runner` and whose demo is the fake runner.
+pub fn fake_language(name: &str, runner: Vec<String>) -> Language {
+    Language {
+        name: name.into(),
+        probe: vec!["true".into()],
+        install_hint: String::new(),
+        build: Vec::new(),
+        runner,
+        demo: vec![FAKE_RUNNER.into()],
+        unit: vec!["true".into()],
+        version: None,
+    }
+}
+
+/// A language whose runner is the fake runner, with `fault` on `case`.
+pub fn fake(name: &str, fault: &str, case: &str) -> Language {
+    fake_language(name, vec![FAKE_RUNNER.into(), fault.into(), case.into()])
+}
+
+/// A session of the fake runner with `fault` on `case` (`*`: every case),
+/// its logs in the fresh scratch folder `log_dir`.
+pub fn session(log_dir: &str, fault: &str, case: &str, deadline: Duration) -> Session {
+    Session {
+        command: exec::Command {
+            label: format!("the fake-{fault} runner"),
+            argv: vec![FAKE_RUNNER.into(), fault.into(), case.into()],
+            dir: parity::repo_root(),
+            deadline,
+            keep: exec::KEEP,
+        },
+        log_dir: scratch(log_dir),
+    }
+}
+
+/// `argv` with `FAKE_PIDS=<pids>` set: the fake runner appends its pid
+/// (and its grandchildren's) to that file at each start.
+pub fn counting(pids: &Path, argv: Vec<String>) -> Vec<String> {
+    let mut counted = vec!["env".into(), format!("FAKE_PIDS={}", pids.display())];
+    counted.extend(argv);
+    counted
+}
+
+/// The pids written in `file` so far.
+pub fn pids_in(file: &Path) -> Vec<i32> {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
+
+/// The runner fault a reply is.
+pub fn fault_of(reply: &Reply) -> &Fault {
+    match reply {
+        Reply::Fault(fault) => fault,
+        other => panic!("expected a fault, got {other:?}"),
+    }
+}
+
+/// Skips every trial kind but the table's cases, as the harness lists
+/// them, so a new kind cannot slip into a test's counts.
+pub fn table_only() -> Vec<String> {
+    Kind::ALL.iter().map(|k| format!("/{}", k.name())).collect()
+}
+
+/// The arguments of an inner run of the suite, skipping `skip`, that
+/// writes to `log`, so its own summary line (a FAILED one, on purpose)
+/// does not mix with this test binary's.
+pub fn inner_args(log: &Path, skip: Vec<String>) -> Arguments {
+    Arguments {
+        skip,
+        test_threads: Some(2),
+        logfile: Some(log.to_string_lossy().into_owned()),
+        ..Arguments::default()
+    }
+}
+
+/// What an inner run of the suite's trials gave.
+pub struct Run {
+    pub suite: Arc<Suite>,
+    pub args: Arguments,
+    pub conclusion: Conclusion,
+    pub records: Vec<Recorded>,
+    pub elapsed: Duration,
+}
+
+impl Run {
+    /// The report page of the run.
+    pub fn report(&self) -> Report {
+        self.suite.report(&self.records, &self.args)
+    }
+}
+
+/// Runs `suite`'s trials as `args` select them.
+pub fn run_suite(suite: Suite, args: Arguments) -> Run {
+    let suite = Arc::new(suite);
+    let recorder = Recorder::default();
+    let started = Instant::now();
+    let conclusion = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
+    let elapsed = started.elapsed();
+    let records = recorder.lock().unwrap().clone();
+    Run {
+        suite,
+        args,
+        conclusion,
+        records,
+        elapsed,
+    }
+}
+
+/// Runs `suite`'s trials for `language` alone, as `skip` leaves them, the
+/// inner run writing to a log in the fresh scratch folder `log_dir`.
+pub fn run_language(mut suite: Suite, language: Language, log_dir: &str, skip: Vec<String>) -> Run {
+    suite.languages = vec![language];
+    let log = scratch(log_dir).join("inner.log");
+    run_suite(suite, inner_args(&log, skip))
+}
+
+/// Fails the test when a check found `problems`, listing them one a line
+/// after `what`.
+pub fn assert_none(problems: &[String], what: &str) {
+    assert!(problems.is_empty(), "{what}:\n  {}", problems.join("\n  "));
+}
+
+/// Waits until `ready` holds, failing the test with `what` after `within`.
+pub fn wait_for(what: &str, within: Duration, ready: impl Fn() -> bool) {
+    let deadline = Instant::now() + within;
+    while !ready() {
+        assert!(Instant::now() < deadline, "{what} within {within:?}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Whether the process `pid` is gone: none such, or a zombie.
+pub fn is_gone(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z'))
+    })
+}
+
+/// Whether every one of `pids` is gone within `wait`.
+pub fn gone_within(pids: &[i32], wait: Duration) -> bool {
+    let deadline = Instant::now() + wait;
+    while !pids.iter().all(|&pid| is_gone(pid)) {
+        if Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
+
+/// `f()` on a thread, failing the test if it does not end within `limit`:
+/// a regression fails, not hangs.
+pub fn within<T: Send + 'static>(limit: Duration, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (done, result) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(f());
+    });
+    result
+        .recv_timeout(limit)
+        .unwrap_or_else(|_| panic!("it hung: no result within {limit:?}"))
+}
+
+/// A named pipe (FIFO) at `path`.
+pub fn mkfifo(path: &Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let c_path = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates the node.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+}
+
+/// The bless binary (`make bless`, `make new-case`) started in the
+/// repository, not as in CI.
+pub fn bless() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bless"));
+    command.current_dir(parity::repo_root()).env_remove("CI");
+    command
+}
+
+/// What `command` printed and how it ended, failing the test if it has
+/// not ended within `limit`.
+pub fn output(mut command: Command, limit: Duration) -> Output {
+    within(limit, move || command.output().unwrap())
+}
