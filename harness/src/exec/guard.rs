@@ -327,6 +327,11 @@ pub fn sweep() -> usize {
             return killed.len();
         };
         let mut dying = false;
+        // A child reaped here had its own children handed to this process
+        // when it died, maybe after `candidates` was read (the threads'
+        // lists, unlike /proc's, name only who was a child then): one
+        // more look finds them.
+        let mut reaped = false;
         for pid in candidates {
             let Some(proc) = read_proc(pid) else {
                 continue;
@@ -348,6 +353,7 @@ pub fn sweep() -> usize {
                     libc::waitpid(proc.pid, std::ptr::null_mut(), libc::WNOHANG);
                 }
                 registry.strays.remove(&proc.pid);
+                reaped = true;
             } else if !registry.live.contains(&proc.group) {
                 // SAFETY: signals a stray and its group, both descendants
                 // of children this process started.
@@ -362,10 +368,11 @@ pub fn sweep() -> usize {
                 dying = true;
             }
         }
-        if !dying {
+        if dying {
+            std::thread::sleep(Duration::from_millis(10));
+        } else if !reaped {
             break;
         }
-        std::thread::sleep(Duration::from_millis(10));
     }
     killed.len()
 }
