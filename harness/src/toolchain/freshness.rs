@@ -37,10 +37,8 @@ impl Freshness {
         {
             return false;
         }
-        let stamp = root.join(&self.stamp);
-        super::manifest::regular_file(&stamp).is_ok()
-            && std::fs::read_to_string(stamp)
-                .is_ok_and(|recorded| recorded == self.fingerprint(root, salt))
+        crate::table::read_regular(&root.join(&self.stamp), "a build stamp")
+            .is_ok_and(|recorded| recorded == self.fingerprint(root, salt))
     }
 
     /// Records the inputs' hash as they are now, atomically, so that the
