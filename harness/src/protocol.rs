@@ -7,7 +7,9 @@
 use outbox_cases::protocol::{Answer, CaseRequest};
 use serde_json::error::Category;
 
-use crate::table::json::{self, Json};
+use serde_json::Value;
+
+use crate::table::json;
 use crate::table::{Case, Outcome};
 
 /// One request ready to send: the case's name (to check the answer's) and
@@ -82,74 +84,73 @@ pub fn parse_answer(line: &[u8], name: &str) -> Result<Reply, BadLine> {
 }
 
 fn parse_answer_slowly(line: &[u8], name: &str) -> Result<Reply, BadLine> {
-    let malformed = |why: &str| BadLine::Malformed(why.to_owned());
-    let text = std::str::from_utf8(line).map_err(|_| malformed("the line is not UTF-8"))?;
-    // The strict tree, as for case files: serde_json's own `Value` keeps the
-    // last of two repeated keys, so `{"name":"c","error":"a","error":"b"}`
-    // would pass as the error "b".
-    let value = Json::parse(text).map_err(|e| match e.classify() {
+    let text = std::str::from_utf8(line)
+        .map_err(|_| BadLine::Malformed("the line is not UTF-8".into()))?;
+    // Strictly, as case files: serde_json's own `Value` keeps the last of two
+    // repeated keys, so `{"name":"c","error":"a","error":"b"}` would pass as "b".
+    let (value, _) = json::parse_value(text).map_err(|e| match e.classify() {
         Category::Data => BadLine::Malformed(e.to_string()),
         _ => BadLine::Malformed(format!("not JSON ({})", json::explain(text, &e))),
     })?;
-    let Json::Object(mut fields) = value else {
-        return Err(malformed("not a JSON object"));
+    let Value::Object(mut fields) = value else {
+        return Err(BadLine::Malformed("not a JSON object".into()));
     };
-    match take(&mut fields, "name") {
-        Some(Json::Str(answered)) if answered == name => {}
-        Some(Json::Str(answered)) => return Err(BadLine::OtherCase(answered)),
-        _ => return Err(malformed("no string field `name`")),
+    match fields.shift_remove("name") {
+        Some(Value::String(answered)) if answered == name => {}
+        Some(Value::String(answered)) => return Err(BadLine::OtherCase(answered)),
+        _ => return Err(BadLine::Malformed("no string field `name`".into())),
     }
-    if let Some(error) = take(&mut fields, "error") {
-        let Json::Str(error) = error else {
-            return Err(malformed("`error` is not a string"));
-        };
-        return match fields.first() {
-            Some((extra, _)) => Err(BadLine::Malformed(format!(
+    if let Some(error) = fields.shift_remove("error") {
+        return match (error, fields.keys().next()) {
+            (Value::String(error), None) => Ok(Reply::Error(error)),
+            (Value::String(_), Some(extra)) => Err(BadLine::Malformed(format!(
                 "an `error` answer has an extra field `{extra}`"
             ))),
-            None => Ok(Reply::Error(error)),
+            _ => Err(BadLine::Malformed("`error` is not a string".into())),
         };
     }
-    let sent = match take(&mut fields, "sent") {
-        Some(Json::Array(passes)) => passes
-            .into_iter()
+    let ids = |(pass, ids): (usize, &Value)| match ids {
+        Value::Array(ids) => ids
+            .iter()
+            .map(Value::as_u64)
+            .collect::<Option<Vec<u64>>>()
+            .ok_or_else(|| {
+                BadLine::Malformed(format!("`sent[{pass}]` holds something that is not an id"))
+            }),
+        other => Err(BadLine::Malformed(format!(
+            "`sent[{pass}]` is {} instead of a list of ids",
+            describe(other)
+        ))),
+    };
+    let sent = match fields.shift_remove("sent") {
+        Some(Value::Array(passes)) => passes
+            .iter()
             .enumerate()
-            .map(|(pass, ids)| match ids {
-                Json::Array(ids) => ids
-                    .into_iter()
-                    .map(|id| match id {
-                        Json::UInt(id) => Ok(id),
-                        _ => Err(()),
-                    })
-                    .collect::<Result<Vec<u64>, ()>>()
-                    .map_err(|()| {
-                        BadLine::Malformed(format!(
-                            "`sent[{pass}]` holds something that is not an id"
-                        ))
-                    }),
-                other => Err(BadLine::Malformed(format!(
-                    "`sent[{pass}]` is {} instead of a list of ids",
-                    describe(&other)
-                ))),
-            })
-            .collect::<Result<Vec<_>, _>>()?,
+            .map(ids)
+            .collect::<Result<_, _>>()?,
         other => return Err(wrong_field("sent", "a list of lists of ids", other)),
     };
-    let journal = match take(&mut fields, "journal") {
-        Some(Json::Array(entries)) => entries
+    let journal = match fields.shift_remove("journal") {
+        Some(Value::Array(entries)) => entries
             .into_iter()
             .map(|entry| match entry {
-                Json::Str(s) => Ok(s),
-                _ => Err(malformed("`journal` holds something that is not a string")),
+                Value::String(s) => Ok(s),
+                _ => Err(BadLine::Malformed(
+                    "`journal` holds something that is not a string".into(),
+                )),
             })
             .collect::<Result<Vec<_>, _>>()?,
         other => return Err(wrong_field("journal", "a list of strings", other)),
     };
-    let duplicates = match take(&mut fields, "duplicates") {
-        Some(Json::UInt(n)) => n,
-        other => return Err(wrong_field("duplicates", "a non-negative integer", other)),
+    let duplicates = fields.shift_remove("duplicates");
+    let Some(duplicates) = duplicates.as_ref().and_then(Value::as_u64) else {
+        return Err(wrong_field(
+            "duplicates",
+            "a non-negative integer",
+            duplicates,
+        ));
     };
-    if let Some((extra, _)) = fields.first() {
+    if let Some(extra) = fields.keys().next() {
         return Err(BadLine::Malformed(format!("unknown field `{extra}`")));
     }
     Ok(Reply::Answer(Outcome {
@@ -159,27 +160,21 @@ fn parse_answer_slowly(line: &[u8], name: &str) -> Result<Reply, BadLine> {
     }))
 }
 
-/// Removes and returns the field `key` (keys are not repeated in a tree).
-fn take(fields: &mut Vec<(String, Json)>, key: &str) -> Option<Json> {
-    let at = fields.iter().position(|(k, _)| k == key)?;
-    Some(fields.remove(at).1)
-}
-
-fn wrong_field(field: &str, wanted: &str, got: Option<Json>) -> BadLine {
+fn wrong_field(field: &str, wanted: &str, got: Option<Value>) -> BadLine {
     BadLine::Malformed(match got {
         None => format!("no field `{field}`"),
         Some(value) => format!("`{field}` is {} instead of {wanted}", describe(&value)),
     })
 }
 
-fn describe(value: &Json) -> &'static str {
+fn describe(value: &Value) -> &'static str {
     match value {
-        Json::Null => "null (empty lists are written `[]`)",
-        Json::Bool(_) => "a boolean",
-        Json::UInt(_) | Json::NegInt(_) | Json::Float(_) => "a number",
-        Json::Str(_) => "a string",
-        Json::Array(_) => "a list",
-        Json::Object(_) => "an object",
+        Value::Null => "null (empty lists are written `[]`)",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
     }
 }
 

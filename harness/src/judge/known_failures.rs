@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::config::RESERVED_NAMES;
-use crate::table::json::Json;
+use serde_json::Value;
 
 /// The reason `make known-failures` writes for a new entry: the loader
 /// refuses it, so a list is not used until a person says why.
@@ -61,8 +61,8 @@ fn read(
     }
     let text = crate::table::read_regular(&file, "a known-failures list")
         .map_err(|problem| format!("{at}: {problem}"))?;
-    let Json::Object(entries) =
-        Json::parse(&text).map_err(|e| format!("{at}: not valid JSON: {e}"))?
+    let parsed = crate::table::json::parse_value(&text);
+    let (Value::Object(entries), _) = parsed.map_err(|e| format!("{at}: not valid JSON: {e}"))?
     else {
         return Err(format!("{at}: must be an object of case name to reason"));
     };
@@ -74,12 +74,12 @@ fn read(
             ));
         }
         match reason {
-            Json::Str(reason) if reason.trim() == PLACEHOLDER && !placeholder_ok => {
+            Value::String(reason) if reason.trim() == PLACEHOLDER && !placeholder_ok => {
                 return Err(format!(
                     "{at}: `{name}` still has the placeholder reason: say why it fails and which issue tracks it"
                 ))
             }
-            Json::Str(reason) if !reason.trim().is_empty() => {
+            Value::String(reason) if !reason.trim().is_empty() => {
                 known.insert(name, reason);
             }
             _ => {

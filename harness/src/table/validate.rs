@@ -54,7 +54,12 @@ fn parse_cases(
         ));
         return Vec::new();
     }
-    let (root, floats) = match json::parse_value(text) {
+    let parsed = if text.trim().is_empty() {
+        Err("the file is empty (a case file is at least `{\"cases\": []}`)".to_owned())
+    } else {
+        json::parse_value(text).map_err(|e| json::explain(text, &e))
+    };
+    let (root, floats) = match parsed {
         Ok(parsed) => parsed,
         Err(e) => {
             errors.push(CaseError::file(file, format!("not valid JSON: {e}")));
