@@ -4,7 +4,6 @@
 //! case file has a size cap, and a huge object loads in linear time.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use parity::table::{self as case, validate, Case, CaseError};
@@ -13,27 +12,15 @@ mod common;
 
 use common::GOOD_CASE;
 
-/// A fresh scratch folder under the target folder.
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = parity::config::scratch_dir(&parity::repo_root(), &format!("loading/{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// `case::load(sources)`, failing the test instead of hanging.
+fn load_within(seconds: u64, sources: Vec<PathBuf>) -> Result<Vec<Case>, Vec<String>> {
+    common::within(Duration::from_secs(seconds), move || {
+        case::load(&sources).map_err(|errors| errors.iter().map(ToString::to_string).collect())
+    })
 }
 
-/// `case::load(sources)`, failing the test instead of hanging when it
-/// does not return within `seconds` (the thread is left behind, and ends
-/// with the test process).
-fn load_within(seconds: u64, sources: Vec<PathBuf>) -> Result<Vec<Case>, Vec<String>> {
-    let (done, result) = mpsc::channel();
-    std::thread::spawn(move || {
-        let loaded = case::load(&sources)
-            .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>());
-        let _ = done.send(loaded);
-    });
-    result
-        .recv_timeout(Duration::from_secs(seconds))
-        .unwrap_or_else(|_| panic!("loading did not end within {seconds} s"))
+fn scratch_dir(name: &str) -> PathBuf {
+    common::scratch(&format!("loading/{name}"))
 }
 
 fn good_file(dir: &Path, file: &str) -> PathBuf {
@@ -79,9 +66,7 @@ fn each_real_file_is_read_once() {
 fn a_fifo_named_json_is_refused_without_being_opened() {
     let dir = scratch_dir("fifo");
     let fifo = dir.join("pipe.json");
-    let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
-    // SAFETY: a valid NUL-terminated path; mkfifo only creates the node.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    common::mkfifo(&fifo);
     let message = format!(
         "{}: a named pipe (FIFO), not a regular file: a case file must be a regular file",
         fifo.display()
@@ -143,48 +128,16 @@ fn a_hundred_thousand_keys_load_in_linear_time() {
         )
     );
     assert!(text.len() > 1_500_000);
-    let (done, result) = mpsc::channel();
-    std::thread::spawn(move || {
+    // A deadline tells linear (about a second in a debug build) from
+    // quadratic (74 s): no tighter wall-clock bound, which a busy machine
+    // would break. The speed itself is a figure, not an assertion.
+    let (took, cases, errors) = common::within(Duration::from_secs(20), move || {
         let started = Instant::now();
         let mut errors: Vec<CaseError> = Vec::new();
         let cases = validate::parse_drafts(Path::new("big.json"), &text, &mut errors);
-        let _ = done.send((started.elapsed(), cases.len(), errors.len()));
+        (started.elapsed(), cases.len(), errors.len())
     });
-    let (took, cases, errors) = result
-        .recv_timeout(Duration::from_secs(20))
-        .expect("100,000 keys took more than 20 s: the repeated-key check is not linear");
     // The expect no longer matches so many failures; only the time matters here.
     assert_eq!((cases, errors), (1, 0));
-    // The deadline above tells linear (about a second in a debug build)
-    // from quadratic (74 s): no tighter wall-clock bound, which a busy
-    // machine would break. The speed itself is a figure, not an assertion.
     println!("100,000 keys: {took:?}");
-}
-
-#[test]
-fn a_case_name_has_a_length_limit() {
-    let long = "a".repeat(70_000);
-    let text = format!(
-        r#"{{"cases": [{}]}}"#,
-        GOOD_CASE.replacen("\"good\"", &format!("\"{long}\""), 1)
-    );
-    let mut errors: Vec<CaseError> = Vec::new();
-    validate::parse_file(Path::new("cases/bad.json"), &text, &mut errors);
-    let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
-    assert_eq!(
-        errors,
-        ["cases/bad.json: case #1 (cases[0]): field `name`: is 70000 characters long, over the limit of 200: \
-          shorten it"]
-    );
-    let at_limit = "a".repeat(200);
-    let text = format!(
-        r#"{{"cases": [{}]}}"#,
-        GOOD_CASE.replacen("\"good\"", &format!("\"{at_limit}\""), 1)
-    );
-    let mut errors: Vec<CaseError> = Vec::new();
-    assert_eq!(
-        validate::parse_file(Path::new("cases/ok.json"), &text, &mut errors).len(),
-        1,
-        "{errors:?}"
-    );
 }
