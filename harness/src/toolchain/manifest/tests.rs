@@ -110,36 +110,6 @@ fn an_unknown_placeholder_is_named() {
     }
 }
 
-/// A copy of a real manifest with one mistake each: the error names the
-/// file and the field.
-#[test]
-fn a_bad_manifest_names_its_file_and_field() {
-    let scratch = crate::config::scratch_dir(&root(), "bad-manifests");
-    let good = std::fs::read_to_string(root().join("runners/go/language.toml")).unwrap();
-    for (edit, field) in [
-        (good.replace("order = ", "ordre = "), "ordre"),
-        (
-            good.replace("counter = \"go-verbose\"", "counter = \"go\""),
-            "counter",
-        ),
-        (good.replace("{work}/runner", "{wrok}/runner"), "runner"),
-        (good.replace("name = \"go\"", "name = \"golang\""), "name"),
-        (good.replace("[code]", "[code]\nmain = []"), "main"),
-    ] {
-        let _ = std::fs::remove_dir_all(&scratch);
-        for name in ["rust", "go"] {
-            std::fs::create_dir_all(scratch.join("runners").join(name)).unwrap();
-        }
-        let rust = std::fs::read_to_string(root().join("runners/rust/language.toml")).unwrap();
-        std::fs::write(scratch.join("runners/rust/language.toml"), rust).unwrap();
-        std::fs::write(scratch.join("runners/go/language.toml"), &edit).unwrap();
-        let error = read_all(&scratch).unwrap_err();
-        assert_eq!(error.file, "runners/go/language.toml", "{error}");
-        assert!(error.problem.contains(field), "{field}: {error}");
-    }
-    let _ = std::fs::remove_dir_all(&scratch);
-}
-
 /// Loads a scratch repository whose only port, beside the reference, is
 /// Go's manifest as `edit` makes it.
 fn load_go(scratch: &str, edit: impl Fn(&str) -> String) -> Result<Vec<Manifest>, ManifestError> {
@@ -154,60 +124,61 @@ fn load_go(scratch: &str, edit: impl Fn(&str) -> String) -> Result<Vec<Manifest>
     read_all(&scratch)
 }
 
-/// Issue 29, item 4: a stamp with no inputs was accepted, and the step
-/// never ran again after its first success, whatever was edited.
+/// A copy of Go's manifest with one mistake each (text replaced by
+/// another): the error names the file and the field. Issue 29: a stamp
+/// with no inputs was accepted, and the step never ran again after its
+/// first success, whatever was edited (item 4); .ci/setup reads
+/// `languages setup` line by line and field by tab, so a newline in
+/// `[setup] after` ran only its first line (item 10).
 #[test]
-fn a_stamped_step_without_inputs_or_outputs_is_refused() {
-    for (line, field) in [
-        ("inputs = [\"runners/go\"]\n", "build[0].inputs"),
+fn a_bad_manifest_names_its_file_and_field() {
+    let apt = "apt = [{ command = \"go\", package = \"golang-go\" }]";
+    for (from, to, field) in [
+        ("order = ", "ordre = ", "ordre"),
+        ("counter = \"go-verbose\"", "counter = \"go\"", "counter"),
+        ("{work}/runner\"]", "{wrok}/runner\"]", "runner"),
+        ("name = \"go\"", "name = \"golang\"", "name"),
+        ("[code]", "[code]\nmain = []", "main"),
+        ("inputs = [\"runners/go\"]\n", "", "build[0].inputs"),
         (
             "outputs = [\"{work}/runner\", \"{work}/demo\"]\n",
+            "",
             "build[0].outputs",
         ),
-    ] {
-        let error = load_go("manifest-stamp", |text| text.replace(line, "")).unwrap_err();
-        assert_eq!(error.file, "runners/go/language.toml", "{error}");
-        assert!(error.problem.contains(field), "{field}: {error}");
-    }
-}
-
-/// Issue 29, item 10: .ci/setup reads `languages setup` line by line and
-/// field by tab, so a newline in `[setup] after` ran only its first line.
-#[test]
-fn a_control_character_in_a_manifest_string_is_refused() {
-    for (edit, field) in [
         (
+            "[setup]",
             "[setup]\nafter = [\"true\\nfalse\"]",
             "field `setup.after[0]`: holds the control character '\\n'",
         ),
         (
+            "[setup]",
             "[setup]\nafter = [\"\"\"true\nfalse\"\"\"]",
             "field `setup.after[0]`",
         ),
         (
+            "[setup]",
             "[setup]\nafter = [\"true\", \"a\\tb\"]",
             "field `setup.after[1]`",
         ),
         (
-            "[setup]\napt = [{ command = \"go\\r\", package = \"golang-go\" }]",
+            apt,
+            "apt = [{ command = \"go\\r\", package = \"golang-go\" }]",
             "field `setup.apt[0].command`",
         ),
+        (
+            "\"{work}/runner\"]",
+            "\"{work}/runner\\u001b[2J\"]",
+            "field `runner[0]`",
+        ),
     ] {
-        let error = load_go("manifest-control", |text| {
-            text.replace("[setup]", edit).replace(
-                "apt = [{ command = \"go\", package = \"golang-go\" }]\n",
-                "",
-            )
+        let error = load_go("bad-manifests", |text| {
+            assert!(text.contains(from), "{from}");
+            text.replacen(from, to, 1)
         })
         .unwrap_err();
         assert_eq!(error.file, "runners/go/language.toml", "{error}");
         assert!(error.problem.contains(field), "{field}: {error}");
     }
-    let error = load_go("manifest-control", |text| {
-        text.replace("\"{work}/runner\"]", "\"{work}/runner\\u001b[2J\"]")
-    })
-    .unwrap_err();
-    assert!(error.problem.contains("field `runner[0]`"), "{error}");
 }
 
 /// Issue 29, item 12: a `[code]` path outside the repository was read into
