@@ -3,11 +3,13 @@
 //! path outside it. A clone is all a reader has; a link into the author's
 //! machine, or into a folder beside the repository, is a dead end there.
 //! And each README's map of the tree (its Layout section) names only
-//! paths that exist, and leaves out no folder it must cover.
+//! paths that exist, and leaves out no entry of the folders it covers.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use regex::Regex;
 
 mod common;
 
@@ -41,19 +43,10 @@ fn tracked(root: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Lockfiles list other people's names and hashes, not ours: not checked.
-fn is_lockfile(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name.ends_with(".lock") || matches!(name, "package-lock.json" | "pnpm-lock.yaml" | "go.sum")
-}
-
 /// The text of a tracked file, or None for a binary one.
 fn text(root: &Path, path: &str) -> Option<String> {
     let bytes = std::fs::read(root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
-    if bytes.contains(&0) {
-        return None;
-    }
-    String::from_utf8(bytes).ok()
+    String::from_utf8(bytes).ok().filter(|t| !t.contains('\0'))
 }
 
 /// Joins `relative` onto the folder `base` (both `/`-separated, relative to
@@ -78,76 +71,39 @@ fn folder(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
-/// One line of Markdown with its code spans blanked out, so that brackets
-/// in code are not read as links.
-fn without_code_spans(line: &str) -> String {
-    line.split('`')
+/// Each line of Markdown outside fenced code blocks, with its number.
+fn prose(markdown: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut in_fence = false;
+    markdown
+        .lines()
         .enumerate()
-        .map(|(i, part)| if i % 2 == 0 { part } else { "" })
-        .collect::<Vec<_>>()
-        .join("")
-}
-
-/// Whether a line opens or closes a fenced code block.
-fn is_fence(line: &str) -> bool {
-    let trimmed = line.trim_start();
-    line.len() - trimmed.len() <= 3 && (trimmed.starts_with("```") || trimmed.starts_with("~~~"))
+        .filter_map(move |(index, line)| {
+            let trimmed = line.trim_start();
+            let fence = line.len() - trimmed.len() <= 3
+                && (trimmed.starts_with("```") || trimmed.starts_with("~~~"));
+            in_fence ^= fence;
+            (!fence && !in_fence).then_some((index + 1, line))
+        })
 }
 
 /// The link targets of a Markdown text, with their line numbers: inline
-/// links and images `[text](target "title")` and reference definitions
-/// `[label]: target`. Code (fenced blocks and spans) is skipped.
+/// links and images `[text](target "title")` (a target may hold one pair
+/// of parentheses, or be in `<>`) and reference definitions `[label]:
+/// target`. Code (fenced blocks and spans) is skipped.
 fn links(markdown: &str) -> Vec<(usize, String)> {
+    let definition = Regex::new(r"^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)").unwrap();
+    let inline = Regex::new(r"\]\(\s*(?:<([^>]*)>|([^\s()]*(?:\([^\s()]*\)[^\s()]*)*))").unwrap();
+    let span = Regex::new("`[^`]*`").unwrap();
     let mut found = Vec::new();
-    let mut in_fence = false;
-    for (index, line) in markdown.lines().enumerate() {
-        let number = index + 1;
-        if is_fence(line) {
-            in_fence = !in_fence;
+    for (number, line) in prose(markdown) {
+        let line = span.replace_all(line, "");
+        if let Some(target) = definition.captures(&line) {
+            found.push((number, target[1].to_owned()));
             continue;
         }
-        if in_fence {
-            continue;
-        }
-        let line = without_code_spans(line);
-        let trimmed = line.trim_start();
-        if let Some(definition) = trimmed.strip_prefix('[') {
-            if let Some((label, rest)) = definition.split_once("]:") {
-                if !label.is_empty() && !label.contains(']') {
-                    if let Some(target) = rest.split_whitespace().next() {
-                        found.push((number, target.trim_matches(['<', '>']).to_owned()));
-                    }
-                    continue;
-                }
-            }
-        }
-        let mut rest = line.as_str();
-        while let Some(start) = rest.find("](") {
-            let after = &rest[start + 2..];
-            let mut depth = 0usize;
-            let end = after
-                .char_indices()
-                .find(|&(_, c)| match c {
-                    '(' => {
-                        depth += 1;
-                        false
-                    }
-                    ')' if depth == 0 => true,
-                    ')' => {
-                        depth -= 1;
-                        false
-                    }
-                    _ => false,
-                })
-                .map_or(after.len(), |(i, _)| i);
-            let inside = after[..end].trim();
-            let target = if let Some(angled) = inside.strip_prefix('<') {
-                angled.split('>').next().unwrap_or("")
-            } else {
-                inside.split_whitespace().next().unwrap_or("")
-            };
+        for target in inline.captures_iter(&line) {
+            let target = target.get(1).or(target.get(2)).map_or("", |m| m.as_str());
             found.push((number, target.to_owned()));
-            rest = &after[end..];
         }
     }
     found
@@ -156,74 +112,35 @@ fn links(markdown: &str) -> Vec<(usize, String)> {
 /// A link target that names a scheme (`https:`, `mailto:`) leaves the
 /// repository on purpose.
 fn is_external(target: &str) -> bool {
-    let scheme_end = target.find(':');
-    scheme_end.is_some_and(|end| {
-        end > 0
-            && target[..end]
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
-    })
-}
-
-/// `%20` and friends, as a link may write a path.
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
-            if let Ok(byte) = u8::from_str_radix(hex, 16) {
-                out.push(byte);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    Regex::new(r"^[A-Za-z0-9+.-]+:").unwrap().is_match(target)
 }
 
 /// The anchors GitHub gives a Markdown file's headings: the text of each
 /// `#` heading in lower case, without punctuation, spaces as hyphens, and
 /// `-1`, `-2`, ... after repeats.
 fn anchors(markdown: &str) -> BTreeSet<String> {
+    let heading = Regex::new(r"^#{1,6} (.*?)[ #]*$").unwrap();
+    let link = Regex::new(r"\[([^\]]*)\]\([^)]*\)").unwrap();
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut anchors = BTreeSet::new();
-    let mut in_fence = false;
-    for line in markdown.lines() {
-        if is_fence(line) {
-            in_fence = !in_fence;
+    for (_, line) in prose(markdown) {
+        let Some(title) = heading.captures(line) else {
             continue;
-        }
-        let hashes = line.chars().take_while(|&c| c == '#').count();
-        if in_fence || hashes == 0 || hashes > 6 || !line[hashes..].starts_with(' ') {
-            continue;
-        }
-        let title = line[hashes..].trim().trim_end_matches('#').trim();
+        };
         // A link in a heading counts with its text only.
-        let mut text = String::new();
-        let mut rest = title;
-        while let Some(start) = rest.find("](") {
-            text.push_str(&rest[..start]);
-            rest = rest[start..].split_once(')').map_or("", |(_, after)| after);
-        }
-        text.push_str(rest);
-        let slug: String = text
+        let slug: String = link
+            .replace_all(title[1].trim(), "$1")
             .to_lowercase()
             .chars()
-            .filter(|&c| c.is_alphanumeric() || c == '-' || c == '_' || c == ' ')
+            .filter(|&c| c.is_alphanumeric() || "-_ ".contains(c))
             .map(|c| if c == ' ' { '-' } else { c })
             .collect();
         let count = seen.entry(slug.clone()).or_insert(0);
-        let anchor = if *count == 0 {
-            slug.clone()
-        } else {
-            format!("{slug}-{count}")
-        };
+        anchors.insert(match *count {
+            0 => slug,
+            n => format!("{slug}-{n}"),
+        });
         *count += 1;
-        anchors.insert(anchor);
     }
     anchors
 }
@@ -247,17 +164,13 @@ fn broken_links(root: &Path, files: &[String]) -> Vec<String> {
             if target.is_empty() || is_external(&target) {
                 continue;
             }
-            let (target_path, fragment) = match target.split_once('#') {
-                Some((p, f)) => (p, Some(f)),
-                None => (target.as_str(), None),
-            };
-            let target_path = percent_decode(target_path.split('?').next().unwrap_or(""));
-            let resolved = if target_path.is_empty() {
-                Some(path.clone())
-            } else if let Some(from_root) = target_path.strip_prefix('/') {
-                resolve("", from_root)
-            } else {
-                resolve(folder(path), &target_path)
+            let (target_path, fragment) = target.split_once('#').unwrap_or((&target, ""));
+            let resolved = match target_path {
+                "" => Some(path.clone()),
+                _ => match target_path.strip_prefix('/') {
+                    Some(from_root) => resolve("", from_root),
+                    None => resolve(folder(path), target_path),
+                },
             };
             let Some(resolved) = resolved else {
                 problems.push(format!(
@@ -271,18 +184,14 @@ fn broken_links(root: &Path, files: &[String]) -> Vec<String> {
                         "{path}:{line}: `{target}`: no tracked file `{resolved}` in the repository"
                     ));
                 }
-                continue;
-            }
-            if let Some(fragment) = fragment.filter(|f| !f.is_empty()) {
-                if resolved.ends_with(".md") {
-                    let known = text(root, &resolved)
-                        .map(|t| anchors(&t))
-                        .unwrap_or_default();
-                    if !known.contains(&percent_decode(fragment).to_lowercase()) {
-                        problems.push(format!(
-                            "{path}:{line}: `{target}`: `{resolved}` has no heading with the anchor #{fragment}"
-                        ));
-                    }
+            } else if !fragment.is_empty() && resolved.ends_with(".md") {
+                let known = text(root, &resolved)
+                    .map(|t| anchors(&t))
+                    .unwrap_or_default();
+                if !known.contains(&fragment.to_lowercase()) {
+                    problems.push(format!(
+                        "{path}:{line}: `{target}`: `{resolved}` has no heading with the anchor #{fragment}"
+                    ));
                 }
             }
         }
@@ -301,8 +210,14 @@ fn outside_references(root: &Path, files: &[String]) -> Vec<String> {
         .parent()
         .filter(|p| p.parent().is_some() && *p != std::env::temp_dir())
         .map(|p| format!("{}/", p.display()));
+    // `.../<language>` is an ellipsis, not a path; after a `/` the `../` is
+    // part of a longer path, seen from its start or joined onto another
+    // base (`__DIR__ . '/../x'`).
+    let climb = Regex::new(r"(?:^|[^./])(\.\./[A-Za-z0-9._/-]*)").unwrap();
+    // Lockfiles list other people's names and hashes, not ours.
+    let lockfile = Regex::new(r"(\.lock|package-lock\.json|pnpm-lock\.yaml|go\.sum)$").unwrap();
     let mut problems = Vec::new();
-    for path in files.iter().filter(|p| !is_lockfile(p)) {
+    for path in files.iter().filter(|p| !lockfile.is_match(p)) {
         let Some(content) = text(root, path) else {
             continue;
         };
@@ -313,26 +228,14 @@ fn outside_references(root: &Path, files: &[String]) -> Vec<String> {
                     "{at}: refers to `{shared}`, outside the repository"
                 ));
             }
-            if let Some(beside) = &beside {
-                if line.contains(beside.as_str()) {
-                    problems.push(format!(
-                        "{at}: refers to `{beside}`, the folder the checkout is in"
-                    ));
-                }
+            if let Some(beside) = beside.as_deref().filter(|b| line.contains(b)) {
+                problems.push(format!(
+                    "{at}: refers to `{beside}`, the folder the checkout is in"
+                ));
             }
-            for (start, _) in line.match_indices("../") {
-                // `.../<language>` is an ellipsis, not a path; after a `/`
-                // the `../` is part of a longer path, seen from its start
-                // or joined onto another base (`__DIR__ . '/../x'`).
-                if line[..start].ends_with(['.', '/']) {
-                    continue;
-                }
-                let token: String = line[start..]
-                    .chars()
-                    .take_while(|&c| c.is_alphanumeric() || "._-/".contains(c))
-                    .collect();
+            for token in climb.captures_iter(line) {
                 // A path at the end of a sentence.
-                let token = token.trim_end_matches('.');
+                let token = token[1].trim_end_matches('.');
                 if resolve(folder(path), token).is_none() && !token.starts_with(&shared) {
                     let from = match folder(path) {
                         "" => "the root".to_owned(),
@@ -356,20 +259,26 @@ fn every_relative_markdown_link_resolves_inside_the_repository() {
     for readme in ["README.md", "harness/README.md"] {
         assert!(files.iter().any(|f| f == readme), "{readme} is not tracked");
     }
-    let problems = broken_links(&root, &files);
-    assert_none(&problems, "broken links in the repository's Markdown");
+    assert_none(
+        &broken_links(&root, &files),
+        "broken links in the repository's Markdown",
+    );
 }
 
 #[test]
 fn no_tracked_file_refers_to_a_path_outside_the_repository() {
     let root = root();
     let problems = outside_references(&root, &tracked(&root));
-    let what = "paths outside the repository (a clone does not have them)";
-    assert_none(&problems, what);
+    assert_none(
+        &problems,
+        "paths outside the repository (a clone does not have them)",
+    );
 }
 
+/// The checks read Markdown as GitHub does: links outside code, anchors of
+/// headings; and paths resolve without leaving the root.
 #[test]
-fn links_are_read_as_markdown_reads_them() {
+fn links_and_anchors_are_read_as_github_reads_them() {
     let markdown = "\
 See [the spec](SPEC.md#the-story \"title\") and ![x](<img a.png>).
 `[not](a-link.md)` in code
@@ -379,54 +288,39 @@ See [the spec](SPEC.md#the-story \"title\") and ![x](<img a.png>).
 [ref]: cases/seed.json
 [web](https://example.com) [(nested)](a_(b).md)
 ";
-    let targets: Vec<(usize, String)> = links(markdown);
+    let expected = [
+        (1, "SPEC.md#the-story"),
+        (1, "img a.png"),
+        (6, "cases/seed.json"),
+        (7, "https://example.com"),
+        (7, "a_(b).md"),
+    ];
     assert_eq!(
-        targets,
-        vec![
-            (1, "SPEC.md#the-story".to_owned()),
-            (1, "img a.png".to_owned()),
-            (6, "cases/seed.json".to_owned()),
-            (7, "https://example.com".to_owned()),
-            (7, "a_(b).md".to_owned()),
-        ]
+        links(markdown),
+        expected.map(|(line, target)| (line, target.to_owned()))
     );
     assert!(is_external("https://example.com") && is_external("mailto:a@b"));
     assert!(!is_external("SPEC.md") && !is_external("#anchor"));
-}
-
-#[test]
-fn anchors_follow_github() {
     let known = anchors(
         "# Outbox relay\n## Where the practice stops (known limits)\n\
-         ## The `restart_each_pass` field\n## Notes\n## Notes\n```\n# not a heading\n```\n",
+         ## The `restart_each_pass` field\n## Notes\n## Notes\n## See [SPEC](SPEC.md) ##\n\
+         ```\n# not a heading\n```\n",
     );
-    let expected: BTreeSet<String> = [
+    let expected = [
         "outbox-relay",
         "where-the-practice-stops-known-limits",
         "the-restart_each_pass-field",
         "notes",
         "notes-1",
-    ]
-    .into_iter()
-    .map(str::to_owned)
-    .collect();
-    assert_eq!(known, expected);
-}
-
-#[test]
-fn paths_resolve_without_leaving_the_root() {
+        "see-spec",
+    ];
+    assert_eq!(known, expected.into_iter().map(str::to_owned).collect());
     assert_eq!(
         resolve("runners/php", "../demo.json").as_deref(),
         Some("runners/demo.json")
     );
     assert_eq!(resolve("", "./SPEC.md").as_deref(), Some("SPEC.md"));
     assert_eq!(resolve("", "../x"), None);
-    // Joined, so that the outside-path check does not find it in this file.
-    assert_eq!(
-        resolve("harness/src", &["..", "..", "..", "x"].join("/")),
-        None
-    );
-    assert_eq!(percent_decode("a%20b.md"), "a b.md");
 }
 
 /// The paths the fenced block under `## Layout` names, with their line
@@ -436,57 +330,52 @@ fn paths_resolve_without_leaving_the_root() {
 /// line; deeper lines continue a description and name nothing. A folder
 /// ends in `/`; `*` stands for one path segment or part of one.
 fn layout(markdown: &str) -> Vec<(usize, String)> {
+    let section = markdown
+        .split("\n## ")
+        .find(|s| s.starts_with("Layout\n"))
+        .unwrap_or_default();
+    let before = markdown[..markdown.find(section).unwrap_or(0)]
+        .lines()
+        .count();
     let mut paths = Vec::new();
     let mut parent = String::new();
-    let (mut in_section, mut in_fence) = (false, false);
-    for (index, line) in markdown.lines().enumerate() {
-        if line.starts_with("## ") {
-            in_section = line == "## Layout";
-        } else if in_section && is_fence(line) {
-            in_fence = !in_fence;
-        } else if in_section && in_fence && !line.trim().is_empty() {
-            let indent = line.len() - line.trim_start().len();
-            if indent > 2 {
-                continue;
-            }
-            let names = line.trim().split_once("  ").map_or(line.trim(), |(n, _)| n);
-            let base = if indent == 0 { "" } else { parent.as_str() };
-            let named: Vec<String> = names
-                .split(',')
-                .map(|n| format!("{base}{}", n.trim()))
-                .collect();
-            if indent == 0 {
-                parent = named[0].clone();
-            }
-            paths.extend(named.into_iter().map(|p| (index + 1, p)));
+    let block = section.split("```").nth(1).unwrap_or_default();
+    let first = before
+        + section
+            .split("```")
+            .next()
+            .unwrap_or_default()
+            .lines()
+            .count();
+    for (index, line) in block
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let indent = line.len() - line.trim_start().len();
+        if indent > 2 {
+            continue;
         }
+        let names = line.trim().split_once("  ").map_or(line.trim(), |(n, _)| n);
+        let base = if indent == 0 { "" } else { parent.as_str() };
+        let named: Vec<String> = names
+            .split(',')
+            .map(|n| format!("{base}{}", n.trim()))
+            .collect();
+        if indent == 0 {
+            parent = named[0].clone();
+        }
+        paths.extend(named.into_iter().map(|p| (first + index, p)));
     }
     paths
 }
 
-/// Whether `pattern` (segments, `*` standing for any text within one)
-/// names `path`, or a folder `path` is in when the pattern ends in `/`.
-fn matches(pattern: &str, path: &str) -> bool {
-    let folder = pattern.ends_with('/');
-    let wanted: Vec<&str> = pattern.trim_end_matches('/').split('/').collect();
-    let parts: Vec<&str> = path.split('/').collect();
-    let fits = |(p, s): (&&str, &&str)| match p.split_once('*') {
-        Some((before, after)) => {
-            s.len() >= before.len() + after.len() && s.starts_with(before) && s.ends_with(after)
-        }
-        None => p == s,
-    };
-    let enough = if folder {
-        parts.len() > wanted.len()
-    } else {
-        parts.len() == wanted.len()
-    };
-    enough && wanted.iter().zip(&parts).all(fits)
-}
-
-/// How many segments a path has (`a/b/` two).
-fn depth(path: &str) -> usize {
-    path.trim_end_matches('/').split('/').count()
+/// What a layout path names: itself (`*` standing for any text within one
+/// segment), or, when it ends in `/`, every path in that folder.
+fn pattern(path: &str) -> Regex {
+    let glob = regex::escape(path).replace(r"\*", "[^/]*");
+    let tail = if path.ends_with('/') { ".+" } else { "" };
+    Regex::new(&format!("^{glob}{tail}$")).unwrap()
 }
 
 /// Which folders a layout must cover: every entry of each (a file, or a
@@ -507,13 +396,18 @@ fn layout_problems(
     covered: &[&str],
     files: &[String],
 ) -> Vec<String> {
+    let paths: Vec<(usize, &str, Regex)> = paths
+        .iter()
+        .map(|(line, p)| (*line, p.as_str(), pattern(p)))
+        .collect();
     let mut problems = Vec::new();
-    for (line, path) in paths {
-        if !files.iter().any(|f| matches(path, f)) {
+    for (line, path, names) in &paths {
+        if !files.iter().any(|f| names.is_match(f)) {
             problems.push(format!("{readme}:{line}: `{path}` is not in the tree"));
         }
     }
-    let mut children = BTreeSet::new();
+    let depth = |path: &str| path.trim_end_matches('/').split('/').count();
+    let mut entries = BTreeSet::new();
     for folder in covered {
         let prefix = if folder.is_empty() {
             String::new()
@@ -522,23 +416,19 @@ fn layout_problems(
         };
         for rest in files.iter().filter_map(|f| f.strip_prefix(&prefix)) {
             match rest.split_once('/') {
-                Some((dir, _)) => children.insert(format!("{prefix}{dir}/")),
-                None if !folder.is_empty() => children.insert(format!("{prefix}{rest}")),
-                None => false,
+                Some((dir, _)) => entries.insert(format!("{prefix}{dir}/")),
+                None => !folder.is_empty() && entries.insert(format!("{prefix}{rest}")),
             };
         }
     }
-    for child in children {
-        let named = files
-            .iter()
-            .filter(|f| f.starts_with(&child) || **f == child)
-            .any(|f| {
-                paths
-                    .iter()
-                    .any(|(_, p)| depth(p) >= depth(&child) && matches(p, f))
-            });
+    for entry in entries {
+        let named = files.iter().filter(|f| f.starts_with(&entry)).any(|f| {
+            paths
+                .iter()
+                .any(|(_, p, names)| depth(p) >= depth(&entry) && names.is_match(f))
+        });
         if !named {
-            problems.push(format!("{readme}: `{child}` is in no line of the layout"));
+            problems.push(format!("{readme}: `{entry}` is in no line of the layout"));
         }
     }
     problems
@@ -553,8 +443,10 @@ fn each_readmes_layout_is_the_tree() {
         let paths = layout(&markdown);
         assert!(paths.len() >= 8, "{readme}'s layout section: {paths:?}");
         let problems = layout_problems(readme, &paths, covered, &files);
-        let what = format!("{readme}'s layout (## Layout) and the tree differ");
-        assert_none(&problems, &what);
+        assert_none(
+            &problems,
+            &format!("{readme}'s layout (## Layout) and the tree differ"),
+        );
     }
 }
 
@@ -591,11 +483,7 @@ not/layout/  ignored
         (9, "harness/src/table/"),
         (11, ".ci/"),
     ];
-    assert_eq!(
-        paths,
-        expected.map(|(line, path)| (line, path.to_owned())),
-        "{paths:?}"
-    );
+    assert_eq!(paths, expected.map(|(line, path)| (line, path.to_owned())));
     let files: Vec<String> = [
         "cases/seed.json",
         "runners/go/language.toml",
@@ -608,9 +496,8 @@ not/layout/  ignored
         "reference/src/lib.rs",
         "README.md",
     ]
-    .into_iter()
     .map(str::to_owned)
-    .collect();
+    .into();
     assert_eq!(
         layout_problems("R.md", &paths, &["", "harness/src", "runners"], &files),
         [
@@ -622,10 +509,7 @@ not/layout/  ignored
             "R.md: `runners/demo.json` is in no line of the layout",
         ]
     );
-}
-
-#[test]
-fn layout_patterns_name_files_and_folders() {
+    let matches = |path: &str, file: &str| pattern(path).is_match(file);
     assert!(matches(
         "runners/*/language.toml",
         "runners/go/language.toml"
@@ -634,9 +518,10 @@ fn layout_patterns_name_files_and_folders() {
         "runners/*/language.toml",
         "runners/go/x/language.toml"
     ));
-    assert!(matches("cases/*.json", "cases/seed.json"));
-    assert!(!matches("cases/*.json", "cases/model/a.json"));
-    assert!(matches("cases/", "cases/model/a.json"));
-    assert!(!matches("cases/", "cases"));
+    assert!(
+        matches("cases/*.json", "cases/seed.json")
+            && !matches("cases/*.json", "cases/model/a.json")
+    );
+    assert!(matches("cases/", "cases/model/a.json") && !matches("cases/", "cases"));
     assert!(!matches("case/", "cases/seed.json"));
 }
