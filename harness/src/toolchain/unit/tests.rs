@@ -140,23 +140,42 @@ fn an_empty_suite_proves_nothing() {
     }
 }
 
-/// Every class of the Python suite under `@unittest.skip`: it exits 0.
-#[test]
-fn python_with_every_test_skipped_proves_nothing() {
-    let output = "ssssssss\n----------------------------------------------------------------------\nRan 8 tests in 0.000s\n\nOK (skipped=8)\n";
-    let got = Counter::Unittest.tally(output);
-    assert_eq!(got, counts(0, 0, 8));
-    assert!(!got.proves());
-    let output =
-        "Ran 4 tests in 0.001s\n\nFAILED (failures=1, errors=1, skipped=1, expected failures=1)\n";
-    assert_eq!(Counter::Unittest.tally(output), counts(0, 2, 2));
-}
+const IGNORED: &str = "
+running 9 tests
+iiiiiiiii
+test result: ok. 0 passed; 0 failed; 9 ignored; 0 measured; 0 filtered out; finished in 0.00s
 
-/// Every Java test class under `@Disabled`: 17 found, so
-/// `--fail-if-no-tests` holds, and it exits 0.
-#[test]
-fn java_with_every_test_disabled_proves_nothing() {
-    let output = "├─ JUnit Jupiter ✔
+
+running 5 tests
+iiiii
+test result: ok. 0 passed; 0 failed; 5 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+
+running 0 tests
+
+test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+
+const STOPPED: &str = "
+running 11 tests
+...
+running 5 tests
+.....
+test result: ok. 5 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+
+running 0 tests
+
+test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+
+const PHP_FAILED: &str = "ok   Failure has no backing value
+ok   a scripted failure is Failure::Down itself
+ok   a message the broker was down for is not delivered
+FAIL planted
+";
+
+const JUNIT_DISABLED: &str = "├─ JUnit Jupiter ✔
 │  ├─ DemoTest ↷ planted
 │  ├─ OutboxTest ↷ planted
 │  └─ RunnerTest ↷ planted
@@ -176,114 +195,50 @@ Test run finished after 512 ms
 [         0 tests successful      ]
 [         0 tests failed          ]
 ";
-    let got = Counter::JUnitConsole.tally(output);
-    assert_eq!(got, counts(0, 0, 17));
-    assert!(!got.proves());
-}
 
-/// `#[ignore]` on every test of the three crates: each binary reports, all
-/// ignored, and cargo exits 0.
+/// Every test skipped, or the suite stopped early with status 0: each
+/// tool's output (a fault planted as the comment says) proves nothing.
 #[test]
-fn rust_with_every_test_ignored_proves_nothing() {
-    let output = "
-running 9 tests
-iiiiiiiii
-test result: ok. 0 passed; 0 failed; 9 ignored; 0 measured; 0 filtered out; finished in 0.00s
-
-
-running 5 tests
-iiiii
-test result: ok. 0 passed; 0 failed; 5 ignored; 0 measured; 0 filtered out; finished in 0.00s
-
-
-running 0 tests
-
-test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
-";
-    let got = Counter::Cargo.tally(output);
-    assert_eq!(got, counts(0, 0, 14));
-    assert!(!got.proves());
-    // One ignored test among passing ones hides what it checks all the same.
-    let one = CARGO.replacen(
-        "ok. 1 passed; 0 failed; 0 ignored",
-        "ok. 0 passed; 0 failed; 1 ignored",
-        1,
-    );
-    assert!(!Counter::Cargo.tally(&one).proves());
-}
-
-/// The reference's suite with a test that panics after 1.5 s and one that
-/// calls `std::process::exit(0)` after 0.3 s: its binary never reports,
-/// the next binaries run, and cargo exits 0.
-#[test]
-fn rust_stopped_early_by_exit_0_proves_nothing() {
-    let output = "
-running 11 tests
-...
-running 5 tests
-.....
-test result: ok. 5 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
-
-
-running 0 tests
-
-test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
-";
-    let got = Counter::Cargo.tally(output);
-    assert_eq!(
-        got,
-        Tally {
-            finished: false,
-            unreported: 11,
-            ..counts(5, 0, 0)
-        }
-    );
-    assert!(!got.proves());
-    // The last binary stopping early is no different.
-    let last = Counter::Cargo.tally("\nrunning 2 tests\n.\n");
-    assert_eq!((last.finished, last.unreported), (false, 2));
-}
-
-/// The PHP checks with a failed check and then `exit(0)`: no closing line.
-#[test]
-fn php_stopped_early_after_a_failure_proves_nothing() {
-    let output = "ok   Failure has no backing value
-ok   a scripted failure is Failure::Down itself
-ok   a message the broker was down for is not delivered
-FAIL planted
-";
-    let got = Counter::PhpChecks.tally(output);
-    assert_eq!(
-        got,
-        Tally {
-            finished: false,
-            ..counts(3, 1, 0)
-        }
-    );
-    assert!(!got.proves());
-    assert!(!Counter::PhpChecks
-        .tally(&format!("{output}all checks passed\n"))
-        .proves());
-}
-
-/// node:test's skip and todo, and Go's skip at the top and in a subtest:
-/// neither checks anything.
-#[test]
-fn node_and_go_skips_prove_nothing() {
-    let node = "ok 1 - a # SKIP planted\nok 2 - b # TODO\nok 3 - c\n1..3\n# tests 3\n# suites 0\n# pass 1\n# fail 0\n# cancelled 0\n# skipped 1\n# todo 1\n# duration_ms 55.193996\n";
-    assert_eq!(Counter::NodeTap.tally(node), counts(1, 0, 2));
-    let go = "=== RUN   TestA
-    a_test.go:5: planted
---- SKIP: TestA (0.00s)
-=== RUN   TestB
-=== RUN   TestB/sub
-    a_test.go:7: planted
---- PASS: TestB (0.00s)
-    --- SKIP: TestB/sub (0.00s)
-PASS
-ok  \tgs\t0.005s
-";
-    assert_eq!(Counter::GoVerbose.tally(go), counts(1, 0, 2));
+fn skipped_tests_and_suites_stopped_early_prove_nothing() {
+    let early = |tally: Tally, unreported| Tally {
+        finished: false,
+        unreported,
+        ..tally
+    };
+    for (counter, output, tally) in [
+        // Every class of the Python suite under `@unittest.skip`: it exits 0.
+        (Counter::Unittest, "ssssssss\n----------------------------------------------------------------------\nRan 8 tests in 0.000s\n\nOK (skipped=8)\n".to_owned(), counts(0, 0, 8)),
+        (Counter::Unittest, "Ran 4 tests in 0.001s\n\nFAILED (failures=1, errors=1, skipped=1, expected failures=1)\n".to_owned(), counts(0, 2, 2)),
+        // Every Java test class under `@Disabled`: 17 found, so
+        // `--fail-if-no-tests` holds, and it exits 0.
+        (Counter::JUnitConsole, JUNIT_DISABLED.to_owned(), counts(0, 0, 17)),
+        // `#[ignore]` on every test of the three crates: each binary
+        // reports, all ignored, and cargo exits 0; one ignored test among
+        // passing ones hides what it checks all the same.
+        (Counter::Cargo, IGNORED.to_owned(), counts(0, 0, 14)),
+        (Counter::Cargo, CARGO.replacen("ok. 1 passed; 0 failed; 0 ignored", "ok. 0 passed; 0 failed; 1 ignored", 1), counts(14, 0, 1)),
+        // The reference's suite with a test that panics after 1.5 s and one
+        // that calls `std::process::exit(0)` after 0.3 s: its binary never
+        // reports, the next binaries run, and cargo exits 0; the last
+        // binary stopping early is no different.
+        (Counter::Cargo, STOPPED.to_owned(), early(counts(5, 0, 0), 11)),
+        (Counter::Cargo, "\nrunning 2 tests\n.\n".to_owned(), early(counts(0, 0, 0), 2)),
+        // The PHP checks with a failed check and then `exit(0)`: no closing line.
+        (Counter::PhpChecks, PHP_FAILED.to_owned(), early(counts(3, 1, 0), 0)),
+        (Counter::PhpChecks, format!("{PHP_FAILED}all checks passed\n"), counts(3, 1, 0)),
+        // node:test's skip and todo, and Go's skip at the top and in a
+        // subtest: neither checks anything.
+        (Counter::NodeTap, "ok 1 - a # SKIP planted\nok 2 - b # TODO\nok 3 - c\n1..3\n# tests 3\n# suites 0\n# pass 1\n# fail 0\n# cancelled 0\n# skipped 1\n# todo 1\n# duration_ms 55.193996\n".to_owned(), counts(1, 0, 2)),
+        (
+            Counter::GoVerbose,
+            "=== RUN   TestA\n    a_test.go:5: planted\n--- SKIP: TestA (0.00s)\n=== RUN   TestB\n=== RUN   TestB/sub\n    a_test.go:7: planted\n--- PASS: TestB (0.00s)\n    --- SKIP: TestB/sub (0.00s)\nPASS\nok  \tgs\t0.005s\n".to_owned(),
+            counts(1, 0, 2),
+        ),
+    ] {
+        let got = counter.tally(&output);
+        assert_eq!(got, tally, "{counter:?}: {output}");
+        assert!(!got.proves(), "{counter:?}: {output}");
+    }
 }
 
 /// A suite's output is the port's, not the harness's: counts near 2^64
