@@ -292,7 +292,7 @@ fn new_case_refuses_the_reserved_names() {
         let error = new_case(&file, name, &[]).unwrap_err();
         assert_eq!(
             error,
-            format!("{name:?} is reserved for a trial of each language: pick another name")
+            format!("the case name {name:?} is reserved for a trial of each language: pick another name")
         );
     }
     let error = new_case(&file, &"a".repeat(201), &[]).unwrap_err();

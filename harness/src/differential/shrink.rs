@@ -166,7 +166,7 @@ impl Finding {
         );
         if self.reference_is_right {
             text.push_str("\nAs a ready case (expect from the reference; `make fuzz SAVE=1` appends such cases to cases/regressions.json):\n");
-            text.push_str(&layout::case_text(&self.shrunk, 0));
+            text.push_str(&layout::case_text(&self.shrunk, true, 0));
         } else {
             let broken = properties::check(&self.shrunk.scenario, &self.shrunk.expect)
                 .err()
@@ -174,7 +174,7 @@ impl Finding {
             text.push_str(&format!(
                 "\nThe reference is wrong here too ({broken}), so no expect can be trusted; the case without it:\n"
             ));
-            text.push_str(&layout::case_text_without_expect(&self.shrunk, 0));
+            text.push_str(&layout::case_text(&self.shrunk, false, 0));
         }
         text.push('\n');
         text

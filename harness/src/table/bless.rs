@@ -7,11 +7,7 @@
 use std::path::Path;
 
 use super::json;
-use super::{
-    is_valid_name, layout, validate, Case, CaseError, Draft, Failure, Outcome, Row, Scenario,
-    MAX_NAME_CHARS,
-};
-use crate::config::RESERVED_NAMES;
+use super::{layout, validate, Case, CaseError, Draft, Failure, Outcome, Row, Scenario};
 use crate::oracle;
 
 /// Which cases get a new `expect`.
@@ -133,21 +129,8 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 /// Appends a template case named `name` (no `expect`, a TODO description)
 /// to `path`, creating the file if needed.
 pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String> {
-    let length = name.chars().count();
-    if length > MAX_NAME_CHARS {
-        return Err(format!(
-            "the name is {length} characters long, over the limit of {MAX_NAME_CHARS}: shorten it"
-        ));
-    }
-    if !is_valid_name(name) {
-        return Err(format!(
-            "{name:?} is not a valid case name: use lowercase letters, digits and `_`"
-        ));
-    }
-    if RESERVED_NAMES.contains(&name) {
-        return Err(format!(
-            "{name:?} is reserved for a trial of each language: pick another name"
-        ));
+    if let Some(problem) = super::name_problem(name) {
+        return Err(format!("the case name {problem}"));
     }
     if let Some(other) = existing.iter().find(|c| c.name == name) {
         return Err(format!(

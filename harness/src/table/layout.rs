@@ -25,40 +25,22 @@ pub fn case_value(case: &Case, with_expect: bool) -> Value {
     serde_json::to_value(spec).expect("a case serializes")
 }
 
-/// A case as text, indented by `level` steps of two spaces.
-pub fn case_text(case: &Case, level: usize) -> String {
-    pretty(&case_value(case, true), level)
-}
-
-/// A case without `expect`, for when no trustworthy expect exists.
-pub fn case_text_without_expect(case: &Case, level: usize) -> String {
-    pretty(&case_value(case, false), level)
+/// A case as text, indented by `level` steps of two spaces, with its
+/// `expect` or, when no trustworthy one exists, without.
+pub fn case_text(case: &Case, with_expect: bool, level: usize) -> String {
+    pretty(&case_value(case, with_expect), level)
 }
 
 /// The `$schema` of a new case file: the schema beside it in `cases/`.
 pub const SCHEMA: &str = "./schema.json";
 
-/// A whole new case file.
-pub fn file_text(cases: &[Case]) -> String {
-    file_text_of(
-        Some(SCHEMA),
-        cases.iter().map(|case| case_value(case, true)).collect(),
-    )
-}
-
 /// A whole case file where some cases have no `expect` yet, with the
 /// `$schema` its author gave (none when `None`).
 pub fn file_text_drafts(schema: Option<&str>, drafts: &[Draft]) -> String {
-    file_text_of(
-        schema,
-        drafts
-            .iter()
-            .map(|draft| case_value(&draft.case, draft.has_expect))
-            .collect(),
-    )
-}
-
-fn file_text_of(schema: Option<&str>, cases: Vec<Value>) -> String {
+    let cases = drafts
+        .iter()
+        .map(|d| case_value(&d.case, d.has_expect))
+        .collect();
     let file = CaseFile {
         schema: schema.map(str::to_owned),
         cases,
@@ -122,29 +104,14 @@ fn one_line(value: &Value) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use std::path::Path;
-
     /// Every tool writes this layout, so a file already in it shows only
     /// what changed in `git diff`; `make lint` checks the same.
     #[test]
     fn the_case_files_are_in_the_canonical_layout() {
-        let dir = crate::repo_root().join("cases");
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "json") || path.ends_with("schema.json") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            let mut errors = Vec::new();
-            let cases =
-                super::super::validate::parse_file(Path::new("case file"), &text, &mut errors);
-            assert!(errors.is_empty(), "{errors:?}");
-            assert!(
-                file_text(&cases) == text,
-                "{} is not in the canonical layout: `make bless` lays it out",
-                path.display()
-            );
+        let (files, errors) = super::super::files(&[crate::repo_root().join("cases")]);
+        assert!(errors.is_empty() && files.len() >= 2, "{errors:?}");
+        for file in files {
+            super::super::bless::check(&file).unwrap();
         }
     }
 }

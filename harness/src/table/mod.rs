@@ -371,10 +371,25 @@ pub fn append_regular(path: &Path, text: &str, what: &str) -> Result<(), String>
         .map_err(|e| format!("cannot write: {e}"))
 }
 
-/// A case name: lowercase letters, digits and `_`, at least one.
-pub fn is_valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+/// What is wrong with a case name, if anything: it is part of a trial name
+/// (lowercase letters, digits and `_`, at most [`MAX_NAME_CHARS`]) and not
+/// a trial of every language. The loader and `make new-case` both ask.
+pub fn name_problem(name: &str) -> Option<String> {
+    let length = name.chars().count();
+    let valid = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_';
+    if length > MAX_NAME_CHARS {
+        Some(format!(
+            "is {length} characters long, over the limit of {MAX_NAME_CHARS}: shorten it"
+        ))
+    } else if crate::config::RESERVED_NAMES.contains(&name) {
+        Some(format!(
+            "{name:?} is reserved for a trial of each language: pick another name"
+        ))
+    } else if name.is_empty() || !name.bytes().all(valid) {
+        Some(format!(
+            "{name:?} is not a valid name: use lowercase letters, digits and `_` only"
+        ))
+    } else {
+        None
+    }
 }

@@ -17,8 +17,7 @@ use serde_json::{Map, Value};
 use super::checker::{not_an_attempt, Checker};
 use super::json;
 use super::problems::{self, Problem};
-use super::{is_valid_name, Case, CaseError, Draft, MAX_ID, MAX_NAME_CHARS};
-use crate::config::RESERVED_NAMES;
+use super::{name_problem, Case, CaseError, Draft, MAX_ID};
 
 /// The cases of one file's text; what is wrong goes to `errors`.
 pub fn parse_file(file: &Path, text: &str, errors: &mut Vec<CaseError>) -> Vec<Case> {
@@ -225,26 +224,9 @@ fn within(at: &str, field: &str) -> bool {
 impl Checker<'_> {
     /// The name's rules; a good name names the case in later messages.
     fn name(&mut self, name: &str) {
-        if name.chars().count() > MAX_NAME_CHARS {
-            self.fail(
-                "name",
-                format!(
-                    "is {} characters long, over the limit of {MAX_NAME_CHARS}: shorten it",
-                    name.chars().count()
-                ),
-            );
-        } else if RESERVED_NAMES.contains(&name) {
-            self.fail(
-                "name",
-                format!("{name:?} is reserved for a trial of each language: pick another name"),
-            );
-        } else if is_valid_name(name) {
-            self.case = Some(format!("`{name}`"));
-        } else {
-            self.fail(
-                "name",
-                format!("{name:?} is not a valid name: use lowercase letters, digits and `_` only"),
-            );
+        match name_problem(name) {
+            Some(problem) => self.fail("name", problem),
+            None => self.case = Some(format!("`{name}`")),
         }
     }
 
