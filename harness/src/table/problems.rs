@@ -47,13 +47,14 @@ fn schema() -> &'static (Value, jsonschema::Validator) {
 }
 
 /// Every problem of a file's value: the file's own first, then case by
-/// case, each case's in the order of its fields (the schema's order, which
-/// is the canonical layout's, so the file's order in a file in that layout).
+/// case, each case's in the validator's order (missing fields, then each
+/// field's in the schema's order, then unknown fields), then the numbers
+/// written with a fraction or an exponent.
 /// `floats`: whether the text had a number written with a fraction or an
 /// exponent, which only then are looked for.
 pub(super) fn of(root: &Value, floats: bool) -> Vec<Problem> {
     let (schema, validator) = schema();
-    let mut found: Vec<(Order, Problem)> = Vec::new();
+    let mut found: Vec<Problem> = Vec::new();
     // The place of the last error's value: the errors of one value come
     // together (a case missing six fields is six errors at one place).
     let mut last: Option<(String, At<'_>)> = None;
@@ -70,27 +71,22 @@ pub(super) fn of(root: &Value, floats: bool) -> Vec<Problem> {
         }
         let keyword = keyword(&error);
         words(at, &error, &mut |child, message| {
-            let (field, order) = match child {
-                Some(name) => at.child(name),
-                None => (at.field.clone(), at.order),
-            };
-            let case = at.case;
-            found.push((
-                order,
-                Problem {
-                    case,
-                    field,
-                    keyword,
-                    message,
-                },
-            ));
+            let field =
+                child.map_or_else(|| at.field.clone(), |name| step(at.shape, &at.field, name));
+            found.push(Problem {
+                case: at.case,
+                field,
+                keyword,
+                message,
+            });
         });
     }
     if floats {
         find_floats(schema, root, root, &mut Vec::new(), &mut found);
     }
-    found.sort_by(|(a, p), (b, q)| (p.case, a).cmp(&(q.case, b)));
-    found.into_iter().map(|(_, problem)| problem).collect()
+    // Stable: within a case, the validator's order stays.
+    found.sort_by_key(|problem| problem.case);
+    found
 }
 
 /// The keywords a rule of the harness may take the place of; any other is
@@ -120,27 +116,10 @@ fn keyword(error: &jsonschema::ValidationError<'_>) -> &'static str {
 
 /// Where an instance path leads: the case, the field's path as messages
 /// spell it, and the schema that field has (none for an unknown field).
-/// Where a field comes in its case: per step, an item's index or a field's
-/// place in the schema (an entry of a map: its number), the first steps
-/// only (deeper ones keep the validator's order); no allocation, as a table
-/// of 100,000 broken cases has 600,000 of them.
-#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
-struct Order([u32; 6]);
-
-impl Order {
-    fn push(&mut self, place: usize) {
-        let place = u32::try_from(place).unwrap_or(u32::MAX);
-        if let Some(free) = self.0.iter_mut().find(|step| **step == 0) {
-            *free = place.saturating_add(1);
-        }
-    }
-}
-
 #[derive(Clone)]
 struct At<'s> {
     case: Option<usize>,
     field: String,
-    order: Order,
     node: Option<&'s Value>,
     /// The node's object shape: its fields, and whether it is a map.
     shape: Shape<'s>,
@@ -164,14 +143,6 @@ impl<'s> Shape<'s> {
 }
 
 impl At<'_> {
-    /// A field of this object: its path and its place.
-    fn child(&self, name: &str) -> (String, Order) {
-        let (field, place) = step(self.shape, &self.field, name);
-        let mut order = self.order;
-        order.push(place);
-        (field, order)
-    }
-
     fn wants_integer(&self) -> bool {
         self.get("type").and_then(Value::as_str) == Some("integer")
     }
@@ -214,7 +185,6 @@ impl<'s> At<'s> {
         At {
             case: None,
             field: String::new(),
-            order: Order::default(),
             node: Some(schema),
             shape: Shape::of(Some(schema)),
         }
@@ -246,17 +216,13 @@ fn walk<'s, 'a>(
             if at.case.is_none() && at.field == "cases" {
                 at.case = Some(index);
                 at.field.clear();
-                at.order = Order::default();
             } else {
                 let _ = write!(at.field, "[{index}]");
-                at.order.push(index);
             }
             at.node = at.node.and_then(|node| node.get("items"));
         } else {
             value = value.and_then(|value| value.get(segment.as_ref()));
-            let (field, place) = step(at.shape, &at.field, &segment);
-            at.field = field;
-            at.order.push(place);
+            at.field = step(at.shape, &at.field, &segment);
             at.node = at.node.and_then(|node| {
                 let property = node.get("properties").and_then(|p| p.get(segment.as_ref()));
                 property.or_else(|| node.get("additionalProperties").filter(|e| e.is_object()))
@@ -268,22 +234,14 @@ fn walk<'s, 'a>(
     at
 }
 
-/// The field `name` of an object at `field` whose schema is `node`: its
-/// path (`field.name`; an entry of a map, `field."name"`) and its place
-/// (a field's in the schema, after them an entry's number, then the rest).
-fn step(shape: Shape<'_>, field: &str, name: &str) -> (String, usize) {
-    let place = shape
-        .properties
-        .and_then(|p| p.keys().position(|key| key == name));
-    if let Some(place) = place {
-        (join(field, name), place)
-    } else if shape.is_map {
-        let place = name
-            .parse::<usize>()
-            .map_or(usize::MAX, |n| n.saturating_add(64));
-        (format!("{field}.{name:?}"), place)
+/// The path of the field `name` of an object at `field` whose schema has
+/// `shape`: `field.name`, or for an entry of a map, `field."name"`.
+fn step(shape: Shape<'_>, field: &str, name: &str) -> String {
+    let known = shape.properties.is_some_and(|p| p.contains_key(name));
+    if !known && shape.is_map {
+        format!("{field}.{name:?}")
     } else {
-        (join(field, name), usize::MAX)
+        join(field, name)
     }
 }
 
@@ -412,7 +370,7 @@ fn find_floats<'v>(
     root: &Value,
     value: &'v Value,
     path: &mut Vec<Step<'v>>,
-    out: &mut Vec<(Order, Problem)>,
+    out: &mut Vec<Problem>,
 ) {
     let mut inner = |step, item: &'v Value, path: &mut Vec<Step<'v>>| {
         path.push(step);
@@ -437,17 +395,12 @@ fn find_floats<'v>(
             });
             let at = walk(schema, At::top(schema), Some(root), segments);
             if let (true, Some(x)) = (at.wants_integer(), number.as_f64()) {
-                let message = float_message(&at, x);
-                let (case, field, keyword) = (at.case, at.field, "type");
-                out.push((
-                    at.order,
-                    Problem {
-                        case,
-                        field,
-                        keyword,
-                        message,
-                    },
-                ));
+                out.push(Problem {
+                    message: float_message(&at, x),
+                    case: at.case,
+                    field: at.field,
+                    keyword: "type",
+                });
             }
         }
         _ => {}
