@@ -350,26 +350,18 @@ mod tests {
 
     #[test]
     fn refuses_every_repeated_key() {
+        let answer = r#""name":"c","sent":[],"journal":[],"duplicates":0"#;
         for (line, key) in [
+            (format!(r#"{{"name":"c",{answer}}}"#), "name"),
+            (format!(r#"{{"name":"d",{answer}}}"#), "name"),
             (
-                r#"{"name":"c","name":"c","sent":[],"journal":[],"duplicates":0}"#,
-                "name",
+                r#"{"name":"c","error":"a","error":"b"}"#.to_owned(),
+                "error",
             ),
-            (
-                r#"{"name":"d","name":"c","sent":[],"journal":[],"duplicates":0}"#,
-                "name",
-            ),
-            (r#"{"name":"c","error":"a","error":"b"}"#, "error"),
-            (
-                r#"{"name":"c","sent":[[1]],"sent":[],"journal":[],"duplicates":0}"#,
-                "sent",
-            ),
-            (
-                r#"{"name":"c","sent":[],"journal":[],"duplicates":0,"duplicates":1}"#,
-                "duplicates",
-            ),
+            (format!(r#"{{"sent":[[1]],{answer}}}"#), "sent"),
+            (format!(r#"{{{answer},"duplicates":1}}"#), "duplicates"),
         ] {
-            match parse(line) {
+            match parse(&line) {
                 Err(BadLine::Malformed(m)) => assert!(
                     m.starts_with(&format!(
                         "repeated key \"{key}\" in one object at line 1 column "
