@@ -177,14 +177,6 @@ pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String
     append_to(path, file, &[template])
 }
 
-/// Appends `drafts` to the case file at `path` (made if missing), written
-/// in the canonical layout with its `$schema` kept. What `make new-case`
-/// and `make fuzz SAVE=1` write.
-pub fn append(path: &Path, drafts: &[Draft]) -> Result<(), String> {
-    let _lock = Lock::folder_of(path)?;
-    append_to(path, CaseFile::read(path)?, drafts)
-}
-
 /// Appends to `path` the drafts whose name is new: in no case of `table`
 /// (every case file, since a saved case may have been moved to another),
 /// not in the file as it is now, and not an earlier draft's. Returns, per
@@ -269,6 +261,9 @@ impl Drop for Lock {
     }
 }
 
+/// Appends `drafts` to the case file `file` read from `path` (`None`: made),
+/// written in the canonical layout with its `$schema` kept: what `make
+/// new-case` and `make fuzz SAVE=1` write.
 fn append_to(path: &Path, file: Option<CaseFile>, drafts: &[Draft]) -> Result<(), String> {
     let text = match file {
         None => layout::file_text_drafts(Some(layout::SCHEMA), drafts),

@@ -20,8 +20,6 @@ pub use outbox_cases::{Failure, Outcome, Row, Scenario};
 
 /// The largest id (and attempt number) every language reads exactly: 2^53-1.
 pub const MAX_ID: u64 = 9_007_199_254_740_991;
-/// The most passes a case may ask for, so a typo cannot hang a runner.
-pub const MAX_PASSES: u64 = 1_000_000;
 /// The longest case name: it is part of a trial name, which libtest-mimic
 /// prints whole (and panics on beyond 65,535 characters).
 pub const MAX_NAME_CHARS: usize = 200;
