@@ -2,10 +2,8 @@
 //! `expect`, and the file is written in the one canonical layout, so in a
 //! file already in it nothing else changes.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use parity::config::Settings;
-use parity::suite::Suite;
 use parity::table as case;
 use parity::table::bless::{bless_file, check, new_case, Which};
 
@@ -44,17 +42,11 @@ fn scratch(name: &str, text: &str) -> PathBuf {
     path
 }
 
-fn settings(file: &Path) -> Settings {
-    Settings {
-        extra_cases: vec![file.to_path_buf()],
-        ..Settings::default()
-    }
-}
-
 #[test]
 fn a_case_without_expect_stops_make_test_with_a_pointer_to_make_bless() {
     let file = scratch("unblessed.json", WITHOUT_EXPECT);
-    let message = Suite::load(&parity::repo_root(), settings(&file)).unwrap_err();
+    let errors = case::load(&[file]).unwrap_err();
+    let message = errors[0].to_string();
     assert!(
         message.contains(
             "case `lost_ack_again`: field `expect`: required field is missing: run `make bless`"
@@ -140,6 +132,15 @@ fn new_case_starts_from_a_template_that_must_be_described_before_blessing() {
     assert!(new_case(&file, "lost_ack", &existing)
         .unwrap_err()
         .contains("already in"));
+    for name in parity::config::RESERVED_NAMES {
+        assert_eq!(
+            new_case(&file, name, &[]).unwrap_err(),
+            format!("the case name {name:?} is reserved for a trial of each language: pick another name")
+        );
+    }
+    let error = new_case(&file, &"a".repeat(201), &[]).unwrap_err();
+    assert!(error.contains("201 characters long"), "{error}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), WITHOUT_EXPECT);
     new_case(&file, "my_new_case", &existing).unwrap();
     let error = bless_file(&file, Which::Missing).unwrap_err();
     assert!(
@@ -282,21 +283,6 @@ fn a_failed_write_leaves_the_old_file_byte_for_byte_and_says_so() {
     // A path whose folder is a file: refused with the reason.
     let error = new_case(&file.join("inside.json"), "never_written", &[]).unwrap_err();
     assert!(error.contains("inside.json"), "{error}");
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), WITHOUT_EXPECT);
-}
-
-#[test]
-fn new_case_refuses_the_reserved_names() {
-    let file = scratch("reserved.json", WITHOUT_EXPECT);
-    for name in parity::config::RESERVED_NAMES {
-        let error = new_case(&file, name, &[]).unwrap_err();
-        assert_eq!(
-            error,
-            format!("the case name {name:?} is reserved for a trial of each language: pick another name")
-        );
-    }
-    let error = new_case(&file, &"a".repeat(201), &[]).unwrap_err();
-    assert!(error.contains("201 characters long"), "{error}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), WITHOUT_EXPECT);
 }
 
