@@ -4,8 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::results::Results;
-use super::State;
+use super::results::{Results, State, TrialResult};
 use crate::text::one_line;
 
 /// The comparison of a run with its base.
@@ -78,52 +77,38 @@ impl Change {
     }
 }
 
+/// A cell's key across two runs: its language and its row's name.
+fn key(trial: &TrialResult) -> (&str, &str) {
+    (&trial.language, trial.row.name())
+}
+
 /// Compares `now` with `base`, cell by cell.
 pub fn compare(base: &Results, now: &Results) -> Base {
-    let key = |language: &str, case: &str| (language.to_owned(), case.to_owned());
-    let before: HashMap<(String, String), &super::results::Entry> = base
-        .trials
-        .iter()
-        .map(|e| (key(&e.language, &e.case), e))
-        .collect();
+    let before: HashMap<_, _> = base.trials.iter().map(|t| (key(t), t.state)).collect();
+    let after: HashMap<_, _> = now.trials.iter().map(|t| (key(t), t.state)).collect();
     // Two runs that chose their trials otherwise are compared on the cells
     // both ran: a cell only one filter selected is neither new nor gone.
     let same_selection = base.run.filter == now.run.filter;
-    let mut seen = std::collections::HashSet::new();
     let mut changes = Vec::new();
     let mut unmatched = 0;
-    for entry in &now.trials {
-        let k = key(&entry.language, &entry.case);
-        let was = before.get(&k).map(|e| e.state);
-        seen.insert(k);
-        if was.is_none() && !same_selection {
+    let mut change = |trial: &TrialResult, before: Option<State>, after: Option<State>| {
+        if (before.is_none() || after.is_none()) && !same_selection {
             unmatched += 1;
-            continue;
-        }
-        if was != Some(entry.state) {
+        } else if before != after {
             changes.push(Change {
-                language: entry.language.clone(),
-                case: entry.case.clone(),
-                before: was,
-                after: Some(entry.state),
-                summary: entry.summary.clone(),
+                language: trial.language.clone(),
+                case: trial.row.name().to_owned(),
+                before,
+                after,
+                summary: trial.summary.clone(),
             });
         }
+    };
+    for trial in &now.trials {
+        change(trial, before.get(&key(trial)).copied(), Some(trial.state));
     }
-    for entry in &base.trials {
-        if !seen.contains(&key(&entry.language, &entry.case)) {
-            if !same_selection {
-                unmatched += 1;
-                continue;
-            }
-            changes.push(Change {
-                language: entry.language.clone(),
-                case: entry.case.clone(),
-                before: Some(entry.state),
-                after: None,
-                summary: entry.summary.clone(),
-            });
-        }
+    for trial in base.trials.iter().filter(|t| !after.contains_key(&key(t))) {
+        change(trial, Some(trial.state), None);
     }
     Base {
         commit: base.run.commit.clone(),
@@ -166,9 +151,9 @@ pub fn text(base: &Base) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
-
-    use super::super::{markdown, Cell, Report, Row};
+    use super::super::results::{Outcome, RunRecord, Toolchain, TrialResult};
+    use super::super::trial::{RowId, TrialId};
+    use super::super::{markdown, Report};
     use super::*;
 
     /// A base file whose commit, case name and reason carry a lone `\r`,
@@ -178,28 +163,34 @@ mod tests {
     /// with the base's heading.
     #[test]
     fn a_base_files_control_characters_act_neither_on_the_terminal_nor_in_the_summary() {
-        let now = Report {
-            run: crate::report::results::RunRecord {
+        let id = |case: &str| TrialId {
+            language: "go".into(),
+            row: RowId::Case(case.into()),
+        };
+        let now = Results {
+            run: RunRecord {
                 commit: "now".into(),
-                ..Default::default()
+                toolchains: vec![Toolchain {
+                    name: "go".into(),
+                    version: String::new(),
+                }],
+                ..RunRecord::default()
             },
-            languages: vec!["go".into()],
-            rows: vec![Row {
-                id: crate::report::trial::RowId::Case("lost_ack".into()),
-                description: String::new(),
-                seed: false,
-                scenario: None,
-                cells: BTreeMap::from([("go".into(), Cell::Pass)]),
-            }],
-            ..Report::default()
+            trials: vec![TrialResult::new(
+                id("lost_ack"),
+                Outcome::Pass,
+                State::Pass,
+                None,
+            )],
+            version: super::super::results::VERSION,
         };
         let hostile = "x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
-        let mut base = Results::of(&now, &[]);
+        let mut base = now.clone();
         base.run.commit = hostile.into();
         base.trials[0].state = State::WrongAnswer;
         base.trials[0].summary = Some(hostile.into());
         let mut gone = base.trials[0].clone();
-        gone.case = hostile.into();
+        gone.row = RowId::Case(hostile.into());
         base.trials.push(gone);
         // Through a file, as `PARITY_BASE` reads it.
         let dir = crate::repo_root()
@@ -210,11 +201,14 @@ mod tests {
         let base = Results::load(&path).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
 
-        let compared = compare(&base, &Results::of(&now, &[]));
+        let compared = compare(&base, &now);
         assert_eq!(compared.changes.len(), 2, "{compared:?}");
         let terminal = text(&compared);
-        let mut page = now;
-        page.base = Some(compared);
+        let page = Report {
+            results: now,
+            base: Some(compared),
+            ..Report::default()
+        };
         let summary = markdown::summary(&page);
         for out in [&terminal, &summary] {
             let raw: Vec<char> = out

@@ -9,8 +9,9 @@ use libtest_mimic::Arguments;
 use super::Suite;
 use crate::exec::{self, Stdin};
 use crate::report::results::RunRecord;
+use crate::report::results::Toolchain;
 use crate::report::trial::Recorded;
-use crate::report::{self, Report, Toolchain};
+use crate::report::{self, Report};
 
 impl Suite {
     /// The report of a run: one row per case and per trial of each
@@ -18,19 +19,14 @@ impl Suite {
     /// per language. `args` are the run's libtest arguments: the page
     /// says which trials they chose.
     pub fn report(&self, records: &[Recorded], args: &Arguments) -> Report {
-        let languages: Vec<String> = self.languages.iter().map(|l| l.name.clone()).collect();
-        Report {
-            run: RunRecord {
-                commit: self.commit(),
-                date: report::run::utc_now(),
-                filter: selection(args),
-                toolchains: self.toolchains(),
-            },
-            rows: report::run::rows(&self.cases, &languages, records),
-            languages,
-            code: report::code::parts(&self.manifests, &self.root),
-            base: None,
-        }
+        let run = RunRecord {
+            commit: self.commit(),
+            date: report::run::utc_now(),
+            filter: selection(args),
+            toolchains: self.toolchains(),
+        };
+        let code = report::code::parts(&self.manifests, &self.root);
+        report::run::report(run, &self.cases, records, code)
     }
 
     /// Each language's toolchain version: the one its preparation found,
