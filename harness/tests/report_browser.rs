@@ -28,7 +28,7 @@ use parity::exec::{self, Stdin};
 use parity::report::results::{
     Outcome, Results, RunRecord, State, Toolchain, TrialResult, VERSION,
 };
-use parity::report::trial::{Recorded, RowId, TrialId};
+use parity::report::trial::{RowId, TrialId};
 use parity::report::{self, code, Failure, Report, Row, Scenario};
 use parity::suite::Suite;
 
@@ -213,40 +213,6 @@ fn code_fixture() -> Vec<code::Part> {
     missing.languages.retain(|(language, _)| language == "go");
     parts.push(missing);
     parts
-}
-
-/// The code panel in the DOM: one figure per (part, language) of the
-/// mapping, each file's text as the file holds it now (read here, not
-/// written into the test: the ports change), and the missing file named.
-fn check_code_panel(dom: &str, parts: &[code::Part]) {
-    let panel = &dom[dom.find("<section id=\"code\">").expect("the code panel")..];
-    let figures = start_tags(panel, "figure");
-    let expected: usize = parts.iter().map(|p| p.languages.len()).sum();
-    assert_eq!(figures.len(), expected, "one figure per (part, language)");
-    for part in parts {
-        for (language, sources) in &part.languages {
-            let key = format!("{}/{}", part.name, language);
-            assert!(
-                figures
-                    .iter()
-                    .any(|f| attribute(f, "data-code") == Some(key.as_str())),
-                "no figure for {key}"
-            );
-            for source in sources {
-                match std::fs::read_to_string(parity::repo_root().join(&source.path)) {
-                    Ok(text) if source.text.is_ok() => {
-                        let shown = panel.contains(&escaped(&text));
-                        assert!(shown, "{} in the panel", source.path);
-                    }
-                    _ => assert!(
-                        panel.contains(&format!("data-missing=\"{}\">not found</p>", source.path)),
-                        "{} shown as missing",
-                        source.path
-                    ),
-                }
-            }
-        }
-    }
 }
 
 /// (passed, failed, ignored, known failures, not run) per language, counted
@@ -665,7 +631,6 @@ fn the_fixture_page(program: &Path) {
     let report = fixture();
     let dom = load(program, "fixture", &report);
     check_matrix(&dom, &report);
-    check_code_panel(&dom, &report.code);
     let html = std::fs::read_to_string(page_dir().join("fixture.html")).unwrap();
     assert_code_panel_readable(program, "fixture", &html, &report.code);
     for (language, counts) in EXPECTED_SUMMARY {
@@ -693,37 +658,12 @@ fn the_fixture_page(program: &Path) {
     }
 }
 
-/// A real run of the suite over two fake languages, one failing `lost_ack`:
-/// the page has one cell per trial that ran, and its counts are libtest's.
+/// A real run of the suite over three fake languages: one right, one
+/// answering `lost_ack` wrongly, one crashing on `batch_of_two`, without
+/// generated scenarios and demos. The page has one cell per trial that
+/// ran, its counts are libtest's, and a wrong answer and a crash are told
+/// apart (on the page by [`check_matrix`], in the CI summary here).
 fn a_real_run_page(program: &Path) {
-    let (conclusion, records, report) = run_over_fakes();
-    let dom = load(program, "run", &report);
-    let cells = check_matrix(&dom, &report);
-    let ran = conclusion.num_passed + conclusion.num_failed + conclusion.num_ignored;
-    assert_eq!(records.len() as u64, ran, "one record per trial that ran");
-    let not_run_cells = dom.matches("data-status=\"not_selected\"").count() as u64;
-    assert_eq!(
-        cells as u64 - not_run_cells,
-        ran,
-        "one matrix cell per trial of the run"
-    );
-    assert_eq!(
-        conclusion.num_failed, 2,
-        "only fake-wrong's lost_ack and fake-crash's batch_of_two fail"
-    );
-    assert_faults_told_apart(&dom, &report);
-    assert_counts_are_libtests(&dom, &conclusion);
-    assert!(
-        dom.contains("duplicates: expected 1, actual 999"),
-        "the failing cell's diff is on the page"
-    );
-}
-
-/// Runs the suite, without generated scenarios and demos, over three fake
-/// languages: one right, one answering `lost_ack` wrongly, one crashing on
-/// `batch_of_two`. Returns libtest's conclusion, the trials' records and
-/// the report built from them.
-fn run_over_fakes() -> (Conclusion, Vec<Recorded>, Report) {
     let mut suite =
         Suite::load(&parity::repo_root(), Settings::default()).expect("the table loads");
     suite.languages = vec![
@@ -733,43 +673,42 @@ fn run_over_fakes() -> (Conclusion, Vec<Recorded>, Report) {
     ];
     let skip = vec!["/generated".into(), "/demo".into()];
     let run = common::run_suite(suite, common::inner_args(&page_dir().join("run.log"), skip));
-    let report = run.report();
-    (run.conclusion, run.records, report)
-}
-
-/// A wrong answer and a crash are told apart: on the page, in the results
-/// file and in the CI summary.
-fn assert_faults_told_apart(dom: &str, report: &Report) {
-    let status = |key: &str| {
-        start_tags(dom, "td")
-            .into_iter()
-            .find(|tag| attribute(tag, "data-cell") == Some(key))
-            .and_then(|tag| attribute(tag, "data-status"))
-            .map(str::to_owned)
-    };
+    let (conclusion, report) = (&run.conclusion, run.report());
+    let dom = load(program, "run", &report);
+    let cells = check_matrix(&dom, &report);
+    let ran = conclusion.num_passed + conclusion.num_failed + conclusion.num_ignored;
     assert_eq!(
-        status("lost_ack/fake-wrong").as_deref(),
-        Some("wrong_answer")
+        report.results.trials.len() as u64,
+        ran,
+        "one result per trial that ran"
     );
+    let not_run_cells = dom.matches("data-status=\"not_selected\"").count() as u64;
     assert_eq!(
-        status("batch_of_two/fake-crash").as_deref(),
-        Some("runner_fault")
+        cells as u64 - not_run_cells,
+        ran,
+        "one matrix cell per trial of the run"
     );
-    let state = |language: &str, case: &str| {
-        report
-            .results
-            .trials
-            .iter()
-            .find(|e| e.language == language && e.row.name() == case)
-            .map(|e| e.state.id())
-    };
-    assert_eq!(state("fake-crash", "batch_of_two"), Some("runner_fault"));
-    assert_eq!(state("fake-wrong", "lost_ack"), Some("wrong_answer"));
-    let markdown = report::markdown::summary(report);
+    let failed: Vec<(&str, &str, &str)> = report
+        .results
+        .trials
+        .iter()
+        .filter(|t| t.verdict == Outcome::Fail)
+        .map(|t| (t.language.as_str(), t.row.name(), t.state.id()))
+        .collect();
+    assert_eq!(
+        failed,
+        [
+            ("fake-wrong", "lost_ack", "wrong_answer"),
+            ("fake-crash", "batch_of_two", "runner_fault")
+        ]
+    );
+    let markdown = report::markdown::summary(&report);
+    let crash = "- `fake-crash/batch_of_two`: ⚠ runner fault: `batch_of_two`: runner fault:";
+    assert!(markdown.contains(crash), "{markdown}");
+    assert_counts_are_libtests(&dom, conclusion);
     assert!(
-        markdown
-            .contains("- `fake-crash/batch_of_two`: ⚠ runner fault: `batch_of_two`: runner fault:"),
-        "{markdown}"
+        dom.contains("duplicates: expected 1, actual 999"),
+        "the failing cell's diff is on the page"
     );
 }
 
@@ -803,38 +742,28 @@ fn report_tools() -> PathBuf {
     }
 }
 
-/// Runs a pinned checker with node: (succeeded, what it printed).
-fn node(tools: &Path, label: &str, args: &[String]) -> (bool, String) {
-    let mut argv = vec!["node".to_owned()];
-    argv.extend(args.iter().cloned());
+/// html-validate's verdict on `page` (the repository's config), run with
+/// node: (succeeded, what it printed).
+fn html_validate(tools: &Path, page: &Path) -> (bool, String) {
+    let config = parity::repo_root().join("harness/report-tools/.htmlvalidate.json");
     let command = exec::Command {
-        label: label.to_owned(),
-        argv,
+        label: "html-validate".to_owned(),
+        argv: [
+            "node",
+            "node_modules/html-validate/bin/html-validate.mjs",
+            "--config",
+            &config.to_string_lossy(),
+            &page.to_string_lossy(),
+        ]
+        .map(str::to_owned)
+        .to_vec(),
         dir: tools.to_path_buf(),
         deadline: TIMEOUT,
         keep: 1024 * 1024,
     };
-    let output = exec::run(&command, Stdin::Null).unwrap_or_else(|e| panic!("{label}: {e}"));
-    let mut printed = output.stdout.text();
-    printed.push_str(&output.stderr.text());
+    let output = exec::run(&command, Stdin::Null).unwrap_or_else(|e| panic!("html-validate: {e}"));
+    let printed = output.stdout.text() + &output.stderr.text();
     (output.success(), printed)
-}
-
-/// html-validate's verdict on `page` (the repository's config).
-fn html_validate(tools: &Path, page: &Path) -> (bool, String) {
-    node(
-        tools,
-        "html-validate",
-        &[
-            "node_modules/html-validate/bin/html-validate.mjs".into(),
-            "--config".into(),
-            parity::repo_root()
-                .join("harness/report-tools/.htmlvalidate.json")
-                .to_string_lossy()
-                .into_owned(),
-            page.to_string_lossy().into_owned(),
-        ],
-    )
 }
 
 /// axe-core's violations on `html`, run in Chromium: a probe copy of the

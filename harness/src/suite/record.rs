@@ -65,20 +65,11 @@ impl Suite {
         }
     }
 
-    /// The commit checked out, `-dirty` when tracked files changed.
+    /// The commit checked out, `-dirty` when tracked files changed (tags
+    /// excluded, so it is always the hash).
     fn commit(&self) -> String {
-        let git = |args: &[&str]| {
-            let mut argv = vec!["git".to_owned()];
-            argv.extend(args.iter().map(|a| (*a).to_owned()));
-            self.first_line_of(&argv)
-        };
-        let hash = git(&["rev-parse", "--short=12", "HEAD"]);
-        let dirty = git(&["status", "--porcelain", "--untracked-files=no"]);
-        if dirty == "(printed nothing)" {
-            hash
-        } else {
-            format!("{hash}-dirty")
-        }
+        let describe = "git describe --always --dirty --abbrev=12 --exclude=*";
+        self.first_line_of(&describe.split(' ').map(str::to_owned).collect::<Vec<_>>())
     }
 }
 
