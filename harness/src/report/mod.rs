@@ -7,15 +7,16 @@
 //! reference's run of it, watched by the report's own broker (see
 //! `trace.rs`).
 //!
-//! The page and the CI summary (`html`, `picture`, `markdown`) are drawn
-//! from the plain structs below, and a picture from the reference's own
-//! run of its scenario (`trace`): no runner, suite or file behind them, so
-//! the page can be built (and tested) without running a runner. The rest
-//! of the module fills them: `run` maps the suite's recorded verdicts
-//! onto them, `results` and `diff` write and compare the results file,
-//! `known` turns it into known-failure advice, and `code` reads the source
-//! files the manifests name. The page needs no network: no CDN, no
-//! external font or script, and it works from `file://`.
+//! Every output is a pure function of the run's one record
+//! ([`results::Results`], whose serde form is `results.json`): the page
+//! (`html`, `picture`), the CI summary (`markdown`), JUnit (`junit`), the
+//! diff against a base (`diff`) and the known-failure advice (`known`); a
+//! picture is drawn from the reference's own run of its scenario
+//! (`trace`). `run` makes the record and the rows from what the suite hands
+//! in, and `code` reads the source files the manifests name. Nothing here
+//! starts a runner, so the page can be built (and tested) without one. The
+//! page needs no network: no CDN, no external font or script, and it works
+//! from `file://`.
 
 pub mod code;
 pub mod diff;

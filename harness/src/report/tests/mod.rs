@@ -36,6 +36,16 @@ pub(super) fn lost_ack() -> Scenario {
     }
 }
 
+/// A fresh folder for a test's files, under `target/parity/report-unit`.
+pub(super) fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = crate::repo_root()
+        .join("target/parity/report-unit")
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// One language's cell: its state and what it says (its first line the
 /// summary); not run is an ignored trial, a known failure one, the other
 /// failures failed.
@@ -207,13 +217,9 @@ fn every_status_has_a_word_and_the_summary_counts_it() {
 
 #[test]
 fn write_replaces_the_file_whole_and_leaves_no_temporary() {
-    let dir = crate::repo_root()
-        .join("target/parity/report-unit")
-        .join(format!("{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch("write");
     let path = dir.join("report.html");
     let report = report(vec![row("lost_ack", Some(lost_ack()), &[])]);
-    std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(&path, "old").unwrap();
     write(&path, &report).unwrap();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), render(&report));
@@ -228,41 +234,31 @@ fn write_replaces_the_file_whole_and_leaves_no_temporary() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A base's or a runner's control characters and bidi controls are shown
+/// as their code, so none acts or turns the text after it around; a long
+/// word may break anywhere (what lets a 2,000-character description wrap:
+/// the browser test checks the page is then no wider than the window).
 #[test]
-fn control_characters_are_shown_as_their_code_and_a_filter_is_named() {
-    let mut page_report = report(Vec::new());
-    page_report.results.run.filter = "lost_ack --skip /unit".into();
-    page_report.results.run.commit = "bell\u{7}esc\u{1b}[31mnul\u{0}".into();
-    let page = render(&page_report);
-    assert!(page.contains("bell\\u{7}esc\\u{1b}[31mnul\\u{0}"), "{page}");
-    assert!(!page
-        .chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t'));
-    assert!(page.contains("Trials selected by <code>lost_ack --skip /unit</code>"));
-}
-
-#[test]
-fn bidi_controls_cannot_turn_the_text_around() {
-    let mut r = row(
-        "bidi",
-        None,
-        &[("go", State::WrongAnswer, "ok \u{202e}deliaf\u{202c}")],
-    );
+fn control_and_bidi_characters_are_shown_as_their_code_and_a_filter_is_named() {
+    let cells = [("go", State::WrongAnswer, "ok \u{202e}deliaf\u{202c}")];
+    let mut r = row("bidi", None, &cells);
     r.0.description = "sent \u{2067}[1, 2]\u{2069} \u{200f}".into();
-    let page = render(&report(vec![r]));
-    for c in ['\u{202e}', '\u{202c}', '\u{2067}', '\u{2069}', '\u{200f}'] {
-        assert!(!page.contains(c), "U+{:04X} is in the page", u32::from(c));
+    let mut report = report(vec![r]);
+    report.results.run.filter = "lost_ack --skip /unit".into();
+    report.results.run.commit = "bell\u{7}esc\u{1b}[31mnul\u{0}".into();
+    let page = render(&report);
+    for shown in [
+        "bell\\u{7}esc\\u{1b}[31mnul\\u{0}",
+        "ok \\u{202e}deliaf\\u{202c}",
+        "sent \\u{2067}[1, 2]\\u{2069} \\u{200f}",
+        "Trials selected by <code>lost_ack --skip /unit</code>",
+        "body { overflow-wrap: anywhere;",
+    ] {
+        assert!(page.contains(shown), "{shown} in {page}");
     }
-    assert!(page.contains("ok \\u{202e}deliaf\\u{202c}"), "{page}");
-    assert!(page.contains("sent \\u{2067}[1, 2]\\u{2069} \\u{200f}"));
-}
-
-#[test]
-fn long_unbroken_words_may_break_anywhere() {
-    // What lets a 2,000-character description wrap; the browser test
-    // checks the page is then no wider than the window.
-    let page = render(&report(Vec::new()));
-    assert!(page.contains("body { overflow-wrap: anywhere;"));
+    let raw =
+        |c: char| (c.is_control() && c != '\n' && c != '\t') || crate::text::is_bidi_control(c);
+    assert!(!page.chars().any(raw));
 }
 
 #[test]

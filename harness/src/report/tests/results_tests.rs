@@ -1,7 +1,7 @@
 //! The results file, the diff against a base and the Markdown summary.
 
 use super::super::*;
-use super::{kind_row, lost_ack, report, row};
+use super::{kind_row, lost_ack, report, row, scratch};
 use crate::config::Kind;
 use results::{Results, State};
 use trial::RowId;
@@ -120,9 +120,7 @@ fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
 fn a_results_file_reads_back_and_so_does_an_older_or_a_newer_ones() {
     let results = every_state().results;
     let value: serde_json::Value = serde_json::from_str(&results.to_json()).unwrap();
-    let dir = crate::repo_root()
-        .join("target/parity/report-unit")
-        .join(format!("results-{}", std::process::id()));
+    let dir = scratch("results");
     let path = dir.join("results.json");
     let load = |value: &serde_json::Value| {
         std::fs::write(&path, value.to_string()).unwrap();
@@ -329,9 +327,7 @@ fn the_known_failure_lists_are_told_what_to_add_and_remove_and_rewritten() {
     );
     assert_eq!(notes.len(), 2, "{notes:?}");
     // The placeholder keeps the list from being used until it says why.
-    let root = crate::repo_root()
-        .join("target/parity/report-unit")
-        .join(format!("known-{}", std::process::id()));
+    let root = scratch("known");
     std::fs::create_dir_all(root.join("runners/go")).unwrap();
     std::fs::write(
         root.join("runners/go/known-failures.json"),
@@ -365,4 +361,64 @@ fn the_schema_allows_every_trial_kind() {
     listed.sort_unstable();
     kinds.sort_unstable();
     assert_eq!(listed, kinds);
+}
+
+/// A base file whose commit, case name and reason carry a lone `\r`, an
+/// escape sequence, U+202E and a newline, each followed by what would read
+/// as a heading of its own: the terminal's lines and the Markdown summary
+/// show them as codes, and no line they print starts with the base's
+/// heading.
+#[test]
+fn a_base_files_control_characters_act_neither_on_the_terminal_nor_in_the_summary() {
+    let mut now = report(vec![row("lost_ack", None, &[("go", State::Pass, "")])]);
+    now.results.run.toolchains.remove(0);
+    let hostile = "x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
+    let mut base = now.results.clone();
+    base.run.commit = hostile.into();
+    let wrong = [("go", State::WrongAnswer, hostile)];
+    base.trials = [
+        row("lost_ack", None, &wrong).1,
+        row(hostile, None, &wrong).1,
+    ]
+    .concat();
+    for trial in &mut base.trials {
+        trial.summary = Some(hostile.into());
+    }
+    // Through a file, as `PARITY_BASE` reads it.
+    let path = scratch("hostile-base").join("results.json");
+    base.write(&path).unwrap();
+    let base = Results::load(&path).unwrap();
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+
+    let compared = diff::compare(&base, &now.results);
+    assert_eq!(compared.changes.len(), 2, "{compared:?}");
+    let terminal = diff::text(&compared);
+    now.base = Some(compared);
+    let summary = markdown::summary(&now);
+    for out in [&terminal, &summary] {
+        let raw: Vec<char> = out
+            .chars()
+            .filter(|&c| (c.is_control() && c != '\n') || c == '\u{202e}')
+            .collect();
+        assert!(raw.is_empty(), "raw {raw:?} in {out:?}");
+        // A lone `\r` ends a line in Markdown, and returns to the start of
+        // one on a terminal.
+        for line in out.split(['\n', '\r']).map(str::trim_start) {
+            let heading = line.starts_with("## Fake") || line.starts_with("# Another");
+            assert!(!heading, "a heading of the base's: {line:?} in {out:?}");
+        }
+    }
+    let shown = r"x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
+    let gone = format!("go/{shown}: gone (was ✗ wrong answer): {shown}\n");
+    for line in [
+        format!("(commit {shown})"),
+        "  go/lost_ack: ✗ wrong answer → ✓ pass\n".to_owned(),
+        format!("  {gone}"),
+    ] {
+        assert!(terminal.contains(&line), "{line} in {terminal}");
+    }
+    assert!(
+        summary.contains(&format!("- `{}", gone.replacen(':', "`:", 1))),
+        "{summary}"
+    );
 }
