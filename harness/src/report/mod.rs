@@ -70,19 +70,20 @@ pub struct Row {
 }
 
 /// How many cells of one language's column say what; the page prints one
-/// line of these per language, and a test can compare them with libtest's.
+/// line of these per language (with `data-` attributes a test compares
+/// with libtest's counts).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Summary {
+struct Summary {
     /// Cells that passed.
-    pub passed: usize,
+    passed: usize,
     /// Cells that failed.
-    pub failed: usize,
+    failed: usize,
     /// Cells ignored, with a reason.
-    pub ignored: usize,
+    ignored: usize,
     /// Cells that failed as expected.
-    pub known_failures: usize,
+    known_failures: usize,
     /// Rows this language did not run at all.
-    pub not_run: usize,
+    not_run: usize,
 }
 
 /// A report's rows against its trials, indexed once for a rendering.
@@ -129,13 +130,6 @@ impl<'a> Matrix<'a> {
             *count += 1;
         }
         summary
-    }
-}
-
-impl Report {
-    /// The counts of `language`'s column.
-    pub fn summary(&self, language: &str) -> Summary {
-        Matrix::new(self).summary(language)
     }
 }
 
