@@ -202,7 +202,7 @@ impl From<ReasonKind> for State {
 }
 
 /// The first line of `text` with something on it, trimmed.
-pub(crate) fn first_line(text: &str) -> &str {
+fn first_line(text: &str) -> &str {
     text.lines()
         .map(str::trim)
         .find(|line| !line.is_empty())

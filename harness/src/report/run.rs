@@ -3,8 +3,6 @@
 //! The suite collects the rest (the commit, the toolchains) once and hands
 //! it in as data.
 
-use std::time::SystemTime;
-
 use super::results::{Results, RunRecord};
 use super::trial::{Recorded, RowId};
 use super::{code, Report, Row};
@@ -67,42 +65,4 @@ pub fn rows(cases: &[Case]) -> Vec<Row> {
         scenario: None,
     });
     cases.chain(kinds).collect()
-}
-
-/// Now, as `YYYY-MM-DD HH:MM UTC`.
-pub fn utc_now() -> String {
-    let seconds = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (days, rest) = (seconds / 86_400, seconds % 86_400);
-    let (year, month, day) = civil_from_days(days as i64);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        rest / 3600,
-        rest % 3600 / 60
-    )
-}
-
-/// Howard Hinnant's days-to-civil conversion, proleptic Gregorian.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn days_become_dates() {
-        assert_eq!(super::civil_from_days(0), (1970, 1, 1));
-        assert_eq!(super::civil_from_days(20_787), (2026, 11, 30));
-        assert_eq!(super::civil_from_days(11_016), (2000, 2, 29));
-    }
 }

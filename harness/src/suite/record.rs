@@ -1,6 +1,7 @@
 //! What the report is handed about a run, collected here once: the
-//! commit, each toolchain's version and the arguments that chose the
-//! trials, beside the trials' records. The report starts nothing itself.
+//! commit, the date (from git and `date`, as a person would ask), each
+//! toolchain's version and the arguments that chose the trials, beside the
+//! trials' records. The report starts nothing itself.
 
 use std::time::Duration;
 
@@ -21,7 +22,7 @@ impl Suite {
     pub fn report(&self, records: &[Recorded], args: &Arguments) -> Report {
         let run = RunRecord {
             commit: self.commit(),
-            date: report::run::utc_now(),
+            date: self.first_line_of(&["date", "-u", "+%Y-%m-%d %H:%M UTC"].map(str::to_owned)),
             filter: selection(args),
             toolchains: self.toolchains(),
         };
