@@ -12,7 +12,8 @@ use std::time::Duration;
 use parity::config::Settings;
 use parity::judge::known_failures::{self, PLACEHOLDER};
 use parity::report::known;
-use parity::report::results::{Entry, Results};
+use parity::report::results::{Outcome, Results, TrialResult};
+use parity::report::trial::{RowId, TrialId};
 use parity::suite::Suite;
 use parity::table;
 use parity::toolchain::Step;
@@ -41,15 +42,19 @@ fn results(trials: &[(&str, &str)]) -> Results {
         },
         trials: trials
             .iter()
-            .map(|&(case, state)| Entry {
-                language: "fake".into(),
-                kind: "case".into(),
-                case: case.into(),
-                verdict: if state == "pass" { "pass" } else { "fail" }.into(),
-                state: serde_json::from_value(serde_json::json!(state)).unwrap(),
-                summary: (state != "pass").then(|| format!("`{case}`: {state}")),
-                fault: None,
-                log: None,
+            .map(|&(case, state)| {
+                let id = TrialId {
+                    language: "fake".into(),
+                    row: RowId::Case(case.into()),
+                };
+                let verdict = if state == "pass" {
+                    Outcome::Pass
+                } else {
+                    Outcome::Fail
+                };
+                let why = (verdict == Outcome::Fail).then(|| format!("`{case}`: {state}"));
+                let state = serde_json::from_value(serde_json::json!(state)).unwrap();
+                TrialResult::new(id, verdict, state, why)
             })
             .collect(),
     }
@@ -174,7 +179,7 @@ fn a_language_that_did_not_build_gets_no_list() {
     let dir = scratch_root("unbuilt");
     let args = common::inner_args(&dir.join("inner.log"), common::table_only());
     let inner = common::run_suite(suite, args);
-    let run = Results::of(&inner.report(), &inner.records);
+    let run = inner.report().results;
     let suite = inner.suite;
 
     // Nor does the end of the run advise listing them.

@@ -122,8 +122,10 @@ impl Outputs {
         base: Option<Results>,
     ) -> bool {
         let mut written = true;
+        let mut page = suite.report(records, args);
+        let results = page.results.clone();
         if let Some(path) = &self.junit {
-            if let Err(e) = parity::atomic::write(path, junit::report(records).as_bytes()) {
+            if let Err(e) = parity::atomic::write(path, junit::report(&results).as_bytes()) {
                 eprintln!(
                     "parity: cannot write the JUnit report {}: {e}",
                     path.display()
@@ -131,8 +133,6 @@ impl Outputs {
                 written = false;
             }
         }
-        let mut page = suite.report(records, args);
-        let results = Results::of(&page, records);
         if let Err(e) = results.write(&self.results) {
             eprintln!("parity: cannot write the results file: {e}");
             written = false;

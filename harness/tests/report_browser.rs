@@ -22,12 +22,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use libtest_mimic::{Arguments, Completion, Conclusion, Failed, Trial};
+use libtest_mimic::{Arguments, Completion, Conclusion, Trial};
 use parity::config::Settings;
 use parity::exec::{self, Stdin};
-use parity::report::trial::Recorded;
-use parity::report::trial::RowId;
-use parity::report::{self, code, Cell, Failure, ReasonKind, Report, Row, Scenario, Toolchain};
+use parity::report::results::{
+    Outcome, Results, RunRecord, State, Toolchain, TrialResult, VERSION,
+};
+use parity::report::trial::{RowId, TrialId};
+use parity::report::{self, code, Failure, Report, Row, Scenario};
 use parity::suite::Suite;
 
 mod common;
@@ -62,40 +64,83 @@ fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> parity::ta
     }
 }
 
-fn row(name: &str, description: &str, scenario: Option<Scenario>, cells: Vec<(&str, Cell)>) -> Row {
-    Row {
-        id: RowId::Case(name.into()),
+/// A row of the case `name` and its cells: (language, state, what it
+/// says); not run is an ignored trial.
+fn row(
+    name: &str,
+    description: &str,
+    scenario: Option<Scenario>,
+    cells: &[(&str, State, &str)],
+) -> (Row, Vec<TrialResult>) {
+    let id = RowId::Case(name.into());
+    let trials = cells
+        .iter()
+        .map(|&(language, state, text)| {
+            let verdict = match state {
+                State::Pass => Outcome::Pass,
+                State::NotRun => Outcome::Ignored,
+                State::KnownFailure => Outcome::KnownFailure,
+                _ => Outcome::Fail,
+            };
+            let trial = TrialId {
+                language: language.into(),
+                row: id.clone(),
+            };
+            TrialResult::new(
+                trial,
+                verdict,
+                state,
+                (verdict != Outcome::Pass).then(|| text.into()),
+            )
+        })
+        .collect();
+    let row = Row {
+        id,
         description: description.into(),
         seed: false,
         scenario,
-        cells: cells.into_iter().map(|(l, c)| (l.to_string(), c)).collect(),
-    }
+    };
+    (row, trials)
 }
 
-/// Three languages, five rows: every status once, one failing cell, one
-/// cell not run, a restart and a row written between passes.
+/// Three languages, six rows: every status once, one failing cell, one
+/// cell not run, a restart, a row written between passes, a picture wider
+/// than the window, and the changes since a base.
 fn fixture() -> Report {
-    Report {
-        run: report::results::RunRecord {
-            commit: "17aa8fc".into(),
-            date: "2026-11-30T06:00:00Z".into(),
-            filter: "lost_ack --skip /generated".into(),
-            toolchains: vec![
-                Toolchain {
-                    name: "Rust".into(),
-                    version: "rustc 1.80.0".into(),
-                },
-                Toolchain {
-                    name: "Go".into(),
-                    version: "go1.22.2".into(),
-                },
-            ],
+    let toolchain = |name: &str, version: &str| Toolchain {
+        name: name.into(),
+        version: version.into(),
+    };
+    let (rows, trials): (Vec<Row>, Vec<Vec<TrialResult>>) = fixture_rows().into_iter().unzip();
+    let mut report = Report {
+        results: Results {
+            version: VERSION,
+            run: RunRecord {
+                commit: "17aa8fc".into(),
+                date: "2026-11-30T06:00:00Z".into(),
+                filter: "lost_ack --skip /generated".into(),
+                toolchains: vec![
+                    toolchain("rust", "rustc 1.80.0"),
+                    toolchain("go", "go1.22.2"),
+                    toolchain("python", "Python 3.12.3"),
+                ],
+            },
+            trials: trials.concat(),
         },
-        languages: vec!["rust".into(), "go".into(), "python".into()],
+        rows,
         code: code_fixture(),
         base: None,
-        rows: fixture_rows(),
-    }
+    };
+    // A base in which rust's lost_ack crashed: the changes come first.
+    let mut base = report.results.clone();
+    let crashed = (
+        "rust",
+        State::RunnerFault,
+        "`lost_ack`: runner fault: crashed",
+    );
+    base.trials[0] = row("lost_ack", "", None, &[crashed]).1.remove(0);
+    report.base = Some(report::diff::compare(&base, &report.results));
+    report
 }
 
 /// Three orders' first events, `failure` on attempt 1, two passes: the
@@ -114,36 +159,38 @@ fn three(failure: Failure) -> Scenario {
     }
 }
 
-/// The fixture's five rows, with the cells [`EXPECTED_SUMMARY`] counts.
-fn fixture_rows() -> Vec<Row> {
+/// The fixture's six rows, with the cells [`EXPECTED_SUMMARY`] counts.
+fn fixture_rows() -> Vec<(Row, Vec<TrialResult>)> {
     let mut restart = three(Failure::LostAck);
     restart.passes = 3;
     restart.restart_each_pass = true;
     let mut written = three(Failure::Down);
     written.messages.push(message(4, "order-2", "OrderPaid", 1));
-    let ignored = || Cell::Ignored("python3 not found on PATH".into());
+    let pass = |language| (language, State::Pass, "");
+    let ignored = ("python", State::NotRun, "python3 not found on PATH");
+    let known = (
+        "go",
+        State::KnownFailure,
+        "issue 12: Go drops rows written between passes",
+    );
     vec![
         row(
             "lost_ack",
             "The ack of attempt 1 is lost: message 1 is delivered but stays unsent, order-1 is blocked for the pass, and the consumer drops the redelivery.",
             Some(three(Failure::LostAck)),
-            vec![("rust", Cell::Pass), ("go", Cell::Fail(ReasonKind::WrongAnswer, GO_FAILURE.into())), ("python", ignored())],
+            &[pass("rust"), ("go", State::WrongAnswer, GO_FAILURE), ignored],
         ),
         row(
             "restart_after_lost_ack",
             "A new relay before every pass carries on where the last one stopped.",
             Some(restart),
-            vec![("rust", Cell::Pass), ("go", Cell::Pass), ("python", ignored())],
+            &[pass("rust"), pass("go"), ignored],
         ),
         row(
             "written_between_passes",
             "Message 4 is written after pass 1 and sent in pass 2, after the retried message 1.",
             Some(written),
-            vec![
-                ("rust", Cell::Pass),
-                ("go", Cell::KnownFailure("issue 12: Go drops rows written between passes".into())),
-                ("python", ignored()),
-            ],
+            &[pass("rust"), known, ignored],
         ),
         row(
             "generated",
@@ -154,13 +201,25 @@ fn fixture_rows() -> Vec<Row> {
                 "unbroken".repeat(250)
             ),
             None,
-            vec![("rust", Cell::Pass), ("go", Cell::Pass)],
+            &[pass("rust"), pass("go")],
         ),
         row(
             "demo",
             "The demo's transcript, byte for byte.",
             None,
-            vec![("rust", Cell::Pass), ("go", Cell::Pass), ("python", ignored())],
+            &[pass("rust"), pass("go"), ignored],
+        ),
+        row(
+            "one_row_a_pass",
+            "A batch of one: twelve passes, a picture wider than the window, which scrolls.",
+            Some(Scenario {
+                batch_size: 1,
+                messages: (1..=12).map(|id| message(id, "order-1", "E", 0)).collect(),
+                failures: BTreeMap::new(),
+                passes: 12,
+                ..Default::default()
+            }),
+            &[pass("rust")],
         ),
     ]
 }
@@ -179,46 +238,12 @@ fn code_fixture() -> Vec<code::Part> {
     parts
 }
 
-/// The code panel in the DOM: one figure per (part, language) of the
-/// mapping, each file's text as the file holds it now (read here, not
-/// written into the test: the ports change), and the missing file named.
-fn check_code_panel(dom: &str, parts: &[code::Part]) {
-    let panel = &dom[dom.find("<section id=\"code\">").expect("the code panel")..];
-    let figures = start_tags(panel, "figure");
-    let expected: usize = parts.iter().map(|p| p.languages.len()).sum();
-    assert_eq!(figures.len(), expected, "one figure per (part, language)");
-    for part in parts {
-        for (language, sources) in &part.languages {
-            let key = format!("{}/{}", part.name, language);
-            assert!(
-                figures
-                    .iter()
-                    .any(|f| attribute(f, "data-code") == Some(key.as_str())),
-                "no figure for {key}"
-            );
-            for source in sources {
-                match std::fs::read_to_string(parity::repo_root().join(&source.path)) {
-                    Ok(text) if source.text.is_ok() => {
-                        let shown = panel.contains(&escaped(&text));
-                        assert!(shown, "{} in the panel", source.path);
-                    }
-                    _ => assert!(
-                        panel.contains(&format!("data-missing=\"{}\">not found</p>", source.path)),
-                        "{} shown as missing",
-                        source.path
-                    ),
-                }
-            }
-        }
-    }
-}
-
 /// (passed, failed, ignored, known failures, not run) per language, counted
 /// by hand from the fixture, so the page is not checked against itself.
 const EXPECTED_SUMMARY: &[(&str, [usize; 5])] = &[
-    ("rust", [5, 0, 0, 0, 0]),
-    ("go", [3, 1, 0, 1, 0]),
-    ("python", [0, 0, 4, 0, 1]),
+    ("rust", [6, 0, 0, 0, 0]),
+    ("go", [3, 1, 0, 1, 1]),
+    ("python", [0, 0, 4, 0, 2]),
 ];
 
 fn strict() -> bool {
@@ -358,19 +383,6 @@ fn start_tags<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
         .collect()
 }
 
-fn expected_status(cell: Option<&Cell>) -> &'static str {
-    match cell {
-        Some(Cell::Pass) => "pass",
-        Some(Cell::Fail(ReasonKind::WrongAnswer, _)) => "wrong_answer",
-        Some(Cell::Fail(ReasonKind::RunnerFault, _)) => "runner_fault",
-        Some(Cell::Fail(ReasonKind::NotRun, _)) | Some(Cell::Ignored(_)) => "not_run",
-        Some(Cell::Fail(ReasonKind::StaleKnownFailure, _)) => "stale_known_failure",
-        Some(Cell::Fail(ReasonKind::HarnessFault, _)) => "harness_fault",
-        Some(Cell::KnownFailure(_)) => "known_failure",
-        None => "not_selected",
-    }
-}
-
 /// Self-contained: nothing is fetched, so the page works from file:// and
 /// offline.
 fn assert_self_contained(html: &str) {
@@ -444,7 +456,7 @@ fn load(program: &Path, name: &str, report: &Report) -> String {
         !out.stdout.contains('\u{202e}'),
         "a bidi override in the DOM"
     );
-    assert_no_overflow(program, &dir, name, &html);
+    assert_no_overflow(program, name, &html);
     assert!(
         screenshot.is_file(),
         "no screenshot at {}",
@@ -453,41 +465,22 @@ fn load(program: &Path, name: &str, report: &Report) -> String {
     out.stdout
 }
 
-/// Whether the page is wider than the window, measured by Chromium: a copy
-/// of the page with one script added (the page itself has none) writes
-/// the widths into the DOM that `--dump-dom` prints.
-fn assert_no_overflow(program: &Path, dir: &Path, name: &str, html: &str) {
-    let probe = dir.join(format!("width-{name}.html"));
-    let script = "<script>document.body.setAttribute('data-widths', \
-                  document.documentElement.scrollWidth + ' ' + window.innerWidth)</script>";
-    std::fs::write(&probe, html.replace("</body>", &format!("{script}</body>"))).unwrap();
-    let out = chromium(
+/// Whether the page is wider than the window, measured by Chromium in a
+/// probe copy of the page.
+fn assert_no_overflow(program: &Path, name: &str, html: &str) {
+    let script = "<script>var p = document.createElement('pre'); p.id = 'width-result'; \
+                  p.textContent = JSON.stringify([document.documentElement.scrollWidth, \
+                  window.innerWidth]); document.body.appendChild(p)</script>";
+    let args = ["--window-size=1000,800"];
+    let json = probe(
         program,
-        dir,
         &format!("width-{name}"),
-        &[
-            "--dump-dom".into(),
-            "--window-size=1000,800".into(),
-            file_url(&probe),
-        ],
-    )
-    .unwrap();
-    let body = start_tags(&out.stdout, "body");
-    let widths = body
-        .first()
-        .and_then(|tag| attribute(tag, "data-widths"))
-        .unwrap_or_else(|| {
-            panic!(
-                "the width probe wrote nothing: {}",
-                parity::text::tail(&out.stdout, 5)
-            )
-        });
-    let [scroll, window]: [u64; 2] = widths
-        .split(' ')
-        .map(|w| w.parse().unwrap())
-        .collect::<Vec<_>>()
-        .try_into()
-        .unwrap();
+        html,
+        script,
+        "width-result",
+        &args,
+    );
+    let [scroll, window]: [u64; 2] = serde_json::from_str(&json).unwrap();
     assert!(
         scroll <= window,
         "{name}: the page is {scroll} px wide in a {window} px window"
@@ -604,29 +597,30 @@ fn check_matrix(dom: &str, report: &Report) -> usize {
     let matrix = &dom[matrix_start..];
     let matrix = &matrix[..matrix.find("</table>").expect("the matrix ends")];
     let cells = start_tags(matrix, "td");
+    let languages: Vec<&str> = report.results.run.languages().collect();
     assert_eq!(
         cells.len(),
-        report.rows.len() * report.languages.len(),
+        report.rows.len() * languages.len(),
         "one matrix cell per (case, language)"
     );
+    let states = report.results.cells();
     let ids: Vec<&str> = start_tags(dom, "li")
         .iter()
         .filter_map(|tag| attribute(tag, "id"))
         .collect();
     for row in &report.rows {
-        for language in &report.languages {
-            let key = format!("{}/{}", row.name(), language);
+        for &language in &languages {
+            let key = format!("{}/{}", row.id.name(), language);
             let found: Vec<&&str> = cells
                 .iter()
                 .filter(|tag| attribute(tag, "data-cell") == Some(key.as_str()))
                 .collect();
             assert_eq!(found.len(), 1, "cells for {key}");
             let status = attribute(found[0], "data-status");
-            assert_eq!(
-                status,
-                Some(expected_status(row.cells.get(language))),
-                "{key}"
-            );
+            let expected = states
+                .get(&(&row.id, language))
+                .map_or(State::NotSelected, |t| t.state);
+            assert_eq!(status, Some(expected.id()), "{key}");
             // The cell's link leads to a details entry on the page.
             let cell_html = &matrix[matrix.find(found[0]).unwrap()..];
             let link = start_tags(cell_html, "a")[0];
@@ -660,7 +654,6 @@ fn the_fixture_page(program: &Path) {
     let report = fixture();
     let dom = load(program, "fixture", &report);
     check_matrix(&dom, &report);
-    check_code_panel(&dom, &report.code);
     let html = std::fs::read_to_string(page_dir().join("fixture.html")).unwrap();
     assert_code_panel_readable(program, "fixture", &html, &report.code);
     for (language, counts) in EXPECTED_SUMMARY {
@@ -670,12 +663,11 @@ fn the_fixture_page(program: &Path) {
             "summary of {language}"
         );
     }
-    // The failure text survives verbatim (re-escaped by the serializer).
+    // The failure text survives verbatim (re-escaped by the serializer),
+    // below its summary.
     let escaped = escaped(GO_FAILURE);
-    assert!(
-        dom.contains(&format!("<pre tabindex=\"0\">{escaped}</pre>")),
-        "go's failure text"
-    );
+    let shown = format!("<pre tabindex=\"0\">sent differs in pass 1\n\n{escaped}</pre>");
+    assert!(dom.contains(&shown), "go's failure text");
     // The pictures came from the reference's trace.
     for text in [
         "attempt 1: ack lost (delivered)",
@@ -689,37 +681,12 @@ fn the_fixture_page(program: &Path) {
     }
 }
 
-/// A real run of the suite over two fake languages, one failing `lost_ack`:
-/// the page has one cell per trial that ran, and its counts are libtest's.
+/// A real run of the suite over three fake languages: one right, one
+/// answering `lost_ack` wrongly, one crashing on `batch_of_two`, without
+/// generated scenarios and demos. The page has one cell per trial that
+/// ran, its counts are libtest's, and a wrong answer and a crash are told
+/// apart (on the page by [`check_matrix`], in the CI summary here).
 fn a_real_run_page(program: &Path) {
-    let (conclusion, records, report) = run_over_fakes();
-    let dom = load(program, "run", &report);
-    let cells = check_matrix(&dom, &report);
-    let ran = conclusion.num_passed + conclusion.num_failed + conclusion.num_ignored;
-    assert_eq!(records.len() as u64, ran, "one record per trial that ran");
-    let not_run_cells = dom.matches("data-status=\"not_selected\"").count() as u64;
-    assert_eq!(
-        cells as u64 - not_run_cells,
-        ran,
-        "one matrix cell per trial of the run"
-    );
-    assert_eq!(
-        conclusion.num_failed, 2,
-        "only fake-wrong's lost_ack and fake-crash's batch_of_two fail"
-    );
-    assert_faults_told_apart(&dom, &report);
-    assert_counts_are_libtests(&dom, &conclusion);
-    assert!(
-        dom.contains("duplicates: expected 1, actual 999"),
-        "the failing cell's diff is on the page"
-    );
-}
-
-/// Runs the suite, without generated scenarios and demos, over three fake
-/// languages: one right, one answering `lost_ack` wrongly, one crashing on
-/// `batch_of_two`. Returns libtest's conclusion, the trials' records and
-/// the report built from them.
-fn run_over_fakes() -> (Conclusion, Vec<Recorded>, Report) {
     let mut suite =
         Suite::load(&parity::repo_root(), Settings::default()).expect("the table loads");
     suite.languages = vec![
@@ -729,43 +696,42 @@ fn run_over_fakes() -> (Conclusion, Vec<Recorded>, Report) {
     ];
     let skip = vec!["/generated".into(), "/demo".into()];
     let run = common::run_suite(suite, common::inner_args(&page_dir().join("run.log"), skip));
-    let report = run.report();
-    (run.conclusion, run.records, report)
-}
-
-/// A wrong answer and a crash are told apart: on the page, in the results
-/// file and in the CI summary.
-fn assert_faults_told_apart(dom: &str, report: &Report) {
-    let status = |key: &str| {
-        start_tags(dom, "td")
-            .into_iter()
-            .find(|tag| attribute(tag, "data-cell") == Some(key))
-            .and_then(|tag| attribute(tag, "data-status"))
-            .map(str::to_owned)
-    };
+    let (conclusion, report) = (&run.conclusion, run.report());
+    let dom = load(program, "run", &report);
+    let cells = check_matrix(&dom, &report);
+    let ran = conclusion.num_passed + conclusion.num_failed + conclusion.num_ignored;
     assert_eq!(
-        status("lost_ack/fake-wrong").as_deref(),
-        Some("wrong_answer")
+        report.results.trials.len() as u64,
+        ran,
+        "one result per trial that ran"
     );
+    let not_run_cells = dom.matches("data-status=\"not_selected\"").count() as u64;
     assert_eq!(
-        status("batch_of_two/fake-crash").as_deref(),
-        Some("runner_fault")
+        cells as u64 - not_run_cells,
+        ran,
+        "one matrix cell per trial of the run"
     );
-    let results = report::results::Results::of(report, &[]);
-    let state = |language: &str, case: &str| {
-        results
-            .trials
-            .iter()
-            .find(|e| e.language == language && e.case == case)
-            .map(|e| e.state.id())
-    };
-    assert_eq!(state("fake-crash", "batch_of_two"), Some("runner_fault"));
-    assert_eq!(state("fake-wrong", "lost_ack"), Some("wrong_answer"));
-    let markdown = report::markdown::summary(report);
+    let failed: Vec<(&str, &str, &str)> = report
+        .results
+        .trials
+        .iter()
+        .filter(|t| t.verdict == Outcome::Fail)
+        .map(|t| (t.language.as_str(), t.row.name(), t.state.id()))
+        .collect();
+    assert_eq!(
+        failed,
+        [
+            ("fake-wrong", "lost_ack", "wrong_answer"),
+            ("fake-crash", "batch_of_two", "runner_fault")
+        ]
+    );
+    let markdown = report::markdown::summary(&report);
+    let crash = "- `fake-crash/batch_of_two`: ⚠ runner fault: `batch_of_two`: runner fault:";
+    assert!(markdown.contains(crash), "{markdown}");
+    assert_counts_are_libtests(&dom, conclusion);
     assert!(
-        markdown
-            .contains("- `fake-crash/batch_of_two`: ⚠ runner fault: `batch_of_two`: runner fault:"),
-        "{markdown}"
+        dom.contains("duplicates: expected 1, actual 999"),
+        "the failing cell's diff is on the page"
     );
 }
 
@@ -799,38 +765,28 @@ fn report_tools() -> PathBuf {
     }
 }
 
-/// Runs a pinned checker with node: (succeeded, what it printed).
-fn node(tools: &Path, label: &str, args: &[String]) -> (bool, String) {
-    let mut argv = vec!["node".to_owned()];
-    argv.extend(args.iter().cloned());
+/// html-validate's verdict on `page` (the repository's config), run with
+/// node: (succeeded, what it printed).
+fn html_validate(tools: &Path, page: &Path) -> (bool, String) {
+    let config = parity::repo_root().join("harness/report-tools/.htmlvalidate.json");
     let command = exec::Command {
-        label: label.to_owned(),
-        argv,
+        label: "html-validate".to_owned(),
+        argv: [
+            "node",
+            "node_modules/html-validate/bin/html-validate.mjs",
+            "--config",
+            &config.to_string_lossy(),
+            &page.to_string_lossy(),
+        ]
+        .map(str::to_owned)
+        .to_vec(),
         dir: tools.to_path_buf(),
         deadline: TIMEOUT,
         keep: 1024 * 1024,
     };
-    let output = exec::run(&command, Stdin::Null).unwrap_or_else(|e| panic!("{label}: {e}"));
-    let mut printed = output.stdout.text();
-    printed.push_str(&output.stderr.text());
+    let output = exec::run(&command, Stdin::Null).unwrap_or_else(|e| panic!("html-validate: {e}"));
+    let printed = output.stdout.text() + &output.stderr.text();
     (output.success(), printed)
-}
-
-/// html-validate's verdict on `page` (the repository's config).
-fn html_validate(tools: &Path, page: &Path) -> (bool, String) {
-    node(
-        tools,
-        "html-validate",
-        &[
-            "node_modules/html-validate/bin/html-validate.mjs".into(),
-            "--config".into(),
-            parity::repo_root()
-                .join("harness/report-tools/.htmlvalidate.json")
-                .to_string_lossy()
-                .into_owned(),
-            page.to_string_lossy().into_owned(),
-        ],
-    )
 }
 
 /// axe-core's violations on `html`, run in Chromium: a probe copy of the
@@ -874,26 +830,8 @@ fn the_checkers_find_nothing(program: &Path) {
         "axe found no missing main landmark in the canary: {found:?}"
     );
 
-    let mut report = fixture();
-    // Twelve passes: a picture wider than the window, which scrolls.
-    report.rows.push(row(
-        "one_row_a_pass",
-        "A batch of one: twelve passes, a picture wider than the window.",
-        Some(Scenario {
-            batch_size: 1,
-            messages: (1..=12).map(|id| message(id, "order-1", "E", 0)).collect(),
-            failures: BTreeMap::new(),
-            passes: 12,
-            ..Default::default()
-        }),
-        vec![("rust", Cell::Pass)],
-    ));
-    report.base = Some(report::diff::compare(
-        &report::results::Results::of(&fixture_with_rust_failing(), &[]),
-        &report::results::Results::of(&report, &[]),
-    ));
     for (name, page) in [
-        ("checked-fixture", report),
+        ("checked-fixture", fixture()),
         ("checked-empty", Report::default()),
     ] {
         let path = dir.join(format!("{name}.html"));
@@ -911,80 +849,65 @@ fn the_checkers_find_nothing(program: &Path) {
     }
 }
 
-/// The fixture with rust failing `lost_ack`: a base to compare it with.
-fn fixture_with_rust_failing() -> Report {
-    let mut report = fixture();
-    report.rows[0].cells.insert(
-        "rust".into(),
-        Cell::Fail(
-            ReasonKind::RunnerFault,
-            "`lost_ack`: runner fault: crashed".into(),
-        ),
-    );
-    report
+/// A trial that runs `check` once `ready` finds what it needs; else it is
+/// ignored with the reason, like a missing toolchain, or fails under
+/// `PARITY_STRICT=1` (CI).
+fn gated(name: &str, ready: fn() -> Result<PathBuf, String>, check: fn(&Path)) -> Trial {
+    Trial::ignorable_test(name, move || match ready() {
+        Ok(program) => {
+            check(&program);
+            Ok(Completion::Completed)
+        }
+        Err(why) if strict() => Err(format!("{why} (PARITY_STRICT=1 makes this a failure)").into()),
+        Err(why) => Ok(Completion::ignored_with(format!(
+            "{why}, or set PARITY_STRICT=1 to make this a failure"
+        ))),
+    })
+}
+
+fn chromium_ready() -> Result<PathBuf, String> {
+    find_chromium().ok_or_else(|| {
+        "Chromium is not installed (no chromium or chromium-browser on PATH): install the Debian \
+         package chromium, or run make setup"
+            .to_owned()
+    })
+}
+
+fn checkers_ready() -> Result<PathBuf, String> {
+    let program = chromium_ready()?;
+    let tools = report_tools();
+    let files = ["axe-core/axe.min.js", "html-validate/bin/html-validate.mjs"];
+    if files
+        .iter()
+        .all(|f| tools.join("node_modules").join(f).is_file())
+    {
+        return Ok(program);
+    }
+    Err(format!(
+        "the pinned html-validate and axe-core are not installed in {} (make report-tools, which \
+         needs npm and the network once)",
+        tools.display()
+    ))
 }
 
 fn main() -> ExitCode {
     let args = Arguments::from_args();
-    let browser = find_chromium();
-    let trial = |name: &'static str, check: fn(&Path)| {
-        let browser = browser.clone();
-        Trial::ignorable_test(name, move || -> Result<Completion, Failed> {
-            const MISSING: &str =
-                "Chromium is not installed (no chromium or chromium-browser on PATH): install the Debian \
-                 package chromium, or run make setup";
-            match &browser {
-                Some(program) => {
-                    check(program);
-                    Ok(Completion::Completed)
-                }
-                None if strict() => {
-                    Err(format!("{MISSING} (PARITY_STRICT=1 makes this a failure)").into())
-                }
-                None => Ok(Completion::ignored_with(format!(
-                    "{MISSING}, or set PARITY_STRICT=1 to make this a failure"
-                ))),
-            }
-        })
-    };
-    let checkers = {
-        let browser = browser.clone();
-        Trial::ignorable_test(
-            "report_browser/html_validate_and_axe_find_nothing",
-            move || {
-                let tools = report_tools();
-                let ready = match &browser {
-                    None => Err("Chromium is not installed (install the Debian package chromium, or run make setup)".to_owned()),
-                    Some(_)
-                        if !tools.join("node_modules/axe-core/axe.min.js").is_file()
-                            || !tools.join("node_modules/html-validate/bin/html-validate.mjs").is_file() =>
-                    {
-                        Err(format!(
-                            "the pinned html-validate and axe-core are not installed in {} (make report-tools, which needs npm and the network once)",
-                            tools.display()
-                        ))
-                    }
-                    Some(program) => Ok(program),
-                };
-                match ready {
-                    Ok(program) => {
-                        the_checkers_find_nothing(program);
-                        Ok(Completion::Completed)
-                    }
-                    Err(why) if strict() => {
-                        Err(format!("{why} (PARITY_STRICT=1 makes this a failure)").into())
-                    }
-                    Err(why) => Ok(Completion::ignored_with(format!(
-                        "{why}, or set PARITY_STRICT=1 to make this a failure"
-                    ))),
-                }
-            },
-        )
-    };
     let trials = vec![
-        trial("report_browser/the_fixture_page", the_fixture_page),
-        trial("report_browser/a_real_run_page", a_real_run_page),
-        checkers,
+        gated(
+            "report_browser/the_fixture_page",
+            chromium_ready,
+            the_fixture_page,
+        ),
+        gated(
+            "report_browser/a_real_run_page",
+            chromium_ready,
+            a_real_run_page,
+        ),
+        gated(
+            "report_browser/html_validate_and_axe_find_nothing",
+            checkers_ready,
+            the_checkers_find_nothing,
+        ),
     ];
     libtest_mimic::run(&args, trials).exit_code()
 }

@@ -346,7 +346,7 @@ fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
     } = run_language(suite(), language, "runner-faults/junit", table_only());
     let case_count = suite.cases.len();
     assert_eq!(conclusion.num_failed, 1);
-    let xml = junit::report(&records);
+    let xml = junit::report(&suite.report(&records, &Default::default()).results);
 
     let document = roxmltree::Document::parse(&xml).expect("the report is well-formed XML");
     let cases: Vec<_> = document
@@ -392,7 +392,7 @@ fn what_a_runner_prints_cannot_break_the_junit_file_or_the_terminal() {
     let skip = ["/generated", "/demo", "/unit"].map(String::from).to_vec();
     let run = run_language(suite(), language, "runner-faults/nasty", skip);
     assert_eq!(run.conclusion.num_failed, 1);
-    let xml = junit::report(&run.records);
+    let xml = junit::report(&run.report().results);
     let document = roxmltree::Document::parse(&xml).expect("the report is well-formed XML");
     let text: String = document.descendants().filter_map(|n| n.text()).collect();
     assert!(text.contains("\\u{fffe}\\u{ffff}\\u{0}"), "{text}");
@@ -452,12 +452,12 @@ fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
 fn the_results_file_names_each_fault_and_its_log() {
     let language = fake("fake-results", "crash", "lost_ack");
     let run = run_language(suite(), language, "runner-faults/results", table_only());
-    let results = parity::report::results::Results::of(&run.report(), &run.records);
+    let results = run.report().results;
     let entry = |case: &str| {
         results
             .trials
             .iter()
-            .find(|e| e.case == case)
+            .find(|e| e.row.name() == case)
             .unwrap_or_else(|| panic!("no entry for {case}"))
     };
     let crashed = entry("lost_ack");

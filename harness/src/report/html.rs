@@ -6,36 +6,40 @@ use std::fmt::Write as _;
 
 use super::code::Part;
 use super::markup::{case_id, escape, plural, result_id, slug};
+use super::results::{Outcome, State, TrialResult};
 use super::style::STYLE;
-use super::{first_line, picture, Cell, Report, Row, State};
+use super::{picture, Matrix, Report, Row};
 
-/// A cell's state (its CSS class and `data-status` are the state's id,
-/// its word has a symbol, so colour is never the only signal) and the
-/// reason, if any.
-fn status(cell: Option<&Cell>) -> (State, Option<&str>) {
-    cell.map_or((State::NotSelected, None), |cell| {
-        (cell.state(), cell.text())
-    })
+/// What a cell says in full: a failure's summary above its text, another
+/// verdict's reason; nothing for a pass.
+fn reason(trial: &TrialResult) -> Option<String> {
+    let (summary, text) = (trial.summary.as_deref(), trial.text.as_deref());
+    match trial.verdict {
+        Outcome::Pass => None,
+        Outcome::Fail => Some(format!("{}\n\n{}", summary?, text.unwrap_or_default())),
+        Outcome::Ignored | Outcome::KnownFailure => text.or(summary).map(str::to_owned),
+    }
 }
 
 fn header(out: &mut String, report: &Report) {
+    let run = &report.results.run;
     let _ = write!(
         out,
         "<header><h1>Outbox relay parity report</h1>\
          <p class=\"run\">Run <time>{}</time>, commit <code>{}</code></p>",
-        escape(&report.run.date),
-        escape(&report.run.commit)
+        escape(&run.date),
+        escape(&run.commit)
     );
-    if !report.run.filter.is_empty() {
+    if !run.filter.is_empty() {
         let _ = write!(
             out,
             "<p class=\"selection\">Trials selected by <code>{}</code>: a cell that says \"not run\" was not selected.</p>",
-            escape(&report.run.filter)
+            escape(&run.filter)
         );
     }
-    if !report.run.toolchains.is_empty() {
+    if !run.toolchains.is_empty() {
         out.push_str("<ul class=\"toolchains\">");
-        for toolchain in &report.run.toolchains {
+        for toolchain in &run.toolchains {
             let _ = write!(
                 out,
                 "<li>{}: <code>{}</code></li>",
@@ -48,10 +52,10 @@ fn header(out: &mut String, report: &Report) {
     out.push_str("</header>");
 }
 
-fn summary(out: &mut String, report: &Report) {
+fn summary(out: &mut String, matrix: &Matrix) {
     out.push_str("<section id=\"summary\"><h2>Summary</h2><ul class=\"summary\">");
-    for language in &report.languages {
-        let s = report.summary(language);
+    for language in matrix.languages() {
+        let s = matrix.summary(language);
         let mut parts = vec![
             plural(s.passed, "passed", "passed"),
             plural(s.failed, "failed", "failed"),
@@ -79,42 +83,40 @@ fn summary(out: &mut String, report: &Report) {
     out.push_str("</ul></section>");
 }
 
-fn matrix(out: &mut String, report: &Report) {
+fn matrix(out: &mut String, matrix: &Matrix) {
     out.push_str(
         "<section id=\"matrix\"><h2>Matrix</h2><table class=\"matrix\"><thead><tr><th scope=\"col\">case</th>",
     );
-    for language in &report.languages {
+    for language in matrix.languages() {
         let _ = write!(out, "<th scope=\"col\">{}</th>", escape(language));
     }
     out.push_str("</tr></thead><tbody>");
-    for row in &report.rows {
+    for row in &matrix.report.rows {
         let _ = write!(
             out,
             "<tr><th scope=\"row\"><a href=\"#{}\">{}</a>{}</th>",
             case_id(row),
-            escape(row.name()),
+            escape(row.id.name()),
             seed_mark(row)
         );
-        for language in &report.languages {
-            let (state, reason) = status(row.cells.get(language));
+        for language in matrix.languages() {
+            let trial = matrix.cell(row, language);
+            let state = matrix.state(row, language);
             let (class, word) = (state.id(), state.word());
-            let title = reason
-                .map(|r| format!(" title=\"{}\"", escape(r)))
+            let title = trial
+                .and_then(reason)
+                .map(|r| format!(" title=\"{}\"", escape(&r)))
                 .unwrap_or_default();
             let _ = write!(
                 out,
                 "<td class=\"cell {class}\" data-cell=\"{}/{}\" data-status=\"{class}\"{title}>\
                  <a href=\"#{}\">{word}</a>",
-                escape(row.name()),
+                escape(row.id.name()),
                 escape(language),
                 result_id(row, language)
             );
-            if let Some(reason) = reason {
-                let _ = write!(
-                    out,
-                    "<span class=\"why\">{}</span>",
-                    escape(first_line(reason))
-                );
+            if let Some(summary) = trial.and_then(|t| t.summary.as_deref()) {
+                let _ = write!(out, "<span class=\"why\">{}</span>", escape(summary));
             }
             out.push_str("</td>");
         }
@@ -152,12 +154,12 @@ fn seed_mark(row: &Row) -> &'static str {
     }
 }
 
-fn case_section(out: &mut String, report: &Report, row: &Row) {
+fn case_section(out: &mut String, matrix: &Matrix, row: &Row) {
     let _ = write!(
         out,
         "<section class=\"case\" id=\"{}\"><h3>{}{}</h3>",
         case_id(row),
-        escape(row.name()),
+        escape(row.id.name()),
         seed_mark(row)
     );
     if !row.description.is_empty() {
@@ -168,12 +170,12 @@ fn case_section(out: &mut String, report: &Report, row: &Row) {
         );
     }
     if let Some(scenario) = &row.scenario {
-        picture::render(out, row.name(), scenario);
+        picture::render(out, row.id.name(), scenario);
     }
     out.push_str("<ul class=\"results\">");
-    for language in &report.languages {
-        let cell = row.cells.get(language);
-        let (state, _) = status(cell);
+    for language in matrix.languages() {
+        let trial = matrix.cell(row, language);
+        let state = matrix.state(row, language);
         let (class, word) = (state.id(), state.word());
         let _ = write!(
             out,
@@ -181,16 +183,16 @@ fn case_section(out: &mut String, report: &Report, row: &Row) {
             result_id(row, language),
             escape(language)
         );
-        match cell {
-            Some(Cell::Fail(_, text)) => {
-                // Long text scrolls inside the box: focusable, so a
-                // keyboard can scroll it too.
-                let _ = write!(out, "<pre tabindex=\"0\">{}</pre>", escape(text));
+        match (trial.map(|t| t.verdict), trial.and_then(reason)) {
+            // Long text scrolls inside the box: focusable, so a keyboard
+            // can scroll it too.
+            (Some(Outcome::Fail), Some(text)) => {
+                let _ = write!(out, "<pre tabindex=\"0\">{}</pre>", escape(&text));
             }
-            Some(Cell::Ignored(reason) | Cell::KnownFailure(reason)) => {
-                let _ = write!(out, " — {}", escape(reason));
+            (_, Some(reason)) => {
+                let _ = write!(out, " — {}", escape(&reason));
             }
-            Some(Cell::Pass) | None => {}
+            (_, None) => {}
         }
         out.push_str("</li>");
     }
@@ -284,7 +286,7 @@ fn contents(out: &mut String, report: &Report) {
 
 /// What changed since the base, first on the page: each cell that flipped,
 /// linking to its details.
-fn changes(out: &mut String, report: &Report, base: &super::diff::Base) {
+fn changes(out: &mut String, matrix: &Matrix, base: &super::diff::Base) {
     let _ = write!(
         out,
         "<section id=\"changes\"><h2>Changed since the base</h2><p>Compared with the results of commit <code>{}</code>: ",
@@ -305,10 +307,14 @@ fn changes(out: &mut String, report: &Report, base: &super::diff::Base) {
     );
     for change in &base.changes {
         let class = change.after.map_or("not_selected", |s| s.id());
-        let shown = report.rows.iter().find(|r| r.name() == change.case);
+        let shown = matrix
+            .report
+            .rows
+            .iter()
+            .find(|r| r.id.name() == change.case);
         let name = escape(&change.cell());
         let _ = write!(out, "<li class=\"change {class}\" data-change=\"{name}\">");
-        match shown.filter(|row| row.cells.contains_key(&change.language)) {
+        match shown.filter(|row| matrix.cell(row, &change.language).is_some()) {
             Some(row) => {
                 let _ = write!(
                     out,
@@ -330,7 +336,8 @@ fn changes(out: &mut String, report: &Report, base: &super::diff::Base) {
 }
 
 /// The whole document.
-pub(super) fn page(report: &Report) -> String {
+pub(super) fn page(matrix: &Matrix) -> String {
+    let report = matrix.report;
     let mut out = String::with_capacity(64 * 1024);
     let _ = write!(
         out,
@@ -338,7 +345,7 @@ pub(super) fn page(report: &Report) -> String {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>Parity report {}</title>\
          <link rel=\"icon\" href=\"data:,\"><style>{STYLE}</style></head><body>",
-        escape(&report.run.commit)
+        escape(&report.results.run.commit)
     );
     header(&mut out, report);
     contents(&mut out, report);
@@ -346,14 +353,14 @@ pub(super) fn page(report: &Report) -> String {
     // screen reader jumps to (axe's landmark-one-main and region rules).
     out.push_str("<main>");
     if let Some(base) = &report.base {
-        changes(&mut out, report, base);
+        changes(&mut out, matrix, base);
     }
-    summary(&mut out, report);
-    matrix(&mut out, report);
+    summary(&mut out, matrix);
+    self::matrix(&mut out, matrix);
     out.push_str("<section id=\"cases\"><h2>Cases</h2>");
     legend(&mut out);
     for row in &report.rows {
-        case_section(&mut out, report, row);
+        case_section(&mut out, matrix, row);
     }
     out.push_str("</section>");
     if !report.code.is_empty() {

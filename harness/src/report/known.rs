@@ -6,9 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::results::{Entry, Results};
-use super::trial::BUILD_FAILED;
-use super::State;
+use super::results::{Results, State, TrialResult, BUILD_FAILED};
 use crate::config::{PREFIX, RESERVED_NAMES};
 use crate::judge::known_failures::{self, KnownFailures, PLACEHOLDER};
 
@@ -44,7 +42,7 @@ pub fn advice(
     for entry in &results.trials {
         let listed = lists
             .get(&entry.language)
-            .is_some_and(|l| l.contains_key(&entry.case));
+            .is_some_and(|l| l.contains_key(entry.row.name()));
         let state = entry.state;
         let add = listable(state) && !listed && !not_ready(entry) && ours(entry, table);
         let remove = state == State::StaleKnownFailure;
@@ -61,9 +59,9 @@ pub fn advice(
         });
         if add {
             let summary = entry.summary.clone().unwrap_or_default();
-            advice.add.push((entry.case.clone(), summary));
+            advice.add.push((entry.row.name().to_owned(), summary));
         } else {
-            advice.remove.push(entry.case.clone());
+            advice.remove.push(entry.row.name().to_owned());
         }
     }
     order
@@ -95,13 +93,13 @@ pub fn text(advice: &[Advice]) -> String {
 
 /// Whether `entry` is a trial a list may name: a case of `table`, the
 /// repository's own, or a trial kind every language has.
-fn ours(entry: &Entry, table: &HashSet<&str>) -> bool {
-    table.contains(entry.case.as_str()) || RESERVED_NAMES.contains(&entry.case.as_str())
+fn ours(entry: &TrialResult, table: &HashSet<&str>) -> bool {
+    table.contains(entry.row.name()) || RESERVED_NAMES.contains(&entry.row.name())
 }
 
 /// Whether `entry` says its language never got ready (its build failed,
 /// or its toolchain's probe did): no case of it ran, so none is to blame.
-fn not_ready(entry: &Entry) -> bool {
+fn not_ready(entry: &TrialResult) -> bool {
     entry.state == State::NotRun || entry.fault.as_deref() == Some(BUILD_FAILED)
 }
 
@@ -166,24 +164,24 @@ pub fn rewrite(
     let mut notes = Vec::new();
     for entry in results.trials.iter().filter(|e| e.language == language) {
         let state = entry.state;
-        let listed = list.contains_key(&entry.case);
+        let listed = list.contains_key(entry.row.name());
         if listable(state) && !listed && !ours(entry, table) {
             notes.push(format!(
                 "left out \"{}\": not a case of the repository's table (cases/), only of the \
                  run's PARITY_CASES; every run reads the list, and a plain run refuses a name \
                  it does not have",
-                entry.case
+                entry.row.name()
             ));
         } else if listable(state) && !listed {
-            list.insert(entry.case.clone(), PLACEHOLDER.to_owned());
+            list.insert(entry.row.name().to_owned(), PLACEHOLDER.to_owned());
             notes.push(format!(
                 "added \"{}\" ({}): replace the placeholder with why it fails",
-                entry.case,
+                entry.row.name(),
                 entry.summary.as_deref().unwrap_or("")
             ));
         } else if listed && matches!(state, State::StaleKnownFailure | State::Pass) {
-            list.remove(&entry.case);
-            notes.push(format!("removed \"{}\": it passes now", entry.case));
+            list.remove(entry.row.name());
+            notes.push(format!("removed \"{}\": it passes now", entry.row.name()));
         }
     }
     (list, notes)

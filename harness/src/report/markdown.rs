@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 
 use super::diff::Base;
-use super::{Cell, Report, State};
+use super::results::{Outcome, State};
+use super::{Matrix, Report};
 use crate::text::one_line;
 
 /// Makes `text` safe in one cell of a Markdown table or one list item:
@@ -28,9 +29,10 @@ fn symbol(state: State) -> &'static str {
 /// The summary of `report`: the commit and selection, what changed since
 /// the base, the failures, then the matrix.
 pub fn summary(report: &Report) -> String {
-    let mut out = format!("## Parity: commit `{}`\n\n", cell(&report.run.commit));
-    if !report.run.filter.is_empty() {
-        let _ = writeln!(out, "Trials selected by `{}`.\n", cell(&report.run.filter));
+    let run = &report.results.run;
+    let mut out = format!("## Parity: commit `{}`\n\n", cell(&run.commit));
+    if !run.filter.is_empty() {
+        let _ = writeln!(out, "Trials selected by `{}`.\n", cell(&run.filter));
     }
     if let Some(base) = &report.base {
         changes(&mut out, base);
@@ -76,36 +78,25 @@ fn changes(out: &mut String, base: &Base) {
 
 /// Every failed cell with its state and one-line reason.
 fn failures(out: &mut String, report: &Report) {
-    let failures: Vec<(&str, &str, State, &str)> = report
-        .rows
+    let failures: Vec<_> = report
+        .results
+        .trials
         .iter()
-        .flat_map(|row| {
-            report.languages.iter().filter_map(move |language| {
-                let c = row.cells.get(language)?;
-                matches!(c, Cell::Fail(..)).then(|| {
-                    (
-                        language.as_str(),
-                        row.name(),
-                        c.state(),
-                        c.summary().unwrap_or(""),
-                    )
-                })
-            })
-        })
+        .filter(|t| t.verdict == Outcome::Fail)
         .collect();
     if failures.is_empty() {
         out.push_str("### No failures\n\n");
         return;
     }
     let _ = writeln!(out, "### Failures: {}\n", failures.len());
-    for (language, case, state, summary) in &failures {
+    for trial in failures {
         let _ = writeln!(
             out,
             "- `{}/{}`: {}: {}",
-            cell(language),
-            cell(case),
-            state.word(),
-            cell(summary)
+            cell(&trial.language),
+            cell(trial.row.name()),
+            trial.state.word(),
+            cell(trial.summary.as_deref().unwrap_or_default())
         );
     }
     out.push('\n');
@@ -113,28 +104,21 @@ fn failures(out: &mut String, report: &Report) {
 
 /// The matrix, one symbol a cell, and its legend.
 fn matrix(out: &mut String, report: &Report) {
+    let matrix = Matrix::new(report);
     out.push_str("### Matrix\n\n| case |");
-    for language in &report.languages {
+    for language in matrix.languages() {
         let _ = write!(out, " {} |", cell(language));
     }
     out.push_str("\n|---|");
-    for _ in &report.languages {
+    for _ in matrix.languages() {
         out.push_str("---|");
     }
     out.push('\n');
     for row in &report.rows {
-        let _ = write!(
-            out,
-            "| {}{} |",
-            cell(row.name()),
-            if row.seed { " (seed)" } else { "" }
-        );
-        for language in &report.languages {
-            let state = row
-                .cells
-                .get(language)
-                .map_or(State::NotSelected, |c| c.state());
-            let _ = write!(out, " {} |", symbol(state));
+        let seed = if row.seed { " (seed)" } else { "" };
+        let _ = write!(out, "| {}{seed} |", cell(row.id.name()));
+        for language in matrix.languages() {
+            let _ = write!(out, " {} |", symbol(matrix.state(row, language)));
         }
         out.push('\n');
     }

@@ -44,11 +44,11 @@ pub(super) fn slug(name: &str) -> String {
 }
 
 pub(super) fn case_id(row: &Row) -> String {
-    format!("case-{}", slug(row.name()))
+    format!("case-{}", slug(row.id.name()))
 }
 
 pub(super) fn result_id(row: &Row, language: &str) -> String {
-    format!("r-{}--{}", slug(row.name()), slug(language))
+    format!("r-{}--{}", slug(row.id.name()), slug(language))
 }
 
 pub(super) fn plural(n: usize, one: &str, many: &str) -> String {

@@ -1,17 +1,20 @@
-//! The results file of a run (`target/parity/results.json`, or
-//! `PARITY_RESULTS`): one entry per trial that ran, with its verdict, the
-//! state of its cell and the one-line reason, plus the commit, the
-//! toolchains and the filter. It is what a later run compares itself with
-//! (`make report BASE=...`), what CI keeps of main, and what
-//! `make known-failures` reads. `harness/results.schema.json` describes it.
+//! The record of a run, made once from the trials' results: the commit,
+//! the toolchains, the filter, and per trial its identity, verdict, state,
+//! reason (its one line and its text, as `judge::emit` words it),
+//! duration and fault. `results.json` (`target/parity/results.json`, or
+//! `PARITY_RESULTS`) is its serde form, described by
+//! `harness/results.schema.json`; the page, the Markdown summary, JUnit,
+//! the diff against a base and the known-failure advice are drawn from it.
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::trial::{Recorded, TrialId};
-use super::{Cell, Report, State, Toolchain};
+use super::trial::{Recorded, RowId, TrialId};
+use crate::judge::emit;
+use crate::judge::{ReasonKind, Verdict};
+use crate::text::excerpt;
 
 /// The format's version; a reader refuses another. A field added later
 /// is optional and leaves the version alone: a reader ignores the fields it
@@ -20,8 +23,16 @@ use super::{Cell, Report, State, Toolchain};
 /// changes makes a new version.
 pub const VERSION: u32 = 1;
 
-/// The whole file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The `fault` of every trial of a language whose build step failed: no
+/// runner ran, so no case is to blame.
+pub const BUILD_FAILED: &str = "build_failed";
+
+/// The most of one reason's text the record keeps: a runner that floods
+/// its stderr cannot push the page or the file past its size.
+const MAX_TEXT: usize = 20_000;
+
+/// The whole record.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Results {
     /// [`VERSION`].
     pub version: u32,
@@ -29,7 +40,7 @@ pub struct Results {
     #[serde(flatten)]
     pub run: RunRecord,
     /// One entry per trial that ran, in the page's order.
-    pub trials: Vec<Entry>,
+    pub trials: Vec<TrialResult>,
 }
 
 /// What a run was besides its trials, collected once by the suite and
@@ -45,84 +56,250 @@ pub struct RunRecord {
     /// empty when every trial ran, so a filtered run is not taken for a
     /// broken one.
     pub filter: String,
-    /// Each toolchain's version, as its `--version` says it, in the order
-    /// the page lists them.
+    /// Each language's toolchain, in the order of the page's columns.
     pub toolchains: Vec<Toolchain>,
+}
+
+/// One language's toolchain version, as its own `--version` says it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Toolchain {
+    /// The language, e.g. `go`: a column of the page.
+    pub name: String,
+    /// E.g. `go1.22.2 linux/amd64`; printed verbatim.
+    pub version: String,
 }
 
 /// One trial's result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Entry {
+pub struct TrialResult {
     /// The language, e.g. `php`.
     pub language: String,
-    /// `case`, or the trial kind's name (`generated`, `protocol`, ...).
-    pub kind: String,
-    /// The case's name, or the trial's for the other kinds.
-    pub case: String,
-    /// libtest's view: `pass`, `fail`, `ignored` or `known_failure`.
-    pub verdict: String,
-    /// What happened, one of [`State`]'s ids (`wrong_answer`,
-    /// `runner_fault`, ...): the kind of the reason.
+    /// The case or the trial kind (the fields `kind` and `case`).
+    #[serde(flatten)]
+    pub row: RowId,
+    /// libtest's view.
+    pub verdict: Outcome,
+    /// What happened: the kind of the reason.
     pub state: State,
     /// The reason in one line; absent for a pass.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
+    /// The reason in full (cut to 20,000 bytes); absent for a pass, and in
+    /// files written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
     /// For a trial failed by a runner's fault, the fault's kind
-    /// ([`crate::fault::FaultKind::id`]: `timed_out`, `exited`, ...), so a
-    /// tool knows which fault it was without reading the prose.
+    /// ([`crate::fault::FaultKind::id`]: `timed_out`, `exited`, ..., or
+    /// [`BUILD_FAILED`]), so a tool knows which fault it was without
+    /// reading the prose.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fault: Option<String>,
     /// The stderr log that fault names, relative to the repository root.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log: Option<String>,
+    /// How long the trial waited and judged, in milliseconds.
+    #[serde(default)]
+    pub time_ms: u64,
+}
+
+/// How a trial ended, as libtest counts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Passed.
+    Pass,
+    /// Failed.
+    Fail,
+    /// Not judged, with a reason (a missing toolchain).
+    Ignored,
+    /// Failed as the known-failures list expects.
+    KnownFailure,
+}
+
+/// What a cell says happened, in one word the page, the results file and
+/// the CI summary share; the results file writes it as its [`State::id`].
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    /// Passed.
+    Pass,
+    /// Failed: the port's answer is wrong.
+    WrongAnswer,
+    /// Failed: the runner crashed, hung or printed garbage.
+    RunnerFault,
+    /// Not run: the toolchain is missing (a failure under strict).
+    NotRun,
+    /// Failed as the known-failures list expects.
+    KnownFailure,
+    /// Listed as a known failure, but passes now.
+    StaleKnownFailure,
+    /// Not selected by the run's filter.
+    NotSelected,
+    /// The reference or the harness failed; in a results file, also a
+    /// state this harness does not know (a newer one's), so it shows as a
+    /// change rather than vanishing.
+    #[serde(other)]
+    HarnessFault,
+}
+
+impl State {
+    /// Every state, in the order a legend lists them.
+    pub const ALL: [State; 8] = [
+        State::Pass,
+        State::WrongAnswer,
+        State::RunnerFault,
+        State::NotRun,
+        State::KnownFailure,
+        State::StaleKnownFailure,
+        State::HarnessFault,
+        State::NotSelected,
+    ];
+
+    /// The id the results file and the page's `data-status` use.
+    pub fn id(self) -> &'static str {
+        match self {
+            State::Pass => "pass",
+            State::WrongAnswer => "wrong_answer",
+            State::RunnerFault => "runner_fault",
+            State::NotRun => "not_run",
+            State::KnownFailure => "known_failure",
+            State::StaleKnownFailure => "stale_known_failure",
+            State::HarnessFault => "harness_fault",
+            State::NotSelected => "not_selected",
+        }
+    }
+
+    /// Its symbol and word: colour is never the only signal, and the
+    /// Markdown matrix shows the symbol alone, so no two states share one
+    /// (a stale known failure asks for a list to be refreshed, a harness
+    /// fault for the harness to be fixed, a wrong answer for the port).
+    pub fn word(self) -> &'static str {
+        match self {
+            State::Pass => "✓ pass",
+            State::WrongAnswer => "✗ wrong answer",
+            State::RunnerFault => "⚠ runner fault",
+            State::NotRun => "– not run",
+            State::KnownFailure => "! known failure",
+            State::StaleKnownFailure => "↻ stale known failure",
+            State::HarnessFault => "⊗ harness fault",
+            State::NotSelected => "· not selected",
+        }
+    }
+}
+
+impl From<ReasonKind> for State {
+    fn from(kind: ReasonKind) -> State {
+        match kind {
+            ReasonKind::WrongAnswer => State::WrongAnswer,
+            ReasonKind::RunnerFault => State::RunnerFault,
+            ReasonKind::NotRun => State::NotRun,
+            ReasonKind::StaleKnownFailure => State::StaleKnownFailure,
+            ReasonKind::HarnessFault => State::HarnessFault,
+        }
+    }
+}
+
+/// The first line of `text` with something on it, trimmed.
+fn first_line(text: &str) -> &str {
+    text.lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or("")
+}
+
+impl TrialResult {
+    /// A trial's result with its reason `text`, whose first line is its
+    /// summary; no fault, no time.
+    pub fn new(id: TrialId, verdict: Outcome, state: State, text: Option<String>) -> TrialResult {
+        TrialResult {
+            language: id.language,
+            row: id.row,
+            verdict,
+            state,
+            summary: text.as_deref().map(|text| first_line(text).to_owned()),
+            text,
+            fault: None,
+            log: None,
+            time_ms: 0,
+        }
+    }
+
+    /// The record of one finished trial: its reason worded once, by
+    /// `judge::emit`, and the fault that failed it named (a runner's
+    /// fault's kind and log, or a failed build, the language's fault and
+    /// not its cases', which `make known-failures` must tell apart).
+    pub fn of(Recorded { id, verdict, time }: &Recorded) -> TrialResult {
+        let (outcome, state, text) = match verdict {
+            Verdict::Pass => (Outcome::Pass, State::Pass, None),
+            Verdict::Fail(reason) => (Outcome::Fail, reason.kind().into(), None),
+            Verdict::Ignore(why) => (Outcome::Ignored, State::NotRun, Some(why.clone())),
+            Verdict::KnownFailure(why) => (
+                Outcome::KnownFailure,
+                State::KnownFailure,
+                Some(why.clone()),
+            ),
+        };
+        let mut result = TrialResult::new(id.clone(), outcome, state, text);
+        result.time_ms = u64::try_from(time.as_millis()).unwrap_or(u64::MAX);
+        if let Verdict::Fail(reason) = verdict {
+            result.summary = Some(first_line(&emit::summary(reason)).to_owned());
+            result.text = Some(excerpt(&emit::text(reason), MAX_TEXT));
+            if reason.is_build_failure() {
+                result.fault = Some(BUILD_FAILED.to_owned());
+            } else if let Some(fault) = reason.fault() {
+                result.fault = Some(fault.id().to_owned());
+                result.log = fault.log().map(|log| log.display().to_string());
+            }
+        }
+        result
+    }
+
+    /// Which trial.
+    pub fn id(&self) -> TrialId {
+        TrialId {
+            language: self.language.clone(),
+            row: self.row.clone(),
+        }
+    }
+}
+
+impl RunRecord {
+    /// The page's columns: the languages, in order.
+    pub fn languages(&self) -> impl Iterator<Item = &str> {
+        self.toolchains.iter().map(|t| t.name.as_str())
+    }
 }
 
 impl Results {
-    /// The results of the run `report` shows, from the trials' records:
-    /// every cell that ran, in the page's order, each failed trial's runner
-    /// fault named (its kind and log, [`Recorded::fault`]).
-    pub fn of(report: &Report, records: &[Recorded]) -> Results {
-        let faults: HashMap<&TrialId, (&str, Option<String>)> = records
-            .iter()
-            .filter_map(|record| Some((&record.id, record.fault()?)))
-            .collect();
+    /// The record of a run: `records` in the page's order, `rows` by the
+    /// languages of `run`; a record of neither is left out.
+    pub fn new(run: RunRecord, rows: &[RowId], records: &[Recorded]) -> Results {
+        let by_id: HashMap<&TrialId, &Recorded> = records.iter().map(|r| (&r.id, r)).collect();
         let mut trials = Vec::new();
-        for row in &report.rows {
-            for language in &report.languages {
-                let Some(cell) = row.cells.get(language) else {
-                    continue;
-                };
-                let verdict = match cell {
-                    Cell::Pass => "pass",
-                    Cell::Fail(..) => "fail",
-                    Cell::Ignored(_) => "ignored",
-                    Cell::KnownFailure(_) => "known_failure",
-                };
+        for row in rows {
+            for language in run.languages() {
                 let id = TrialId {
-                    language: language.clone(),
-                    row: row.id.clone(),
+                    language: language.to_owned(),
+                    row: row.clone(),
                 };
-                let (fault, log) = match faults.get(&id) {
-                    Some((fault, log)) => (Some((*fault).to_owned()), log.clone()),
-                    None => (None, None),
-                };
-                trials.push(Entry {
-                    kind: row.id.kind().to_owned(),
-                    case: row.name().to_owned(),
-                    language: id.language,
-                    verdict: verdict.to_owned(),
-                    state: cell.state(),
-                    summary: cell.summary().map(str::to_owned),
-                    fault,
-                    log,
-                });
+                trials.extend(by_id.get(&id).map(|record| TrialResult::of(record)));
             }
         }
         Results {
             version: VERSION,
-            run: report.run.clone(),
+            run,
             trials,
         }
+    }
+
+    /// The trials by (row, language), for a matrix.
+    pub fn cells(&self) -> HashMap<(&RowId, &str), &TrialResult> {
+        self.trials
+            .iter()
+            .map(|t| ((&t.row, t.language.as_str()), t))
+            .collect()
     }
 
     /// The file's text: pretty JSON, one field a line, so a diff of two
@@ -136,12 +313,7 @@ impl Results {
     /// Writes the file atomically (a reader never sees half of it),
     /// creating its folder.
     pub fn write(&self, path: &Path) -> Result<(), String> {
-        let written = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => std::fs::create_dir_all(dir),
-            _ => Ok(()),
-        }
-        .and_then(|()| crate::atomic::write(path, self.to_json().as_bytes()));
-        written.map_err(|e| format!("{}: {e}", path.display()))
+        super::write_file(path, &self.to_json()).map_err(|e| e.to_string())
     }
 
     /// Reads a results file; the error names the file and what is wrong

@@ -4,12 +4,10 @@
 
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 use crate::config::{trial_name, Kind};
 use crate::judge::Verdict;
-
-/// The `fault` of every trial of a language whose build step failed: no
-/// runner ran, so no case is to blame.
-pub const BUILD_FAILED: &str = "build_failed";
 
 /// Which trial: a language's case of the table, or its trial of a kind.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -21,8 +19,11 @@ pub struct TrialId {
 }
 
 /// A row of the report: a case of the table, or a trial kind every
-/// language has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// language has. The results file writes it as two fields, `kind` (`case`
+/// or the kind's name) and `case` (the case's or the kind's name), which
+/// tools outside the harness read.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "RowFields", from = "RowFields")]
 pub enum RowId {
     /// The case of this name.
     Case(String),
@@ -30,19 +31,42 @@ pub enum RowId {
     Kind(Kind),
 }
 
+/// [`RowId`] as the results file's fields.
+#[derive(Serialize, Deserialize)]
+struct RowFields {
+    kind: String,
+    case: String,
+}
+
+impl From<RowId> for RowFields {
+    fn from(row: RowId) -> RowFields {
+        let kind = match &row {
+            RowId::Case(_) => "case",
+            RowId::Kind(kind) => kind.name(),
+        };
+        RowFields {
+            kind: kind.to_owned(),
+            case: row.name().to_owned(),
+        }
+    }
+}
+
+impl From<RowFields> for RowId {
+    /// A kind this harness does not know (a newer one's) reads as a case of
+    /// that name: a base's row is compared by its name alone.
+    fn from(RowFields { kind, case }: RowFields) -> RowId {
+        match Kind::ALL.into_iter().find(|k| k.name() == kind) {
+            Some(kind) => RowId::Kind(kind),
+            None => RowId::Case(case),
+        }
+    }
+}
+
 impl RowId {
     /// The case's name, or the kind's.
     pub fn name(&self) -> &str {
         match self {
             RowId::Case(name) => name,
-            RowId::Kind(kind) => kind.name(),
-        }
-    }
-
-    /// What the results file calls it: `case`, or the kind's name.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            RowId::Case(_) => "case",
             RowId::Kind(kind) => kind.name(),
         }
     }
@@ -55,7 +79,8 @@ impl TrialId {
     }
 }
 
-/// One trial's result, as it finished.
+/// One trial's result, as it finished: what the suite hands the report,
+/// which turns it into its record ([`super::results::TrialResult`]) once.
 #[derive(Debug, Clone)]
 pub struct Recorded {
     /// Which trial.
@@ -64,21 +89,4 @@ pub struct Recorded {
     pub verdict: Verdict,
     /// How long the trial waited and judged.
     pub time: Duration,
-}
-
-impl Recorded {
-    /// The fault that failed the trial, if one did: the runner's fault's
-    /// kind ([`crate::fault::FaultKind::id`]) and the log it kept, or a
-    /// failed build ([`BUILD_FAILED`]), the language's fault and not its
-    /// cases', which `make known-failures` must tell from theirs.
-    pub fn fault(&self) -> Option<(&'static str, Option<String>)> {
-        let Verdict::Fail(reason) = &self.verdict else {
-            return None;
-        };
-        if reason.is_build_failure() {
-            return Some((BUILD_FAILED, None));
-        }
-        let fault = reason.fault()?;
-        Some((fault.id(), fault.log().map(|log| log.display().to_string())))
-    }
 }

@@ -1,6 +1,7 @@
 //! What the report is handed about a run, collected here once: the
-//! commit, each toolchain's version and the arguments that chose the
-//! trials, beside the trials' records. The report starts nothing itself.
+//! commit, the date (from git and `date`, as a person would ask), each
+//! toolchain's version and the arguments that chose the trials, beside the
+//! trials' records. The report starts nothing itself.
 
 use std::time::Duration;
 
@@ -9,8 +10,9 @@ use libtest_mimic::Arguments;
 use super::Suite;
 use crate::exec::{self, Stdin};
 use crate::report::results::RunRecord;
+use crate::report::results::Toolchain;
 use crate::report::trial::Recorded;
-use crate::report::{self, Report, Toolchain};
+use crate::report::{self, Report};
 
 impl Suite {
     /// The report of a run: one row per case and per trial of each
@@ -18,19 +20,14 @@ impl Suite {
     /// per language. `args` are the run's libtest arguments: the page
     /// says which trials they chose.
     pub fn report(&self, records: &[Recorded], args: &Arguments) -> Report {
-        let languages: Vec<String> = self.languages.iter().map(|l| l.name.clone()).collect();
-        Report {
-            run: RunRecord {
-                commit: self.commit(),
-                date: report::run::utc_now(),
-                filter: selection(args),
-                toolchains: self.toolchains(),
-            },
-            rows: report::run::rows(&self.cases, &languages, records),
-            languages,
-            code: report::code::parts(&self.manifests, &self.root),
-            base: None,
-        }
+        let run = RunRecord {
+            commit: self.commit(),
+            date: self.first_line_of(&["date", "-u", "+%Y-%m-%d %H:%M UTC"].map(str::to_owned)),
+            filter: selection(args),
+            toolchains: self.toolchains(),
+        };
+        let code = report::code::parts(&self.manifests, &self.root);
+        report::run::report(run, &self.cases, records, code)
     }
 
     /// Each language's toolchain version: the one its preparation found,
@@ -69,20 +66,11 @@ impl Suite {
         }
     }
 
-    /// The commit checked out, `-dirty` when tracked files changed.
+    /// The commit checked out, `-dirty` when tracked files changed (tags
+    /// excluded, so it is always the hash).
     fn commit(&self) -> String {
-        let git = |args: &[&str]| {
-            let mut argv = vec!["git".to_owned()];
-            argv.extend(args.iter().map(|a| (*a).to_owned()));
-            self.first_line_of(&argv)
-        };
-        let hash = git(&["rev-parse", "--short=12", "HEAD"]);
-        let dirty = git(&["status", "--porcelain", "--untracked-files=no"]);
-        if dirty == "(printed nothing)" {
-            hash
-        } else {
-            format!("{hash}-dirty")
-        }
+        let describe = "git describe --always --dirty --abbrev=12 --exclude=*";
+        self.first_line_of(&describe.split(' ').map(str::to_owned).collect::<Vec<_>>())
     }
 }
 

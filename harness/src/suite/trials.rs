@@ -15,7 +15,7 @@ use super::{repeat, Suite};
 use crate::config::{Kind, GENERATED_COUNT, GENERATED_SEED};
 use crate::differential::{self, Problem};
 use crate::fault::Fault;
-use crate::judge::emit::{Emitter, Terminal};
+use crate::judge::emit;
 use crate::judge::{Carrier, Flaky, Reason, Refusals, RunnerFault, Verdict};
 use crate::protocol::{self, Reply};
 use crate::report::trial::{Recorded, RowId, TrialId};
@@ -358,7 +358,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
                     .lock()
                     .unwrap_or_else(|poisoned| poisoned.into_inner())
                     .push(record);
-                Terminal.verdict(&verdict)
+                emit::terminal(&verdict)
             })
         };
         let mut selection = Selection::default();

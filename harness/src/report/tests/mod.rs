@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 
 use super::markup::escape;
+use super::results::{Outcome, RunRecord, State, Toolchain, TrialResult, VERSION};
+use super::trial::{RowId, TrialId};
 use super::*;
 
 mod picture_tests;
@@ -34,40 +36,80 @@ pub(super) fn lost_ack() -> Scenario {
     }
 }
 
-pub(super) fn row(name: &str, scenario: Option<Scenario>, cells: &[(&str, Cell)]) -> Row {
-    Row {
-        id: trial::RowId::Case(name.to_string()),
-        description: format!("What {name} shows."),
-        seed: false,
-        scenario,
-        cells: cells
-            .iter()
-            .map(|(language, cell)| (language.to_string(), cell.clone()))
-            .collect(),
-    }
+/// A fresh folder for a test's files, under `target/parity/report-unit`.
+pub(super) fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = crate::repo_root()
+        .join("target/parity/report-unit")
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// One language's cell: its state and what it says (its first line the
+/// summary); not run is an ignored trial, a known failure one, the other
+/// failures failed.
+pub(super) type Cells<'a> = &'a [(&'a str, State, &'a str)];
+
+/// A row of the case `name` and its cells, in the columns' order.
+pub(super) fn row(name: &str, scenario: Option<Scenario>, cells: Cells) -> (Row, Vec<TrialResult>) {
+    row_of(RowId::Case(name.to_owned()), scenario, cells)
 }
 
 /// A row of a trial kind (`generated`, `demo`, ...), as [`row`] makes a
 /// case's.
-pub(super) fn kind_row(kind: crate::config::Kind, cells: &[(&str, Cell)]) -> Row {
-    Row {
-        id: trial::RowId::Kind(kind),
-        ..row(kind.name(), None, cells)
-    }
+pub(super) fn kind_row(kind: crate::config::Kind, cells: Cells) -> (Row, Vec<TrialResult>) {
+    row_of(RowId::Kind(kind), None, cells)
 }
 
-pub(super) fn report(rows: Vec<Row>) -> Report {
+fn row_of(id: RowId, scenario: Option<Scenario>, cells: Cells) -> (Row, Vec<TrialResult>) {
+    let trials = cells
+        .iter()
+        .map(|&(language, state, text)| {
+            let verdict = match state {
+                State::Pass => Outcome::Pass,
+                State::NotRun => Outcome::Ignored,
+                State::KnownFailure => Outcome::KnownFailure,
+                _ => Outcome::Fail,
+            };
+            let text = (state != State::Pass).then(|| text.to_owned());
+            let trial = TrialId {
+                language: language.to_owned(),
+                row: id.clone(),
+            };
+            TrialResult::new(trial, verdict, state, text)
+        })
+        .collect();
+    let row = Row {
+        description: format!("What {} shows.", id.name()),
+        id,
+        seed: false,
+        scenario,
+    };
+    (row, trials)
+}
+
+/// A report of `rows`, with columns rust and go.
+pub(super) fn report(rows: Vec<(Row, Vec<TrialResult>)>) -> Report {
+    let (rows, trials): (Vec<Row>, Vec<Vec<TrialResult>>) = rows.into_iter().unzip();
+    let toolchain = |name: &str, version: &str| Toolchain {
+        name: name.to_owned(),
+        version: version.to_owned(),
+    };
     Report {
-        run: results::RunRecord {
-            commit: "4122aa5".to_string(),
-            date: "2026-11-30T06:00:00Z".to_string(),
-            filter: String::new(),
-            toolchains: vec![Toolchain {
-                name: "Rust".to_string(),
-                version: "rustc 1.80.0".to_string(),
-            }],
+        results: Results {
+            version: VERSION,
+            run: RunRecord {
+                commit: "4122aa5".to_owned(),
+                date: "2026-11-30T06:00:00Z".to_owned(),
+                filter: String::new(),
+                toolchains: vec![
+                    toolchain("rust", "rustc 1.80.0"),
+                    toolchain("go", "go1.22.2"),
+                ],
+            },
+            trials: trials.concat(),
         },
-        languages: ["rust", "go"].map(String::from).to_vec(),
         rows,
         code: Vec::new(),
         base: None,
@@ -88,17 +130,11 @@ fn nothing_from_the_input_becomes_markup() {
     let hostile = "</pre><script>alert(1)</script>";
     let mut scenario = lost_ack();
     scenario.messages[0].aggregate = "<b>order</b>".to_string();
-    let mut r = row(
-        "case_<x>",
-        Some(scenario),
-        &[(
-            "rust",
-            Cell::Fail(ReasonKind::WrongAnswer, hostile.to_string()),
-        )],
-    );
-    r.description = hostile.to_string();
+    let cells = [("rust", State::WrongAnswer, hostile)];
+    let mut r = row("case_<x>", Some(scenario), &cells);
+    r.0.description = hostile.to_string();
     let mut report = report(vec![r]);
-    report.run.commit = "\"><script>".to_string();
+    report.results.run.commit = "\"><script>".to_string();
     let page = render(&report);
     assert!(!page.contains("<script"), "{page}");
     assert!(!page.contains("<b>order"));
@@ -111,17 +147,11 @@ fn nothing_from_the_input_becomes_markup() {
 #[test]
 fn a_failing_cell_shows_its_text_and_links_to_it_verbatim() {
     let failure = "sent differs in pass 1\n  expected [2]\n  actual   [1, 2]\n";
-    let page = render(&report(vec![row(
-        "lost_ack",
-        Some(lost_ack()),
-        &[
-            ("rust", Cell::Pass),
-            (
-                "go",
-                Cell::Fail(ReasonKind::WrongAnswer, failure.to_string()),
-            ),
-        ],
-    )]));
+    let cells = [
+        ("rust", State::Pass, ""),
+        ("go", State::WrongAnswer, failure),
+    ];
+    let page = render(&report(vec![row("lost_ack", Some(lost_ack()), &cells)]));
     let cell = page
         .split("data-cell=\"lost_ack/go\"")
         .nth(1)
@@ -131,51 +161,34 @@ fn a_failing_cell_shows_its_text_and_links_to_it_verbatim() {
     assert!(cell.contains("✗ wrong answer"));
     assert!(cell.contains("<span class=\"why\">sent differs in pass 1</span>"));
     assert!(cell.contains("href=\"#r-lost_ack--go\""));
-    assert!(page.contains(
-        "id=\"r-lost_ack--go\"><b>go: ✗ wrong answer</b><pre tabindex=\"0\">sent differs in pass 1\n  expected [2]\n  actual   [1, 2]\n</pre>"
-    ));
+    // The summary, then the text as it is.
+    assert!(page.contains(&format!(
+        "id=\"r-lost_ack--go\"><b>go: ✗ wrong answer</b><pre tabindex=\"0\">sent differs in pass 1\n\n{failure}</pre>"
+    )));
     assert!(page.contains("data-cell=\"lost_ack/rust\" data-status=\"pass\""));
 }
 
 #[test]
 fn every_status_has_a_word_and_the_summary_counts_it() {
-    let rows = vec![
+    let report = report(vec![
         row(
             "a",
             None,
             &[
-                ("rust", Cell::Pass),
-                ("go", Cell::Ignored("go is not installed".to_string())),
+                ("rust", State::Pass, ""),
+                ("go", State::NotRun, "go is not installed"),
             ],
         ),
         row(
             "b",
             None,
             &[
-                ("rust", Cell::Pass),
-                ("go", Cell::KnownFailure("issue 9".to_string())),
+                ("rust", State::Pass, ""),
+                ("go", State::KnownFailure, "issue 9"),
             ],
         ),
-        row(
-            "generated",
-            None,
-            &[(
-                "rust",
-                Cell::Fail(ReasonKind::WrongAnswer, "boom".to_string()),
-            )],
-        ),
-    ];
-    let report = report(rows);
-    assert_eq!(
-        report.summary("go"),
-        Summary {
-            passed: 0,
-            failed: 0,
-            ignored: 1,
-            known_failures: 1,
-            not_run: 1
-        }
-    );
+        row("generated", None, &[("rust", State::WrongAnswer, "boom")]),
+    ]);
     let page = render(&report);
     assert!(page.contains(
         "data-summary=\"rust\" data-passed=\"2\" data-failed=\"1\" data-ignored=\"0\" \
@@ -197,13 +210,9 @@ fn every_status_has_a_word_and_the_summary_counts_it() {
 
 #[test]
 fn write_replaces_the_file_whole_and_leaves_no_temporary() {
-    let dir = crate::repo_root()
-        .join("target/parity/report-unit")
-        .join(format!("{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch("write");
     let path = dir.join("report.html");
     let report = report(vec![row("lost_ack", Some(lost_ack()), &[])]);
-    std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(&path, "old").unwrap();
     write(&path, &report).unwrap();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), render(&report));
@@ -218,44 +227,31 @@ fn write_replaces_the_file_whole_and_leaves_no_temporary() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A base's or a runner's control characters and bidi controls are shown
+/// as their code, so none acts or turns the text after it around; a long
+/// word may break anywhere (what lets a 2,000-character description wrap:
+/// the browser test checks the page is then no wider than the window).
 #[test]
-fn control_characters_are_shown_as_their_code_and_a_filter_is_named() {
-    let mut page_report = report(Vec::new());
-    page_report.run.filter = "lost_ack --skip /unit".into();
-    page_report.run.commit = "bell\u{7}esc\u{1b}[31mnul\u{0}".into();
-    let page = render(&page_report);
-    assert!(page.contains("bell\\u{7}esc\\u{1b}[31mnul\\u{0}"), "{page}");
-    assert!(!page
-        .chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t'));
-    assert!(page.contains("Trials selected by <code>lost_ack --skip /unit</code>"));
-}
-
-#[test]
-fn bidi_controls_cannot_turn_the_text_around() {
-    let mut r = row(
-        "bidi",
-        None,
-        &[(
-            "go",
-            Cell::Fail(ReasonKind::WrongAnswer, "ok \u{202e}deliaf\u{202c}".into()),
-        )],
-    );
-    r.description = "sent \u{2067}[1, 2]\u{2069} \u{200f}".into();
-    let page = render(&report(vec![r]));
-    for c in ['\u{202e}', '\u{202c}', '\u{2067}', '\u{2069}', '\u{200f}'] {
-        assert!(!page.contains(c), "U+{:04X} is in the page", u32::from(c));
+fn control_and_bidi_characters_are_shown_as_their_code_and_a_filter_is_named() {
+    let cells = [("go", State::WrongAnswer, "ok \u{202e}deliaf\u{202c}")];
+    let mut r = row("bidi", None, &cells);
+    r.0.description = "sent \u{2067}[1, 2]\u{2069} \u{200f}".into();
+    let mut report = report(vec![r]);
+    report.results.run.filter = "lost_ack --skip /unit".into();
+    report.results.run.commit = "bell\u{7}esc\u{1b}[31mnul\u{0}".into();
+    let page = render(&report);
+    for shown in [
+        "bell\\u{7}esc\\u{1b}[31mnul\\u{0}",
+        "ok \\u{202e}deliaf\\u{202c}",
+        "sent \\u{2067}[1, 2]\\u{2069} \\u{200f}",
+        "Trials selected by <code>lost_ack --skip /unit</code>",
+        "body { overflow-wrap: anywhere;",
+    ] {
+        assert!(page.contains(shown), "{shown} in {page}");
     }
-    assert!(page.contains("ok \\u{202e}deliaf\\u{202c}"), "{page}");
-    assert!(page.contains("sent \\u{2067}[1, 2]\\u{2069} \\u{200f}"));
-}
-
-#[test]
-fn long_unbroken_words_may_break_anywhere() {
-    // What lets a 2,000-character description wrap; the browser test
-    // checks the page is then no wider than the window.
-    let page = render(&report(Vec::new()));
-    assert!(page.contains("body { overflow-wrap: anywhere;"));
+    let raw =
+        |c: char| (c.is_control() && c != '\n' && c != '\t') || crate::text::is_bidi_control(c);
+    assert!(!page.chars().any(raw));
 }
 
 #[test]
@@ -322,48 +318,27 @@ fn every_state_has_its_own_word_and_symbol_and_a_runner_fault_is_not_a_wrong_ans
         assert_eq!(id, state.id());
         assert_eq!(serde_json::from_value::<State>(id).unwrap(), state);
     }
-    let page = render(&report(vec![row(
-        "lost_ack",
-        None,
-        &[(
-            "go",
-            Cell::Fail(
-                ReasonKind::RunnerFault,
-                "`lost_ack`: runner fault: crashed".into(),
-            ),
-        )],
-    )]));
+    let crashed = [(
+        "go",
+        State::RunnerFault,
+        "`lost_ack`: runner fault: crashed",
+    )];
+    let page = render(&report(vec![row("lost_ack", None, &crashed)]));
     assert!(page.contains("data-cell=\"lost_ack/go\" data-status=\"runner_fault\""));
     assert!(
         page.contains("⚠ runner fault</a><span class=\"why\">`lost_ack`: runner fault: crashed")
     );
-    // The summary's matrix shows the symbol alone: there too the three
-    // failures are told apart.
-    let mut three = report(vec![row(
-        "x",
-        None,
-        &[
-            ("rust", Cell::Fail(ReasonKind::WrongAnswer, "wrong".into())),
-            (
-                "go",
-                Cell::Fail(ReasonKind::StaleKnownFailure, "stale".into()),
-            ),
-            (
-                "php",
-                Cell::Fail(ReasonKind::HarnessFault, "harness".into()),
-            ),
-        ],
-    )]);
-    three.languages.push("php".into());
-    let summary = markdown::summary(&three);
-    assert!(summary.contains("| x | ✗ | ↻ | ⊗ |"), "{summary}");
 }
 
 #[test]
 fn the_seed_cases_come_first_in_the_practice_order_then_file_order() {
     let cases = crate::table::load(&[crate::repo_root().join("cases")]).expect("the table loads");
-    let page = report(run::rows(&cases, &["rust".to_owned()], &[]));
-    let names: Vec<&str> = page.rows.iter().map(Row::name).collect();
+    let page = report(Vec::new());
+    let page = Report {
+        rows: run::rows(&cases),
+        ..page
+    };
+    let names: Vec<&str> = page.rows.iter().map(|r| r.id.name()).collect();
     assert_eq!(names[..5], run::SEED_CASES);
     assert!(page.rows[..5].iter().all(|r| r.seed));
     assert!(page.rows[5..].iter().all(|r| !r.seed));

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::super::picture;
+use super::super::results::{State, Toolchain};
 use super::super::trace::simulate;
 use super::super::*;
 use super::{lost_ack, message, report, row};
@@ -112,24 +113,27 @@ fn thirty_cases_in_five_languages_stay_well_under_a_megabyte() {
         ..Default::default()
     };
     let failure = "sent differs in pass 2\n".repeat(40);
+    let failure = failure.as_str();
     let rows = (0..30)
         .map(|i| {
-            let cells: Vec<(&str, Cell)> = languages
+            let cells: Vec<_> = languages
                 .iter()
-                .map(|&l| {
-                    let cell = if i % 7 == 0 && l == "php" {
-                        Cell::Fail(ReasonKind::WrongAnswer, failure.clone())
-                    } else {
-                        Cell::Pass
-                    };
-                    (l, cell)
+                .map(|&l| match i % 7 == 0 && l == "php" {
+                    true => (l, State::WrongAnswer, failure),
+                    false => (l, State::Pass, ""),
                 })
                 .collect();
             row(&format!("case_{i}"), Some(scenario.clone()), &cells)
         })
         .collect();
     let mut report = report(rows);
-    report.languages = languages.map(String::from).to_vec();
+    let toolchains = &mut report.results.run.toolchains;
+    *toolchains = languages
+        .map(|name| Toolchain {
+            name: name.into(),
+            version: String::new(),
+        })
+        .to_vec();
     let page = render(&report);
     eprintln!("30 cases x 5 languages: {} bytes", page.len());
     assert!(page.len() < 400_000, "{} bytes", page.len());

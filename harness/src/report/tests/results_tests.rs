@@ -1,71 +1,49 @@
 //! The results file, the diff against a base and the Markdown summary.
 
 use super::super::*;
-use super::{kind_row, lost_ack, report, row};
+use super::{kind_row, lost_ack, report, row, scratch};
 use crate::config::Kind;
+use results::{Results, State};
+use trial::RowId;
 
 /// A report with every state, one cell each, plus a cell not selected.
 fn every_state() -> Report {
-    let fail = |kind, text: &str| Cell::Fail(kind, text.to_string());
-    let mut r = report(vec![
+    let differs = "`lost_ack`: the result differs from expect\n\ndiff";
+    let crashed = "`batch_of_two`: runner fault: crashed";
+    let stale = "known failure `generated` passes now";
+    report(vec![
         row(
             "lost_ack",
             Some(lost_ack()),
             &[
-                ("rust", Cell::Pass),
-                (
-                    "go",
-                    fail(
-                        ReasonKind::WrongAnswer,
-                        "`lost_ack`: the result differs from expect\n\ndiff",
-                    ),
-                ),
+                ("rust", State::Pass, ""),
+                ("go", State::WrongAnswer, differs),
             ],
         ),
         row(
             "batch_of_two",
             Some(lost_ack()),
             &[
-                (
-                    "rust",
-                    fail(
-                        ReasonKind::RunnerFault,
-                        "`batch_of_two`: runner fault: crashed",
-                    ),
-                ),
-                ("go", Cell::Ignored("go is not installed".into())),
+                ("rust", State::RunnerFault, crashed),
+                ("go", State::NotRun, "go is not installed"),
             ],
         ),
         kind_row(
             Kind::Generated,
             &[
-                ("rust", Cell::KnownFailure("issue 3".into())),
-                (
-                    "go",
-                    fail(
-                        ReasonKind::StaleKnownFailure,
-                        "known failure `generated` passes now",
-                    ),
-                ),
+                ("rust", State::KnownFailure, "issue 3"),
+                ("go", State::StaleKnownFailure, stale),
             ],
         ),
         kind_row(
             Kind::Unit,
             &[
-                (
-                    "rust",
-                    fail(ReasonKind::HarnessFault, "the reference failed"),
-                ),
-                (
-                    "go",
-                    fail(ReasonKind::NotRun, "the go toolchain is missing"),
-                ),
+                ("rust", State::HarnessFault, "the reference failed"),
+                ("go", State::NotRun, "the go toolchain is missing"),
             ],
         ),
-        kind_row(Kind::Demo, &[("rust", Cell::Pass)]),
-    ]);
-    r.languages = vec!["rust".into(), "go".into()];
-    r
+        kind_row(Kind::Demo, &[("rust", State::Pass, "")]),
+    ])
 }
 
 fn results_validator() -> jsonschema::Validator {
@@ -78,30 +56,32 @@ fn results_validator() -> jsonschema::Validator {
 
 #[test]
 fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
-    let results = results::Results::of(&every_state(), &[]);
+    let results = every_state().results;
     assert_eq!(results.trials.len(), 9, "the demo's go cell did not run");
     let states: Vec<&str> = results.trials.iter().map(|e| e.state.id()).collect();
+    let expected = [
+        "pass",
+        "wrong_answer",
+        "runner_fault",
+        "not_run",
+        "known_failure",
+    ];
+    assert_eq!(states[..5], expected);
     assert_eq!(
-        states,
-        [
-            "pass",
-            "wrong_answer",
-            "runner_fault",
-            "not_run",
-            "known_failure",
-            "stale_known_failure",
-            "harness_fault",
-            "not_run",
-            "pass"
-        ]
+        states[5..],
+        ["stale_known_failure", "harness_fault", "not_run", "pass"]
     );
     assert_eq!(
         results.trials[1].summary.as_deref(),
         Some("`lost_ack`: the result differs from expect")
     );
-    assert_eq!(results.trials[1].kind, "case");
-    assert_eq!(results.trials[4].kind, "generated");
     let value: serde_json::Value = serde_json::from_str(&results.to_json()).unwrap();
+    // The fields tools outside the harness read (`make mutants`).
+    assert_eq!(value["trials"][1]["kind"], "case");
+    assert_eq!(value["trials"][1]["case"], "lost_ack");
+    assert_eq!(value["trials"][1]["verdict"], "fail");
+    assert_eq!(value["trials"][4]["kind"], "generated");
+    assert_eq!(value["trials"][4]["case"], "generated");
     let validator = results_validator();
     let errors: Vec<String> = validator
         .iter_errors(&value)
@@ -110,51 +90,82 @@ fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
     assert!(errors.is_empty(), "{errors:?}");
     // The schema can refuse: a state the format does not know, a pass with
     // a reason, a failure without one.
-    for (field, bad) in [
-        ("state", serde_json::json!("flaky")),
-        ("summary", serde_json::json!("a pass has no reason")),
+    for (trial, field, bad) in [
+        (0, "state", Some(serde_json::json!("flaky"))),
+        (
+            0,
+            "summary",
+            Some(serde_json::json!("a pass has no reason")),
+        ),
+        (1, "summary", None),
     ] {
         let mut broken = value.clone();
-        broken["trials"][0][field] = bad;
+        match bad {
+            Some(bad) => broken["trials"][trial][field] = bad,
+            None => drop(
+                broken["trials"][trial]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove(field),
+            ),
+        }
         assert!(!validator.is_valid(&broken), "{field}");
     }
-    let mut broken = value.clone();
-    broken["trials"][1]
-        .as_object_mut()
-        .unwrap()
-        .remove("summary");
-    assert!(!validator.is_valid(&broken));
+}
 
-    let dir = crate::repo_root()
-        .join("target/parity/report-unit")
-        .join(format!("results-{}", std::process::id()));
+/// The file reads back as written, refuses what is not a results file, and
+/// still reads a file of an older harness (CI's base from main) or a newer
+/// one (whose fields it ignores, whose states and kinds it does not know).
+#[test]
+fn a_results_file_reads_back_and_so_does_an_older_or_a_newer_ones() {
+    let results = every_state().results;
+    let value: serde_json::Value = serde_json::from_str(&results.to_json()).unwrap();
+    let dir = scratch("results");
     let path = dir.join("results.json");
+    let load = |value: &serde_json::Value| {
+        std::fs::write(&path, value.to_string()).unwrap();
+        Results::load(&path)
+    };
     results.write(&path).unwrap();
-    assert_eq!(results::Results::load(&path).unwrap(), results);
-    std::fs::write(&path, r#"{"version": 1, "commit": "x"}"#).unwrap();
-    let err = results::Results::load(&path).unwrap_err();
+    assert_eq!(Results::load(&path).unwrap(), results);
+    let err = load(&serde_json::json!({"version": 1, "commit": "x"})).unwrap_err();
     assert!(
         err.contains("results.json") && err.contains("missing field"),
         "{err}"
+    );
+    // A file of a harness before the reason's text and the time were kept
+    // (CI's base from main) still loads.
+    let mut older = value.clone();
+    for trial in older["trials"].as_array_mut().unwrap() {
+        let trial = trial.as_object_mut().unwrap();
+        trial.remove("text");
+        trial.remove("time_ms");
+    }
+    assert!(results_validator().is_valid(&older));
+    let read = load(&older).unwrap();
+    assert_eq!(
+        (read.trials[1].text.as_deref(), &read.trials[1].summary),
+        (None, &results.trials[1].summary)
     );
     // A newer harness's optional field (as `fault` and `log` once were)
     // keeps the file readable as a base.
     let mut newer = value.clone();
     newer["trials"][0]["added_later"] = serde_json::json!("x");
     newer["added_later"] = serde_json::json!({"x": 1});
-    std::fs::write(&path, newer.to_string()).unwrap();
-    assert_eq!(results::Results::load(&path).unwrap(), results);
-    // A state it does not know reads as a harness fault: a change, shown.
+    assert_eq!(load(&newer).unwrap(), results);
+    // A state or a kind it does not know reads as a harness fault (a
+    // change, shown) and as a row of that name.
     newer["trials"][0]["state"] = serde_json::json!("added_later");
-    std::fs::write(&path, newer.to_string()).unwrap();
-    let read = results::Results::load(&path).unwrap();
+    newer["trials"][4]["kind"] = serde_json::json!("added_later");
+    let read = load(&newer).unwrap();
     assert_eq!(read.trials[0].state, State::HarnessFault);
+    assert_eq!(read.trials[4].row, RowId::Case("generated".into()));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn the_diff_lists_exactly_the_cells_that_flipped() {
-    let base = results::Results::of(&every_state(), &[]);
+    let base = every_state().results;
     let same = diff::compare(&base, &base);
     assert!(same.changes.is_empty());
     assert_eq!(
@@ -163,32 +174,24 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
     );
 
     let mut now = four_flips();
-    let base_of_now = diff::compare(&base, &results::Results::of(&now, &[]));
+    let base_of_now = diff::compare(&base, &now.results);
     let what: Vec<(String, String)> = base_of_now
         .changes
         .iter()
         .map(|c| (c.cell(), c.what()))
         .collect();
+    let what: Vec<(&str, &str)> = what.iter().map(|(c, w)| (c.as_str(), w.as_str())).collect();
     assert_eq!(
         what,
         [
-            (
-                "rust/lost_ack".to_string(),
-                "✓ pass → ✗ wrong answer".to_string()
-            ),
-            (
-                "go/lost_ack".to_string(),
-                "✗ wrong answer → ✓ pass".to_string()
-            ),
-            ("go/demo".to_string(), "new: ✓ pass".to_string()),
-            (
-                "rust/unit".to_string(),
-                "gone (was ⊗ harness fault)".to_string()
-            ),
+            ("rust/lost_ack", "✓ pass → ✗ wrong answer"),
+            ("go/lost_ack", "✗ wrong answer → ✓ pass"),
+            ("go/demo", "new: ✓ pass"),
+            ("rust/unit", "gone (was ⊗ harness fault)"),
         ]
     );
     assert_eq!(base_of_now.filter_note(), None);
-    a_narrower_filter_compares_only_what_both_ran(&base, &now);
+    a_narrower_filter_compares_only_what_both_ran(&base, &now.results);
     let text = diff::text(&base_of_now);
     assert!(text.contains("  rust/lost_ack: ✓ pass → ✗ wrong answer: `lost_ack`: the result differs from expect\n"), "{text}");
     now.base = Some(base_of_now);
@@ -199,24 +202,28 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
 /// and go/demo pass, rust/unit did not run.
 fn four_flips() -> Report {
     let mut now = every_state();
-    now.rows[0].cells.insert(
-        "rust".into(),
-        Cell::Fail(
-            ReasonKind::WrongAnswer,
-            "`lost_ack`: the result differs from expect".into(),
-        ),
-    );
-    now.rows[0].cells.insert("go".into(), Cell::Pass);
-    now.rows[4].cells.insert("go".into(), Cell::Pass);
-    now.rows[3].cells.remove("rust");
+    let differs = "`lost_ack`: the result differs from expect";
+    let flipped = row(
+        "lost_ack",
+        None,
+        &[
+            ("rust", State::WrongAnswer, differs),
+            ("go", State::Pass, ""),
+        ],
+    )
+    .1;
+    let trials = &mut now.results.trials;
+    trials.splice(0..2, flipped);
+    trials.retain(|t| !(t.language == "rust" && t.row == RowId::Kind(Kind::Unit)));
+    trials.extend(kind_row(Kind::Demo, &[("go", State::Pass, "")]).1);
     now
 }
 
 /// `now` run with the filter `go` against a base that ran everything: the
 /// note says so, and a cell only one of them selected is neither new nor
 /// gone.
-fn a_narrower_filter_compares_only_what_both_ran(base: &results::Results, now: &Report) {
-    let mut filtered = results::Results::of(now, &[]);
+fn a_narrower_filter_compares_only_what_both_ran(base: &Results, now: &Results) {
+    let mut filtered = now.clone();
     filtered.run.filter = "go".into();
     let narrower = diff::compare(base, &filtered);
     assert_eq!(
@@ -257,21 +264,21 @@ fn the_page_and_the_summary_list_the_changes(report: &Report) {
 #[test]
 fn the_markdown_summary_has_the_matrix_the_failures_and_their_reasons() {
     let mut r = every_state();
-    r.rows[1].cells.insert(
-        "go".into(),
-        Cell::Fail(ReasonKind::WrongAnswer, "a | b\nsecond line".into()),
-    );
+    let wrong = [("go", State::WrongAnswer, "a | b\nsecond line")];
+    r.results.trials[3] = row("batch_of_two", None, &wrong).1.remove(0);
     let markdown = markdown::summary(&r);
     assert!(markdown.starts_with("## Parity: commit `4122aa5`\n"));
-    assert!(markdown.contains("### Failures: 6\n"), "{markdown}");
+    assert!(markdown.contains("### Failures: 5\n"), "{markdown}");
     assert!(markdown.contains(
         "- `rust/batch_of_two`: ⚠ runner fault: `batch_of_two`: runner fault: crashed\n"
     ));
     assert!(markdown.contains("- `go/batch_of_two`: ✗ wrong answer: a \\| b\n"));
+    // The matrix shows the symbol alone: there too a wrong answer, a
+    // runner fault, a stale known failure and a harness fault differ.
     assert!(markdown.contains(
-        "| case | rust | go |\n|---|---|---|\n| lost_ack | ✓ | ✗ |\n| batch_of_two | ⚠ | ✗ |\n"
+        "| case | rust | go |\n|---|---|---|\n| lost_ack | ✓ | ✗ |\n| batch_of_two | ⚠ | ✗ |\n\
+         | generated | ! | ↻ |\n| unit | ⊗ | – |\n| demo | ✓ | · |\n"
     ));
-    assert!(markdown.contains("| demo | ✓ | · |"));
     assert!(!markdown.contains("Changed since"));
 }
 
@@ -279,7 +286,7 @@ fn the_markdown_summary_has_the_matrix_the_failures_and_their_reasons() {
 fn the_known_failure_lists_are_told_what_to_add_and_remove_and_rewritten() {
     // go fails lost_ack (not listed), its stale generated entry passes now;
     // rust's harness fault and go's missing toolchain are not a port's.
-    let results = results::Results::of(&every_state(), &[]);
+    let results = every_state().results;
     let lists = std::collections::HashMap::from([(
         "go".to_string(),
         crate::judge::known_failures::KnownFailures::from([
@@ -322,9 +329,7 @@ fn the_known_failure_lists_are_told_what_to_add_and_remove_and_rewritten() {
     );
     assert_eq!(notes.len(), 2, "{notes:?}");
     // The placeholder keeps the list from being used until it says why.
-    let root = crate::repo_root()
-        .join("target/parity/report-unit")
-        .join(format!("known-{}", std::process::id()));
+    let root = scratch("known");
     std::fs::create_dir_all(root.join("runners/go")).unwrap();
     std::fs::write(
         root.join("runners/go/known-failures.json"),
@@ -358,4 +363,64 @@ fn the_schema_allows_every_trial_kind() {
     listed.sort_unstable();
     kinds.sort_unstable();
     assert_eq!(listed, kinds);
+}
+
+/// A base file whose commit, case name and reason carry a lone `\r`, an
+/// escape sequence, U+202E and a newline, each followed by what would read
+/// as a heading of its own: the terminal's lines and the Markdown summary
+/// show them as codes, and no line they print starts with the base's
+/// heading.
+#[test]
+fn a_base_files_control_characters_act_neither_on_the_terminal_nor_in_the_summary() {
+    let mut now = report(vec![row("lost_ack", None, &[("go", State::Pass, "")])]);
+    now.results.run.toolchains.remove(0);
+    let hostile = "x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
+    let mut base = now.results.clone();
+    base.run.commit = hostile.into();
+    let wrong = [("go", State::WrongAnswer, hostile)];
+    base.trials = [
+        row("lost_ack", None, &wrong).1,
+        row(hostile, None, &wrong).1,
+    ]
+    .concat();
+    for trial in &mut base.trials {
+        trial.summary = Some(hostile.into());
+    }
+    // Through a file, as `PARITY_BASE` reads it.
+    let path = scratch("hostile-base").join("results.json");
+    base.write(&path).unwrap();
+    let base = Results::load(&path).unwrap();
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+
+    let compared = diff::compare(&base, &now.results);
+    assert_eq!(compared.changes.len(), 2, "{compared:?}");
+    let terminal = diff::text(&compared);
+    now.base = Some(compared);
+    let summary = markdown::summary(&now);
+    for out in [&terminal, &summary] {
+        let raw: Vec<char> = out
+            .chars()
+            .filter(|&c| (c.is_control() && c != '\n') || c == '\u{202e}')
+            .collect();
+        assert!(raw.is_empty(), "raw {raw:?} in {out:?}");
+        // A lone `\r` ends a line in Markdown, and returns to the start of
+        // one on a terminal.
+        for line in out.split(['\n', '\r']).map(str::trim_start) {
+            let heading = line.starts_with("## Fake") || line.starts_with("# Another");
+            assert!(!heading, "a heading of the base's: {line:?} in {out:?}");
+        }
+    }
+    let shown = r"x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
+    let gone = format!("go/{shown}: gone (was ✗ wrong answer): {shown}\n");
+    for line in [
+        format!("(commit {shown})"),
+        "  go/lost_ack: ✗ wrong answer → ✓ pass\n".to_owned(),
+        format!("  {gone}"),
+    ] {
+        assert!(terminal.contains(&line), "{line} in {terminal}");
+    }
+    assert!(
+        summary.contains(&format!("- `{}", gone.replacen(':', "`:", 1))),
+        "{summary}"
+    );
 }
