@@ -1,5 +1,5 @@
 //! What the report is handed about a run, collected here once: the
-//! commit, the date (from git and `date`, as a person would ask), each
+//! commit, the date, each
 //! toolchain's version and the arguments that chose the trials, beside the
 //! trials' records. The report starts nothing itself.
 
@@ -22,7 +22,7 @@ impl Suite {
     pub fn report(&self, records: &[Recorded], args: &Arguments) -> Report {
         let run = RunRecord {
             commit: self.commit(),
-            date: self.first_line_of(&["date", "-u", "+%Y-%m-%d %H:%M UTC"].map(str::to_owned)),
+            date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
             filter: selection(args),
             toolchains: self.toolchains(),
         };
