@@ -23,7 +23,6 @@ use crate::judge::{CaseHeader, Reason, Verdict};
 use crate::protocol::Reply;
 use crate::session::Session;
 use crate::table::{self, Case};
-use crate::text::relative_in;
 use crate::toolchain::manifest::{self, Manifest};
 use crate::toolchain::unit::Counter;
 use crate::toolchain::{Language, NotReady};
@@ -80,8 +79,9 @@ impl Suite {
     pub fn load(root: &Path, settings: Settings) -> Result<Self, String> {
         let cases = table::load(&case_sources(root, &settings)).map_err(|errors| {
             let mut text = format!("the case table has {} problem(s):\n", errors.len());
-            for error in errors {
-                let _ = writeln!(text, "  {}", relative_in(&error.to_string(), root));
+            for mut error in errors {
+                error.file = error.file.strip_prefix(root).unwrap_or(&error.file).into();
+                let _ = writeln!(text, "  {error}");
             }
             text
         })?;
@@ -214,7 +214,7 @@ impl Suite {
                     }),
                     Reply::Fault(fault) => Verdict::Fail(Reason::Fault {
                         case: header,
-                        fault: Box::new(fault.relative_to(&self.root)),
+                        fault,
                     }),
                 };
                 self.apply_known_failure(language, &case.name, verdict)

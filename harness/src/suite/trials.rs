@@ -21,7 +21,6 @@ use crate::protocol::{self, Reply};
 use crate::report::trial::{Recorded, RowId, TrialId};
 use crate::session::{Answers, Runner, Session};
 use crate::table::Case;
-use crate::text::relative_in;
 use crate::toolchain::{Language, NotReady};
 
 mod stream;
@@ -129,7 +128,7 @@ impl Job {
                 .apply_known_failure(name, Kind::Protocol.name(), verdict);
             repeat::changed(&split.refusals.changed).unwrap_or(verdict)
         });
-        let cases = self.judge_cases(&runner, &stream, split.table, split.after.as_ref());
+        let cases = self.judge_cases(&stream, split.table, split.after.as_ref());
         let generated = stream
             .generated_failure
             .or_else(|| flaky_generated(&split.generated.changed))
@@ -155,7 +154,6 @@ impl Job {
     /// after the last answer when no generated scenario came after it.
     fn judge_cases(
         &self,
-        runner: &Session,
         stream: &Stream,
         part: Part,
         after: Option<&Fault>,
@@ -172,7 +170,7 @@ impl Job {
         }
         if stream.generated.is_empty() {
             if let (Some(why), Some(last)) = (after, verdicts.last_mut()) {
-                *last = after_last_answer(runner, why, last);
+                *last = after_last_answer(why, last);
             }
         }
         stream
@@ -232,12 +230,12 @@ impl Job {
 
 /// The verdict of the last case of a stream whose runner faulted after its
 /// last answer: a failure that names the runner, not the case.
-fn after_last_answer(runner: &Session, fault: &Fault, verdict: &Verdict) -> Verdict {
+fn after_last_answer(fault: &Fault, verdict: &Verdict) -> Verdict {
     if matches!(verdict, Verdict::Ignore(_)) {
         return verdict.clone();
     }
     Verdict::Fail(Reason::Runner(RunnerFault {
-        fault: Box::new(fault.relative_to(&runner.command.dir)),
+        fault: Box::new(fault.clone()),
         carrier: Carrier::LastCase(Box::new(verdict.clone())),
     }))
 }
@@ -245,18 +243,14 @@ fn after_last_answer(runner: &Session, fault: &Fault, verdict: &Verdict) -> Verd
 /// Judges a runner's replies to the refusals the protocol requires; a
 /// fault after its last answer is the runner's and shows here.
 fn judge_protocol(runner: &Session, replies: &[Reply], after: Option<Fault>) -> Verdict {
-    let dir = &runner.command.dir;
-    let problems: Vec<String> = protocol::judge_refusals(replies)
-        .iter()
-        .map(|problem| relative_in(problem, dir))
-        .collect();
+    let problems = protocol::judge_refusals(replies);
     if problems.is_empty() && after.is_none() {
         return Verdict::Pass;
     }
     Verdict::Fail(Reason::Protocol(Refusals {
         runner: runner.command.label.clone(),
         problems,
-        after: after.map(|fault| Box::new(fault.relative_to(dir))),
+        after: after.map(Box::new),
     }))
 }
 
@@ -287,12 +281,11 @@ fn judge_generated(runner: &Session, cases: &[Case], answers: &Answers) -> Verdi
         return match &answers.after {
             None => Verdict::Pass,
             Some(fault) => Verdict::Fail(Reason::Runner(RunnerFault {
-                fault: Box::new(fault.relative_to(&runner.command.dir)),
+                fault: Box::new(fault.clone()),
                 carrier: Carrier::Generated,
             })),
         };
     }
-    let dir = &runner.command.dir;
     let faults: Vec<&Problem> = problems.iter().filter(|p| p.fault).collect();
     let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
         let finding = differential::shrink(
@@ -301,7 +294,7 @@ fn judge_generated(runner: &Session, cases: &[Case], answers: &Answers) -> Verdi
             wrong.index,
             wrong.text.clone(),
         );
-        relative_in(&finding.report(&language), dir)
+        finding.report(&language)
     });
     Verdict::Fail(Reason::Generated {
         failed: problems.len(),
@@ -310,12 +303,9 @@ fn judge_generated(runner: &Session, cases: &[Case], answers: &Answers) -> Verdi
         runner_faults: faults.len(),
         first_fault: faults
             .first()
-            .map(|first| (first.index, relative_in(&first.text, dir))),
+            .map(|first| (first.index, first.text.clone())),
         shrunk,
-        after: answers
-            .after
-            .as_ref()
-            .map(|fault| Box::new(fault.relative_to(dir))),
+        after: answers.after.clone().map(Box::new),
     })
 }
 
