@@ -18,7 +18,12 @@ impl Suite {
     /// per language. `args` are the run's libtest arguments: the page
     /// says which trials they chose.
     pub fn report(&self, records: &[Recorded], args: &Arguments) -> Report {
-        let languages: Vec<String> = self.languages.iter().map(|l| l.name.clone()).collect();
+        let languages: Vec<String> = self.ports.iter().map(|p| p.name().to_owned()).collect();
+        let manifests: Vec<_> = self
+            .ports
+            .iter()
+            .filter_map(|p| p.manifest.clone())
+            .collect();
         Report {
             run: RunRecord {
                 commit: self.commit(),
@@ -28,7 +33,7 @@ impl Suite {
             },
             rows: report::run::rows(&self.cases, &languages, records),
             languages,
-            code: report::code::parts(&self.manifests, &self.root),
+            code: report::code::parts(&manifests, &self.root),
             base: None,
         }
     }
@@ -36,14 +41,13 @@ impl Suite {
     /// Each language's toolchain version: the one its preparation found,
     /// else the first line its probe prints.
     fn toolchains(&self) -> Vec<Toolchain> {
-        self.languages
+        self.ports
             .iter()
-            .map(|language| Toolchain {
-                name: language.name.clone(),
-                version: self
-                    .resolved(language)
-                    .and_then(|ready| ready.version)
-                    .unwrap_or_else(|| self.first_line_of(&language.probe)),
+            .map(|port| Toolchain {
+                name: port.name().to_owned(),
+                version: (port.resolved())
+                    .and_then(|ready| ready.version.clone())
+                    .unwrap_or_else(|| self.first_line_of(&port.language.probe)),
             })
             .collect()
     }

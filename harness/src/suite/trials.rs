@@ -11,16 +11,15 @@ use std::time::Instant;
 
 use libtest_mimic::{Arguments, Trial};
 
-use super::{repeat, Suite};
-use crate::config::{Kind, GENERATED_COUNT, GENERATED_SEED};
-use crate::differential::{self, Problem};
+use super::{repeat, Port, Suite};
+use crate::config::{Kind, GENERATED_SEED};
+use crate::differential;
 use crate::fault::Fault;
+use crate::judge::answers::{self, after_last_answer};
 use crate::judge::emit::{Emitter, Terminal};
-use crate::judge::{Carrier, Flaky, Reason, Refusals, RunnerFault, Verdict};
-use crate::protocol::{self, Reply};
+use crate::judge::{Flaky, Reason, Verdict};
 use crate::report::trial::{Recorded, RowId, TrialId};
-use crate::session::{Answers, Runner, Session};
-use crate::table::Case;
+use crate::session::Session;
 use crate::toolchain::{Language, NotReady};
 
 mod stream;
@@ -30,9 +29,8 @@ use stream::{Part, Stream};
 /// One language's work in a run, done once and shared by its trials.
 struct Job {
     suite: Arc<Suite>,
-    language: usize,
+    port: Arc<Port>,
     selection: OnceLock<Selection>,
-    prepared: OnceLock<Result<(), NotReady>>,
     run: OnceLock<Run>,
     demo: OnceLock<Verdict>,
     demo_config: OnceLock<Verdict>,
@@ -60,13 +58,12 @@ struct Run {
 }
 
 impl Job {
-    fn language(&self) -> &Language {
-        &self.suite.languages[self.language]
+    fn ready(&self) -> Result<&Language, &NotReady> {
+        self.suite.ready(&self.port)
     }
 
-    fn prepared(&self) -> &Result<(), NotReady> {
-        self.prepared
-            .get_or_init(|| self.suite.prepare(self.language()))
+    fn not_ready(&self, why: &NotReady) -> Verdict {
+        answers::not_ready(self.suite.settings.strict, why)
     }
 
     fn run(&self) -> &Run {
@@ -88,31 +85,32 @@ impl Job {
                 protocol: None,
             };
         }
-        if let Err(why) = self.prepared() {
-            let verdict = self.suite.not_ready(why);
-            return Run {
-                cases: stream
-                    .table
-                    .iter()
-                    .map(|c| (c.name.clone(), verdict.clone()))
-                    .collect(),
-                generated: selection.generated.then(|| verdict.clone()),
-                protocol: selection.protocol.then(|| verdict.clone()),
-            };
-        }
-        self.judge_stream(selection, stream)
+        let language = match self.ready() {
+            Ok(language) => language,
+            Err(why) => {
+                let verdict = self.not_ready(why);
+                return Run {
+                    cases: stream
+                        .table
+                        .iter()
+                        .map(|c| (c.name.clone(), verdict.clone()))
+                        .collect(),
+                    generated: selection.generated.then(|| verdict.clone()),
+                    protocol: selection.protocol.then(|| verdict.clone()),
+                };
+            }
+        };
+        self.judge_stream(selection, stream, &self.suite.runner(language))
     }
 
     /// Sends the stream to the language's runner and judges each part of
     /// its answers.
-    fn judge_stream(&self, selection: &Selection, stream: Stream) -> Run {
-        let name = &self.language().name;
-        let runner = self.suite.runner(self.language());
+    fn judge_stream(&self, selection: &Selection, stream: Stream, runner: &Session) -> Run {
+        let port = &self.port;
         // A known failure's fault restarts the runner but does not use
         // its fault budget (which guards against a broken runner).
-        let known = self.suite.known_failures.get(name);
-        let expected = |case: &str| known.is_some_and(|k| k.contains_key(case));
-        let mut split = stream.answer(&runner, &expected, self.suite.repeat);
+        let expected = |case: &str| port.known.contains_key(case);
+        let mut split = stream.answer(runner, &expected, self.suite.repeat);
         // A fault after the last answer is the runner's: the generated
         // trial carries it when it ran, else the last case's, else (the
         // refusals alone in the stream) the protocol trial.
@@ -122,25 +120,26 @@ impl Job {
             } else {
                 None
             };
-            let verdict = judge_protocol(&runner, &split.refusals.replies, after);
-            let verdict = self
-                .suite
-                .apply_known_failure(name, Kind::Protocol.name(), verdict);
+            let label = &runner.command.label;
+            let verdict = answers::refusals(label, &split.refusals.replies, after);
+            let verdict = port.listed(Kind::Protocol.name(), verdict);
             repeat::changed(&split.refusals.changed).unwrap_or(verdict)
         });
         let cases = self.judge_cases(&stream, split.table, split.after.as_ref());
         let generated = stream
             .generated_failure
-            .or_else(|| flaky_generated(&split.generated.changed))
+            .or_else(|| answers::flaky_generated(&split.generated.changed))
             .or_else(|| {
                 selection.generated.then(|| {
-                    let answers = Answers {
-                        replies: split.generated.replies,
-                        after: split.after,
-                    };
-                    let verdict = judge_generated(&runner, stream.generated, &answers);
-                    self.suite
-                        .apply_known_failure(name, Kind::Generated.name(), verdict)
+                    let replies = &split.generated.replies;
+                    let problems = differential::judge_all(stream.generated, replies);
+                    let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
+                        let why = wrong.text.clone();
+                        differential::shrink(runner, GENERATED_SEED, wrong.index, why)
+                            .report(&runner.command.label)
+                    });
+                    let verdict = answers::generated(&problems, shrunk, split.after.as_ref());
+                    port.listed(Kind::Generated.name(), verdict)
                 })
             });
         Run {
@@ -158,9 +157,15 @@ impl Job {
         part: Part,
         after: Option<&Fault>,
     ) -> BTreeMap<String, Verdict> {
-        let mut verdicts = self
-            .suite
-            .judge(&self.language().name, &stream.table, part.replies);
+        let verdicts = answers::answers(
+            &self.suite.root,
+            self.port.name(),
+            &stream.table,
+            part.replies,
+        );
+        let mut verdicts: Vec<Verdict> = (stream.table.iter().zip(verdicts))
+            .map(|(case, verdict)| self.port.listed(&case.name, verdict))
+            .collect();
         // A changed answer fails whatever the known-failures list says:
         // a flaky port is not a known failure.
         for (verdict, changed) in verdicts.iter_mut().zip(part.changed) {
@@ -219,94 +224,13 @@ impl Job {
 
     /// A check of the prepared language, run once (or `REPEAT` times) and
     /// shared.
-    fn once(&self, cell: &OnceLock<Verdict>, check: fn(&Suite, &Language) -> Verdict) -> Verdict {
-        cell.get_or_init(|| match self.prepared() {
-            Err(why) => self.suite.not_ready(why),
-            Ok(()) => repeat::verdict(self.suite.repeat, || check(&self.suite, self.language())),
+    fn once(&self, cell: &OnceLock<Verdict>, check: fn(&Suite, &Port) -> Verdict) -> Verdict {
+        cell.get_or_init(|| match self.ready() {
+            Err(why) => self.not_ready(why),
+            Ok(_) => repeat::verdict(self.suite.repeat, || check(&self.suite, &self.port)),
         })
         .clone()
     }
-}
-
-/// The verdict of the last case of a stream whose runner faulted after its
-/// last answer: a failure that names the runner, not the case.
-fn after_last_answer(fault: &Fault, verdict: &Verdict) -> Verdict {
-    if matches!(verdict, Verdict::Ignore(_)) {
-        return verdict.clone();
-    }
-    Verdict::Fail(Reason::Runner(RunnerFault {
-        fault: Box::new(fault.clone()),
-        carrier: Carrier::LastCase(Box::new(verdict.clone())),
-    }))
-}
-
-/// Judges a runner's replies to the refusals the protocol requires; a
-/// fault after its last answer is the runner's and shows here.
-fn judge_protocol(runner: &Session, replies: &[Reply], after: Option<Fault>) -> Verdict {
-    let problems = protocol::judge_refusals(replies);
-    if problems.is_empty() && after.is_none() {
-        return Verdict::Pass;
-    }
-    Verdict::Fail(Reason::Protocol(Refusals {
-        runner: runner.command.label.clone(),
-        problems,
-        after: after.map(Box::new),
-    }))
-}
-
-/// The generated trial's failure when some scenarios' answers changed
-/// between the runs of `make test REPEAT=N`.
-fn flaky_generated(changed: &[Option<String>]) -> Option<Verdict> {
-    let flaky: Vec<(usize, &String)> = changed
-        .iter()
-        .enumerate()
-        .filter_map(|(at, why)| why.as_ref().map(|why| (at, why)))
-        .collect();
-    let (first, why) = flaky.first()?;
-    Some(Verdict::Fail(Reason::Flaky(Flaky::Generated {
-        changed: flaky.len(),
-        total: changed.len(),
-        seed: GENERATED_SEED,
-        first: (*first, (*why).clone()),
-    })))
-}
-
-/// Judges a language's answers to the fixed-seed scenarios; the first one
-/// it gets wrong is shrunk and shown as a ready case. A runner fault (on a
-/// scenario, or after the last answer) is reported as it is, never shrunk.
-fn judge_generated(runner: &Session, cases: &[Case], answers: &Answers) -> Verdict {
-    let problems = differential::judge_all(cases, &answers.replies);
-    let language = runner.command.label.clone();
-    if problems.is_empty() {
-        return match &answers.after {
-            None => Verdict::Pass,
-            Some(fault) => Verdict::Fail(Reason::Runner(RunnerFault {
-                fault: Box::new(fault.clone()),
-                carrier: Carrier::Generated,
-            })),
-        };
-    }
-    let faults: Vec<&Problem> = problems.iter().filter(|p| p.fault).collect();
-    let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
-        let finding = differential::shrink(
-            runner as &dyn Runner,
-            GENERATED_SEED,
-            wrong.index,
-            wrong.text.clone(),
-        );
-        finding.report(&language)
-    });
-    Verdict::Fail(Reason::Generated {
-        failed: problems.len(),
-        total: GENERATED_COUNT,
-        seed: GENERATED_SEED,
-        runner_faults: faults.len(),
-        first_fault: faults
-            .first()
-            .map(|first| (first.index, first.text.clone())),
-        shrunk,
-        after: answers.after.clone().map(Box::new),
-    })
 }
 
 /// Where trials put their results while they run on libtest-mimic's pool.
@@ -318,12 +242,11 @@ pub type Recorder = Arc<Mutex<Vec<Recorded>>>;
 pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<Trial> {
     let mut trials = Vec::new();
     let mut jobs = Vec::new();
-    for (index, language) in suite.languages.iter().enumerate() {
+    for port in &suite.ports {
         let job = Arc::new(Job {
             suite: Arc::clone(&suite),
-            language: index,
+            port: Arc::clone(port),
             selection: OnceLock::new(),
-            prepared: OnceLock::new(),
             run: OnceLock::new(),
             demo: OnceLock::new(),
             demo_config: OnceLock::new(),
@@ -333,7 +256,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             let job = Arc::clone(&job);
             let recorder = Arc::clone(recorder);
             let id = TrialId {
-                language: language.name.clone(),
+                language: port.name().to_owned(),
                 row,
             };
             Trial::ignorable_test(id.name(), move || {

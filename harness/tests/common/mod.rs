@@ -17,7 +17,7 @@ use parity::protocol::Reply;
 use parity::report::trial::Recorded;
 use parity::report::Report;
 use parity::session::Session;
-use parity::suite::{trials, Recorder, Suite};
+use parity::suite::{trials, Port, Recorder, Suite};
 use parity::table::Case;
 use parity::toolchain::Language;
 
@@ -165,8 +165,13 @@ pub fn run_suite(suite: Suite, args: Arguments) -> Run {
 
 /// Runs `suite`'s trials for `language` alone, as `skip` leaves them, the
 /// inner run writing to a log in the fresh scratch folder `log_dir`.
-pub fn run_language(mut suite: Suite, language: Language, log_dir: &str, skip: Vec<String>) -> Run {
-    suite.languages = vec![language];
+pub fn run_language(
+    mut suite: Suite,
+    port: impl Into<Port>,
+    log_dir: &str,
+    skip: Vec<String>,
+) -> Run {
+    suite.ports = vec![Arc::new(port.into())];
     let log = scratch(log_dir).join("inner.log");
     run_suite(suite, inner_args(&log, skip))
 }
