@@ -5,7 +5,7 @@
 //! once for all of its selected cases, lazily and in a thread of its own, so
 //! languages build and run side by side while trials wait for their verdict.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
@@ -30,11 +30,13 @@ use stream::{Part, Stream};
 struct Job {
     suite: Arc<Suite>,
     port: Arc<Port>,
+    /// The plan: which of the language's trials the filter selected.
     selection: OnceLock<Selection>,
+    /// The verdicts of its runner's stream, by row.
     run: OnceLock<Run>,
-    demo: OnceLock<Verdict>,
-    demo_config: OnceLock<Verdict>,
-    unit: OnceLock<Verdict>,
+    /// The verdicts of its checks besides the stream (demo, demo_config,
+    /// unit), each found once.
+    checks: HashMap<Kind, OnceLock<Verdict>>,
 }
 
 /// Which of a language's trials the filter selected.
@@ -50,12 +52,7 @@ struct Selection {
 
 /// The verdicts of one runner session: the table's cases, then the
 /// generated scenarios, then the protocol's refusals, in one stream.
-#[derive(Default)]
-struct Run {
-    cases: BTreeMap<String, Verdict>,
-    generated: Option<Verdict>,
-    protocol: Option<Verdict>,
-}
+type Run = HashMap<RowId, Verdict>;
 
 impl Job {
     fn ready(&self) -> Result<&Language, &NotReady> {
@@ -79,28 +76,24 @@ impl Job {
         };
         let stream = Stream::selected(&self.suite, selection);
         if stream.is_empty() {
-            return Run {
-                cases: BTreeMap::new(),
-                generated: stream.generated_failure,
-                protocol: None,
-            };
+            let generated = stream
+                .generated_failure
+                .map(|v| (RowId::Kind(Kind::Generated), v));
+            return generated.into_iter().collect();
         }
-        let language = match self.ready() {
-            Ok(language) => language,
+        match self.ready() {
+            Ok(language) => self.judge_stream(selection, stream, &self.suite.runner(language)),
             Err(why) => {
-                let verdict = self.not_ready(why);
-                return Run {
-                    cases: stream
-                        .table
-                        .iter()
-                        .map(|c| (c.name.clone(), verdict.clone()))
-                        .collect(),
-                    generated: selection.generated.then(|| verdict.clone()),
-                    protocol: selection.protocol.then(|| verdict.clone()),
-                };
+                let cases = stream.table.iter().map(|c| RowId::Case(c.name.clone()));
+                let kinds = [
+                    (selection.generated, Kind::Generated),
+                    (selection.protocol, Kind::Protocol),
+                ];
+                let kinds = kinds.into_iter().filter(|(on, _)| *on);
+                let rows = cases.chain(kinds.map(|(_, kind)| RowId::Kind(kind)));
+                rows.map(|row| (row, self.not_ready(why))).collect()
             }
-        };
-        self.judge_stream(selection, stream, &self.suite.runner(language))
+        }
     }
 
     /// Sends the stream to the language's runner and judges each part of
@@ -142,21 +135,16 @@ impl Job {
                     port.listed(Kind::Generated.name(), verdict)
                 })
             });
-        Run {
-            cases,
-            generated,
-            protocol,
-        }
+        let kinds = [(Kind::Generated, generated), (Kind::Protocol, protocol)];
+        let kinds = kinds
+            .into_iter()
+            .filter_map(|(kind, v)| Some((RowId::Kind(kind), v?)));
+        cases.into_iter().chain(kinds).collect()
     }
 
     /// The table's verdicts by case name; the last one carries the fault
     /// after the last answer when no generated scenario came after it.
-    fn judge_cases(
-        &self,
-        stream: &Stream,
-        part: Part,
-        after: Option<&Fault>,
-    ) -> BTreeMap<String, Verdict> {
+    fn judge_cases(&self, stream: &Stream, part: Part, after: Option<&Fault>) -> Run {
         let verdicts = answers::answers(
             &self.suite.root,
             self.port.name(),
@@ -178,61 +166,35 @@ impl Job {
                 *last = after_last_answer(why, last);
             }
         }
-        stream
-            .table
-            .iter()
-            .map(|c| c.name.clone())
-            .zip(verdicts)
-            .collect()
+        let rows = stream.table.iter().map(|c| RowId::Case(c.name.clone()));
+        rows.zip(verdicts).collect()
     }
 
-    fn case_verdict(&self, name: &str) -> Verdict {
-        self.run().cases.get(name).cloned().unwrap_or_else(|| {
-            Verdict::Fail(Reason::Harness(format!(
-                "case `{name}` was not run: a bug in the harness"
-            )))
-        })
-    }
-
-    fn generated_verdict(&self) -> Verdict {
-        self.run().generated.clone().unwrap_or_else(|| {
-            Verdict::Fail(Reason::Harness(
-                "the generated scenarios were not run: a bug in the harness".into(),
-            ))
-        })
-    }
-
-    /// The verdict of the language's trial of `kind`: the one place that
-    /// says how each kind is judged (a new kind is a compile error here).
-    fn kind_verdict(&self, kind: Kind) -> Verdict {
-        match kind {
-            Kind::Generated => self.generated_verdict(),
-            Kind::Protocol => self.protocol_verdict(),
-            Kind::Demo => self.once(&self.demo, Suite::check_demo),
-            Kind::DemoConfig => self.once(&self.demo_config, Suite::check_demo_config),
-            Kind::Unit => self.once(&self.unit, Suite::check_unit),
-        }
-    }
-
-    fn protocol_verdict(&self) -> Verdict {
-        self.run().protocol.clone().unwrap_or_else(|| {
-            Verdict::Fail(Reason::Harness(
-                "the protocol's refusals were not sent: a bug in the harness".into(),
-            ))
-        })
-    }
-
-    /// A check of the prepared language, run once (or `REPEAT` times) and
-    /// shared.
-    fn once(&self, cell: &OnceLock<Verdict>, check: fn(&Suite, &Port) -> Verdict) -> Verdict {
-        cell.get_or_init(|| match self.ready() {
-            Err(why) => self.not_ready(why),
-            Ok(_) => repeat::verdict(self.suite.repeat, || check(&self.suite, &self.port)),
-        })
-        .clone()
+    /// The verdict of the language's trial `row`: the one place that says
+    /// how each kind is judged (a new kind is a compile error here).
+    fn verdict(&self, row: &RowId) -> Verdict {
+        let (kind, check): (_, fn(&Suite, &Port) -> Verdict) = match row {
+            RowId::Kind(kind @ Kind::Demo) => (kind, Suite::check_demo),
+            RowId::Kind(kind @ Kind::DemoConfig) => (kind, Suite::check_demo_config),
+            RowId::Kind(kind @ Kind::Unit) => (kind, Suite::check_unit),
+            // Answered in the runner's stream.
+            RowId::Kind(Kind::Generated | Kind::Protocol) | RowId::Case(_) => {
+                return self.run().get(row).cloned().unwrap_or_else(|| {
+                    Verdict::Fail(Reason::Harness(format!(
+                        "`{}` was not run: a bug in the harness",
+                        row.name()
+                    )))
+                })
+            }
+        };
+        self.checks[kind]
+            .get_or_init(|| match self.ready() {
+                Err(why) => self.not_ready(why),
+                Ok(_) => repeat::verdict(self.suite.repeat, || check(&self.suite, &self.port)),
+            })
+            .clone()
     }
 }
-
 /// Where trials put their results while they run on libtest-mimic's pool.
 pub type Recorder = Arc<Mutex<Vec<Recorded>>>;
 
@@ -248,11 +210,9 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             port: Arc::clone(port),
             selection: OnceLock::new(),
             run: OnceLock::new(),
-            demo: OnceLock::new(),
-            demo_config: OnceLock::new(),
-            unit: OnceLock::new(),
+            checks: Kind::ALL.map(|kind| (kind, OnceLock::new())).into(),
         });
-        let trial = |row: RowId, verdict: Box<dyn Fn(&Job) -> Verdict + Send>| {
+        let trial = |row: RowId| {
             let job = Arc::clone(&job);
             let recorder = Arc::clone(recorder);
             let id = TrialId {
@@ -261,7 +221,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             };
             Trial::ignorable_test(id.name(), move || {
                 let started = Instant::now();
-                let verdict = verdict(&job);
+                let verdict = job.verdict(&id.row);
                 let record = Recorded {
                     id,
                     verdict: verdict.clone(),
@@ -276,21 +236,14 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
         };
         let mut selection = Selection::default();
         for (case_index, case) in suite.cases.iter().enumerate() {
-            let name = case.name.clone();
-            let case_trial = trial(
-                RowId::Case(case.name.clone()),
-                Box::new(move |job| job.case_verdict(&name)),
-            );
+            let case_trial = trial(RowId::Case(case.name.clone()));
             if is_selected(args, &case_trial) {
                 selection.cases.push(case_index);
             }
             trials.push(case_trial);
         }
         for kind in Kind::ALL {
-            let kind_trial = trial(
-                RowId::Kind(kind),
-                Box::new(move |job| job.kind_verdict(kind)),
-            );
+            let kind_trial = trial(RowId::Kind(kind));
             if is_selected(args, &kind_trial) {
                 match kind {
                     // Answered in the runner's stream, after the cases.
@@ -314,7 +267,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
         std::thread::spawn(move || {
             job.run();
             for &kind in job.selection.get().map_or(&[][..], |s| &s.checks) {
-                job.kind_verdict(kind);
+                job.verdict(&RowId::Kind(kind));
             }
         });
     }
