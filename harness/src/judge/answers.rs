@@ -7,7 +7,6 @@ use std::path::Path;
 use super::compare::compare;
 use super::{Carrier, CaseHeader, Flaky, Reason, Refusals, RunnerFault, Verdict};
 use crate::config::{GENERATED_COUNT, GENERATED_SEED};
-use crate::differential::Problem;
 use crate::fault::Fault;
 use crate::protocol::{self, Reply};
 use crate::table::Case;
@@ -98,12 +97,18 @@ pub fn flaky_generated(changed: &[Option<String>]) -> Option<Verdict> {
     })))
 }
 
-/// The fixed-seed scenarios' verdict from their `problems`, the first
-/// wrong one `shrunk` to a ready case; a runner fault (on a scenario, or
-/// `after` the last answer) is shown as it is, never shrunk.
-pub fn generated(problems: &[Problem], shrunk: Option<String>, after: Option<&Fault>) -> Verdict {
+/// The fixed-seed scenarios' verdict: how many `failed`, the index and
+/// text of those the runner faulted on, the first wrong one `shrunk` to a
+/// ready case; a runner fault (on a scenario, or `after` the last answer)
+/// is shown as it is, never shrunk.
+pub fn generated(
+    failed: usize,
+    faults: &[(usize, &str)],
+    shrunk: Option<String>,
+    after: Option<&Fault>,
+) -> Verdict {
     let after = after.map(|fault| Box::new(fault.clone()));
-    if problems.is_empty() {
+    if failed == 0 {
         return match after {
             None => Verdict::Pass,
             Some(fault) => Verdict::Fail(Reason::Runner(RunnerFault {
@@ -112,15 +117,12 @@ pub fn generated(problems: &[Problem], shrunk: Option<String>, after: Option<&Fa
             })),
         };
     }
-    let faults: Vec<&Problem> = problems.iter().filter(|p| p.fault).collect();
     Verdict::Fail(Reason::Generated {
-        failed: problems.len(),
+        failed,
         total: GENERATED_COUNT,
         seed: GENERATED_SEED,
         runner_faults: faults.len(),
-        first_fault: faults
-            .first()
-            .map(|first| (first.index, first.text.clone())),
+        first_fault: faults.first().map(|&(at, text)| (at, text.to_owned())),
         shrunk,
         after,
     })

@@ -72,7 +72,7 @@ impl Port {
     /// see [`Language::probe`]), once per run.
     pub fn ready(&self, root: &Path, deadline: Duration) -> Result<&Language, &NotReady> {
         self.ready
-            .get_or_init(|| self.language.prepare_resolved(root, deadline))
+            .get_or_init(|| self.language.prepare(root, deadline))
             .as_ref()
     }
 

@@ -131,7 +131,11 @@ impl Job {
                         differential::shrink(runner, GENERATED_SEED, wrong.index, why)
                             .report(&runner.command.label)
                     });
-                    let verdict = answers::generated(&problems, shrunk, split.after.as_ref());
+                    let faults: Vec<(usize, &str)> = (problems.iter().filter(|p| p.fault))
+                        .map(|p| (p.index, p.text.as_str()))
+                        .collect();
+                    let after = split.after.as_ref();
+                    let verdict = answers::generated(problems.len(), &faults, shrunk, after);
                     port.listed(Kind::Generated.name(), verdict)
                 })
             });
