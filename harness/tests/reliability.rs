@@ -26,8 +26,8 @@ use parity::toolchain::Language;
 mod common;
 
 use common::{
-    counting, fake_language, fault_of, gone_within, is_gone, pids_in, seed_cases, wait_for,
-    FAKE_RUNNER,
+    case_fault, counting, failure, fake_language, fault_of, gone_within, is_gone, pids_in,
+    seed_cases, wait_for, FAKE_RUNNER,
 };
 
 const TIMEOUT: Duration = Duration::from_secs(2);
@@ -224,21 +224,6 @@ fn run_trials(
         .map(|r| (r.id.row.name().to_owned(), r.verdict.clone()))
         .collect();
     (verdicts, run.elapsed)
-}
-
-fn failure<'a>(verdicts: &'a BTreeMap<String, Verdict>, trial: &str) -> &'a Reason {
-    match &verdicts[trial] {
-        Verdict::Fail(reason) => reason,
-        other => panic!("{trial} should fail, got {other:?}"),
-    }
-}
-
-/// The runner fault a case's trial failed with.
-fn case_fault<'a>(verdicts: &'a BTreeMap<String, Verdict>, trial: &str) -> &'a Fault {
-    match failure(verdicts, trial) {
-        Reason::Fault { fault, .. } => fault,
-        other => panic!("{trial} should fail with a runner fault, got {other:?}"),
-    }
 }
 
 /// The log a fault names, which must exist and hold something.

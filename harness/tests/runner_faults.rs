@@ -87,10 +87,7 @@ fn assert_only_case_fails(verdicts: &BTreeMap<String, Verdict>, case: &str, need
 /// The runner's fault on `case`, the only case that fails.
 fn fault_on<'a>(verdicts: &'a BTreeMap<String, Verdict>, case: &str) -> &'a Fault {
     assert_only_case_fails(verdicts, case, &[]);
-    match &verdicts[case] {
-        Verdict::Fail(Reason::Fault { fault, .. }) => fault,
-        other => panic!("{case} should fail with a runner fault, got {other:?}"),
-    }
+    common::case_fault(verdicts, case)
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! uses some of it.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{mpsc, Arc};
@@ -13,6 +14,7 @@ use libtest_mimic::{Arguments, Conclusion};
 use parity::config::{Kind, Settings};
 use parity::exec;
 use parity::fault::Fault;
+use parity::judge::{Reason, Verdict};
 use parity::protocol::Reply;
 use parity::report::trial::Recorded;
 use parity::report::Report;
@@ -109,6 +111,22 @@ pub fn fault_of(reply: &Reply) -> &Fault {
     match reply {
         Reply::Fault(fault) => fault,
         other => panic!("expected a fault, got {other:?}"),
+    }
+}
+
+/// The reason `trial` failed with; the test fails if it did not.
+pub fn failure<'a>(verdicts: &'a BTreeMap<String, Verdict>, trial: &str) -> &'a Reason {
+    match &verdicts[trial] {
+        Verdict::Fail(reason) => reason,
+        other => panic!("{trial} should fail, got {other:?}"),
+    }
+}
+
+/// The runner fault a case's trial failed with.
+pub fn case_fault<'a>(verdicts: &'a BTreeMap<String, Verdict>, trial: &str) -> &'a Fault {
+    match failure(verdicts, trial) {
+        Reason::Fault { fault, .. } => fault,
+        other => panic!("{trial} should fail with a runner fault, got {other:?}"),
     }
 }
 
