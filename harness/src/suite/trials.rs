@@ -39,15 +39,20 @@ struct Job {
     checks: HashMap<Kind, OnceLock<Verdict>>,
 }
 
-/// Which of a language's trials the filter selected.
+/// Which of a language's trials the filter selected: the plan.
 #[derive(Default)]
 struct Selection {
+    /// The table's cases, by their place in it.
     cases: Vec<usize>,
-    generated: bool,
-    /// The refusals the protocol requires, sent after the cases.
-    protocol: bool,
-    /// The language's other selected kinds (demo, demo_config, unit).
-    checks: Vec<Kind>,
+    /// The other kinds; the generated scenarios and the protocol's
+    /// refusals go in the runner's stream, after the cases.
+    kinds: Vec<Kind>,
+}
+
+impl Selection {
+    fn has(&self, kind: Kind) -> bool {
+        self.kinds.contains(&kind)
+    }
 }
 
 /// The verdicts of one runner session: the table's cases, then the
@@ -85,12 +90,9 @@ impl Job {
             Ok(language) => self.judge_stream(selection, stream, &self.suite.runner(language)),
             Err(why) => {
                 let cases = stream.table.iter().map(|c| RowId::Case(c.name.clone()));
-                let kinds = [
-                    (selection.generated, Kind::Generated),
-                    (selection.protocol, Kind::Protocol),
-                ];
-                let kinds = kinds.into_iter().filter(|(on, _)| *on);
-                let rows = cases.chain(kinds.map(|(_, kind)| RowId::Kind(kind)));
+                let streamed = [Kind::Generated, Kind::Protocol].into_iter();
+                let kinds = streamed.filter(|&kind| selection.has(kind));
+                let rows = cases.chain(kinds.map(RowId::Kind));
                 rows.map(|row| (row, self.not_ready(why))).collect()
             }
         }
@@ -107,7 +109,7 @@ impl Job {
         // A fault after the last answer is the runner's: the generated
         // trial carries it when it ran, else the last case's, else (the
         // refusals alone in the stream) the protocol trial.
-        let protocol = selection.protocol.then(|| {
+        let protocol = selection.has(Kind::Protocol).then(|| {
             let after = if stream.table.is_empty() && stream.generated.is_empty() {
                 split.after.take()
             } else {
@@ -123,7 +125,7 @@ impl Job {
             .generated_failure
             .or_else(|| answers::flaky_generated(&split.generated.changed))
             .or_else(|| {
-                selection.generated.then(|| {
+                selection.has(Kind::Generated).then(|| {
                     let replies = &split.generated.replies;
                     let problems = differential::judge_all(stream.generated, replies);
                     let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
@@ -249,19 +251,11 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
         for kind in Kind::ALL {
             let kind_trial = trial(RowId::Kind(kind));
             if is_selected(args, &kind_trial) {
-                match kind {
-                    // Answered in the runner's stream, after the cases.
-                    Kind::Generated => selection.generated = true,
-                    Kind::Protocol => selection.protocol = true,
-                    Kind::Demo | Kind::DemoConfig | Kind::Unit => selection.checks.push(kind),
-                }
+                selection.kinds.push(kind);
             }
             trials.push(kind_trial);
         }
-        let busy = !selection.cases.is_empty()
-            || selection.generated
-            || selection.protocol
-            || !selection.checks.is_empty();
+        let busy = !selection.cases.is_empty() || !selection.kinds.is_empty();
         let _ = job.selection.set(selection);
         if busy && !args.list {
             jobs.push(job);
@@ -270,7 +264,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
     for job in jobs {
         std::thread::spawn(move || {
             job.run();
-            for &kind in job.selection.get().map_or(&[][..], |s| &s.checks) {
+            for &kind in job.selection.get().map_or(&[][..], |s| &s.kinds) {
                 job.verdict(&RowId::Kind(kind));
             }
         });
