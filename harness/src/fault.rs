@@ -9,7 +9,7 @@ use std::process::ExitStatus;
 use std::time::Duration;
 
 use crate::exec::describe_status;
-use crate::text::{excerpt, relative_in};
+use crate::text::excerpt;
 
 /// One fault of one runner, on a case or after its last answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,7 +141,8 @@ pub enum Stderr {
     Written {
         /// The last lines, each cut to a readable length.
         tail: String,
-        /// The file holding what was kept of it.
+        /// The file holding what was kept of it, relative to the folder
+        /// the runner starts in (the repository root) when under it.
         log: PathBuf,
         /// Why the file could not be written, if it could not.
         unkept: Option<String>,
@@ -174,46 +175,6 @@ impl Fault {
     /// The kind's id, for the results file and tests (`timed_out`, ...).
     pub fn id(&self) -> &'static str {
         self.kind.id()
-    }
-
-    /// The same fault with every path under `root` shown relative to it,
-    /// as messages show paths.
-    pub fn relative_to(&self, root: &Path) -> Fault {
-        let mut fault = self.clone();
-        let text = |s: &mut String| *s = relative_in(s, root);
-        let path = |p: &mut PathBuf| {
-            if let Ok(relative) = p.strip_prefix(root) {
-                *p = relative.to_path_buf();
-            }
-        };
-        match &mut fault.kind {
-            FaultKind::Malformed { why, line } => {
-                text(why);
-                text(line);
-            }
-            FaultKind::TooLong { start: line, .. }
-            | FaultKind::OtherCase { line, .. }
-            | FaultKind::AnsweredTwice { line, .. }
-            | FaultKind::AfterLastAnswer(After::PrintedMore { line }) => text(line),
-            FaultKind::CouldNotStart { argv, error } => {
-                argv.iter_mut().for_each(text);
-                text(error);
-            }
-            FaultKind::BudgetSpent { last, log, .. } => {
-                **last = last.relative_to(root);
-                log.iter_mut().for_each(path);
-            }
-            _ => {}
-        }
-        if let Stderr::Written {
-            tail, log, unkept, ..
-        } = &mut fault.stderr
-        {
-            text(tail);
-            path(log);
-            unkept.iter_mut().for_each(text);
-        }
-        fault
     }
 }
 

@@ -37,7 +37,7 @@ pub fn unmatched(args: &Arguments, suite: &Suite, selected: usize) -> Option<Str
     } else {
         asked.join(" with ")
     };
-    let languages: Vec<&str> = suite.languages.iter().map(|l| l.name.as_str()).collect();
+    let languages: Vec<&str> = suite.ports.iter().map(|p| p.name()).collect();
     let cases: Vec<&str> = suite.cases.iter().map(|c| c.name.as_str()).collect();
     let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
     Some(format!(

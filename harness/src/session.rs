@@ -141,7 +141,7 @@ impl Runner for Session {
                 Err(e) => {
                     let why = self.fault(
                         FaultKind::CouldNotStart {
-                            argv: self.command.argv.clone(),
+                            argv: self.command.argv.iter().map(|w| self.shown(w)).collect(),
                             error: e.to_string(),
                         },
                         Stderr::NotShown,
@@ -162,6 +162,13 @@ impl Session {
             kind,
             stderr,
         }
+    }
+
+    /// `text` (what the runner printed, its command line) with the paths
+    /// under the folder it starts in shown relative to it, as every
+    /// message shows them, made so here where the fault is made.
+    fn shown(&self, text: &str) -> String {
+        text.replace(&format!("{}/", self.command.dir.display()), "")
     }
 
     /// Starts one process for `requests` and reads its answers into
@@ -297,8 +304,8 @@ impl Session {
         let written =
             std::fs::create_dir_all(&self.log_dir).and_then(|()| std::fs::write(&log, &text));
         Stderr::Written {
-            tail: tail(&text, 20),
-            log,
+            tail: tail(&self.shown(&text), 20),
+            log: log.strip_prefix(&self.command.dir).unwrap_or(&log).into(),
             unkept: written.err().map(|e| e.to_string()),
             total: stderr.total(),
             cut: stderr.is_cut(),

@@ -32,11 +32,6 @@ pub fn relative(path: &Path, root: &Path) -> String {
         .to_string()
 }
 
-/// Every mention of `root/` in `text` dropped, for messages built elsewhere.
-pub fn relative_in(text: &str, root: &Path) -> String {
-    text.replace(&format!("{}/", root.display()), "")
-}
-
 /// `text` safe to print on a terminal: a control character other than a
 /// newline or a tab (a `\r` that would overwrite a failure line, an escape
 /// sequence) and a bidirectional control (U+202E reverses what follows) are

@@ -17,7 +17,6 @@ pub mod manifest;
 pub mod unit;
 
 pub use freshness::Freshness;
-pub use manifest::ManifestError;
 
 /// One implementation of the practice and how to drive it.
 #[derive(Debug, Clone)]
@@ -45,7 +44,7 @@ pub struct Language {
     /// check the idioms the table cannot see (the language notes of
     /// SPEC.md). Exit 0 is a pass.
     pub unit: Vec<String>,
-    /// The first line the probe printed, once [`Language::prepare_resolved`]
+    /// The first line the probe printed, once [`Language::prepare`]
     /// ran it: the version the report shows, so the page does not probe a
     /// language the run has already probed.
     pub version: Option<String>,
@@ -99,14 +98,6 @@ impl Step {
     }
 }
 
-/// The languages of the manifests under `root` (`runners/*/language.toml`),
-/// the reference first. `target` is cargo's target folder, relative to the
-/// root or absolute: what the harness builds and stamps goes under it
-/// (`CARGO_TARGET_DIR` moves it all).
-pub fn languages(root: &Path, target: &Path) -> Result<Vec<Language>, ManifestError> {
-    manifest::languages(root, target)
-}
-
 /// Why a language cannot run: never a pass, so a caller cannot mistake it
 /// for one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,14 +141,9 @@ impl fmt::Display for NotReady {
 
 impl Language {
     /// Probes the toolchain, then runs the build steps that are not fresh,
-    /// each from `root` within `deadline`.
-    pub fn prepare(&self, root: &Path, deadline: Duration) -> Result<(), NotReady> {
-        self.prepare_resolved(root, deadline).map(drop)
-    }
-
-    /// [`Language::prepare`], returning the language with the program its
-    /// probe printed (if any) in place of the probe's program.
-    pub fn prepare_resolved(&self, root: &Path, deadline: Duration) -> Result<Language, NotReady> {
+    /// each from `root` within `deadline`; the language ready, with the
+    /// program its probe printed (if any) in place of the probe's program.
+    pub fn prepare(&self, root: &Path, deadline: Duration) -> Result<Language, NotReady> {
         let command = |argv: &[String]| exec::Command {
             label: format!("`{}`", argv.join(" ")),
             argv: argv.to_vec(),
@@ -257,7 +243,7 @@ mod tests {
 
     #[test]
     fn a_probe_that_prints_an_interpreter_resolves_it() {
-        let python = languages(&crate::repo_root(), Path::new("target")).unwrap();
+        let python = manifest::languages(&crate::repo_root(), Path::new("target")).unwrap();
         let python = python.iter().find(|l| l.name == "python").unwrap();
         let mut resolved = python.clone();
         resolved.resolve("/opt/python/bin/python3.11");
@@ -297,7 +283,7 @@ mod tests {
             version: None,
         };
         let ready = language
-            .prepare_resolved(Path::new("."), Duration::from_secs(30))
+            .prepare(Path::new("."), Duration::from_secs(30))
             .unwrap();
         assert_eq!(ready.version.as_deref(), Some("tool 1.2"));
         assert_eq!(ready.runner, ["/bin/sh"]);

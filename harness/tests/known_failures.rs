@@ -175,7 +175,7 @@ fn a_language_that_did_not_build_gets_no_list() {
         build: vec![Step::always(vec!["false".into()])],
         ..fake("fake-unbuilt", "none", "lost_ack")
     };
-    suite.languages = vec![unbuilt, fake("fake", "wrong-result", "lost_ack")];
+    suite.set_languages([unbuilt, fake("fake", "wrong-result", "lost_ack")]);
     let dir = scratch_root("unbuilt");
     let args = common::inner_args(&dir.join("inner.log"), common::table_only());
     let inner = common::run_suite(suite, args);

@@ -5,12 +5,10 @@
 
 use std::time::Duration;
 
-use parity::config::Settings;
 use parity::fault::FaultKind;
 use parity::judge::Verdict;
 use parity::protocol::{Reply, Request};
 use parity::session::{Runner, Session};
-use parity::suite::Suite;
 
 mod common;
 
@@ -46,8 +44,7 @@ fn answer_limits_scale_with_the_case() {
     // The fake is a debug build: 450,000 rows take it seconds.
     runner.command.deadline = Duration::from_secs(120);
     let replies = runner.run(&Request::cases([&big]));
-    let suite = Suite::load(&parity::repo_root(), Settings::default()).unwrap();
-    let verdicts = suite.judge("fake", &[&big], replies);
+    let verdicts = parity::judge::answers::answers(&parity::repo_root(), "fake", &[&big], replies);
     assert_eq!(verdicts[0], Verdict::Pass, "{:?}", verdicts[0]);
 
     let cases = seed_cases();

@@ -145,7 +145,11 @@ impl Outputs {
         let cases = suite.root.join("cases");
         let table = suite.cases.iter().filter(|c| c.file.starts_with(&cases));
         let table = table.map(|c| c.name.as_str()).collect();
-        let advice = report::known::advice(&results, &suite.known_failures, &table);
+        let lists = suite
+            .ports
+            .iter()
+            .map(|p| (p.name().to_owned(), p.known.clone()));
+        let advice = report::known::advice(&results, &lists.collect(), &table);
         eprint!("{}", report::known::text(&advice));
         written
     }

@@ -689,11 +689,11 @@ fn the_fixture_page(program: &Path) {
 fn a_real_run_page(program: &Path) {
     let mut suite =
         Suite::load(&parity::repo_root(), Settings::default()).expect("the table loads");
-    suite.languages = vec![
+    suite.set_languages([
         fake("fake-right", "none", "none"),
         fake("fake-wrong", "wrong-result", "lost_ack"),
         fake("fake-crash", "crash", "batch_of_two"),
-    ];
+    ]);
     let skip = vec!["/generated".into(), "/demo".into()];
     let run = common::run_suite(suite, common::inner_args(&page_dir().join("run.log"), skip));
     let (conclusion, report) = (&run.conclusion, run.report());

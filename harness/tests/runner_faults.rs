@@ -7,13 +7,14 @@ use std::time::{Duration, Instant};
 
 use parity::config::Settings;
 use parity::fault::{After, Fault, FaultKind, Stderr};
+use parity::judge::answers::{answers, not_ready};
 use parity::judge::{emit, Reason, UnitFailure, UnitWhat, Verdict};
 use parity::protocol::Request;
 use parity::report::junit;
 use parity::session::Runner;
-use parity::suite::Suite;
+use parity::suite::{Port, Suite};
 use parity::table::Case;
-use parity::toolchain::{Language, Step};
+use parity::toolchain::Step;
 
 mod common;
 
@@ -34,23 +35,29 @@ fn suite() -> Suite {
 
 /// Runs every seed case through a fake runner; returns the verdicts by case
 /// name and how long the run took.
-fn run(suite: &Suite, language: &Language) -> (BTreeMap<String, Verdict>, Duration) {
+fn run(suite: &Suite, port: &Port) -> (BTreeMap<String, Verdict>, Duration) {
     let cases: Vec<&Case> = suite.cases.iter().collect();
     assert!(cases.len() >= 5, "the seed table has the five cases");
     let started = Instant::now();
     let replies = suite
-        .runner(language)
+        .runner(&port.language)
         .run(&Request::cases(cases.iter().copied()));
     let elapsed = started.elapsed();
-    let verdicts = suite.judge(&language.name, &cases, replies);
-    let names = cases.iter().map(|c| c.name.clone());
-    (names.zip(verdicts).collect(), elapsed)
+    let verdicts = answers(&suite.root, port.name(), &cases, replies);
+    let listed = cases
+        .iter()
+        .zip(verdicts)
+        .map(|(c, v)| (c.name.clone(), port.listed(&c.name, v)));
+    (listed.collect(), elapsed)
 }
 
 /// Runs every seed case through the fake runner `fake-<fault>`, which
 /// misbehaves on `case`.
 fn run_fake(fault: &str, case: &str) -> (BTreeMap<String, Verdict>, Duration) {
-    run(&suite(), &fake(&format!("fake-{fault}"), fault, case))
+    run(
+        &suite(),
+        &Port::new(fake(&format!("fake-{fault}"), fault, case)),
+    )
 }
 
 /// The faulty case fails with a message holding every `needle`; all others pass.
@@ -80,10 +87,7 @@ fn assert_only_case_fails(verdicts: &BTreeMap<String, Verdict>, case: &str, need
 /// The runner's fault on `case`, the only case that fails.
 fn fault_on<'a>(verdicts: &'a BTreeMap<String, Verdict>, case: &str) -> &'a Fault {
     assert_only_case_fails(verdicts, case, &[]);
-    match &verdicts[case] {
-        Verdict::Fail(Reason::Fault { fault, .. }) => fault,
-        other => panic!("{case} should fail with a runner fault, got {other:?}"),
-    }
+    common::case_fault(verdicts, case)
 }
 
 #[test]
@@ -220,12 +224,12 @@ fn output_after_the_last_answer_is_the_runners_fault_not_the_last_cases() {
     let last = suite.cases.last().expect("cases").name.clone();
     let language = fake("fake-chatter", "chatter", &last);
     let cases: Vec<&Case> = suite.cases.iter().collect();
-    let answers = suite
+    let all = suite
         .runner(&language)
         .run_all(&Request::cases(cases.iter().copied()));
-    let verdicts = suite.judge(&language.name, &cases, answers.replies);
+    let verdicts = answers(&suite.root, &language.name, &cases, all.replies);
     assert!(verdicts.iter().all(|v| *v == Verdict::Pass), "{verdicts:?}");
-    let after = answers.after.expect("the extra line is reported");
+    let after = all.after.expect("the extra line is reported");
     assert!(
         matches!(&after.kind, FaultKind::AfterLastAnswer(After::PrintedMore { line })
             if line.contains("and one more thing")),
@@ -255,7 +259,7 @@ fn a_runner_that_cannot_start_fails_every_case() {
     let suite = suite();
     let mut language = fake("fake-missing", "", "");
     language.runner = vec!["/nonexistent/runner".into()];
-    let (verdicts, _) = run(&suite, &language);
+    let (verdicts, _) = run(&suite, &Port::new(language));
     for verdict in verdicts.values() {
         assert!(
             matches!(verdict, Verdict::Fail(Reason::Fault { fault, .. })
@@ -267,12 +271,13 @@ fn a_runner_that_cannot_start_fails_every_case() {
 
 #[test]
 fn a_missing_toolchain_is_ignored_with_its_reason_or_fails_when_strict() {
-    let mut suite = suite();
+    let suite = suite();
     let mut language = fake("fake-tool", "", "");
     language.probe = vec!["parity-no-such-tool".into(), "--version".into()];
     language.install_hint = "install the fake toolchain".into();
-    let why = suite.prepare(&language).unwrap_err();
-    match suite.not_ready(&why) {
+    let port = Port::new(language);
+    let why = suite.ready(&port).unwrap_err();
+    match not_ready(suite.settings.strict, why) {
         Verdict::Ignore(reason) => {
             assert!(
                 reason.contains("fake-tool toolchain not available"),
@@ -282,9 +287,8 @@ fn a_missing_toolchain_is_ignored_with_its_reason_or_fails_when_strict() {
         }
         other => panic!("{other:?}"),
     }
-    suite.settings.strict = true;
     assert!(
-        matches!(suite.not_ready(&why), Verdict::Fail(m) if emit::text(&m).contains("PARITY_STRICT=1"))
+        matches!(not_ready(true, why), Verdict::Fail(m) if emit::text(&m).contains("PARITY_STRICT=1"))
     );
 }
 
@@ -295,8 +299,8 @@ fn a_build_failure_shows_the_compiler_output() {
     let script = "echo 'error: compiler says no' >&2; exit 1";
     language.build = vec![Step::always(vec!["sh".into(), "-c".into(), script.into()])];
     match suite
-        .prepare(&language)
-        .map_err(|why| suite.not_ready(&why))
+        .ready(&Port::new(language))
+        .map_err(|why| not_ready(suite.settings.strict, why))
     {
         Err(Verdict::Fail(reason)) => {
             let message = emit::text(&reason);
@@ -309,7 +313,7 @@ fn a_build_failure_shows_the_compiler_output() {
 
 #[test]
 fn a_known_failure_is_ignored_with_its_reason_and_a_stale_one_fails() {
-    let mut suite = suite();
+    let suite = suite();
     let known = BTreeMap::from([
         (
             "lost_ack".to_owned(),
@@ -317,8 +321,9 @@ fn a_known_failure_is_ignored_with_its_reason_and_a_stale_one_fails() {
         ),
         ("batch_of_two".to_owned(), "was broken once".to_owned()),
     ]);
-    suite.known_failures.insert("fake-known".into(), known);
-    let (verdicts, _) = run(&suite, &fake("fake-known", "wrong-result", "lost_ack"));
+    let mut port = Port::new(fake("fake-known", "wrong-result", "lost_ack"));
+    port.known = known;
+    let (verdicts, _) = run(&suite, &port);
     assert_eq!(
         verdicts["lost_ack"],
         Verdict::KnownFailure("the port does not dedupe yet".into())
@@ -411,7 +416,7 @@ fn what_a_runner_prints_cannot_break_the_junit_file_or_the_terminal() {
 /// not a broken runner: every other case is still run and judged.
 #[test]
 fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
-    let mut suite = suite();
+    let suite = suite();
     let crashing: Vec<String> = suite.cases[..3].iter().map(|c| c.name.clone()).collect();
     let known = crashing
         .iter()
@@ -422,16 +427,14 @@ fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
             )
         })
         .collect();
-    suite
-        .known_failures
-        .insert("fake-known-crash".into(), known);
-    let language = fake("fake-known-crash", "crash", &crashing.join(","));
+    let mut port = Port::new(fake("fake-known-crash", "crash", &crashing.join(",")));
+    port.known = known;
     let case_count = suite.cases.len() as u64;
     let Run {
         conclusion,
         records,
         ..
-    } = run_language(suite, language, "runner-faults/known-crash", table_only());
+    } = run_language(suite, port, "runner-faults/known-crash", table_only());
     let failures: Vec<String> = records
         .iter()
         .filter_map(|r| match &r.verdict {
@@ -490,7 +493,7 @@ fn failing_unit_tests_keep_how_they_ended_and_their_output() {
     let suite = suite();
     let mut language = fake("fake-unit", "none", "none");
     language.unit = vec!["sh".into(), "-c".into(), "echo boom; exit 1".into()];
-    let verdict = suite.check_unit(&language);
+    let verdict = suite.check_unit(&Port::new(language.clone()));
     let Verdict::Fail(reason @ Reason::Unit(unit)) = &verdict else {
         panic!("the unit trial fails");
     };
@@ -508,7 +511,7 @@ fn failing_unit_tests_keep_how_they_ended_and_their_output() {
     language.unit = vec!["/nonexistent/unit-tests".into()];
     assert!(
         matches!(
-            suite.check_unit(&language),
+            suite.check_unit(&Port::new(language)),
             Verdict::Fail(Reason::Unit(UnitFailure {
                 what: UnitWhat::CouldNotStart { .. },
                 ..
@@ -527,7 +530,9 @@ fn unit_tests_that_exit_0_early_fail() {
     let mut language = fake("php", "none", "none");
     let printed = "ok   a\nFAIL b\n";
     language.unit = vec!["printf".into(), printed.into()];
-    let verdict = suite.check_unit(&language);
+    let mut port = Port::new(language);
+    port.manifest = suite.port("php").and_then(|php| php.manifest.clone());
+    let verdict = suite.check_unit(&port);
     let Verdict::Fail(reason @ Reason::Unit(unit)) = &verdict else {
         panic!("the unit trial fails: {verdict:?}");
     };

@@ -13,7 +13,7 @@ mod common;
 
 fn suite() -> Suite {
     let mut suite = Suite::load(&parity::repo_root(), Settings::default()).unwrap();
-    suite.languages = vec![common::fake("fake-ok", "none", "none")];
+    suite.set_languages([common::fake("fake-ok", "none", "none")]);
     suite
 }
 

@@ -48,15 +48,13 @@ fn main() -> ExitCode {
 /// The languages whose toolchains are ready; a bench measures what it can,
 /// so any other is skipped, strict or not.
 fn available(suite: &Suite) -> Vec<&Language> {
-    suite
-        .languages
-        .iter()
-        .filter(|language| match suite.prepare(language) {
-            Ok(()) => true,
-            Err(_) => {
-                eprintln!("bench: skipping {}: not available", language.name);
-                false
+    (suite.ports.iter())
+        .filter_map(|port| {
+            let ready = suite.ready(port).ok();
+            if ready.is_none() {
+                eprintln!("bench: skipping {}: not available", port.name());
             }
+            ready
         })
         .collect()
 }

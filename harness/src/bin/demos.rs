@@ -4,8 +4,9 @@
 
 use std::process::ExitCode;
 
-use parity::judge::demo::{Against, DemoFailure, Transcripts};
-use parity::judge::{emit, Reason, Verdict};
+use parity::judge::answers::not_ready;
+use parity::judge::demo::{self, Against};
+use parity::judge::{emit, Verdict};
 use parity::suite::Suite;
 
 fn main() -> ExitCode {
@@ -17,11 +18,10 @@ fn main() -> ExitCode {
         }
     };
     let reference = suite.reference();
-    let others = suite.languages.iter().filter(|l| l.name != reference.name);
     let transcript = match suite
-        .prepare(reference)
+        .ready(reference)
         .map_err(|why| why.to_string())
-        .and_then(|()| suite.demo.run(reference, &suite.demo.config))
+        .and_then(|rust| suite.demo.run(rust, &suite.demo.config))
     {
         Ok(transcript) => transcript,
         Err(why) => {
@@ -29,37 +29,24 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    println!("=== {} demo ===\n{transcript}", reference.name);
+    println!("=== {} demo ===\n{transcript}", reference.name());
     let mut all_match = true;
-    for language in others {
-        let outcome = suite
-            .prepare(language)
-            .map_err(|why| suite.not_ready(&why))
-            .and_then(|()| {
-                let output = suite
-                    .demo
-                    .run(language, &suite.demo.config)
-                    .map_err(|why| Verdict::Fail(Reason::Demo(DemoFailure::NotRun(why))))?;
-                if output == transcript {
-                    return Ok(());
-                }
-                Err(Verdict::Fail(Reason::Demo(DemoFailure::Transcript(
-                    Box::new(Transcripts {
-                        language: language.name.clone(),
-                        against: Against::Reference,
-                        expected: transcript.clone(),
-                        actual: output,
-                    }),
-                ))))
-            });
-        match outcome {
-            Ok(()) | Err(Verdict::Pass) => println!("{:<12} same transcript", language.name),
-            Err(Verdict::Ignore(why) | Verdict::KnownFailure(why)) => {
-                println!("{:<12} skipped: {why}", language.name)
+    for port in suite.ports.iter().filter(|p| p.name() != reference.name()) {
+        let verdict = match suite.ready(port) {
+            Err(why) => not_ready(suite.settings.strict, why),
+            Ok(language) => {
+                let actual = suite.demo.run(language, &suite.demo.config);
+                demo::transcript(port.name(), Against::Reference, &transcript, actual)
             }
-            Err(Verdict::Fail(why)) => {
+        };
+        match verdict {
+            Verdict::Pass => println!("{:<12} same transcript", port.name()),
+            Verdict::Ignore(why) | Verdict::KnownFailure(why) => {
+                println!("{:<12} skipped: {why}", port.name())
+            }
+            Verdict::Fail(why) => {
                 all_match = false;
-                println!("{:<12} MISMATCH: {}", language.name, emit::text(&why));
+                println!("{:<12} MISMATCH: {}", port.name(), emit::text(&why));
             }
         }
     }

@@ -17,7 +17,6 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
 use parity::protocol::{self, Request};
-use parity::suite::checks::SECOND_DEMO_CONFIG;
 use parity::suite::Suite;
 use parity::table::Case;
 
@@ -77,17 +76,12 @@ fn jobs() -> Result<Vec<Job>, String> {
         requests.push_str(&request.line);
         requests.push('\n');
     }
-    let configs = suite.bad_configs().map_err(String::clone)?.to_vec();
-    let dir = parity::config::work_dir(&suite.root, "demo-configs");
-    let second = dir.join("second.json");
-    std::fs::create_dir_all(&dir)
-        .and_then(|()| parity::atomic::write(&second, SECOND_DEMO_CONFIG.as_bytes()))
-        .map_err(|e| format!("cannot write {}: {e}", second.display()))?;
+    let fixtures = suite.fixtures()?;
     let mut jobs = Vec::new();
-    for language in &suite.languages {
+    for port in &suite.ports {
         let ready = suite
-            .prepared(language)
-            .map_err(|why| format!("{}: {why}", language.name))?;
+            .ready(port)
+            .map_err(|why| format!("{}: {why}", port.name()))?;
         let with = |argv: &[String], arg: &str| {
             let mut argv = argv.to_vec();
             argv.push(arg.to_owned());
@@ -99,7 +93,7 @@ fn jobs() -> Result<Vec<Job>, String> {
             lines: Some(count),
             code: 0,
         });
-        for config in [suite.demo.config.clone(), second.clone()] {
+        for config in [&suite.demo.config, &fixtures.second] {
             jobs.push(Job {
                 argv: with(&ready.demo, &config.to_string_lossy()),
                 input: Vec::new(),
@@ -107,7 +101,7 @@ fn jobs() -> Result<Vec<Job>, String> {
                 code: 0,
             });
         }
-        for config in &configs {
+        for config in &fixtures.bad {
             jobs.push(Job {
                 argv: with(&ready.demo, &config.path.to_string_lossy()),
                 input: Vec::new(),

@@ -130,16 +130,16 @@ fn main() -> ExitCode {
 /// toolchain skipped unless the run is strict, any other failure the run's.
 fn available<'s>(suite: &'s Suite, only: &[String]) -> Result<Vec<&'s Language>, NotReady> {
     let mut languages = Vec::new();
-    for language in &suite.languages {
-        if !only.is_empty() && !only.contains(&language.name) {
+    for port in &suite.ports {
+        if !only.is_empty() && !only.iter().any(|name| name == port.name()) {
             continue;
         }
-        match suite.prepare(language) {
-            Ok(()) => languages.push(language),
+        match suite.ready(port) {
+            Ok(language) => languages.push(language),
             Err(why @ NotReady::Missing { .. }) if !suite.settings.strict => {
-                eprintln!("fuzz: skipping {}: {why}", language.name)
+                eprintln!("fuzz: skipping {}: {why}", port.name())
             }
-            Err(why) => return Err(why),
+            Err(why) => return Err(why.clone()),
         }
     }
     Ok(languages)

@@ -26,10 +26,9 @@ fn run() -> Result<(), String> {
         return Err("usage: known-failures <language> (make known-failures LANG=go)".into());
     };
     let root = parity::repo_root();
-    let languages = parity::toolchain::languages(&root, &parity::config::target_dir(&root))
-        .map_err(|e| e.to_string())?;
-    if !languages.iter().any(|l| &l.name == language) {
-        let names: Vec<&str> = languages.iter().map(|l| l.name.as_str()).collect();
+    let manifests = parity::toolchain::manifest::read_all(&root).map_err(|e| e.to_string())?;
+    if !manifests.iter().any(|m| &m.name == language) {
+        let names: Vec<&str> = manifests.iter().map(|m| m.name.as_str()).collect();
         return Err(format!(
             "no language `{language}`; one of: {}",
             names.join(", ")

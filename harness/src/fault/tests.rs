@@ -77,44 +77,47 @@ fn garbage_log() -> Option<&'static Path> {
     Some(Path::new("target/parity/go/runner-1-0.stderr"))
 }
 
-/// Paths under the root are shown relative to it, in the log and in
-/// the texts, and a spent budget's last fault too.
+/// Paths under the folder a runner starts in (the root) are made
+/// relative where the session makes the fault: the log, the stderr tail,
+/// the command line of a runner that could not start.
 #[test]
-fn relative_to_shortens_every_path_under_the_root() {
-    let root = Path::new("/repo");
-    let crash = fault(
-        FaultKind::CouldNotStart {
-            argv: vec!["/repo/runners/go/runner".into()],
-            error: "No such file".into(),
+fn a_sessions_faults_name_paths_relative_to_the_root() {
+    use crate::protocol::Request;
+    use crate::session::{Runner, Session};
+    let root = crate::config::scratch_dir(&crate::repo_root(), "relative-faults");
+    std::fs::create_dir_all(&root).unwrap();
+    let session = |argv: Vec<String>| Session {
+        command: crate::exec::Command {
+            label: "the go runner".into(),
+            argv,
+            dir: root.clone(),
+            deadline: Duration::from_secs(10),
+            keep: crate::exec::KEEP,
         },
-        Stderr::Written {
-            tail: "at /repo/runners/go/main.go:3".into(),
-            log: PathBuf::from("/repo/target/log"),
-            unkept: None,
-            total: 10,
-            cut: false,
-        },
-    );
-    let shown = crash.relative_to(root);
-    assert_eq!(shown.log(), Some(Path::new("target/log")));
-    assert!(
-        !shown.to_string().contains("/repo/"),
-        "{}",
-        shown.to_string()
-    );
-    let spent = fault(
-        FaultKind::BudgetSpent {
-            in_a_row: 3,
-            left: 1,
-            last_case: "c".into(),
-            last: Box::new(crash),
-            log: Some(PathBuf::from("/repo/target/log")),
-        },
-        Stderr::NotShown,
-    )
-    .relative_to(root);
-    assert_eq!(spent.log(), Some(Path::new("target/log")));
-    assert!(!spent.to_string().contains("/repo/"), "{spent}");
+        log_dir: root.join("logs"),
+    };
+    let request = [Request {
+        name: "c".into(),
+        line: "{}".into(),
+        answer_limit: 100,
+    }];
+    let shell = |script: &str| vec!["sh".into(), "-c".into(), script.into()];
+    let only = |session: Session| match session.run(&request).remove(0) {
+        crate::protocol::Reply::Fault(fault) => *fault,
+        other => panic!("not a fault: {other:?}"),
+    };
+    let crash = only(session(shell(
+        "echo at $PWD/runners/go/main.go:3 >&2; exit 3",
+    )));
+    let log = crash.log().expect("a log").to_path_buf();
+    assert!(log.starts_with("logs"), "{log:?}");
+    assert!(root.join(&log).is_file(), "{log:?}");
+    let missing = format!("{}/runners/none", root.display());
+    let unstarted = only(session(vec![missing]));
+    for shown in [crash.to_string(), unstarted.to_string()] {
+        assert!(!shown.contains(&root.display().to_string()), "{shown}");
+        assert!(shown.contains("runners/"), "{shown}");
+    }
 }
 
 /// One fault of each kind; the match makes a new kind an edit here, so

@@ -1,16 +1,10 @@
-//! The demo check: each language's demo, run as a process on the shared
-//! config, must print the Rust demo's transcript byte for byte.
+//! The demo checks, judged: each language's demo must print the Rust
+//! demo's transcript byte for byte, and refuse bad configs as SPEC says
+//! (the processes and the configs are [`crate::suite::executor`]'s).
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::PathBuf;
 
-use crate::exec::{self, Stdin};
-use crate::text::tail;
-use crate::toolchain::Language;
-
-/// The most a demo may print before it is cut off: 1 MiB, a hundred times
-/// the transcript.
-const KEEP: usize = 1024 * 1024;
+use super::{Reason, Verdict};
 
 /// Why a demo check failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,90 +49,31 @@ pub enum Against {
     Reference,
 }
 
-/// Where the demos' config and the transcript they must print live.
-#[derive(Debug, Clone)]
-pub struct Demo {
-    /// The repository root: demos start here.
-    pub root: PathBuf,
-    /// The config every demo reads, relative to the root.
-    pub config: PathBuf,
-    /// The transcript every demo must print: the Rust demo's.
-    pub transcript: PathBuf,
-    /// How long a demo may run.
-    pub deadline: Duration,
-}
+/// The demo's second config: another batch size and a pass limit that
+/// stops with rows unsent, so its transcript differs from the shared
+/// config's and a demo that prints a stored transcript fails. Constant
+/// data written by the harness.
+pub const SECOND_DEMO_CONFIG: &str = r#"{"batch_size": 2, "max_passes": 2}"#;
 
-impl Demo {
-    /// Runs a language's demo on `config`: its output within `keep` bytes.
-    fn start(
-        &self,
-        language: &Language,
-        config: &Path,
-        keep: usize,
-    ) -> Result<(exec::Command, exec::Output), String> {
-        let mut argv = language.demo.clone();
-        argv.push(config.to_string_lossy().into_owned());
-        let command = exec::Command {
-            label: format!("the {} demo", language.name),
-            argv,
-            dir: self.root.clone(),
-            deadline: self.deadline,
-            keep,
-        };
-        let output = exec::run(&command, Stdin::Null)
-            .map_err(|e| format!("{} could not be started: {e}", command.label))?;
-        Ok((command, output))
-    }
-
-    /// Runs a prepared language's demo on `config` and returns its stdout,
-    /// or why not.
-    pub fn run(&self, language: &Language, config: &Path) -> Result<String, String> {
-        let (command, output) = self.start(language, config, KEEP)?;
-        if output.status.is_none() {
-            return Err(format!(
-                "{} did not finish within {} s (PARITY_TIMEOUT); its process group was killed",
-                command.label,
-                self.deadline.as_secs_f64()
-            ));
-        }
-        if !output.success() {
-            return Err(format!(
-                "{} failed ({}):\n{}",
-                command.label,
-                output.describe(),
-                tail(&output.stderr.text(), 30)
-            ));
-        }
-        let stdout = output.stdout.whole().ok_or_else(|| {
-            format!(
-                "{} printed {} bytes, more than the {KEEP} a transcript may have",
-                command.label,
-                output.stdout.total()
-            )
-        })?;
-        String::from_utf8(stdout)
-            .map_err(|_| format!("{} printed something that is not UTF-8", command.label))
-    }
-
-    /// Why a prepared language's demo does not print the transcript, or
-    /// `Ok` when it does.
-    pub fn check(&self, language: &Language) -> Result<(), DemoFailure> {
-        let expected = std::fs::read_to_string(self.root.join(&self.transcript)).map_err(|e| {
-            DemoFailure::NotRun(format!("cannot read {}: {e}", self.transcript.display()))
-        })?;
-        let actual = self
-            .run(language, &self.config)
-            .map_err(DemoFailure::NotRun)?;
-        if expected == actual {
-            return Ok(());
-        }
-        Err(DemoFailure::Transcript(Box::new(Transcripts {
-            language: language.name.clone(),
-            against: Against::Committed(self.transcript.clone()),
-            expected,
+/// A demo's verdict from what it printed (`actual`, or why it printed
+/// nothing) and the transcript it must print, from where.
+pub fn transcript(
+    language: &str,
+    against: Against,
+    expected: &str,
+    actual: Result<String, String>,
+) -> Verdict {
+    let failure = match actual {
+        Err(why) => DemoFailure::NotRun(why),
+        Ok(actual) if actual == expected => return Verdict::Pass,
+        Ok(actual) => DemoFailure::Transcript(Box::new(Transcripts {
+            language: language.to_owned(),
+            against,
+            expected: expected.to_owned(),
             actual,
-        })))
-    }
+        })),
+    };
+    Verdict::Fail(Reason::Demo(failure))
 }
 
 /// Where two transcripts first differ, byte for byte, or `None`.
@@ -205,64 +140,6 @@ pub struct Refusal {
     pub code: Option<i32>,
     /// The first line it wrote to stderr.
     pub first_line: String,
-}
-
-impl Demo {
-    /// Writes [`BAD_CONFIGS`] under `dir` (relative to the root),
-    /// atomically; the missing one is made sure not to exist.
-    pub fn write_bad_configs(&self, dir: &Path) -> std::io::Result<Vec<BadConfig>> {
-        std::fs::create_dir_all(self.root.join(dir))?;
-        let mut configs = Vec::new();
-        for (number, (text, key)) in BAD_CONFIGS.into_iter().enumerate() {
-            let path = dir.join(format!("bad-{}.json", number + 1));
-            match text {
-                Some(text) => crate::atomic::write(&self.root.join(&path), text.as_bytes())?,
-                None => match std::fs::remove_file(self.root.join(&path)) {
-                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
-                    _ => {}
-                },
-            }
-            configs.push(BadConfig { path, text, key });
-        }
-        Ok(configs)
-    }
-
-    /// How a prepared language's demo refuses each config. They all start
-    /// at once: each is mostly a runtime starting up, so side by side they
-    /// cost about one start-up of wall time.
-    pub fn refusals(
-        &self,
-        language: &Language,
-        configs: &[BadConfig],
-    ) -> Result<Vec<Refusal>, String> {
-        let refuse = |config: &BadConfig| -> Result<Refusal, String> {
-            let (_, output) = self.start(language, &config.path, exec::KEEP)?;
-            Ok(Refusal {
-                code: output.status.and_then(|s| s.code()),
-                first_line: output
-                    .stderr
-                    .text()
-                    .lines()
-                    .next()
-                    .unwrap_or_default()
-                    .to_owned(),
-            })
-        };
-        std::thread::scope(|scope| {
-            let running: Vec<_> = configs
-                .iter()
-                .map(|config| scope.spawn(|| refuse(config)))
-                .collect();
-            running
-                .into_iter()
-                .map(|thread| {
-                    thread
-                        .join()
-                        .unwrap_or_else(|_| Err("a demo thread panicked".to_owned()))
-                })
-                .collect()
-        })
-    }
 }
 
 /// Where a language's refusals break the contract (exit code 2; the first

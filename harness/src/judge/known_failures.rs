@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use super::{Reason, Verdict};
 use crate::config::RESERVED_NAMES;
 use serde_json::Value;
 
@@ -24,6 +25,24 @@ pub fn path(language: &str) -> PathBuf {
     Path::new("runners")
         .join(language)
         .join("known-failures.json")
+}
+
+/// `verdict` as a language's list turns it: a listed failure is known, a
+/// listed pass is stale; an ignored trial stays as it is.
+pub fn apply(known: &KnownFailures, language: &str, trial: &str, verdict: Verdict) -> Verdict {
+    let Some(reason) = known.get(trial) else {
+        return verdict;
+    };
+    match verdict {
+        Verdict::Fail(_) => Verdict::KnownFailure(reason.clone()),
+        Verdict::Pass => Verdict::Fail(Reason::StaleKnownFailure {
+            trial: trial.to_owned(),
+            language: language.to_owned(),
+            reason: reason.clone(),
+            list: path(language),
+        }),
+        other @ (Verdict::Ignore(_) | Verdict::KnownFailure(_)) => other,
+    }
 }
 
 /// Reads a language's list (an absent file is an empty list). Every entry

@@ -1,6 +1,7 @@
 //! Judging: what a trial's result is and why, as data; [`emit`] turns it
 //! into the terminal text, the JUnit file's and the page's.
 
+pub mod answers;
 pub mod compare;
 pub mod demo;
 pub mod emit;
@@ -9,9 +10,10 @@ pub mod known_failures;
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::exec::Output;
 use crate::fault::Fault;
 use crate::table::{Case, Outcome};
-use crate::toolchain::unit::Tally;
+use crate::toolchain::unit::{Counter, Tally};
 use crate::toolchain::NotReady;
 
 /// The result of one trial.
@@ -236,6 +238,35 @@ pub enum UnitWhat {
         /// Why.
         error: String,
     },
+}
+
+/// A port's unit tests' verdict from how they ran (`ran`: their output,
+/// or why they could not start): they must exit 0, and their tool's
+/// final report, read by `counter`, must prove them (see
+/// [`Tally::proves`]); without a counter (a test's fake) the exit alone
+/// counts. `tests`: the tests and their command line, as messages name them.
+pub fn unit(tests: String, ran: std::io::Result<Output>, counter: Option<Counter>) -> Verdict {
+    let what = match ran {
+        Err(e) => UnitWhat::CouldNotStart {
+            error: e.to_string(),
+        },
+        Ok(output) => {
+            let mut printed = output.stdout.text();
+            printed.push_str(&output.stderr.text());
+            match counter.map(|c| c.tally(&printed)) {
+                _ if !output.success() => UnitWhat::Failed {
+                    ended: output.describe(),
+                    tail: crate::text::tail(&printed, 60),
+                },
+                Some(tally) if !tally.proves() => UnitWhat::Unproven {
+                    tally,
+                    tail: crate::text::tail(&printed, 30),
+                },
+                Some(_) | None => return Verdict::Pass,
+            }
+        }
+    };
+    Verdict::Fail(Reason::Unit(UnitFailure { tests, what }))
 }
 
 /// What kind of failure a [`Reason`] is, for the report's cells, the

@@ -20,27 +20,31 @@ impl Suite {
     /// per language. `args` are the run's libtest arguments: the page
     /// says which trials they chose.
     pub fn report(&self, records: &[Recorded], args: &Arguments) -> Report {
+        let manifests: Vec<_> = self
+            .ports
+            .iter()
+            .filter_map(|p| p.manifest.clone())
+            .collect();
         let run = RunRecord {
             commit: self.commit(),
             date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
             filter: selection(args),
             toolchains: self.toolchains(),
         };
-        let code = report::code::parts(&self.manifests, &self.root);
+        let code = report::code::parts(&manifests, &self.root);
         report::run::report(run, &self.cases, records, code)
     }
 
     /// Each language's toolchain version: the one its preparation found,
     /// else the first line its probe prints.
     fn toolchains(&self) -> Vec<Toolchain> {
-        self.languages
+        self.ports
             .iter()
-            .map(|language| Toolchain {
-                name: language.name.clone(),
-                version: self
-                    .resolved(language)
-                    .and_then(|ready| ready.version)
-                    .unwrap_or_else(|| self.first_line_of(&language.probe)),
+            .map(|port| Toolchain {
+                name: port.name().to_owned(),
+                version: (port.resolved())
+                    .and_then(|ready| ready.version.clone())
+                    .unwrap_or_else(|| self.first_line_of(&port.language.probe)),
             })
             .collect()
     }

@@ -5,23 +5,21 @@
 //! once for all of its selected cases, lazily and in a thread of its own, so
 //! languages build and run side by side while trials wait for their verdict.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use libtest_mimic::{Arguments, Trial};
 
-use super::{repeat, Suite};
-use crate::config::{Kind, GENERATED_COUNT, GENERATED_SEED};
-use crate::differential::{self, Problem};
+use super::{repeat, Port, Suite};
+use crate::config::{Kind, GENERATED_SEED};
+use crate::differential;
 use crate::fault::Fault;
+use crate::judge::answers::{self, after_last_answer};
 use crate::judge::emit;
-use crate::judge::{Carrier, Flaky, Reason, Refusals, RunnerFault, Verdict};
-use crate::protocol::{self, Reply};
+use crate::judge::{Flaky, Reason, Verdict};
 use crate::report::trial::{Recorded, RowId, TrialId};
-use crate::session::{Answers, Runner, Session};
-use crate::table::Case;
-use crate::text::relative_in;
+use crate::session::Session;
 use crate::toolchain::{Language, NotReady};
 
 mod stream;
@@ -31,43 +29,43 @@ use stream::{Part, Stream};
 /// One language's work in a run, done once and shared by its trials.
 struct Job {
     suite: Arc<Suite>,
-    language: usize,
+    port: Arc<Port>,
+    /// The plan: which of the language's trials the filter selected.
     selection: OnceLock<Selection>,
-    prepared: OnceLock<Result<(), NotReady>>,
+    /// The verdicts of its runner's stream, by row.
     run: OnceLock<Run>,
-    demo: OnceLock<Verdict>,
-    demo_config: OnceLock<Verdict>,
-    unit: OnceLock<Verdict>,
+    /// The verdicts of its checks besides the stream (demo, demo_config,
+    /// unit), each found once.
+    checks: HashMap<Kind, OnceLock<Verdict>>,
 }
 
-/// Which of a language's trials the filter selected.
+/// Which of a language's trials the filter selected: the plan.
 #[derive(Default)]
 struct Selection {
+    /// The table's cases, by their place in it.
     cases: Vec<usize>,
-    generated: bool,
-    /// The refusals the protocol requires, sent after the cases.
-    protocol: bool,
-    /// The language's other selected kinds (demo, demo_config, unit).
-    checks: Vec<Kind>,
+    /// The other kinds; the generated scenarios and the protocol's
+    /// refusals go in the runner's stream, after the cases.
+    kinds: Vec<Kind>,
+}
+
+impl Selection {
+    fn has(&self, kind: Kind) -> bool {
+        self.kinds.contains(&kind)
+    }
 }
 
 /// The verdicts of one runner session: the table's cases, then the
 /// generated scenarios, then the protocol's refusals, in one stream.
-#[derive(Default)]
-struct Run {
-    cases: BTreeMap<String, Verdict>,
-    generated: Option<Verdict>,
-    protocol: Option<Verdict>,
-}
+type Run = HashMap<RowId, Verdict>;
 
 impl Job {
-    fn language(&self) -> &Language {
-        &self.suite.languages[self.language]
+    fn ready(&self) -> Result<&Language, &NotReady> {
+        self.suite.ready(&self.port)
     }
 
-    fn prepared(&self) -> &Result<(), NotReady> {
-        self.prepared
-            .get_or_init(|| self.suite.prepare(self.language()))
+    fn not_ready(&self, why: &NotReady) -> Verdict {
+        answers::not_ready(self.suite.settings.strict, why)
     }
 
     fn run(&self) -> &Run {
@@ -83,86 +81,85 @@ impl Job {
         };
         let stream = Stream::selected(&self.suite, selection);
         if stream.is_empty() {
-            return Run {
-                cases: BTreeMap::new(),
-                generated: stream.generated_failure,
-                protocol: None,
-            };
+            let generated = stream
+                .generated_failure
+                .map(|v| (RowId::Kind(Kind::Generated), v));
+            return generated.into_iter().collect();
         }
-        if let Err(why) = self.prepared() {
-            let verdict = self.suite.not_ready(why);
-            return Run {
-                cases: stream
-                    .table
-                    .iter()
-                    .map(|c| (c.name.clone(), verdict.clone()))
-                    .collect(),
-                generated: selection.generated.then(|| verdict.clone()),
-                protocol: selection.protocol.then(|| verdict.clone()),
-            };
+        match self.ready() {
+            Ok(language) => self.judge_stream(selection, stream, &self.suite.runner(language)),
+            Err(why) => {
+                let cases = stream.table.iter().map(|c| RowId::Case(c.name.clone()));
+                let streamed = [Kind::Generated, Kind::Protocol].into_iter();
+                let kinds = streamed.filter(|&kind| selection.has(kind));
+                let rows = cases.chain(kinds.map(RowId::Kind));
+                rows.map(|row| (row, self.not_ready(why))).collect()
+            }
         }
-        self.judge_stream(selection, stream)
     }
 
     /// Sends the stream to the language's runner and judges each part of
     /// its answers.
-    fn judge_stream(&self, selection: &Selection, stream: Stream) -> Run {
-        let name = &self.language().name;
-        let runner = self.suite.runner(self.language());
+    fn judge_stream(&self, selection: &Selection, stream: Stream, runner: &Session) -> Run {
+        let port = &self.port;
         // A known failure's fault restarts the runner but does not use
         // its fault budget (which guards against a broken runner).
-        let known = self.suite.known_failures.get(name);
-        let expected = |case: &str| known.is_some_and(|k| k.contains_key(case));
-        let mut split = stream.answer(&runner, &expected, self.suite.repeat);
+        let expected = |case: &str| port.known.contains_key(case);
+        let mut split = stream.answer(runner, &expected, self.suite.repeat);
         // A fault after the last answer is the runner's: the generated
         // trial carries it when it ran, else the last case's, else (the
         // refusals alone in the stream) the protocol trial.
-        let protocol = selection.protocol.then(|| {
+        let protocol = selection.has(Kind::Protocol).then(|| {
             let after = if stream.table.is_empty() && stream.generated.is_empty() {
                 split.after.take()
             } else {
                 None
             };
-            let verdict = judge_protocol(&runner, &split.refusals.replies, after);
-            let verdict = self
-                .suite
-                .apply_known_failure(name, Kind::Protocol.name(), verdict);
+            let label = &runner.command.label;
+            let verdict = answers::refusals(label, &split.refusals.replies, after);
+            let verdict = port.listed(Kind::Protocol.name(), verdict);
             repeat::changed(&split.refusals.changed).unwrap_or(verdict)
         });
-        let cases = self.judge_cases(&runner, &stream, split.table, split.after.as_ref());
+        let cases = self.judge_cases(&stream, split.table, split.after.as_ref());
         let generated = stream
             .generated_failure
-            .or_else(|| flaky_generated(&split.generated.changed))
+            .or_else(|| answers::flaky_generated(&split.generated.changed))
             .or_else(|| {
-                selection.generated.then(|| {
-                    let answers = Answers {
-                        replies: split.generated.replies,
-                        after: split.after,
-                    };
-                    let verdict = judge_generated(&runner, stream.generated, &answers);
-                    self.suite
-                        .apply_known_failure(name, Kind::Generated.name(), verdict)
+                selection.has(Kind::Generated).then(|| {
+                    let replies = &split.generated.replies;
+                    let problems = differential::judge_all(stream.generated, replies);
+                    let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
+                        let why = wrong.text.clone();
+                        differential::shrink(runner, GENERATED_SEED, wrong.index, why)
+                            .report(&runner.command.label)
+                    });
+                    let faults: Vec<(usize, &str)> = (problems.iter().filter(|p| p.fault))
+                        .map(|p| (p.index, p.text.as_str()))
+                        .collect();
+                    let after = split.after.as_ref();
+                    let verdict = answers::generated(problems.len(), &faults, shrunk, after);
+                    port.listed(Kind::Generated.name(), verdict)
                 })
             });
-        Run {
-            cases,
-            generated,
-            protocol,
-        }
+        let kinds = [(Kind::Generated, generated), (Kind::Protocol, protocol)];
+        let kinds = kinds
+            .into_iter()
+            .filter_map(|(kind, v)| Some((RowId::Kind(kind), v?)));
+        cases.into_iter().chain(kinds).collect()
     }
 
     /// The table's verdicts by case name; the last one carries the fault
     /// after the last answer when no generated scenario came after it.
-    fn judge_cases(
-        &self,
-        runner: &Session,
-        stream: &Stream,
-        part: Part,
-        after: Option<&Fault>,
-    ) -> BTreeMap<String, Verdict> {
-        let mut verdicts = self
-            .suite
-            .judge(&self.language().name, &stream.table, part.replies);
+    fn judge_cases(&self, stream: &Stream, part: Part, after: Option<&Fault>) -> Run {
+        let verdicts = answers::answers(
+            &self.suite.root,
+            self.port.name(),
+            &stream.table,
+            part.replies,
+        );
+        let mut verdicts: Vec<Verdict> = (stream.table.iter().zip(verdicts))
+            .map(|(case, verdict)| self.port.listed(&case.name, verdict))
+            .collect();
         // A changed answer fails whatever the known-failures list says:
         // a flaky port is not a known failure.
         for (verdict, changed) in verdicts.iter_mut().zip(part.changed) {
@@ -172,153 +169,38 @@ impl Job {
         }
         if stream.generated.is_empty() {
             if let (Some(why), Some(last)) = (after, verdicts.last_mut()) {
-                *last = after_last_answer(runner, why, last);
+                *last = after_last_answer(why, last);
             }
         }
-        stream
-            .table
-            .iter()
-            .map(|c| c.name.clone())
-            .zip(verdicts)
-            .collect()
+        let rows = stream.table.iter().map(|c| RowId::Case(c.name.clone()));
+        rows.zip(verdicts).collect()
     }
 
-    fn case_verdict(&self, name: &str) -> Verdict {
-        self.run().cases.get(name).cloned().unwrap_or_else(|| {
-            Verdict::Fail(Reason::Harness(format!(
-                "case `{name}` was not run: a bug in the harness"
-            )))
-        })
-    }
-
-    fn generated_verdict(&self) -> Verdict {
-        self.run().generated.clone().unwrap_or_else(|| {
-            Verdict::Fail(Reason::Harness(
-                "the generated scenarios were not run: a bug in the harness".into(),
-            ))
-        })
-    }
-
-    /// The verdict of the language's trial of `kind`: the one place that
-    /// says how each kind is judged (a new kind is a compile error here).
-    fn kind_verdict(&self, kind: Kind) -> Verdict {
-        match kind {
-            Kind::Generated => self.generated_verdict(),
-            Kind::Protocol => self.protocol_verdict(),
-            Kind::Demo => self.once(&self.demo, Suite::check_demo),
-            Kind::DemoConfig => self.once(&self.demo_config, Suite::check_demo_config),
-            Kind::Unit => self.once(&self.unit, Suite::check_unit),
-        }
-    }
-
-    fn protocol_verdict(&self) -> Verdict {
-        self.run().protocol.clone().unwrap_or_else(|| {
-            Verdict::Fail(Reason::Harness(
-                "the protocol's refusals were not sent: a bug in the harness".into(),
-            ))
-        })
-    }
-
-    /// A check of the prepared language, run once (or `REPEAT` times) and
-    /// shared.
-    fn once(&self, cell: &OnceLock<Verdict>, check: fn(&Suite, &Language) -> Verdict) -> Verdict {
-        cell.get_or_init(|| match self.prepared() {
-            Err(why) => self.suite.not_ready(why),
-            Ok(()) => repeat::verdict(self.suite.repeat, || check(&self.suite, self.language())),
-        })
-        .clone()
-    }
-}
-
-/// The verdict of the last case of a stream whose runner faulted after its
-/// last answer: a failure that names the runner, not the case.
-fn after_last_answer(runner: &Session, fault: &Fault, verdict: &Verdict) -> Verdict {
-    if matches!(verdict, Verdict::Ignore(_)) {
-        return verdict.clone();
-    }
-    Verdict::Fail(Reason::Runner(RunnerFault {
-        fault: Box::new(fault.relative_to(&runner.command.dir)),
-        carrier: Carrier::LastCase(Box::new(verdict.clone())),
-    }))
-}
-
-/// Judges a runner's replies to the refusals the protocol requires; a
-/// fault after its last answer is the runner's and shows here.
-fn judge_protocol(runner: &Session, replies: &[Reply], after: Option<Fault>) -> Verdict {
-    let dir = &runner.command.dir;
-    let problems: Vec<String> = protocol::judge_refusals(replies)
-        .iter()
-        .map(|problem| relative_in(problem, dir))
-        .collect();
-    if problems.is_empty() && after.is_none() {
-        return Verdict::Pass;
-    }
-    Verdict::Fail(Reason::Protocol(Refusals {
-        runner: runner.command.label.clone(),
-        problems,
-        after: after.map(|fault| Box::new(fault.relative_to(dir))),
-    }))
-}
-
-/// The generated trial's failure when some scenarios' answers changed
-/// between the runs of `make test REPEAT=N`.
-fn flaky_generated(changed: &[Option<String>]) -> Option<Verdict> {
-    let flaky: Vec<(usize, &String)> = changed
-        .iter()
-        .enumerate()
-        .filter_map(|(at, why)| why.as_ref().map(|why| (at, why)))
-        .collect();
-    let (first, why) = flaky.first()?;
-    Some(Verdict::Fail(Reason::Flaky(Flaky::Generated {
-        changed: flaky.len(),
-        total: changed.len(),
-        seed: GENERATED_SEED,
-        first: (*first, (*why).clone()),
-    })))
-}
-
-/// Judges a language's answers to the fixed-seed scenarios; the first one
-/// it gets wrong is shrunk and shown as a ready case. A runner fault (on a
-/// scenario, or after the last answer) is reported as it is, never shrunk.
-fn judge_generated(runner: &Session, cases: &[Case], answers: &Answers) -> Verdict {
-    let problems = differential::judge_all(cases, &answers.replies);
-    let language = runner.command.label.clone();
-    if problems.is_empty() {
-        return match &answers.after {
-            None => Verdict::Pass,
-            Some(fault) => Verdict::Fail(Reason::Runner(RunnerFault {
-                fault: Box::new(fault.relative_to(&runner.command.dir)),
-                carrier: Carrier::Generated,
-            })),
+    /// The verdict of the language's trial `row`: the one place that says
+    /// how each kind is judged (a new kind is a compile error here).
+    fn verdict(&self, row: &RowId) -> Verdict {
+        let (kind, check): (_, fn(&Suite, &Port) -> Verdict) = match row {
+            RowId::Kind(kind @ Kind::Demo) => (kind, Suite::check_demo),
+            RowId::Kind(kind @ Kind::DemoConfig) => (kind, Suite::check_demo_config),
+            RowId::Kind(kind @ Kind::Unit) => (kind, Suite::check_unit),
+            // Answered in the runner's stream.
+            RowId::Kind(Kind::Generated | Kind::Protocol) | RowId::Case(_) => {
+                return self.run().get(row).cloned().unwrap_or_else(|| {
+                    Verdict::Fail(Reason::Harness(format!(
+                        "`{}` was not run: a bug in the harness",
+                        row.name()
+                    )))
+                })
+            }
         };
+        self.checks[kind]
+            .get_or_init(|| match self.ready() {
+                Err(why) => self.not_ready(why),
+                Ok(_) => repeat::verdict(self.suite.repeat, || check(&self.suite, &self.port)),
+            })
+            .clone()
     }
-    let dir = &runner.command.dir;
-    let faults: Vec<&Problem> = problems.iter().filter(|p| p.fault).collect();
-    let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
-        let finding = differential::shrink(
-            runner as &dyn Runner,
-            GENERATED_SEED,
-            wrong.index,
-            wrong.text.clone(),
-        );
-        relative_in(&finding.report(&language), dir)
-    });
-    Verdict::Fail(Reason::Generated {
-        failed: problems.len(),
-        total: GENERATED_COUNT,
-        seed: GENERATED_SEED,
-        runner_faults: faults.len(),
-        first_fault: faults
-            .first()
-            .map(|first| (first.index, relative_in(&first.text, dir))),
-        shrunk,
-        after: answers
-            .after
-            .as_ref()
-            .map(|fault| Box::new(fault.relative_to(dir))),
-    })
 }
-
 /// Where trials put their results while they run on libtest-mimic's pool.
 pub type Recorder = Arc<Mutex<Vec<Recorded>>>;
 
@@ -328,27 +210,24 @@ pub type Recorder = Arc<Mutex<Vec<Recorded>>>;
 pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<Trial> {
     let mut trials = Vec::new();
     let mut jobs = Vec::new();
-    for (index, language) in suite.languages.iter().enumerate() {
+    for port in &suite.ports {
         let job = Arc::new(Job {
             suite: Arc::clone(&suite),
-            language: index,
+            port: Arc::clone(port),
             selection: OnceLock::new(),
-            prepared: OnceLock::new(),
             run: OnceLock::new(),
-            demo: OnceLock::new(),
-            demo_config: OnceLock::new(),
-            unit: OnceLock::new(),
+            checks: Kind::ALL.map(|kind| (kind, OnceLock::new())).into(),
         });
-        let trial = |row: RowId, verdict: Box<dyn Fn(&Job) -> Verdict + Send>| {
+        let trial = |row: RowId| {
             let job = Arc::clone(&job);
             let recorder = Arc::clone(recorder);
             let id = TrialId {
-                language: language.name.clone(),
+                language: port.name().to_owned(),
                 row,
             };
             Trial::ignorable_test(id.name(), move || {
                 let started = Instant::now();
-                let verdict = verdict(&job);
+                let verdict = job.verdict(&id.row);
                 let record = Recorded {
                     id,
                     verdict: verdict.clone(),
@@ -363,35 +242,20 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
         };
         let mut selection = Selection::default();
         for (case_index, case) in suite.cases.iter().enumerate() {
-            let name = case.name.clone();
-            let case_trial = trial(
-                RowId::Case(case.name.clone()),
-                Box::new(move |job| job.case_verdict(&name)),
-            );
+            let case_trial = trial(RowId::Case(case.name.clone()));
             if is_selected(args, &case_trial) {
                 selection.cases.push(case_index);
             }
             trials.push(case_trial);
         }
         for kind in Kind::ALL {
-            let kind_trial = trial(
-                RowId::Kind(kind),
-                Box::new(move |job| job.kind_verdict(kind)),
-            );
+            let kind_trial = trial(RowId::Kind(kind));
             if is_selected(args, &kind_trial) {
-                match kind {
-                    // Answered in the runner's stream, after the cases.
-                    Kind::Generated => selection.generated = true,
-                    Kind::Protocol => selection.protocol = true,
-                    Kind::Demo | Kind::DemoConfig | Kind::Unit => selection.checks.push(kind),
-                }
+                selection.kinds.push(kind);
             }
             trials.push(kind_trial);
         }
-        let busy = !selection.cases.is_empty()
-            || selection.generated
-            || selection.protocol
-            || !selection.checks.is_empty();
+        let busy = !selection.cases.is_empty() || !selection.kinds.is_empty();
         let _ = job.selection.set(selection);
         if busy && !args.list {
             jobs.push(job);
@@ -400,8 +264,8 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
     for job in jobs {
         std::thread::spawn(move || {
             job.run();
-            for &kind in job.selection.get().map_or(&[][..], |s| &s.checks) {
-                job.kind_verdict(kind);
+            for &kind in job.selection.get().map_or(&[][..], |s| &s.kinds) {
+                job.verdict(&RowId::Kind(kind));
             }
         });
     }

@@ -4,6 +4,7 @@
 //! uses some of it.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{mpsc, Arc};
@@ -13,11 +14,12 @@ use libtest_mimic::{Arguments, Conclusion};
 use parity::config::{Kind, Settings};
 use parity::exec;
 use parity::fault::Fault;
+use parity::judge::{Reason, Verdict};
 use parity::protocol::Reply;
 use parity::report::trial::Recorded;
 use parity::report::Report;
 use parity::session::Session;
-use parity::suite::{trials, Recorder, Suite};
+use parity::suite::{trials, Port, Recorder, Suite};
 use parity::table::Case;
 use parity::toolchain::Language;
 
@@ -112,6 +114,22 @@ pub fn fault_of(reply: &Reply) -> &Fault {
     }
 }
 
+/// The reason `trial` failed with; the test fails if it did not.
+pub fn failure<'a>(verdicts: &'a BTreeMap<String, Verdict>, trial: &str) -> &'a Reason {
+    match &verdicts[trial] {
+        Verdict::Fail(reason) => reason,
+        other => panic!("{trial} should fail, got {other:?}"),
+    }
+}
+
+/// The runner fault a case's trial failed with.
+pub fn case_fault<'a>(verdicts: &'a BTreeMap<String, Verdict>, trial: &str) -> &'a Fault {
+    match failure(verdicts, trial) {
+        Reason::Fault { fault, .. } => fault,
+        other => panic!("{trial} should fail with a runner fault, got {other:?}"),
+    }
+}
+
 /// Skips every trial kind but the table's cases, as the harness lists
 /// them, so a new kind cannot slip into a test's counts.
 pub fn table_only() -> Vec<String> {
@@ -165,8 +183,13 @@ pub fn run_suite(suite: Suite, args: Arguments) -> Run {
 
 /// Runs `suite`'s trials for `language` alone, as `skip` leaves them, the
 /// inner run writing to a log in the fresh scratch folder `log_dir`.
-pub fn run_language(mut suite: Suite, language: Language, log_dir: &str, skip: Vec<String>) -> Run {
-    suite.languages = vec![language];
+pub fn run_language(
+    mut suite: Suite,
+    port: impl Into<Port>,
+    log_dir: &str,
+    skip: Vec<String>,
+) -> Run {
+    suite.ports = vec![Arc::new(port.into())];
     let log = scratch(log_dir).join("inner.log");
     run_suite(suite, inner_args(&log, skip))
 }

@@ -3,6 +3,7 @@
 //! into those parts, so the trials judge each part on its own.
 
 use super::Selection;
+use crate::config::Kind;
 use crate::judge::{Reason, Verdict};
 use crate::protocol::{self, Reply, Request};
 use crate::session::{Answers, Session};
@@ -40,12 +41,12 @@ impl<'a> Stream<'a> {
     pub(super) fn selected(suite: &'a Suite, selection: &Selection) -> Self {
         let table: Vec<&Case> = selection.cases.iter().map(|&i| &suite.cases[i]).collect();
         let (generated, generated_failure): (&[Case], Option<Verdict>) =
-            match (selection.generated, suite.generated_cases()) {
+            match (selection.has(Kind::Generated), suite.generated_cases()) {
                 (false, _) => (&[], None),
                 (true, Ok(cases)) => (cases, None),
                 (true, Err(why)) => (&[], Some(Verdict::Fail(Reason::Reference(why.to_owned())))),
             };
-        let refusals = if selection.protocol {
+        let refusals = if selection.has(Kind::Protocol) {
             protocol::refusal_requests()
         } else {
             Vec::new()
