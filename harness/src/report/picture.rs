@@ -10,8 +10,9 @@ use std::fmt::Write as _;
 use outbox::Message;
 
 use super::markup::escape;
-use super::trace::{simulate, Event, Outcome, Pass, Run};
+use super::trace::{simulate, Cut, Event, Pass, Run};
 use super::{Failure, Scenario};
+
 fn describe(message: &Message) -> String {
     format!(
         "#{} {} {}",
@@ -19,24 +20,14 @@ fn describe(message: &Message) -> String {
     )
 }
 
-fn id_list(ids: &[u64]) -> String {
-    let ids: Vec<String> = ids.iter().map(u64::to_string).collect();
-    format!("[{}]", ids.join(", "))
-}
-
-/// Rows of a column, the kept `items` of `all`, and a line saying how many
-/// more there were.
-fn rows_list<T>(out: &mut String, items: &[T], all: usize, mut item: impl FnMut(&mut String, &T)) {
+/// Rows of a column, the kept items, and a line saying how many more
+/// there were.
+fn rows_list<T>(out: &mut String, items: &Cut<T>, mut item: impl FnMut(&mut String, &T)) {
     out.push_str("<ol class=\"rows\">");
-    for it in items {
-        item(out, it);
-    }
-    if all > items.len() {
-        let _ = write!(
-            out,
-            "<li class=\"more\">… and {} more rows</li>",
-            all - items.len()
-        );
+    items.kept.iter().for_each(|it| item(out, it));
+    let more = items.all - items.kept.len();
+    if more > 0 {
+        let _ = write!(out, "<li class=\"more\">… and {more} more rows</li>");
     }
     out.push_str("</ol>");
 }
@@ -53,15 +44,15 @@ fn plain_row(out: &mut String, message: &Message) {
 fn event_row(out: &mut String, event: &Event) {
     let (class, what) = match event {
         Event::Attempt {
-            attempt, outcome, ..
-        } => match outcome {
-            Outcome::Published => ("published", format!("attempt {attempt}: published")),
-            Outcome::BrokerDown => ("down", format!("attempt {attempt}: broker down")),
-            Outcome::AckLost => (
-                "acklost",
-                format!("attempt {attempt}: ack lost (delivered)"),
-            ),
-        },
+            attempt, failure, ..
+        } => {
+            let (class, what) = match failure {
+                None => ("published", "published"),
+                Some(outbox::Failure::Down) => ("down", "broker down"),
+                Some(outbox::Failure::LostAck) => ("acklost", "ack lost (delivered)"),
+            };
+            (class, format!("attempt {attempt}: {what}"))
+        }
         Event::HeldBack { message } => {
             ("skipped", format!("skipped: {} blocked", message.aggregate))
         }
@@ -85,31 +76,25 @@ fn event_row(out: &mut String, event: &Event) {
 /// The consumer's side of a pass: each delivery handled or dropped.
 fn consumer_side(out: &mut String, pass: &Pass) {
     out.push_str("<div class=\"consumer\"><h5>consumer</h5>");
-    if pass.delivered == 0 {
+    if pass.deliveries.all == 0 {
         out.push_str("<p class=\"none\">nothing delivered</p></div>");
         return;
     }
-    rows_list(
-        out,
-        &pass.deliveries,
-        pass.delivered,
-        |out, (message, duplicate)| {
-            if *duplicate {
-                let _ = write!(
-                    out,
-                    "<li class=\"c dup\">#{} duplicate dropped</li>",
-                    message.id
-                );
-            } else {
-                let _ = write!(
-                    out,
-                    "<li class=\"c handled\">handled {} {}</li>",
-                    escape(&message.aggregate),
-                    escape(&message.event_type)
-                );
-            }
-        },
-    );
+    rows_list(out, &pass.deliveries, |out, (message, duplicate)| {
+        let _ = match duplicate {
+            true => write!(
+                out,
+                "<li class=\"c dup\">#{} duplicate dropped</li>",
+                message.id
+            ),
+            false => write!(
+                out,
+                "<li class=\"c handled\">handled {} {}</li>",
+                escape(&message.aggregate),
+                escape(&message.event_type)
+            ),
+        };
+    });
     out.push_str("</div>");
 }
 
@@ -191,10 +176,10 @@ fn scenario_line(out: &mut String, scenario: &Scenario) {
 /// The first column: the rows in the outbox before the first pass.
 fn outbox_column(out: &mut String, run: &Run) {
     out.push_str("<div class=\"col outbox\"><h4>outbox at start</h4>");
-    if run.initial.is_empty() {
+    if run.initial.all == 0 {
         out.push_str("<p class=\"none\">empty</p>");
     } else {
-        rows_list(out, &run.initial, run.initial_rows, plain_row);
+        rows_list(out, &run.initial, plain_row);
     }
     out.push_str("</div>");
 }
@@ -212,12 +197,12 @@ fn pass_column(out: &mut String, pass: &Pass) {
             ""
         }
     );
-    if pass.events.is_empty() {
+    if pass.events.all == 0 {
         out.push_str("<p class=\"none\">nothing to send</p>");
     } else {
-        rows_list(out, &pass.events, pass.rows, event_row);
+        rows_list(out, &pass.events, event_row);
     }
-    let _ = write!(out, "<p class=\"sent\">sent {}</p>", id_list(&pass.sent));
+    let _ = write!(out, "<p class=\"sent\">sent {:?}</p>", pass.sent);
     consumer_side(out, pass);
     out.push_str("</div>");
 }
@@ -225,7 +210,7 @@ fn pass_column(out: &mut String, pass: &Pass) {
 /// The column of rows written right after `pass`, if any were; after the
 /// last of the case's `passes` they are never sent, and the heading says so.
 fn written_column(out: &mut String, pass: &Pass, passes: u64) {
-    if pass.written == 0 {
+    if pass.written_after.all == 0 {
         return;
     }
     let heading = if pass.number == passes {
@@ -234,7 +219,7 @@ fn written_column(out: &mut String, pass: &Pass, passes: u64) {
         format!("written after pass {}", pass.number)
     };
     let _ = write!(out, "<div class=\"col written\"><h4>{heading}</h4>");
-    rows_list(out, &pass.written_after, pass.written, plain_row);
+    rows_list(out, &pass.written_after, plain_row);
     out.push_str("</div>");
 }
 

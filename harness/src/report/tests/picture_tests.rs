@@ -14,8 +14,8 @@ fn the_picture_is_the_reference_trace() {
     let sent: Vec<_> = run.passes.iter().map(|p| p.sent.clone()).collect();
     assert_eq!(sent, [vec![], vec![1, 2, 3, 4]]);
     assert_eq!(run.idle_passes, Some((3, 3)));
-    assert_eq!(run.passes[0].events.len(), 3);
-    assert_eq!(run.passes[0].written_after.len(), 1);
+    assert_eq!(run.passes[0].events.kept.len(), 3);
+    assert_eq!(run.passes[0].written_after.all, 1);
 
     let mut out = String::new();
     picture::render(&mut out, "case", &lost_ack());
@@ -33,6 +33,8 @@ fn the_picture_is_the_reference_trace() {
     ] {
         assert!(first_pass.contains(text), "{text} in {first_pass}");
     }
+    // Broker down: never delivered, so the consumer did not handle it.
+    assert!(!first_pass.contains("handled order-2"), "{first_pass}");
     let second_pass = &out[pass2..];
     assert!(second_pass
         .contains("attempt 3: published</span><span class=\"dup\">consumer: duplicate dropped"));
@@ -181,8 +183,8 @@ fn the_picture_keeps_what_it_draws_not_passes_times_rows() {
     assert!(small.kept() <= bound, "{}", small.kept());
     assert_eq!(large.kept(), small.kept());
     assert_eq!(large.passes.len(), 12);
-    assert_eq!(large.passes[0].rows, 3_000);
-    assert_eq!(large.initial_rows, 3_000);
+    assert_eq!(large.passes[0].events.all, 3_000);
+    assert_eq!(large.initial.all, 3_000);
     let undrawn = large.undrawn.expect("passes 13-2001 are summarised");
     assert_eq!(
         (undrawn.first, undrawn.last, undrawn.sent),

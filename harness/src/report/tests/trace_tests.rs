@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use outbox::{Failure, FlakyBroker, IdempotentConsumer, Message, OutboxRelay, OutboxTable};
 
-use super::super::trace::{traced_pass, with_held_back, Event, ObservedBroker, Outcome};
+use super::super::trace::{traced_pass, with_held_back, Event, ObservedBroker};
 
 fn table(rows: &[(u64, &str, &str)]) -> OutboxTable {
     let mut table = OutboxTable::new();
@@ -20,7 +20,7 @@ fn observed(failures: &[(u64, Failure)]) -> ObservedBroker {
     ObservedBroker::new(FlakyBroker::new(IdempotentConsumer::new(), failures))
 }
 
-/// (attempt, id, outcome, duplicate) or (held, id) as text, so a whole pass
+/// (attempt, id, failure, duplicate) or (held, id) as text, so a whole pass
 /// reads as one line in an assertion.
 fn story(events: &[Event]) -> Vec<String> {
     events
@@ -29,11 +29,12 @@ fn story(events: &[Event]) -> Vec<String> {
             Event::Attempt {
                 attempt,
                 message,
-                outcome,
+                failure,
                 duplicate_dropped,
             } => format!(
-                "{attempt}:#{} {outcome:?}{}",
+                "{attempt}:#{} {}{}",
                 message.id,
+                failure.map_or("Published".into(), |f| format!("{f:?}")),
                 if *duplicate_dropped { " dup" } else { "" }
             ),
             Event::HeldBack { message } => format!("held #{}", message.id),
@@ -54,7 +55,7 @@ fn every_row_of_the_batch_is_reported_in_order() {
     assert_eq!(sent, Vec::<u64>::new());
     assert_eq!(
         story(&first),
-        ["1:#1 AckLost", "2:#2 BrokerDown", "held #3", "held #4"]
+        ["1:#1 LostAck", "2:#2 Down", "held #3", "held #4"]
     );
     let (sent, second) = traced_pass(&mut table, &mut broker, 10);
     assert_eq!(sent, [1, 2, 3, 4]);
@@ -100,23 +101,19 @@ fn observing_changes_nothing_the_relay_or_consumer_does() {
         broker.consumer().duplicates(),
         plain.consumer().duplicates()
     );
-    let attempts: Vec<(u64, Outcome)> = events
+    let attempts: Vec<(u64, Option<Failure>)> = events
         .iter()
         .filter_map(|e| match e {
             Event::Attempt {
-                attempt, outcome, ..
-            } => Some((*attempt, *outcome)),
+                attempt, failure, ..
+            } => Some((*attempt, *failure)),
             Event::HeldBack { .. } => None,
         })
         .collect();
     // The report's count is the one the broker's script is keyed by: the
     // attempts run 1, 2, 3, ... and fail exactly where the script says.
-    let scripted = |n| match failures.iter().find(|(at, _)| *at == n) {
-        Some((_, Failure::Down)) => Outcome::BrokerDown,
-        Some((_, Failure::LostAck)) => Outcome::AckLost,
-        None => Outcome::Published,
-    };
-    let expected: Vec<(u64, Outcome)> = (1..=attempts.len() as u64)
+    let scripted = |n| failures.iter().find(|(at, _)| *at == n).map(|f| f.1);
+    let expected: Vec<_> = (1..=attempts.len() as u64)
         .map(|n| (n, scripted(n)))
         .collect();
     assert_eq!(attempts, expected);
@@ -136,47 +133,30 @@ fn observing_changes_nothing_the_relay_or_consumer_does() {
 }
 
 #[test]
-fn only_a_down_broker_does_not_deliver() {
-    assert!(Outcome::Published.delivered());
-    assert!(Outcome::AckLost.delivered());
-    assert!(!Outcome::BrokerDown.delivered());
-    let held = Event::HeldBack {
-        message: Message::new(7, "order-1", "A"),
-    };
-    assert_eq!(held.message().id, 7);
-}
-
-#[test]
 fn a_row_without_an_attempt_was_held_back_and_stray_attempts_stay() {
     let rows = [
         Message::new(1, "order-1", "A"),
         Message::new(2, "order-1", "B"),
         Message::new(3, "order-2", "A"),
     ];
-    let attempt = |attempt, message: &Message, outcome| Event::Attempt {
+    let attempt = |attempt, message: &Message, failure| Event::Attempt {
         attempt,
         message: message.clone(),
-        outcome,
+        failure,
         duplicate_dropped: false,
     };
     let events = with_held_back(
         &rows,
         vec![
-            attempt(1, &rows[0], Outcome::BrokerDown),
-            attempt(2, &rows[2], Outcome::Published),
+            attempt(1, &rows[0], Some(Failure::Down)),
+            attempt(2, &rows[2], None),
         ],
     );
-    assert_eq!(
-        story(&events),
-        ["1:#1 BrokerDown", "held #2", "2:#3 Published"]
-    );
+    assert_eq!(story(&events), ["1:#1 Down", "held #2", "2:#3 Published"]);
     // A batch cut to its first row: the later attempt is not lost.
     let events = with_held_back(
         &rows[..1],
-        vec![
-            attempt(1, &rows[0], Outcome::Published),
-            attempt(2, &rows[1], Outcome::Published),
-        ],
+        vec![attempt(1, &rows[0], None), attempt(2, &rows[1], None)],
     );
     assert_eq!(story(&events), ["1:#1 Published", "2:#2 Published"]);
 }
