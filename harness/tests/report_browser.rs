@@ -25,10 +25,8 @@ use std::time::Duration;
 use libtest_mimic::{Arguments, Completion, Conclusion, Trial};
 use parity::config::Settings;
 use parity::exec::{self, Stdin};
-use parity::report::results::{
-    Outcome, Results, RunRecord, State, Toolchain, TrialResult, VERSION,
-};
-use parity::report::trial::{RowId, TrialId};
+use parity::report::fixture::{self, message, row};
+use parity::report::results::{Outcome, State, TrialResult};
 use parity::report::{self, code, Failure, Report, Row, Scenario};
 use parity::suite::Suite;
 
@@ -57,80 +55,19 @@ const FLAGS: &[&str] = &[
 /// The go cell's failure text: a diff with characters HTML must escape.
 const GO_FAILURE: &str = "sent differs in pass 1\n  expected: [[2], [1, 3]]\n  actual:   [[2, 3], [1]]\n  (order-1 <OrderPaid> overtook #1 & was sent first)";
 
-fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> parity::table::Row {
-    parity::table::Row {
-        written_after_pass: after,
-        ..parity::table::Row::new(id, aggregate, event_type)
-    }
-}
-
-/// A row of the case `name` and its cells: (language, state, what it
-/// says); not run is an ignored trial.
-fn row(
-    name: &str,
-    description: &str,
-    scenario: Option<Scenario>,
-    cells: &[(&str, State, &str)],
-) -> (Row, Vec<TrialResult>) {
-    let id = RowId::Case(name.into());
-    let trials = cells
-        .iter()
-        .map(|&(language, state, text)| {
-            let verdict = match state {
-                State::Pass => Outcome::Pass,
-                State::NotRun => Outcome::Ignored,
-                State::KnownFailure => Outcome::KnownFailure,
-                _ => Outcome::Fail,
-            };
-            let trial = TrialId {
-                language: language.into(),
-                row: id.clone(),
-            };
-            TrialResult::new(
-                trial,
-                verdict,
-                state,
-                (verdict != Outcome::Pass).then(|| text.into()),
-            )
-        })
-        .collect();
-    let row = Row {
-        id,
-        description: description.into(),
-        seed: false,
-        scenario,
-    };
-    (row, trials)
-}
-
 /// Three languages, six rows: every status once, one failing cell, one
 /// cell not run, a restart, a row written between passes, a picture wider
 /// than the window, and the changes since a base.
 fn fixture() -> Report {
-    let toolchain = |name: &str, version: &str| Toolchain {
-        name: name.into(),
-        version: version.into(),
-    };
-    let (rows, trials): (Vec<Row>, Vec<Vec<TrialResult>>) = fixture_rows().into_iter().unzip();
-    let mut report = Report {
-        results: Results {
-            version: VERSION,
-            run: RunRecord {
-                commit: "17aa8fc".into(),
-                date: "2026-11-30T06:00:00Z".into(),
-                filter: "lost_ack --skip /generated".into(),
-                toolchains: vec![
-                    toolchain("rust", "rustc 1.80.0"),
-                    toolchain("go", "go1.22.2"),
-                    toolchain("python", "Python 3.12.3"),
-                ],
-            },
-            trials: trials.concat(),
-        },
-        rows,
-        code: code_fixture(),
-        base: None,
-    };
+    let toolchains = [
+        ("rust", "rustc 1.80.0"),
+        ("go", "go1.22.2"),
+        ("python", "Python 3.12.3"),
+    ];
+    let mut report = fixture::report(&toolchains, fixture_rows());
+    report.results.run.commit = "17aa8fc".into();
+    report.results.run.filter = "lost_ack --skip /generated".into();
+    report.code = code_fixture();
     // A base in which rust's lost_ack crashed: the changes come first.
     let mut base = report.results.clone();
     let crashed = (

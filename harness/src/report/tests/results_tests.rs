@@ -1,7 +1,7 @@
 //! The results file, the diff against a base and the Markdown summary.
 
 use super::super::*;
-use super::{kind_row, lost_ack, report, row, scratch};
+use super::{lost_ack, report, row, scratch};
 use crate::config::Kind;
 use results::{Results, State};
 use trial::RowId;
@@ -28,21 +28,23 @@ fn every_state() -> Report {
                 ("go", State::NotRun, "go is not installed"),
             ],
         ),
-        kind_row(
-            Kind::Generated,
+        row(
+            "generated",
+            None,
             &[
                 ("rust", State::KnownFailure, "issue 3"),
                 ("go", State::StaleKnownFailure, stale),
             ],
         ),
-        kind_row(
-            Kind::Unit,
+        row(
+            "unit",
+            None,
             &[
                 ("rust", State::HarnessFault, "the reference failed"),
                 ("go", State::NotRun, "the go toolchain is missing"),
             ],
         ),
-        kind_row(Kind::Demo, &[("rust", State::Pass, "")]),
+        row("demo", None, &[("rust", State::Pass, "")]),
     ])
 }
 
@@ -215,7 +217,7 @@ fn four_flips() -> Report {
     let trials = &mut now.results.trials;
     trials.splice(0..2, flipped);
     trials.retain(|t| !(t.language == "rust" && t.row == RowId::Kind(Kind::Unit)));
-    trials.extend(kind_row(Kind::Demo, &[("go", State::Pass, "")]).1);
+    trials.extend(row("demo", None, &[("go", State::Pass, "")]).1);
     now
 }
 
