@@ -1,8 +1,11 @@
 //! The results file, the diff against a base and the Markdown summary.
 
+use std::collections::{BTreeSet, HashMap, HashSet};
+
 use super::super::*;
 use super::{lost_ack, report, row, scratch};
 use crate::config::Kind;
+use crate::judge::known_failures::{self, KnownFailures, PLACEHOLDER};
 use results::{Results, State};
 use trial::RowId;
 
@@ -48,12 +51,14 @@ fn every_state() -> Report {
     ])
 }
 
+fn schema() -> serde_json::Value {
+    let path = crate::repo_root().join("harness/results.schema.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
 fn results_validator() -> jsonschema::Validator {
-    let schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(crate::repo_root().join("harness/results.schema.json")).unwrap(),
-    )
-    .unwrap();
-    jsonschema::validator_for(&schema).expect("harness/results.schema.json is a valid JSON Schema")
+    jsonschema::validator_for(&schema())
+        .expect("harness/results.schema.json is a valid JSON Schema")
 }
 
 #[test]
@@ -61,17 +66,10 @@ fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
     let results = every_state().results;
     assert_eq!(results.trials.len(), 9, "the demo's go cell did not run");
     let states: Vec<&str> = results.trials.iter().map(|e| e.state.id()).collect();
-    let expected = [
-        "pass",
-        "wrong_answer",
-        "runner_fault",
-        "not_run",
-        "known_failure",
-    ];
-    assert_eq!(states[..5], expected);
     assert_eq!(
-        states[5..],
-        ["stale_known_failure", "harness_fault", "not_run", "pass"]
+        states.join(" "),
+        "pass wrong_answer runner_fault not_run known_failure stale_known_failure harness_fault \
+         not_run pass"
     );
     assert_eq!(
         results.trials[1].summary.as_deref(),
@@ -79,17 +77,13 @@ fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
     );
     let value: serde_json::Value = serde_json::from_str(&results.to_json()).unwrap();
     // The fields tools outside the harness read (`make mutants`).
-    assert_eq!(value["trials"][1]["kind"], "case");
-    assert_eq!(value["trials"][1]["case"], "lost_ack");
-    assert_eq!(value["trials"][1]["verdict"], "fail");
-    assert_eq!(value["trials"][4]["kind"], "generated");
-    assert_eq!(value["trials"][4]["case"], "generated");
+    let fields = |t: usize| ["kind", "case", "verdict"].map(|f| value["trials"][t][f].clone());
+    assert_eq!(fields(1), ["case", "lost_ack", "fail"]);
+    assert_eq!(fields(4), ["generated", "generated", "known_failure"]);
     let validator = results_validator();
-    let errors: Vec<String> = validator
-        .iter_errors(&value)
-        .map(|e| e.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}");
+    validator
+        .validate(&value)
+        .expect("the results file is valid");
     // The schema can refuse: a state the format does not know, a pass with
     // a reason, a failure without one.
     for (trial, field, bad) in [
@@ -177,25 +171,16 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
 
     let mut now = four_flips();
     let base_of_now = diff::compare(&base, &now.results);
-    let what: Vec<(String, String)> = base_of_now
-        .changes
-        .iter()
-        .map(|c| (c.cell(), c.what()))
-        .collect();
-    let what: Vec<(&str, &str)> = what.iter().map(|(c, w)| (c.as_str(), w.as_str())).collect();
     assert_eq!(
-        what,
-        [
-            ("rust/lost_ack", "✓ pass → ✗ wrong answer"),
-            ("go/lost_ack", "✗ wrong answer → ✓ pass"),
-            ("go/demo", "new: ✓ pass"),
-            ("rust/unit", "gone (was ⊗ harness fault)"),
-        ]
+        diff::text(&base_of_now),
+        "parity: changed since the base (commit 4122aa5): 4 cell(s)\n\
+         \x20 rust/lost_ack: ✓ pass → ✗ wrong answer: `lost_ack`: the result differs from expect\n\
+         \x20 go/lost_ack: ✗ wrong answer → ✓ pass\n\
+         \x20 go/demo: new: ✓ pass\n\
+         \x20 rust/unit: gone (was ⊗ harness fault): the reference failed\n"
     );
     assert_eq!(base_of_now.filter_note(), None);
     a_narrower_filter_compares_only_what_both_ran(&base, &now.results);
-    let text = diff::text(&base_of_now);
-    assert!(text.contains("  rust/lost_ack: ✓ pass → ✗ wrong answer: `lost_ack`: the result differs from expect\n"), "{text}");
     now.base = Some(base_of_now);
     the_page_and_the_summary_list_the_changes(&now);
 }
@@ -289,14 +274,12 @@ fn the_known_failure_lists_are_told_what_to_add_and_remove_and_rewritten() {
     // go fails lost_ack (not listed), its stale generated entry passes now;
     // rust's harness fault and go's missing toolchain are not a port's.
     let results = every_state().results;
-    let lists = std::collections::HashMap::from([(
-        "go".to_string(),
-        crate::judge::known_failures::KnownFailures::from([
-            ("generated".to_string(), "issue 7".to_string()),
-            ("filtered_out".to_string(), "issue 8".to_string()),
-        ]),
-    )]);
-    let names = std::collections::HashSet::from(["lost_ack", "batch_of_two", "filtered_out"]);
+    let known_list = |entries: [(&str, &str); 2]| -> KnownFailures {
+        entries.map(|(k, v)| (k.to_owned(), v.to_owned())).into()
+    };
+    let go = known_list([("generated", "issue 7"), ("filtered_out", "issue 8")]);
+    let lists = HashMap::from([("go".to_owned(), go)]);
+    let names = HashSet::from(["lost_ack", "batch_of_two", "filtered_out"]);
     let advice = known::advice(&results, &lists, &names);
     let short: Vec<(&str, Vec<&str>, Vec<&str>)> = advice
         .iter()
@@ -319,16 +302,8 @@ fn the_known_failure_lists_are_told_what_to_add_and_remove_and_rewritten() {
     assert!(text.contains("parity: runners/go/known-failures.json and this run disagree (make known-failures LANG=go rewrites it):\n  add    \"lost_ack\": why it fails (`lost_ack`: the result differs from expect)\n  remove \"generated\": it passes now\n"), "{text}");
 
     let (list, notes) = known::rewrite(&results, "go", &lists["go"], &names);
-    assert_eq!(
-        list,
-        crate::judge::known_failures::KnownFailures::from([
-            ("filtered_out".to_string(), "issue 8".to_string()),
-            (
-                "lost_ack".to_string(),
-                crate::judge::known_failures::PLACEHOLDER.to_string()
-            ),
-        ])
-    );
+    let rewritten = known_list([("filtered_out", "issue 8"), ("lost_ack", PLACEHOLDER)]);
+    assert_eq!(list, rewritten);
     assert_eq!(notes.len(), 2, "{notes:?}");
     // The placeholder keeps the list from being used until it says why.
     let root = scratch("known");
@@ -338,7 +313,7 @@ fn the_known_failure_lists_are_told_what_to_add_and_remove_and_rewritten() {
         known::to_json(&list),
     )
     .unwrap();
-    let err = crate::judge::known_failures::load(&root, "go", &names).unwrap_err();
+    let err = known_failures::load(&root, "go", &names).unwrap_err();
     assert!(
         err.contains("`lost_ack` still has the placeholder reason"),
         "{err}"
@@ -346,25 +321,15 @@ fn the_known_failure_lists_are_told_what_to_add_and_remove_and_rewritten() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
-/// Every trial kind the harness has is one the schema allows (a case, or
-/// one of [`crate::config::Kind::ALL`]): the `protocol` kind was written by
-/// every run and refused by the schema, which listed the kinds by hand.
+/// The schema's trial kinds are the harness's (a case, or one of
+/// [`crate::config::Kind::ALL`]): the `protocol` kind was written by every
+/// run and refused by the schema, which listed the kinds by hand.
 #[test]
 fn the_schema_allows_every_trial_kind() {
-    let schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(crate::repo_root().join("harness/results.schema.json")).unwrap(),
-    )
-    .unwrap();
-    let listed = schema
-        .pointer("/properties/trials/items/properties/kind/enum")
-        .and_then(|v| v.as_array())
-        .expect("the schema lists the trial kinds");
-    let mut listed: Vec<&str> = listed.iter().filter_map(|v| v.as_str()).collect();
-    let mut kinds: Vec<&str> = crate::config::Kind::ALL.iter().map(|k| k.name()).collect();
-    kinds.push("case");
-    listed.sort_unstable();
-    kinds.sort_unstable();
-    assert_eq!(listed, kinds);
+    let listed = schema()["properties"]["trials"]["items"]["properties"]["kind"]["enum"].clone();
+    let listed: BTreeSet<String> = serde_json::from_value(listed).unwrap();
+    let kinds = Kind::ALL.iter().map(|k| k.name()).chain(["case"]);
+    assert_eq!(listed, kinds.map(str::to_owned).collect());
 }
 
 /// A base file whose commit, case name and reason carry a lone `\r`, an
