@@ -264,34 +264,40 @@ fn page_dir() -> PathBuf {
     dir
 }
 
-/// What a probe copy of `html` wrote: `script`, added before `</body>`,
-/// writes its result as JSON into `<pre id="{id}">`, which `--dump-dom`
-/// prints after load (with `args`, the window's size among them).
-fn probe(program: &Path, name: &str, html: &str, script: &str, id: &str, args: &[&str]) -> String {
+/// Defines `done(value)` for a probe's script: it writes `value` as JSON
+/// into the DOM, with `<`, `>`, `&` and U+00A0 as JSON escapes, so the
+/// serializer prints the text as it is.
+const DONE: &str = "<script>function done(value) { var p = document.createElement('pre');\
+    p.id = 'probe-result'; p.textContent = JSON.stringify(value).replace(/[<>&\\u00a0]/g,\
+    function (c) { return '\\\\u' + ('000' + c.charCodeAt(0).toString(16)).slice(-4); });\
+    document.body.appendChild(p); }</script>";
+
+/// What `script`, added to a probe copy of `html` before `</body>`, hands
+/// to `done(value)` (see [`DONE`]), which `--dump-dom` prints after load
+/// (with `args`, the window's size among them).
+fn probe<T: serde::de::DeserializeOwned>(
+    program: &Path,
+    name: &str,
+    html: &str,
+    script: &str,
+    args: &[&str],
+) -> T {
     let dir = page_dir();
     let probe = dir.join(format!("{name}.html"));
-    std::fs::write(
-        &probe,
-        html.replacen("</body>", &format!("{script}</body>"), 1),
-    )
-    .unwrap();
+    let page = html.replacen("</body>", &format!("{DONE}{script}</body>"), 1);
+    std::fs::write(&probe, page).unwrap();
     let mut argv = vec!["--dump-dom".to_owned()];
     argv.extend(args.iter().map(|a| (*a).to_owned()));
     argv.push(file_url(&probe));
     let out = chromium(program, &dir, name, &argv).unwrap();
-    let open = format!("<pre id=\"{id}\">");
-    let start = out.stdout.find(&open).unwrap_or_else(|| {
-        panic!(
-            "{name}: the probe wrote no result; stderr ends:\n{}",
-            parity::text::tail(&out.stderr, 20)
-        )
-    }) + open.len();
-    let end = start + out.stdout[start..].find("</pre>").unwrap();
-    out.stdout[start..end]
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&nbsp;", "\u{a0}")
-        .replace("&amp;", "&")
+    let result = out.stdout.split("<pre id=\"probe-result\">").nth(1);
+    let json = result
+        .and_then(|r| r.split("</pre>").next())
+        .unwrap_or_else(|| {
+            let stderr = parity::text::tail(&out.stderr, 20);
+            panic!("{name}: the probe wrote no result; stderr ends:\n{stderr}")
+        });
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("{name}: the probe's result: {e}: {json}"))
 }
 
 /// `text` as the serializer writes it in an element.
@@ -405,19 +411,9 @@ fn load(program: &Path, name: &str, report: &Report) -> String {
 /// Whether the page is wider than the window, measured by Chromium in a
 /// probe copy of the page.
 fn assert_no_overflow(program: &Path, name: &str, html: &str) {
-    let script = "<script>var p = document.createElement('pre'); p.id = 'width-result'; \
-                  p.textContent = JSON.stringify([document.documentElement.scrollWidth, \
-                  window.innerWidth]); document.body.appendChild(p)</script>";
+    let script = "<script>done([document.documentElement.scrollWidth, window.innerWidth])</script>";
     let args = ["--window-size=1000,800"];
-    let json = probe(
-        program,
-        &format!("width-{name}"),
-        html,
-        script,
-        "width-result",
-        &args,
-    );
-    let [scroll, window]: [u64; 2] = serde_json::from_str(&json).unwrap();
+    let [scroll, window]: [u64; 2] = probe(program, &format!("width-{name}"), html, script, &args);
     assert!(
         scroll <= window,
         "{name}: the page is {scroll} px wide in a {window} px window"
@@ -508,21 +504,11 @@ fn measure_code_panel(program: &Path, name: &str, html: &str) -> serde_json::Val
              return [].map.call(range.getClientRects(), function (r) {{ return [r.left, r.top]; }}); }};\
            var code = document.querySelector('figure[data-code=\"relay/python\"] pre code');\
            var node = code && code.firstChild;\
-           var p = document.createElement('pre'); p.id = 'layout-result';\
-           p.textContent = JSON.stringify({{ parts: parts,\
-             header: node ? rects(node, '{HEADER}') : [], inside: node ? rects(node, '{INSIDE}') : [] }});\
-           document.body.appendChild(p); }})()</script>"
+           done({{ parts: parts, header: node ? rects(node, '{HEADER}') : [],\
+                   inside: node ? rects(node, '{INSIDE}') : [] }}); }})()</script>"
     );
-    let name = format!("layout-{name}");
-    let json = probe(
-        program,
-        &name,
-        html,
-        &script,
-        "layout-result",
-        &["--window-size=1280,2000"],
-    );
-    serde_json::from_str(&json).unwrap()
+    let args = ["--window-size=1280,2000"];
+    probe(program, &format!("layout-{name}"), html, &script, &args)
 }
 
 /// The matrix of a loaded page, checked against `report`: one cell per
@@ -732,19 +718,12 @@ fn html_validate(tools: &Path, page: &Path) -> (bool, String) {
 fn axe(program: &Path, tools: &Path, name: &str, html: &str) -> Vec<String> {
     let axe = std::fs::read_to_string(tools.join("node_modules/axe-core/axe.min.js")).unwrap();
     let script = "<script>axe.run(document, {resultTypes: ['violations']}).then(function (r) {\
-        var p = document.createElement('pre'); p.id = 'axe-result';\
-        p.textContent = JSON.stringify(r.violations.map(function (v) {\
+        done(r.violations.map(function (v) {\
           return v.id + ' (' + v.impact + '): ' + v.help + ': ' + v.nodes.slice(0, 5).map(function (n) { return n.target.join(' '); }).join(', ');\
-        })); document.body.appendChild(p); });</script>";
-    let json = probe(
-        program,
-        &format!("axe-{name}"),
-        html,
-        &format!("<script>{axe}</script>{script}"),
-        "axe-result",
-        &["--virtual-time-budget=30000", "--window-size=1400,1800"],
-    );
-    serde_json::from_str(&json).unwrap_or_else(|e| panic!("{name}: axe's result: {e}: {json}"))
+        })); });</script>";
+    let args = ["--virtual-time-budget=30000", "--window-size=1400,1800"];
+    let script = format!("<script>{axe}</script>{script}");
+    probe(program, &format!("axe-{name}"), html, &script, &args)
 }
 
 /// The page passes html-validate and axe-core with no finding, and both
