@@ -172,20 +172,23 @@ fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
     let parts = code::parts(&manifests, &root);
     let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["message", "table", "broker", "relay", "consumer"]);
+    let languages = manifests.iter().map(|m| m.name.as_str());
     for part in &parts {
-        let languages: Vec<&str> = part.languages.iter().map(|(l, _)| l.as_str()).collect();
-        let expected: Vec<&str> = manifests.iter().map(|m| m.name.as_str()).collect();
-        assert_eq!(languages, expected);
-        for source in part.languages.iter().flat_map(|(_, s)| s) {
-            // The text is the file's, whatever the ports helper made it.
-            let on_disk = std::fs::read_to_string(root.join(&source.path));
-            assert_eq!(
-                source.text.as_ref().ok(),
-                on_disk.as_ref().ok(),
-                "{}",
-                source.path
-            );
-        }
+        assert!(part
+            .languages
+            .iter()
+            .map(|(l, _)| l.as_str())
+            .eq(languages.clone()));
+    }
+    for source in parts.iter().flat_map(|p| &p.languages).flat_map(|(_, s)| s) {
+        // The text is the file's, whatever the ports helper made it.
+        let on_disk = std::fs::read_to_string(root.join(&source.path)).ok();
+        assert_eq!(
+            source.text.as_ref().ok(),
+            on_disk.as_ref(),
+            "{}",
+            source.path
+        );
     }
     let elsewhere = root.join("target/parity/report-unit/no-sources");
     let missing = code::parts(&manifests, &elsewhere);
@@ -234,11 +237,8 @@ fn every_state_has_its_own_word_and_symbol_and_id() {
 #[test]
 fn the_seed_cases_come_first_in_the_practice_order_then_file_order() {
     let cases = crate::table::load(&[crate::repo_root().join("cases")]).expect("the table loads");
-    let page = report(Vec::new());
-    let page = Report {
-        rows: run::rows(&cases),
-        ..page
-    };
+    let mut page = report(Vec::new());
+    page.rows = run::rows(&cases);
     let names: Vec<&str> = page.rows.iter().map(|r| r.id.name()).collect();
     assert_eq!(names[..5], run::SEED_CASES);
     assert!(page.rows[..5].iter().all(|r| r.seed));
@@ -250,11 +250,11 @@ fn the_seed_cases_come_first_in_the_practice_order_then_file_order() {
         .collect();
     assert_eq!(names[5..5 + rest.len()], rest);
     let html = render(&page);
-    assert!(html.contains(
-        "<a href=\"#case-all_in_one_pass\">all_in_one_pass</a> <span class=\"seed\">seed case</span></th>"
-    ));
-    let first_picture = html.find("<section class=\"case\"").unwrap();
-    assert!(
-        html[first_picture..].starts_with("<section class=\"case\" id=\"case-all_in_one_pass\">")
-    );
+    for shown in [
+        "<a href=\"#case-all_in_one_pass\">all_in_one_pass</a> <span class=\"seed\">seed case</span></th>",
+        // The first case's section, right after the pictures' legend.
+        "outbox</span></p><section class=\"case\" id=\"case-all_in_one_pass\">",
+    ] {
+        assert!(html.contains(shown), "{shown}");
+    }
 }
