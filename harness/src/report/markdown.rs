@@ -105,15 +105,12 @@ fn failures(out: &mut String, report: &Report) {
 /// The matrix, one symbol a cell, and its legend.
 fn matrix(out: &mut String, report: &Report) {
     let matrix = Matrix::new(report);
-    out.push_str("### Matrix\n\n| case |");
-    for language in matrix.languages() {
-        let _ = write!(out, " {} |", cell(language));
-    }
-    out.push_str("\n|---|");
-    for _ in matrix.languages() {
-        out.push_str("---|");
-    }
-    out.push('\n');
+    let header: String = matrix
+        .languages()
+        .map(|l| format!(" {} |", cell(l)))
+        .collect();
+    let rule = "---|".repeat(matrix.languages().count());
+    let _ = writeln!(out, "### Matrix\n\n| case |{header}\n|---|{rule}");
     for row in &report.rows {
         let seed = if row.seed { " (seed)" } else { "" };
         let _ = write!(out, "| {}{seed} |", cell(row.id.name()));

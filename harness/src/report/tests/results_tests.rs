@@ -11,43 +11,27 @@ use trial::RowId;
 
 /// A report with every state, one cell each, plus a cell not selected.
 fn every_state() -> Report {
+    use State::*;
     let differs = "`lost_ack`: the result differs from expect\n\ndiff";
     let crashed = "`batch_of_two`: runner fault: crashed";
     let stale = "known failure `generated` passes now";
+    let (harness, missing) = ("the reference failed", "the go toolchain is missing");
+    let lost = [("rust", Pass, ""), ("go", WrongAnswer, differs)];
+    let batch = [
+        ("rust", RunnerFault, crashed),
+        ("go", NotRun, "go is not installed"),
+    ];
+    let generated = [
+        ("rust", KnownFailure, "issue 3"),
+        ("go", StaleKnownFailure, stale),
+    ];
+    let unit = [("rust", HarnessFault, harness), ("go", NotRun, missing)];
     report(vec![
-        row(
-            "lost_ack",
-            Some(lost_ack()),
-            &[
-                ("rust", State::Pass, ""),
-                ("go", State::WrongAnswer, differs),
-            ],
-        ),
-        row(
-            "batch_of_two",
-            Some(lost_ack()),
-            &[
-                ("rust", State::RunnerFault, crashed),
-                ("go", State::NotRun, "go is not installed"),
-            ],
-        ),
-        row(
-            "generated",
-            None,
-            &[
-                ("rust", State::KnownFailure, "issue 3"),
-                ("go", State::StaleKnownFailure, stale),
-            ],
-        ),
-        row(
-            "unit",
-            None,
-            &[
-                ("rust", State::HarnessFault, "the reference failed"),
-                ("go", State::NotRun, "the go toolchain is missing"),
-            ],
-        ),
-        row("demo", None, &[("rust", State::Pass, "")]),
+        row("lost_ack", Some(lost_ack()), &lost),
+        row("batch_of_two", Some(lost_ack()), &batch),
+        row("generated", None, &generated),
+        row("unit", None, &unit),
+        row("demo", None, &[("rust", Pass, "")]),
     ])
 }
 
@@ -190,15 +174,11 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
 fn four_flips() -> Report {
     let mut now = every_state();
     let differs = "`lost_ack`: the result differs from expect";
-    let flipped = row(
-        "lost_ack",
-        None,
-        &[
-            ("rust", State::WrongAnswer, differs),
-            ("go", State::Pass, ""),
-        ],
-    )
-    .1;
+    let flipped = [
+        ("rust", State::WrongAnswer, differs),
+        ("go", State::Pass, ""),
+    ];
+    let flipped = row("lost_ack", None, &flipped).1;
     let trials = &mut now.results.trials;
     trials.splice(0..2, flipped);
     trials.retain(|t| !(t.language == "rust" && t.row == RowId::Kind(Kind::Unit)));
@@ -339,17 +319,16 @@ fn the_schema_allows_every_trial_kind() {
 /// heading.
 #[test]
 fn a_base_files_control_characters_act_neither_on_the_terminal_nor_in_the_summary() {
+    let report = |rows| fixture::report(&[("go", "go1.22.2")], rows);
     let mut now = report(vec![row("lost_ack", None, &[("go", State::Pass, "")])]);
-    now.results.run.toolchains.remove(0);
     let hostile = "x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
-    let mut base = now.results.clone();
-    base.run.commit = hostile.into();
     let wrong = [("go", State::WrongAnswer, hostile)];
-    base.trials = [
-        row("lost_ack", None, &wrong).1,
-        row(hostile, None, &wrong).1,
-    ]
-    .concat();
+    let mut base = report(vec![
+        row("lost_ack", None, &wrong),
+        row(hostile, None, &wrong),
+    ])
+    .results;
+    base.run.commit = hostile.into();
     for trial in &mut base.trials {
         trial.summary = Some(hostile.into());
     }
