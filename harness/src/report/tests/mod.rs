@@ -98,33 +98,19 @@ fn nothing_from_the_input_acts_on_the_page() {
 /// of each language counts its cells, those it did not run among them.
 #[test]
 fn a_cell_says_its_state_links_to_its_text_and_is_counted() {
+    use State::*;
     let failure = "sent differs in pass 1\n  expected [2]\n  actual   [1, 2]\n";
+    let lost = [("rust", Pass, ""), ("go", WrongAnswer, failure)];
+    let a = [("rust", Pass, ""), ("go", NotRun, "go is not installed")];
+    let b = [
+        ("rust", RunnerFault, "`b`: runner fault: crashed"),
+        ("go", KnownFailure, "issue 9"),
+    ];
     let page = render(&report(vec![
-        row(
-            "lost_ack",
-            Some(lost_ack()),
-            &[
-                ("rust", State::Pass, ""),
-                ("go", State::WrongAnswer, failure),
-            ],
-        ),
-        row(
-            "a",
-            None,
-            &[
-                ("rust", State::Pass, ""),
-                ("go", State::NotRun, "go is not installed"),
-            ],
-        ),
-        row(
-            "b",
-            None,
-            &[
-                ("rust", State::RunnerFault, "`b`: runner fault: crashed"),
-                ("go", State::KnownFailure, "issue 9"),
-            ],
-        ),
-        row("generated", None, &[("rust", State::Pass, "")]),
+        row("lost_ack", Some(lost_ack()), &lost),
+        row("a", None, &a),
+        row("b", None, &b),
+        row("generated", None, &[("rust", Pass, "")]),
     ]));
     for shown in [
         "data-cell=\"lost_ack/rust\" data-status=\"pass\"><a href=\"#r-lost_ack--rust\">✓ pass</a></td>",
