@@ -62,16 +62,9 @@ fn changes(out: &mut String, base: &Base) {
         base.changes.len()
     );
     for change in &base.changes {
-        let _ = write!(
-            out,
-            "- `{}`: {}",
-            cell(&change.cell()),
-            cell(&change.what())
-        );
-        if let Some(summary) = &change.summary {
-            let _ = write!(out, ": {}", cell(summary));
-        }
-        out.push('\n');
+        let (name, what) = (cell(&change.cell()), cell(&change.what()));
+        let summary = change.summary.as_deref().map(|s| format!(": {}", cell(s)));
+        let _ = writeln!(out, "- `{name}`: {what}{}", summary.unwrap_or_default());
     }
     out.push('\n');
 }
