@@ -160,17 +160,16 @@ fn case_section(out: &mut String, matrix: &Matrix, row: &Row) {
             out,
             "<li class=\"result {class}\" id=\"{id}\"><b>{language}: {word}</b>"
         );
-        match (trial.map(|t| t.verdict), trial.and_then(reason)) {
+        let _ = match (
+            trial.map(|t| t.verdict),
+            trial.and_then(reason).map(|r| escape(&r)),
+        ) {
             // Long text scrolls inside the box: focusable, so a keyboard
             // can scroll it too.
-            (Some(Outcome::Fail), Some(text)) => {
-                let _ = write!(out, "<pre tabindex=\"0\">{}</pre>", escape(&text));
-            }
-            (_, Some(reason)) => {
-                let _ = write!(out, " — {}", escape(&reason));
-            }
-            (_, None) => {}
-        }
+            (Some(Outcome::Fail), Some(text)) => write!(out, "<pre tabindex=\"0\">{text}</pre>"),
+            (_, Some(reason)) => write!(out, " — {reason}"),
+            (_, None) => Ok(()),
+        };
         out.push_str("</li>");
     }
     out.push_str("</ul></section>");
@@ -241,11 +240,8 @@ fn contents(out: &mut String, report: &Report) {
     if !report.code.is_empty() {
         out.push_str(" · <a href=\"#code\">Code, part by part</a>:");
         for (i, part) in report.code.iter().enumerate() {
-            let (comma, id, name) = (
-                if i == 0 { "" } else { "," },
-                slug(&part.name),
-                escape(&part.name),
-            );
+            let comma = if i == 0 { "" } else { "," };
+            let (id, name) = (slug(&part.name), escape(&part.name));
             let _ = write!(out, "{comma} <a href=\"#code-{id}\">{name}</a>");
         }
     }
