@@ -25,10 +25,8 @@ use std::time::Duration;
 use libtest_mimic::{Arguments, Completion, Conclusion, Trial};
 use parity::config::Settings;
 use parity::exec::{self, Stdin};
-use parity::report::results::{
-    Outcome, Results, RunRecord, State, Toolchain, TrialResult, VERSION,
-};
-use parity::report::trial::{RowId, TrialId};
+use parity::report::fixture::{self, message, row};
+use parity::report::results::{Outcome, State, TrialResult};
 use parity::report::{self, code, Failure, Report, Row, Scenario};
 use parity::suite::Suite;
 
@@ -57,80 +55,19 @@ const FLAGS: &[&str] = &[
 /// The go cell's failure text: a diff with characters HTML must escape.
 const GO_FAILURE: &str = "sent differs in pass 1\n  expected: [[2], [1, 3]]\n  actual:   [[2, 3], [1]]\n  (order-1 <OrderPaid> overtook #1 & was sent first)";
 
-fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> parity::table::Row {
-    parity::table::Row {
-        written_after_pass: after,
-        ..parity::table::Row::new(id, aggregate, event_type)
-    }
-}
-
-/// A row of the case `name` and its cells: (language, state, what it
-/// says); not run is an ignored trial.
-fn row(
-    name: &str,
-    description: &str,
-    scenario: Option<Scenario>,
-    cells: &[(&str, State, &str)],
-) -> (Row, Vec<TrialResult>) {
-    let id = RowId::Case(name.into());
-    let trials = cells
-        .iter()
-        .map(|&(language, state, text)| {
-            let verdict = match state {
-                State::Pass => Outcome::Pass,
-                State::NotRun => Outcome::Ignored,
-                State::KnownFailure => Outcome::KnownFailure,
-                _ => Outcome::Fail,
-            };
-            let trial = TrialId {
-                language: language.into(),
-                row: id.clone(),
-            };
-            TrialResult::new(
-                trial,
-                verdict,
-                state,
-                (verdict != Outcome::Pass).then(|| text.into()),
-            )
-        })
-        .collect();
-    let row = Row {
-        id,
-        description: description.into(),
-        seed: false,
-        scenario,
-    };
-    (row, trials)
-}
-
 /// Three languages, six rows: every status once, one failing cell, one
 /// cell not run, a restart, a row written between passes, a picture wider
 /// than the window, and the changes since a base.
 fn fixture() -> Report {
-    let toolchain = |name: &str, version: &str| Toolchain {
-        name: name.into(),
-        version: version.into(),
-    };
-    let (rows, trials): (Vec<Row>, Vec<Vec<TrialResult>>) = fixture_rows().into_iter().unzip();
-    let mut report = Report {
-        results: Results {
-            version: VERSION,
-            run: RunRecord {
-                commit: "17aa8fc".into(),
-                date: "2026-11-30T06:00:00Z".into(),
-                filter: "lost_ack --skip /generated".into(),
-                toolchains: vec![
-                    toolchain("rust", "rustc 1.80.0"),
-                    toolchain("go", "go1.22.2"),
-                    toolchain("python", "Python 3.12.3"),
-                ],
-            },
-            trials: trials.concat(),
-        },
-        rows,
-        code: code_fixture(),
-        base: None,
-    };
+    let toolchains = [
+        ("rust", "rustc 1.80.0"),
+        ("go", "go1.22.2"),
+        ("python", "Python 3.12.3"),
+    ];
+    let mut report = fixture::report(&toolchains, fixture_rows());
+    report.results.run.commit = "17aa8fc".into();
+    report.results.run.filter = "lost_ack --skip /generated".into();
+    report.code = code_fixture();
     // A base in which rust's lost_ack crashed: the changes come first.
     let mut base = report.results.clone();
     let crashed = (
@@ -327,34 +264,40 @@ fn page_dir() -> PathBuf {
     dir
 }
 
-/// What a probe copy of `html` wrote: `script`, added before `</body>`,
-/// writes its result as JSON into `<pre id="{id}">`, which `--dump-dom`
-/// prints after load (with `args`, the window's size among them).
-fn probe(program: &Path, name: &str, html: &str, script: &str, id: &str, args: &[&str]) -> String {
+/// Defines `done(value)` for a probe's script: it writes `value` as JSON
+/// into the DOM, with `<`, `>`, `&` and U+00A0 as JSON escapes, so the
+/// serializer prints the text as it is.
+const DONE: &str = "<script>function done(value) { var p = document.createElement('pre');\
+    p.id = 'probe-result'; p.textContent = JSON.stringify(value).replace(/[<>&\\u00a0]/g,\
+    function (c) { return '\\\\u' + ('000' + c.charCodeAt(0).toString(16)).slice(-4); });\
+    document.body.appendChild(p); }</script>";
+
+/// What `script`, added to a probe copy of `html` before `</body>`, hands
+/// to `done(value)` (see [`DONE`]), which `--dump-dom` prints after load
+/// (with `args`, the window's size among them).
+fn probe<T: serde::de::DeserializeOwned>(
+    program: &Path,
+    name: &str,
+    html: &str,
+    script: &str,
+    args: &[&str],
+) -> T {
     let dir = page_dir();
     let probe = dir.join(format!("{name}.html"));
-    std::fs::write(
-        &probe,
-        html.replacen("</body>", &format!("{script}</body>"), 1),
-    )
-    .unwrap();
+    let page = html.replacen("</body>", &format!("{DONE}{script}</body>"), 1);
+    std::fs::write(&probe, page).unwrap();
     let mut argv = vec!["--dump-dom".to_owned()];
     argv.extend(args.iter().map(|a| (*a).to_owned()));
     argv.push(file_url(&probe));
     let out = chromium(program, &dir, name, &argv).unwrap();
-    let open = format!("<pre id=\"{id}\">");
-    let start = out.stdout.find(&open).unwrap_or_else(|| {
-        panic!(
-            "{name}: the probe wrote no result; stderr ends:\n{}",
-            parity::text::tail(&out.stderr, 20)
-        )
-    }) + open.len();
-    let end = start + out.stdout[start..].find("</pre>").unwrap();
-    out.stdout[start..end]
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&nbsp;", "\u{a0}")
-        .replace("&amp;", "&")
+    let result = out.stdout.split("<pre id=\"probe-result\">").nth(1);
+    let json = result
+        .and_then(|r| r.split("</pre>").next())
+        .unwrap_or_else(|| {
+            let stderr = parity::text::tail(&out.stderr, 20);
+            panic!("{name}: the probe wrote no result; stderr ends:\n{stderr}")
+        });
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("{name}: the probe's result: {e}: {json}"))
 }
 
 /// `text` as the serializer writes it in an element.
@@ -468,19 +411,9 @@ fn load(program: &Path, name: &str, report: &Report) -> String {
 /// Whether the page is wider than the window, measured by Chromium in a
 /// probe copy of the page.
 fn assert_no_overflow(program: &Path, name: &str, html: &str) {
-    let script = "<script>var p = document.createElement('pre'); p.id = 'width-result'; \
-                  p.textContent = JSON.stringify([document.documentElement.scrollWidth, \
-                  window.innerWidth]); document.body.appendChild(p)</script>";
+    let script = "<script>done([document.documentElement.scrollWidth, window.innerWidth])</script>";
     let args = ["--window-size=1000,800"];
-    let json = probe(
-        program,
-        &format!("width-{name}"),
-        html,
-        script,
-        "width-result",
-        &args,
-    );
-    let [scroll, window]: [u64; 2] = serde_json::from_str(&json).unwrap();
+    let [scroll, window]: [u64; 2] = probe(program, &format!("width-{name}"), html, script, &args);
     assert!(
         scroll <= window,
         "{name}: the page is {scroll} px wide in a {window} px window"
@@ -571,21 +504,11 @@ fn measure_code_panel(program: &Path, name: &str, html: &str) -> serde_json::Val
              return [].map.call(range.getClientRects(), function (r) {{ return [r.left, r.top]; }}); }};\
            var code = document.querySelector('figure[data-code=\"relay/python\"] pre code');\
            var node = code && code.firstChild;\
-           var p = document.createElement('pre'); p.id = 'layout-result';\
-           p.textContent = JSON.stringify({{ parts: parts,\
-             header: node ? rects(node, '{HEADER}') : [], inside: node ? rects(node, '{INSIDE}') : [] }});\
-           document.body.appendChild(p); }})()</script>"
+           done({{ parts: parts, header: node ? rects(node, '{HEADER}') : [],\
+                   inside: node ? rects(node, '{INSIDE}') : [] }}); }})()</script>"
     );
-    let name = format!("layout-{name}");
-    let json = probe(
-        program,
-        &name,
-        html,
-        &script,
-        "layout-result",
-        &["--window-size=1280,2000"],
-    );
-    serde_json::from_str(&json).unwrap()
+    let args = ["--window-size=1280,2000"];
+    probe(program, &format!("layout-{name}"), html, &script, &args)
 }
 
 /// The matrix of a loaded page, checked against `report`: one cell per
@@ -634,19 +557,16 @@ fn check_matrix(dom: &str, report: &Report) -> usize {
 
 /// The counts of one language's summary line:
 /// [passed, failed, ignored, known failures, not run].
-fn summary(dom: &str, language: &str) -> [Option<usize>; 5] {
+fn summary(dom: &str, language: &str) -> [usize; 5] {
     let tag = start_tags(dom, "li")
         .into_iter()
         .find(|tag| attribute(tag, "data-summary") == Some(language))
         .unwrap_or_else(|| panic!("no summary line for {language}"));
-    let count = |name: &str| attribute(tag, name).and_then(|v| v.parse::<usize>().ok());
-    [
-        count("data-passed"),
-        count("data-failed"),
-        count("data-ignored"),
-        count("data-known-failures"),
-        count("data-not-run"),
-    ]
+    let names = ["passed", "failed", "ignored", "known-failures", "not-run"];
+    names.map(|name| {
+        let count = attribute(tag, &format!("data-{name}")).and_then(|v| v.parse().ok());
+        count.unwrap_or_else(|| panic!("{language}'s summary has no count {name}: {tag}"))
+    })
 }
 
 /// The hand-written fixture: every kind of cell, counted by hand.
@@ -657,11 +577,7 @@ fn the_fixture_page(program: &Path) {
     let html = std::fs::read_to_string(page_dir().join("fixture.html")).unwrap();
     assert_code_panel_readable(program, "fixture", &html, &report.code);
     for (language, counts) in EXPECTED_SUMMARY {
-        assert_eq!(
-            summary(&dom, language),
-            counts.map(Some),
-            "summary of {language}"
-        );
+        assert_eq!(summary(&dom, language), *counts, "summary of {language}");
     }
     // The failure text survives verbatim (re-escaped by the serializer),
     // below its summary.
@@ -738,20 +654,20 @@ fn a_real_run_page(program: &Path) {
 /// The page's summary lines, added over the languages, against libtest's
 /// passed, failed and ignored counts (a known failure is ignored).
 fn assert_counts_are_libtests(dom: &str, conclusion: &Conclusion) {
-    let [mut passed, mut failed, mut ignored] = [0, 0, 0];
+    let mut counts = [0; 3];
     for language in ["fake-right", "fake-wrong", "fake-crash"] {
-        let [p, f, i, k, _] = summary(dom, language).map(Option::unwrap_or_default);
-        passed += p as u64;
-        failed += f as u64;
-        ignored += (i + k) as u64;
+        let [passed, failed, ignored, known, _] = summary(dom, language);
+        for (count, n) in counts.iter_mut().zip([passed, failed, ignored + known]) {
+            *count += n as u64;
+        }
     }
+    let libtest = [
+        conclusion.num_passed,
+        conclusion.num_failed,
+        conclusion.num_ignored,
+    ];
     assert_eq!(
-        [passed, failed, ignored],
-        [
-            conclusion.num_passed,
-            conclusion.num_failed,
-            conclusion.num_ignored
-        ],
+        counts, libtest,
         "the page's counts against libtest's summary"
     );
 }
@@ -795,19 +711,12 @@ fn html_validate(tools: &Path, page: &Path) -> (bool, String) {
 fn axe(program: &Path, tools: &Path, name: &str, html: &str) -> Vec<String> {
     let axe = std::fs::read_to_string(tools.join("node_modules/axe-core/axe.min.js")).unwrap();
     let script = "<script>axe.run(document, {resultTypes: ['violations']}).then(function (r) {\
-        var p = document.createElement('pre'); p.id = 'axe-result';\
-        p.textContent = JSON.stringify(r.violations.map(function (v) {\
+        done(r.violations.map(function (v) {\
           return v.id + ' (' + v.impact + '): ' + v.help + ': ' + v.nodes.slice(0, 5).map(function (n) { return n.target.join(' '); }).join(', ');\
-        })); document.body.appendChild(p); });</script>";
-    let json = probe(
-        program,
-        &format!("axe-{name}"),
-        html,
-        &format!("<script>{axe}</script>{script}"),
-        "axe-result",
-        &["--virtual-time-budget=30000", "--window-size=1400,1800"],
-    );
-    serde_json::from_str(&json).unwrap_or_else(|e| panic!("{name}: axe's result: {e}: {json}"))
+        })); });</script>";
+    let args = ["--virtual-time-budget=30000", "--window-size=1400,1800"];
+    let script = format!("<script>{axe}</script>{script}");
+    probe(program, &format!("axe-{name}"), html, &script, &args)
 }
 
 /// The page passes html-validate and axe-core with no finding, and both

@@ -301,37 +301,29 @@ mod tests {
     /// were when they were built as strings.
     #[test]
     fn flaky_texts_read_as_before() {
-        let requests = Reason::Flaky(Flaky::Requests {
-            changed: 2,
-            total: 9,
-            first: "its answer changed".into(),
-        });
-        assert_eq!(
-            text(&requests),
-            "2 of its 9 requests got replies that changed between runs; the first: its answer changed"
-        );
-        let generated = Reason::Flaky(Flaky::Generated {
-            changed: 1,
-            total: 400,
-            seed: 7,
-            first: (12, "its answer changed".into()),
-        });
-        assert_eq!(
-            text(&generated),
-            "1 of the 400 generated requests (seed 7; each scenario is sent twice) got answers \
-             that changed between runs. The first, request 12: its answer changed"
-        );
-        let verdicts = Reason::Flaky(Flaky::Verdicts(vec![
-            Verdict::Pass,
-            Verdict::KnownFailure("tracked".into()),
-        ]));
-        assert_eq!(
-            text(&verdicts),
-            "the verdict changed between the 2 runs (make test REPEAT=2):\n  run 1: pass\n  run 2: known failure: tracked"
-        );
-        assert_eq!(
-            summary(&verdicts),
-            "the verdict changed between the 2 runs (make test REPEAT=2):"
-        );
+        let verdicts =
+            Flaky::Verdicts(vec![Verdict::Pass, Verdict::KnownFailure("tracked".into())]);
+        let first = || "its answer changed".to_owned();
+        for (flaky, expected) in [
+            (
+                Flaky::Requests { changed: 2, total: 9, first: first() },
+                "2 of its 9 requests got replies that changed between runs; the first: its answer \
+                 changed",
+            ),
+            (
+                Flaky::Generated { changed: 1, total: 400, seed: 7, first: (12, first()) },
+                "1 of the 400 generated requests (seed 7; each scenario is sent twice) got answers \
+                 that changed between runs. The first, request 12: its answer changed",
+            ),
+            (
+                verdicts,
+                "the verdict changed between the 2 runs (make test REPEAT=2):\n  run 1: pass\n  \
+                 run 2: known failure: tracked",
+            ),
+        ] {
+            let reason = Reason::Flaky(flaky);
+            assert_eq!(text(&reason), expected);
+            assert_eq!(summary(&reason), expected.lines().next().unwrap());
+        }
     }
 }

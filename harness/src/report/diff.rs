@@ -3,6 +3,7 @@
 //! end of the terminal run and the CI summary.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use super::results::{Results, State, TrialResult};
 use crate::text::one_line;
@@ -136,15 +137,10 @@ pub fn text(base: &Base) -> String {
         base.changes.len()
     );
     for change in &base.changes {
-        out.push_str(&format!(
-            "  {}: {}",
-            one_line(&change.cell()),
-            change.what()
-        ));
-        if let Some(summary) = &change.summary {
-            out.push_str(&format!(": {}", one_line(summary)));
-        }
-        out.push('\n');
+        let (cell, what) = (one_line(&change.cell()), change.what());
+        let summary = change.summary.as_deref().map(one_line);
+        let summary = summary.map(|s| format!(": {s}")).unwrap_or_default();
+        let _ = writeln!(out, "  {cell}: {what}{summary}");
     }
     out
 }

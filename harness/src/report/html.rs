@@ -8,7 +8,7 @@ use super::code::Part;
 use super::markup::{case_id, escape, plural, result_id, slug};
 use super::results::{Outcome, State, TrialResult};
 use super::style::STYLE;
-use super::{picture, Matrix, Report, Row};
+use super::{picture, Matrix, Report, Row, Summary};
 
 /// What a cell says in full: a failure's summary above its text, another
 /// verdict's reason; nothing for a pass.
@@ -23,29 +23,23 @@ fn reason(trial: &TrialResult) -> Option<String> {
 
 fn header(out: &mut String, report: &Report) {
     let run = &report.results.run;
+    let (date, commit, filter) = (escape(&run.date), escape(&run.commit), escape(&run.filter));
     let _ = write!(
         out,
         "<header><h1>Outbox relay parity report</h1>\
-         <p class=\"run\">Run <time>{}</time>, commit <code>{}</code></p>",
-        escape(&run.date),
-        escape(&run.commit)
+         <p class=\"run\">Run <time>{date}</time>, commit <code>{commit}</code></p>"
     );
-    if !run.filter.is_empty() {
+    if !filter.is_empty() {
         let _ = write!(
             out,
-            "<p class=\"selection\">Trials selected by <code>{}</code>: a cell that says \"not run\" was not selected.</p>",
-            escape(&run.filter)
+            "<p class=\"selection\">Trials selected by <code>{filter}</code>: a cell that says \"not run\" was not selected.</p>"
         );
     }
     if !run.toolchains.is_empty() {
         out.push_str("<ul class=\"toolchains\">");
-        for toolchain in &run.toolchains {
-            let _ = write!(
-                out,
-                "<li>{}: <code>{}</code></li>",
-                escape(&toolchain.name),
-                escape(&toolchain.version)
-            );
+        for t in &run.toolchains {
+            let (name, version) = (escape(&t.name), escape(&t.version));
+            let _ = write!(out, "<li>{name}: <code>{version}</code></li>");
         }
         out.push_str("</ul>");
     }
@@ -55,29 +49,28 @@ fn header(out: &mut String, report: &Report) {
 fn summary(out: &mut String, matrix: &Matrix) {
     out.push_str("<section id=\"summary\"><h2>Summary</h2><ul class=\"summary\">");
     for language in matrix.languages() {
-        let s = matrix.summary(language);
-        let mut parts = vec![
-            plural(s.passed, "passed", "passed"),
-            plural(s.failed, "failed", "failed"),
-            plural(s.ignored, "not run", "not run"),
-            plural(s.known_failures, "known failure", "known failures"),
-        ];
-        if s.not_run > 0 {
-            parts.push(plural(s.not_run, "not selected", "not selected"));
-        }
+        let Summary {
+            passed,
+            failed,
+            ignored,
+            known_failures,
+            not_run,
+        } = matrix.summary(language);
+        let known = plural(known_failures, "known failure", "known failures");
+        let selected = match not_run {
+            0 => String::new(),
+            n => format!(", {n} not selected"),
+        };
+        let (name, bad) = (
+            escape(language),
+            if failed > 0 { " class=\"bad\"" } else { "" },
+        );
         let _ = write!(
             out,
-            "<li data-summary=\"{}\" data-passed=\"{}\" data-failed=\"{}\" data-ignored=\"{}\" \
-             data-known-failures=\"{}\" data-not-run=\"{}\"{}>{}: {}</li>",
-            escape(language),
-            s.passed,
-            s.failed,
-            s.ignored,
-            s.known_failures,
-            s.not_run,
-            if s.failed > 0 { " class=\"bad\"" } else { "" },
-            escape(language),
-            parts.join(", ")
+            "<li data-summary=\"{name}\" data-passed=\"{passed}\" data-failed=\"{failed}\" \
+             data-ignored=\"{ignored}\" data-known-failures=\"{known_failures}\" \
+             data-not-run=\"{not_run}\"{bad}>{name}: {passed} passed, {failed} failed, \
+             {ignored} not run, {known}{selected}</li>"
         );
     }
     out.push_str("</ul></section>");
@@ -92,28 +85,22 @@ fn matrix(out: &mut String, matrix: &Matrix) {
     }
     out.push_str("</tr></thead><tbody>");
     for row in &matrix.report.rows {
+        let (id, name, seed) = (case_id(row), escape(row.id.name()), seed_mark(row));
         let _ = write!(
             out,
-            "<tr><th scope=\"row\"><a href=\"#{}\">{}</a>{}</th>",
-            case_id(row),
-            escape(row.id.name()),
-            seed_mark(row)
+            "<tr><th scope=\"row\"><a href=\"#{id}\">{name}</a>{seed}</th>"
         );
         for language in matrix.languages() {
             let trial = matrix.cell(row, language);
             let state = matrix.state(row, language);
-            let (class, word) = (state.id(), state.word());
-            let title = trial
-                .and_then(reason)
-                .map(|r| format!(" title=\"{}\"", escape(&r)))
-                .unwrap_or_default();
+            let (class, word, to) = (state.id(), state.word(), result_id(row, language));
+            let title = trial.and_then(reason).map(|r| escape(&r));
+            let title = title.map(|r| format!(" title=\"{r}\"")).unwrap_or_default();
+            let language = escape(language);
             let _ = write!(
                 out,
-                "<td class=\"cell {class}\" data-cell=\"{}/{}\" data-status=\"{class}\"{title}>\
-                 <a href=\"#{}\">{word}</a>",
-                escape(row.id.name()),
-                escape(language),
-                result_id(row, language)
+                "<td class=\"cell {class}\" data-cell=\"{name}/{language}\" data-status=\"{class}\"\
+                 {title}><a href=\"#{to}\">{word}</a>"
             );
             if let Some(summary) = trial.and_then(|t| t.summary.as_deref()) {
                 let _ = write!(out, "<span class=\"why\">{}</span>", escape(summary));
@@ -124,12 +111,8 @@ fn matrix(out: &mut String, matrix: &Matrix) {
     }
     out.push_str("</tbody></table><p class=\"legend states\">");
     for state in State::ALL {
-        let _ = write!(
-            out,
-            "<span class=\"{}\">{}</span>",
-            state.id(),
-            state.word()
-        );
+        let (class, word) = (state.id(), state.word());
+        let _ = write!(out, "<span class=\"{class}\">{word}</span>");
     }
     out.push_str("</p></section>");
 }
@@ -155,19 +138,14 @@ fn seed_mark(row: &Row) -> &'static str {
 }
 
 fn case_section(out: &mut String, matrix: &Matrix, row: &Row) {
+    let (id, name, seed) = (case_id(row), escape(row.id.name()), seed_mark(row));
     let _ = write!(
         out,
-        "<section class=\"case\" id=\"{}\"><h3>{}{}</h3>",
-        case_id(row),
-        escape(row.id.name()),
-        seed_mark(row)
+        "<section class=\"case\" id=\"{id}\"><h3>{name}{seed}</h3>"
     );
     if !row.description.is_empty() {
-        let _ = write!(
-            out,
-            "<p class=\"description\">{}</p>",
-            escape(&row.description)
-        );
+        let description = escape(&row.description);
+        let _ = write!(out, "<p class=\"description\">{description}</p>");
     }
     if let Some(scenario) = &row.scenario {
         picture::render(out, row.id.name(), scenario);
@@ -176,24 +154,22 @@ fn case_section(out: &mut String, matrix: &Matrix, row: &Row) {
     for language in matrix.languages() {
         let trial = matrix.cell(row, language);
         let state = matrix.state(row, language);
-        let (class, word) = (state.id(), state.word());
+        let (class, word, id) = (state.id(), state.word(), result_id(row, language));
+        let language = escape(language);
         let _ = write!(
             out,
-            "<li class=\"result {class}\" id=\"{}\"><b>{}: {word}</b>",
-            result_id(row, language),
-            escape(language)
+            "<li class=\"result {class}\" id=\"{id}\"><b>{language}: {word}</b>"
         );
-        match (trial.map(|t| t.verdict), trial.and_then(reason)) {
+        let _ = match (
+            trial.map(|t| t.verdict),
+            trial.and_then(reason).map(|r| escape(&r)),
+        ) {
             // Long text scrolls inside the box: focusable, so a keyboard
             // can scroll it too.
-            (Some(Outcome::Fail), Some(text)) => {
-                let _ = write!(out, "<pre tabindex=\"0\">{}</pre>", escape(&text));
-            }
-            (_, Some(reason)) => {
-                let _ = write!(out, " — {}", escape(&reason));
-            }
-            (_, None) => {}
-        }
+            (Some(Outcome::Fail), Some(text)) => write!(out, "<pre tabindex=\"0\">{text}</pre>"),
+            (_, Some(reason)) => write!(out, " — {reason}"),
+            (_, None) => Ok(()),
+        };
         out.push_str("</li>");
     }
     out.push_str("</ul></section>");
@@ -214,42 +190,34 @@ fn code_panel(out: &mut String, parts: &[Part]) {
          ports can be compared at a glance.</p>",
     );
     for part in parts {
-        let id = format!("code-{}", slug(&part.name));
+        let (id, name) = (format!("code-{}", slug(&part.name)), escape(&part.name));
         let _ = write!(
             out,
             "<section class=\"part\" aria-labelledby=\"{id}\"><h3 id=\"{id}\">{name}</h3>\
              <div class=\"code-row\" tabindex=\"0\" role=\"group\" \
-             aria-label=\"{name} in every language\">",
-            name = escape(&part.name)
+             aria-label=\"{name} in every language\">"
         );
         for (language, sources) in &part.languages {
+            let language = escape(language);
             let _ = write!(
                 out,
-                "<figure class=\"code\" data-code=\"{}/{}\"><figcaption>{}</figcaption>",
-                escape(&part.name),
-                escape(language),
-                escape(language)
+                "<figure class=\"code\" data-code=\"{name}/{language}\"><figcaption>{language}</figcaption>"
             );
             for source in sources {
-                match &source.text {
-                    Ok(text) => {
-                        let _ = write!(
-                            out,
-                            "<p class=\"path\"><code>{}</code></p><pre><code>{}</code></pre>",
-                            escape(&source.path),
-                            escape(text)
-                        );
-                    }
-                    Err(why) => {
-                        let _ = write!(
-                            out,
-                            "<p class=\"path\"><code>{}</code></p><p class=\"missing\" data-missing=\"{}\">{}</p>",
-                            escape(&source.path),
-                            escape(&source.path),
-                            escape(why)
-                        );
-                    }
-                }
+                let path = escape(&source.path);
+                let _ = match &source.text {
+                    Ok(text) => write!(
+                        out,
+                        "<p class=\"path\"><code>{path}</code></p><pre><code>{}</code></pre>",
+                        escape(text)
+                    ),
+                    Err(why) => write!(
+                        out,
+                        "<p class=\"path\"><code>{path}</code></p><p class=\"missing\" \
+                         data-missing=\"{path}\">{}</p>",
+                        escape(why)
+                    ),
+                };
             }
             out.push_str("</figure>");
         }
@@ -272,13 +240,9 @@ fn contents(out: &mut String, report: &Report) {
     if !report.code.is_empty() {
         out.push_str(" · <a href=\"#code\">Code, part by part</a>:");
         for (i, part) in report.code.iter().enumerate() {
-            let _ = write!(
-                out,
-                "{} <a href=\"#code-{}\">{}</a>",
-                if i == 0 { "" } else { "," },
-                slug(&part.name),
-                escape(&part.name)
-            );
+            let comma = if i == 0 { "" } else { "," };
+            let (id, name) = (slug(&part.name), escape(&part.name));
+            let _ = write!(out, "{comma} <a href=\"#code-{id}\">{name}</a>");
         }
     }
     out.push_str("</nav>");
@@ -287,24 +251,24 @@ fn contents(out: &mut String, report: &Report) {
 /// What changed since the base, first on the page: each cell that flipped,
 /// linking to its details.
 fn changes(out: &mut String, matrix: &Matrix, base: &super::diff::Base) {
+    let commit = escape(&base.commit);
     let _ = write!(
         out,
-        "<section id=\"changes\"><h2>Changed since the base</h2><p>Compared with the results of commit <code>{}</code>: ",
-        escape(&base.commit)
+        "<section id=\"changes\"><h2>Changed since the base</h2><p>Compared with the results of commit <code>{commit}</code>: "
     );
     if let Some(note) = base.filter_note() {
-        let _ = write!(out, "{} (", escape(&note));
-        out.push_str("a cell only one of them selected shows as new or gone); ");
+        let note = escape(&note);
+        let _ = write!(
+            out,
+            "{note} (a cell only one of them selected shows as new or gone); "
+        );
     }
     if base.changes.is_empty() {
         out.push_str("no cell changed.</p></section>");
         return;
     }
-    let _ = write!(
-        out,
-        "{}.</p><ul class=\"changes\">",
-        plural(base.changes.len(), "cell changed", "cells changed")
-    );
+    let changed = plural(base.changes.len(), "cell changed", "cells changed");
+    let _ = write!(out, "{changed}.</p><ul class=\"changes\">");
     for change in &base.changes {
         let class = change.after.map_or("not_selected", |s| s.id());
         let shown = matrix
@@ -314,18 +278,14 @@ fn changes(out: &mut String, matrix: &Matrix, base: &super::diff::Base) {
             .find(|r| r.id.name() == change.case);
         let name = escape(&change.cell());
         let _ = write!(out, "<li class=\"change {class}\" data-change=\"{name}\">");
-        match shown.filter(|row| matrix.cell(row, &change.language).is_some()) {
-            Some(row) => {
-                let _ = write!(
-                    out,
-                    "<a href=\"#{}\">{name}</a>",
-                    result_id(row, &change.language)
-                );
-            }
-            None => {
-                let _ = write!(out, "<b>{name}</b>");
-            }
-        }
+        let _ = match shown.filter(|row| matrix.cell(row, &change.language).is_some()) {
+            Some(row) => write!(
+                out,
+                "<a href=\"#{}\">{name}</a>",
+                result_id(row, &change.language)
+            ),
+            None => write!(out, "<b>{name}</b>"),
+        };
         let _ = write!(out, ": {}", escape(&change.what()));
         if let Some(summary) = &change.summary {
             let _ = write!(out, " — {}", escape(summary));
@@ -339,13 +299,13 @@ fn changes(out: &mut String, matrix: &Matrix, base: &super::diff::Base) {
 pub(super) fn page(matrix: &Matrix) -> String {
     let report = matrix.report;
     let mut out = String::with_capacity(64 * 1024);
+    let commit = escape(&report.results.run.commit);
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>Parity report {}</title>\
-         <link rel=\"icon\" href=\"data:,\"><style>{STYLE}</style></head><body>",
-        escape(&report.results.run.commit)
+         <title>Parity report {commit}</title>\
+         <link rel=\"icon\" href=\"data:,\"><style>{STYLE}</style></head><body>"
     );
     header(&mut out, report);
     contents(&mut out, report);

@@ -62,16 +62,9 @@ fn changes(out: &mut String, base: &Base) {
         base.changes.len()
     );
     for change in &base.changes {
-        let _ = write!(
-            out,
-            "- `{}`: {}",
-            cell(&change.cell()),
-            cell(&change.what())
-        );
-        if let Some(summary) = &change.summary {
-            let _ = write!(out, ": {}", cell(summary));
-        }
-        out.push('\n');
+        let (name, what) = (cell(&change.cell()), cell(&change.what()));
+        let summary = change.summary.as_deref().map(|s| format!(": {}", cell(s)));
+        let _ = writeln!(out, "- `{name}`: {what}{}", summary.unwrap_or_default());
     }
     out.push('\n');
 }
@@ -105,15 +98,12 @@ fn failures(out: &mut String, report: &Report) {
 /// The matrix, one symbol a cell, and its legend.
 fn matrix(out: &mut String, report: &Report) {
     let matrix = Matrix::new(report);
-    out.push_str("### Matrix\n\n| case |");
-    for language in matrix.languages() {
-        let _ = write!(out, " {} |", cell(language));
-    }
-    out.push_str("\n|---|");
-    for _ in matrix.languages() {
-        out.push_str("---|");
-    }
-    out.push('\n');
+    let header: String = matrix
+        .languages()
+        .map(|l| format!(" {} |", cell(l)))
+        .collect();
+    let rule = "---|".repeat(matrix.languages().count());
+    let _ = writeln!(out, "### Matrix\n\n| case |{header}\n|---|{rule}");
     for row in &report.rows {
         let seed = if row.seed { " (seed)" } else { "" };
         let _ = write!(out, "| {}{seed} |", cell(row.id.name()));

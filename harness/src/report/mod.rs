@@ -20,6 +20,8 @@
 
 pub mod code;
 pub mod diff;
+#[doc(hidden)]
+pub mod fixture;
 mod html;
 pub mod junit;
 pub mod known;

@@ -10,42 +10,39 @@ use std::fmt::Write as _;
 use outbox::Message;
 
 use super::markup::escape;
-use super::trace::{simulate, Event, Outcome, Pass, Run};
+use super::trace::{simulate, Cut, Event, Pass, Run};
 use super::{Failure, Scenario};
+
 fn describe(message: &Message) -> String {
-    format!(
-        "#{} {} {}",
-        message.id, message.aggregate, message.event_type
-    )
+    let Message {
+        id,
+        aggregate,
+        event_type,
+    } = message;
+    escape(&format!("#{id} {aggregate} {event_type}"))
 }
 
-fn id_list(ids: &[u64]) -> String {
-    let ids: Vec<String> = ids.iter().map(u64::to_string).collect();
-    format!("[{}]", ids.join(", "))
-}
-
-/// Rows of a column, the kept `items` of `all`, and a line saying how many
-/// more there were.
-fn rows_list<T>(out: &mut String, items: &[T], all: usize, mut item: impl FnMut(&mut String, &T)) {
-    out.push_str("<ol class=\"rows\">");
-    for it in items {
-        item(out, it);
+/// Rows of a column, the kept items and a line saying how many more there
+/// were; `empty` when there are none.
+fn rows_list<T>(out: &mut String, items: &Cut<T>, empty: &str, item: fn(&mut String, &T)) {
+    if items.all == 0 {
+        let _ = write!(out, "<p class=\"none\">{empty}</p>");
+        return;
     }
-    if all > items.len() {
-        let _ = write!(
-            out,
-            "<li class=\"more\">… and {} more rows</li>",
-            all - items.len()
-        );
+    out.push_str("<ol class=\"rows\">");
+    items.kept.iter().for_each(|it| item(out, it));
+    let more = items.all - items.kept.len();
+    if more > 0 {
+        let _ = write!(out, "<li class=\"more\">… and {more} more rows</li>");
     }
     out.push_str("</ol>");
 }
 
 fn plain_row(out: &mut String, message: &Message) {
+    let message = describe(message);
     let _ = write!(
         out,
-        "<li class=\"ev new\"><span class=\"msg\">{}</span></li>",
-        escape(&describe(message))
+        "<li class=\"ev new\"><span class=\"msg\">{message}</span></li>"
     );
 }
 
@@ -53,24 +50,23 @@ fn plain_row(out: &mut String, message: &Message) {
 fn event_row(out: &mut String, event: &Event) {
     let (class, what) = match event {
         Event::Attempt {
-            attempt, outcome, ..
-        } => match outcome {
-            Outcome::Published => ("published", format!("attempt {attempt}: published")),
-            Outcome::BrokerDown => ("down", format!("attempt {attempt}: broker down")),
-            Outcome::AckLost => (
-                "acklost",
-                format!("attempt {attempt}: ack lost (delivered)"),
-            ),
-        },
+            attempt, failure, ..
+        } => {
+            let (class, what) = match failure {
+                None => ("published", "published"),
+                Some(outbox::Failure::Down) => ("down", "broker down"),
+                Some(outbox::Failure::LostAck) => ("acklost", "ack lost (delivered)"),
+            };
+            (class, format!("attempt {attempt}: {what}"))
+        }
         Event::HeldBack { message } => {
             ("skipped", format!("skipped: {} blocked", message.aggregate))
         }
     };
+    let (message, what) = (describe(event.message()), escape(&what));
     let _ = write!(
         out,
-        "<li class=\"ev {class}\"><span class=\"msg\">{}</span><span class=\"what\">{}</span>",
-        escape(&describe(event.message())),
-        escape(&what)
+        "<li class=\"ev {class}\"><span class=\"msg\">{message}</span><span class=\"what\">{what}</span>"
     );
     if let Event::Attempt {
         duplicate_dropped: true,
@@ -82,35 +78,18 @@ fn event_row(out: &mut String, event: &Event) {
     out.push_str("</li>");
 }
 
-/// The consumer's side of a pass: each delivery handled or dropped.
-fn consumer_side(out: &mut String, pass: &Pass) {
-    out.push_str("<div class=\"consumer\"><h5>consumer</h5>");
-    if pass.delivered == 0 {
-        out.push_str("<p class=\"none\">nothing delivered</p></div>");
-        return;
-    }
-    rows_list(
-        out,
-        &pass.deliveries,
-        pass.delivered,
-        |out, (message, duplicate)| {
-            if *duplicate {
-                let _ = write!(
-                    out,
-                    "<li class=\"c dup\">#{} duplicate dropped</li>",
-                    message.id
-                );
-            } else {
-                let _ = write!(
-                    out,
-                    "<li class=\"c handled\">handled {} {}</li>",
-                    escape(&message.aggregate),
-                    escape(&message.event_type)
-                );
-            }
-        },
-    );
-    out.push_str("</div>");
+/// One delivery on the consumer's side: handled, or dropped as a duplicate.
+fn delivery(out: &mut String, (message, duplicate): &(Message, bool)) {
+    let (id, aggregate, event) = (message.id, &message.aggregate, &message.event_type);
+    let _ = match duplicate {
+        true => write!(out, "<li class=\"c dup\">#{id} duplicate dropped</li>"),
+        false => write!(
+            out,
+            "<li class=\"c handled\">handled {} {}</li>",
+            escape(aggregate),
+            escape(event)
+        ),
+    };
 }
 
 fn span(first: u64, last: u64) -> String {
@@ -121,24 +100,6 @@ fn span(first: u64, last: u64) -> String {
     }
 }
 
-fn failure_script(scenario: &Scenario) -> String {
-    if scenario.failures.is_empty() {
-        return "no failures".to_string();
-    }
-    let parts: Vec<String> = scenario
-        .failures
-        .iter()
-        .map(|(attempt, failure)| {
-            let what = match failure {
-                Failure::Down => "broker down",
-                Failure::LostAck => "ack lost",
-            };
-            format!("attempt {attempt}: {what}")
-        })
-        .collect();
-    parts.join(", ")
-}
-
 /// The picture of `scenario` as an HTML fragment: a line stating the
 /// scenario, then the outbox at the start, a column per pass and a column
 /// wherever rows are written between passes.
@@ -147,10 +108,10 @@ pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
     let run = match simulate(scenario) {
         Ok(run) => run,
         Err(e) => {
+            let why = escape(&e);
             let _ = write!(
                 out,
-                "<p class=\"error\">The reference refused the scenario: {}</p>",
-                escape(&e)
+                "<p class=\"error\">The reference refused the scenario: {why}</p>"
             );
             return;
         }
@@ -162,7 +123,9 @@ pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
         "<div class=\"picture\" tabindex=\"0\" role=\"group\" aria-label=\"the reference's run of {}\">",
         escape(name)
     );
-    outbox_column(out, &run);
+    out.push_str("<div class=\"col outbox\"><h4>outbox at start</h4>");
+    rows_list(out, &run.initial, "empty", plain_row);
+    out.push_str("</div>");
     for pass in &run.passes {
         pass_column(out, pass);
         written_column(out, pass, scenario.passes);
@@ -173,59 +136,56 @@ pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
 
 /// The sentence above the picture: what the case asks of the relay.
 fn scenario_line(out: &mut String, scenario: &Scenario) {
+    let script: Vec<String> = scenario
+        .failures
+        .iter()
+        .map(|(attempt, failure)| {
+            let what = match failure {
+                Failure::Down => "broker down",
+                Failure::LostAck => "ack lost",
+            };
+            format!("attempt {attempt}: {what}")
+        })
+        .collect();
+    let script = match script.is_empty() {
+        true => "no failures".to_owned(),
+        false => escape(&script.join(", ")),
+    };
+    let (batch, passes) = (scenario.batch_size, scenario.passes);
+    let es = if passes == 1 { "" } else { "es" };
+    let restart = match scenario.restart_each_pass {
+        true => ", a new relay before every pass",
+        false => "",
+    };
     let _ = write!(
         out,
-        "<p class=\"scenario\">batch size {}, {} pass{}{}; {}</p>",
-        scenario.batch_size,
-        scenario.passes,
-        if scenario.passes == 1 { "" } else { "es" },
-        if scenario.restart_each_pass {
-            ", a new relay before every pass"
-        } else {
-            ""
-        },
-        escape(&failure_script(scenario))
+        "<p class=\"scenario\">batch size {batch}, {passes} pass{es}{restart}; {script}</p>"
     );
-}
-
-/// The first column: the rows in the outbox before the first pass.
-fn outbox_column(out: &mut String, run: &Run) {
-    out.push_str("<div class=\"col outbox\"><h4>outbox at start</h4>");
-    if run.initial.is_empty() {
-        out.push_str("<p class=\"none\">empty</p>");
-    } else {
-        rows_list(out, &run.initial, run.initial_rows, plain_row);
-    }
-    out.push_str("</div>");
 }
 
 /// One pass's column: each row's fate at the broker, what the relay
 /// reported sent, and what the consumer did.
 fn pass_column(out: &mut String, pass: &Pass) {
+    let restart = match pass.new_relay && pass.number > 1 {
+        true => " <span class=\"restart\">new relay</span>",
+        false => "",
+    };
     let _ = write!(
         out,
-        "<div class=\"col passcol\"><h4>pass {}{}</h4>",
-        pass.number,
-        if pass.new_relay && pass.number > 1 {
-            " <span class=\"restart\">new relay</span>"
-        } else {
-            ""
-        }
+        "<div class=\"col passcol\"><h4>pass {}{restart}</h4>",
+        pass.number
     );
-    if pass.events.is_empty() {
-        out.push_str("<p class=\"none\">nothing to send</p>");
-    } else {
-        rows_list(out, &pass.events, pass.rows, event_row);
-    }
-    let _ = write!(out, "<p class=\"sent\">sent {}</p>", id_list(&pass.sent));
-    consumer_side(out, pass);
-    out.push_str("</div>");
+    rows_list(out, &pass.events, "nothing to send", event_row);
+    let _ = write!(out, "<p class=\"sent\">sent {:?}</p>", pass.sent);
+    out.push_str("<div class=\"consumer\"><h5>consumer</h5>");
+    rows_list(out, &pass.deliveries, "nothing delivered", delivery);
+    out.push_str("</div></div>");
 }
 
 /// The column of rows written right after `pass`, if any were; after the
 /// last of the case's `passes` they are never sent, and the heading says so.
 fn written_column(out: &mut String, pass: &Pass, passes: u64) {
-    if pass.written == 0 {
+    if pass.written_after.all == 0 {
         return;
     }
     let heading = if pass.number == passes {
@@ -234,7 +194,7 @@ fn written_column(out: &mut String, pass: &Pass, passes: u64) {
         format!("written after pass {}", pass.number)
     };
     let _ = write!(out, "<div class=\"col written\"><h4>{heading}</h4>");
-    rows_list(out, &pass.written_after, pass.written, plain_row);
+    rows_list(out, &pass.written_after, "", plain_row);
     out.push_str("</div>");
 }
 
@@ -242,11 +202,10 @@ fn written_column(out: &mut String, pass: &Pass, passes: u64) {
 /// ones, then the idle passes after the last busy one.
 fn undrawn_columns(out: &mut String, run: &Run) {
     if let Some(undrawn) = run.undrawn {
+        let (span, sent) = (span(undrawn.first, undrawn.last), undrawn.sent);
         let _ = write!(
             out,
-            "<div class=\"col idle\"><h4>{}</h4><p class=\"none\">not drawn: {} more rows sent</p></div>",
-            span(undrawn.first, undrawn.last),
-            undrawn.sent
+            "<div class=\"col idle\"><h4>{span}</h4><p class=\"none\">not drawn: {sent} more rows sent</p></div>"
         );
     }
     if let Some((first, last)) = run.idle_passes {

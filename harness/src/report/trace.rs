@@ -19,25 +19,6 @@ use crate::oracle::passes::{self, Hook};
 
 use super::Scenario;
 
-/// How one publish attempt went, as the practice names the three cases.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Outcome {
-    /// Delivered and acknowledged: the relay marks the row sent.
-    Published,
-    /// The broker did not answer: not delivered, the row stays unsent.
-    BrokerDown,
-    /// Delivered, but the ack was lost: the row stays unsent and will be
-    /// delivered again, which is why the consumer dedupes.
-    AckLost,
-}
-
-impl Outcome {
-    /// Whether the consumer received the message on this attempt.
-    pub fn delivered(self) -> bool {
-        self != Outcome::BrokerDown
-    }
-}
-
 /// One thing that happened to one row of a relay's batch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Event {
@@ -48,8 +29,10 @@ pub(super) enum Event {
         attempt: u64,
         /// The row.
         message: Message,
-        /// What the publisher saw.
-        outcome: Outcome,
+        /// What went wrong, as the broker's script names it (`Down`: not
+        /// delivered; `LostAck`: delivered, the row stays unsent); `None`:
+        /// published.
+        failure: Option<Failure>,
         /// The message reached the consumer, which had processed its id
         /// before and dropped it: at-least-once delivery made harmless.
         duplicate_dropped: bool,
@@ -110,19 +93,10 @@ impl Broker for ObservedBroker {
         let duplicates_before = self.broker.consumer().duplicates();
         let result = self.broker.publish(message);
         self.attempts += 1;
-        let outcome = match result {
-            Ok(()) => Outcome::Published,
-            Err(PublishFailed {
-                failure: Failure::Down,
-            }) => Outcome::BrokerDown,
-            Err(PublishFailed {
-                failure: Failure::LostAck,
-            }) => Outcome::AckLost,
-        };
         self.events.push(Event::Attempt {
             attempt: self.attempts,
             message: message.clone(),
-            outcome,
+            failure: result.err().map(|e| e.failure),
             duplicate_dropped: self.broker.consumer().duplicates() > duplicates_before,
         });
         result
@@ -176,10 +150,28 @@ const MAX_DRAWN_PASSES: usize = 12;
 /// More rows in one column than this are summarised, not drawn.
 const MAX_DRAWN_ROWS: usize = 40;
 
+/// The first [`MAX_DRAWN_ROWS`] items of a column, and how many there
+/// were: a long case keeps what the picture draws, so the page's memory
+/// does not grow with the square of the case (passes times rows).
+#[derive(Debug)]
+pub(super) struct Cut<T> {
+    /// The items drawn, in order.
+    pub kept: Vec<T>,
+    /// How many there were.
+    pub all: usize,
+}
+
+impl<T> Cut<T> {
+    fn new(mut kept: Vec<T>) -> Self {
+        let all = kept.len();
+        kept.truncate(MAX_DRAWN_ROWS);
+        kept.shrink_to_fit();
+        Cut { kept, all }
+    }
+}
+
 /// One pass of the reference over the scenario, cut to what the picture
-/// draws: a long batch keeps only its first [`MAX_DRAWN_ROWS`] rows and
-/// the counts of the rest, so the page's memory does not grow with the
-/// square of the case (passes times rows).
+/// draws.
 #[derive(Debug)]
 pub(super) struct Pass {
     /// Counted from 1.
@@ -187,23 +179,15 @@ pub(super) struct Pass {
     /// A relay was built for this pass (the first, or every one when the
     /// case restarts the relay).
     pub new_relay: bool,
-    /// One event per row of the batch, in batch order, the first
-    /// [`MAX_DRAWN_ROWS`] of them.
-    pub events: Vec<Event>,
-    /// How many rows the batch had.
-    pub rows: usize,
+    /// One event per row of the batch, in batch order.
+    pub events: Cut<Event>,
     /// The consumer's side: each delivery (the row, and whether it was a
-    /// dropped duplicate), the first [`MAX_DRAWN_ROWS`] of them.
-    pub deliveries: Vec<(Message, bool)>,
-    /// How many deliveries the pass made.
-    pub delivered: usize,
+    /// dropped duplicate).
+    pub deliveries: Cut<(Message, bool)>,
     /// The ids the relay reported sent.
     pub sent: Vec<u64>,
-    /// Rows written into the outbox right after this pass, the first
-    /// [`MAX_DRAWN_ROWS`] of them.
-    pub written_after: Vec<Message>,
-    /// How many rows were written right after this pass.
-    pub written: usize,
+    /// Rows written into the outbox right after this pass.
+    pub written_after: Cut<Message>,
 }
 
 /// Passes that did something but are beyond [`MAX_DRAWN_PASSES`]: only
@@ -221,11 +205,8 @@ pub(super) struct Undrawn {
 /// The reference's whole run of a scenario, as much as the picture draws.
 #[derive(Debug)]
 pub(super) struct Run {
-    /// Rows in the outbox before the first pass, the first
-    /// [`MAX_DRAWN_ROWS`] of them.
-    pub initial: Vec<Message>,
-    /// How many rows were in the outbox before the first pass.
-    pub initial_rows: usize,
+    /// Rows in the outbox before the first pass.
+    pub initial: Cut<Message>,
     /// The first passes, at most [`MAX_DRAWN_PASSES`], in order.
     pub passes: Vec<Pass>,
     /// The busy passes after those.
@@ -239,21 +220,11 @@ impl Run {
     /// How many rows and events the run keeps, whatever the case's size:
     /// what a test bounds, so the page's memory cannot grow unseen.
     pub fn kept(&self) -> usize {
-        self.initial.len()
-            + self
-                .passes
-                .iter()
-                .map(|p| p.events.len() + p.deliveries.len() + p.written_after.len())
-                .sum::<usize>()
+        let pass = |p: &Pass| p.events.kept.len() + p.deliveries.kept.len();
+        let written = |p: &Pass| p.written_after.kept.len();
+        let passes: usize = self.passes.iter().map(|p| pass(p) + written(p)).sum();
+        self.initial.kept.len() + passes
     }
-}
-
-/// The first [`MAX_DRAWN_ROWS`] of `items`, and how many there were.
-fn cut<T>(mut items: Vec<T>) -> (Vec<T>, usize) {
-    let all = items.len();
-    items.truncate(MAX_DRAWN_ROWS);
-    items.shrink_to_fit();
-    (items, all)
 }
 
 /// Draws what the oracle's pass loop ([`crate::oracle::passes`]) does:
@@ -315,26 +286,20 @@ impl Tracer {
             .filter_map(|event| match event {
                 Event::Attempt {
                     message,
-                    outcome,
+                    failure,
                     duplicate_dropped,
                     ..
-                } if outcome.delivered() => Some((message.clone(), *duplicate_dropped)),
+                } if *failure != Some(Failure::Down) => Some((message.clone(), *duplicate_dropped)),
                 _ => None,
             })
             .collect();
-        let (events, rows) = cut(events);
-        let (deliveries, delivered) = cut(deliveries);
-        let (written_after, written) = cut(pass.written_after);
         self.run.passes.push(Pass {
             number: pass.number,
             new_relay: pass.number == 1 || self.restart_each_pass,
-            events,
-            rows,
-            deliveries,
-            delivered,
+            events: Cut::new(events),
+            deliveries: Cut::new(deliveries),
             sent: pass.sent,
-            written_after,
-            written,
+            written_after: Cut::new(pass.written_after),
         });
     }
 }
@@ -345,8 +310,7 @@ pub(super) fn simulate(scenario: &Scenario) -> Result<Run, String> {
     let mut broker = ObservedBroker::new(passes::broker(scenario));
     let mut tracer = Tracer {
         run: Run {
-            initial: Vec::new(),
-            initial_rows: 0,
+            initial: Cut::new(Vec::new()),
             passes: Vec::new(),
             undrawn: None,
             idle_passes: None,
@@ -356,7 +320,8 @@ pub(super) fn simulate(scenario: &Scenario) -> Result<Run, String> {
         events: None,
     };
     let initial = passes::drive(scenario, &mut broker, &mut tracer)?;
-    let mut run = tracer.run;
-    (run.initial, run.initial_rows) = cut(initial);
-    Ok(run)
+    Ok(Run {
+        initial: Cut::new(initial),
+        ..tracer.run
+    })
 }

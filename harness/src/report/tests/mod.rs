@@ -4,21 +4,15 @@
 
 use std::collections::BTreeMap;
 
+pub(super) use super::fixture::message;
+use super::fixture::{self, Cell};
 use super::markup::escape;
-use super::results::{Outcome, RunRecord, State, Toolchain, TrialResult, VERSION};
-use super::trial::{RowId, TrialId};
+use super::results::State;
 use super::*;
 
 mod picture_tests;
 mod results_tests;
 mod trace_tests;
-
-pub(super) fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> crate::table::Row {
-    crate::table::Row {
-        written_after_pass: after,
-        ..crate::table::Row::new(id, aggregate, event_type)
-    }
-}
 
 /// SPEC.md's lost-ack story with one row written after pass 1.
 pub(super) fn lost_ack() -> Scenario {
@@ -46,166 +40,96 @@ pub(super) fn scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
-/// One language's cell: its state and what it says (its first line the
-/// summary); not run is an ignored trial, a known failure one, the other
-/// failures failed.
-pub(super) type Cells<'a> = &'a [(&'a str, State, &'a str)];
-
-/// A row of the case `name` and its cells, in the columns' order.
-pub(super) fn row(name: &str, scenario: Option<Scenario>, cells: Cells) -> (Row, Vec<TrialResult>) {
-    row_of(RowId::Case(name.to_owned()), scenario, cells)
-}
-
-/// A row of a trial kind (`generated`, `demo`, ...), as [`row`] makes a
-/// case's.
-pub(super) fn kind_row(kind: crate::config::Kind, cells: Cells) -> (Row, Vec<TrialResult>) {
-    row_of(RowId::Kind(kind), None, cells)
-}
-
-fn row_of(id: RowId, scenario: Option<Scenario>, cells: Cells) -> (Row, Vec<TrialResult>) {
-    let trials = cells
-        .iter()
-        .map(|&(language, state, text)| {
-            let verdict = match state {
-                State::Pass => Outcome::Pass,
-                State::NotRun => Outcome::Ignored,
-                State::KnownFailure => Outcome::KnownFailure,
-                _ => Outcome::Fail,
-            };
-            let text = (state != State::Pass).then(|| text.to_owned());
-            let trial = TrialId {
-                language: language.to_owned(),
-                row: id.clone(),
-            };
-            TrialResult::new(trial, verdict, state, text)
-        })
-        .collect();
-    let row = Row {
-        description: format!("What {} shows.", id.name()),
-        id,
-        seed: false,
-        scenario,
-    };
-    (row, trials)
+/// The row `name` (a trial kind's, if one has that name), without a
+/// description.
+pub(super) fn row(
+    name: &str,
+    scenario: Option<Scenario>,
+    cells: &[Cell],
+) -> (Row, Vec<TrialResult>) {
+    fixture::row(name, "", scenario, cells)
 }
 
 /// A report of `rows`, with columns rust and go.
 pub(super) fn report(rows: Vec<(Row, Vec<TrialResult>)>) -> Report {
-    let (rows, trials): (Vec<Row>, Vec<Vec<TrialResult>>) = rows.into_iter().unzip();
-    let toolchain = |name: &str, version: &str| Toolchain {
-        name: name.to_owned(),
-        version: version.to_owned(),
-    };
-    Report {
-        results: Results {
-            version: VERSION,
-            run: RunRecord {
-                commit: "4122aa5".to_owned(),
-                date: "2026-11-30T06:00:00Z".to_owned(),
-                filter: String::new(),
-                toolchains: vec![
-                    toolchain("rust", "rustc 1.80.0"),
-                    toolchain("go", "go1.22.2"),
-                ],
-            },
-            trials: trials.concat(),
-        },
-        rows,
-        code: Vec::new(),
-        base: None,
-    }
+    fixture::report(&[("rust", "rustc 1.80.0"), ("go", "go1.22.2")], rows)
 }
 
+/// Markup, control characters and bidi controls from a case, a runner or
+/// the run are shown, never acted on: markup escaped, a control or bidi
+/// character as its code, so none acts or turns the text after it around;
+/// a long word may break anywhere (what lets a 2,000-character description
+/// wrap: the browser test checks the page is then no wider than the window).
 #[test]
-fn escape_covers_text_and_attributes() {
-    assert_eq!(
-        escape(r#"<a href="x" title='y'>&amp;</a>"#),
-        "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;"
-    );
-    assert_eq!(escape("order-1 ✓"), "order-1 ✓");
-}
-
-#[test]
-fn nothing_from_the_input_becomes_markup() {
-    let hostile = "</pre><script>alert(1)</script>";
+fn nothing_from_the_input_acts_on_the_page() {
+    let hostile = "</pre><script>alert(1)</script> 'x' & ok \u{202e}deliaf\u{202c}";
     let mut scenario = lost_ack();
     scenario.messages[0].aggregate = "<b>order</b>".to_string();
-    let cells = [("rust", State::WrongAnswer, hostile)];
+    let cells = [("go", State::WrongAnswer, hostile)];
     let mut r = row("case_<x>", Some(scenario), &cells);
-    r.0.description = hostile.to_string();
+    r.0.description = "order-1 ✓ sent \u{2067}[1, 2]\u{2069} \u{200f}".into();
     let mut report = report(vec![r]);
-    report.results.run.commit = "\"><script>".to_string();
+    report.results.run.filter = "lost_ack --skip /unit".into();
+    report.results.run.commit = "\"><script>bell\u{7}esc\u{1b}[31mnul\u{0}".into();
     let page = render(&report);
-    assert!(!page.contains("<script"), "{page}");
-    assert!(!page.contains("<b>order"));
-    assert!(page.contains("&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;"));
-    assert!(page.contains("&lt;b&gt;order&lt;/b&gt;"));
-    // The id of a name with markup characters needs no escaping in a URL.
-    assert!(page.contains("id=\"case-case_-3cx-3e\""));
-}
-
-#[test]
-fn a_failing_cell_shows_its_text_and_links_to_it_verbatim() {
-    let failure = "sent differs in pass 1\n  expected [2]\n  actual   [1, 2]\n";
-    let cells = [
-        ("rust", State::Pass, ""),
-        ("go", State::WrongAnswer, failure),
-    ];
-    let page = render(&report(vec![row("lost_ack", Some(lost_ack()), &cells)]));
-    let cell = page
-        .split("data-cell=\"lost_ack/go\"")
-        .nth(1)
-        .and_then(|rest| rest.split("</td>").next())
-        .expect("the go cell");
-    assert!(cell.contains("data-status=\"wrong_answer\""), "{cell}");
-    assert!(cell.contains("✗ wrong answer"));
-    assert!(cell.contains("<span class=\"why\">sent differs in pass 1</span>"));
-    assert!(cell.contains("href=\"#r-lost_ack--go\""));
-    // The summary, then the text as it is.
-    assert!(page.contains(&format!(
-        "id=\"r-lost_ack--go\"><b>go: ✗ wrong answer</b><pre tabindex=\"0\">sent differs in pass 1\n\n{failure}</pre>"
-    )));
-    assert!(page.contains("data-cell=\"lost_ack/rust\" data-status=\"pass\""));
-}
-
-#[test]
-fn every_status_has_a_word_and_the_summary_counts_it() {
-    let report = report(vec![
-        row(
-            "a",
-            None,
-            &[
-                ("rust", State::Pass, ""),
-                ("go", State::NotRun, "go is not installed"),
-            ],
-        ),
-        row(
-            "b",
-            None,
-            &[
-                ("rust", State::Pass, ""),
-                ("go", State::KnownFailure, "issue 9"),
-            ],
-        ),
-        row("generated", None, &[("rust", State::WrongAnswer, "boom")]),
-    ]);
-    let page = render(&report);
-    assert!(page.contains(
-        "data-summary=\"rust\" data-passed=\"2\" data-failed=\"1\" data-ignored=\"0\" \
-         data-known-failures=\"0\" data-not-run=\"0\" class=\"bad\">rust: 2 passed, 1 failed, 0 not run, 0 known failures</li>"
-    ));
-    assert!(
-        page.contains(">go: 0 passed, 0 failed, 1 not run, 1 known failure, 1 not selected</li>")
-    );
-    for word in [
-        "– not run",
-        "! known failure",
-        "· not selected",
-        "go is not installed",
+    for shown in [
+        "&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt; &#39;x&#39; &amp; ok \\u{202e}deliaf\\u{202c}",
+        "&lt;b&gt;order&lt;/b&gt;",
+        "&quot;&gt;&lt;script&gt;bell\\u{7}esc\\u{1b}[31mnul\\u{0}",
+        "order-1 ✓ sent \\u{2067}[1, 2]\\u{2069} \\u{200f}",
+        // The id of a name with markup characters needs no escaping in a URL.
+        "id=\"case-case_-3cx-3e\"",
+        "Trials selected by <code>lost_ack --skip /unit</code>",
+        "body { overflow-wrap: anywhere;",
     ] {
-        assert!(page.contains(word), "{word}");
+        assert!(page.contains(shown), "{shown} in {page}");
     }
-    assert_eq!(page.matches("<td class=\"cell ").count(), 6);
+    assert!(
+        !page.contains("<script") && !page.contains("<b>order"),
+        "{page}"
+    );
+    let raw =
+        |c: char| (c.is_control() && c != '\n' && c != '\t') || crate::text::is_bidi_control(c);
+    assert!(!page.chars().any(raw));
+}
+
+/// A cell says its state in a word (colour is not the only signal), shows
+/// its summary and links to its full text, kept verbatim; the summary line
+/// of each language counts its cells, those it did not run among them.
+#[test]
+fn a_cell_says_its_state_links_to_its_text_and_is_counted() {
+    use State::*;
+    let failure = "sent differs in pass 1\n  expected [2]\n  actual   [1, 2]\n";
+    let lost = [("rust", Pass, ""), ("go", WrongAnswer, failure)];
+    let a = [("rust", Pass, ""), ("go", NotRun, "go is not installed")];
+    let b = [
+        ("rust", RunnerFault, "`b`: runner fault: crashed"),
+        ("go", KnownFailure, "issue 9"),
+    ];
+    let page = render(&report(vec![
+        row("lost_ack", Some(lost_ack()), &lost),
+        row("a", None, &a),
+        row("b", None, &b),
+        row("generated", None, &[("rust", Pass, "")]),
+    ]));
+    for shown in [
+        "data-cell=\"lost_ack/rust\" data-status=\"pass\"><a href=\"#r-lost_ack--rust\">✓ pass</a></td>",
+        "data-cell=\"lost_ack/go\" data-status=\"wrong_answer\" title=",
+        "<a href=\"#r-lost_ack--go\">✗ wrong answer</a><span class=\"why\">sent differs in pass 1</span>",
+        // The summary, then the text as it is.
+        &format!("id=\"r-lost_ack--go\"><b>go: ✗ wrong answer</b><pre tabindex=\"0\">sent differs in pass 1\n\n{failure}</pre>"),
+        "data-cell=\"b/rust\" data-status=\"runner_fault\"",
+        "⚠ runner fault</a><span class=\"why\">`b`: runner fault: crashed",
+        "– not run</a><span class=\"why\">go is not installed",
+        "! known failure</a><span class=\"why\">issue 9",
+        "data-cell=\"generated/go\" data-status=\"not_selected\"><a href=\"#r-generated--go\">· not selected</a></td>",
+        "data-summary=\"rust\" data-passed=\"3\" data-failed=\"1\" data-ignored=\"0\" \
+         data-known-failures=\"0\" data-not-run=\"0\" class=\"bad\">rust: 3 passed, 1 failed, 0 not run, 0 known failures</li>",
+        ">go: 0 passed, 1 failed, 1 not run, 1 known failure, 1 not selected</li>",
+    ] {
+        assert!(page.contains(shown), "{shown} in {page}");
+    }
+    assert_eq!(page.matches("<td class=\"cell ").count(), 8);
 }
 
 #[test]
@@ -227,33 +151,6 @@ fn write_replaces_the_file_whole_and_leaves_no_temporary() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A base's or a runner's control characters and bidi controls are shown
-/// as their code, so none acts or turns the text after it around; a long
-/// word may break anywhere (what lets a 2,000-character description wrap:
-/// the browser test checks the page is then no wider than the window).
-#[test]
-fn control_and_bidi_characters_are_shown_as_their_code_and_a_filter_is_named() {
-    let cells = [("go", State::WrongAnswer, "ok \u{202e}deliaf\u{202c}")];
-    let mut r = row("bidi", None, &cells);
-    r.0.description = "sent \u{2067}[1, 2]\u{2069} \u{200f}".into();
-    let mut report = report(vec![r]);
-    report.results.run.filter = "lost_ack --skip /unit".into();
-    report.results.run.commit = "bell\u{7}esc\u{1b}[31mnul\u{0}".into();
-    let page = render(&report);
-    for shown in [
-        "bell\\u{7}esc\\u{1b}[31mnul\\u{0}",
-        "ok \\u{202e}deliaf\\u{202c}",
-        "sent \\u{2067}[1, 2]\\u{2069} \\u{200f}",
-        "Trials selected by <code>lost_ack --skip /unit</code>",
-        "body { overflow-wrap: anywhere;",
-    ] {
-        assert!(page.contains(shown), "{shown} in {page}");
-    }
-    let raw =
-        |c: char| (c.is_control() && c != '\n' && c != '\t') || crate::text::is_bidi_control(c);
-    assert!(!page.chars().any(raw));
-}
-
 #[test]
 fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
     let root = crate::repo_root();
@@ -261,20 +158,23 @@ fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
     let parts = code::parts(&manifests, &root);
     let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["message", "table", "broker", "relay", "consumer"]);
+    let languages = manifests.iter().map(|m| m.name.as_str());
     for part in &parts {
-        let languages: Vec<&str> = part.languages.iter().map(|(l, _)| l.as_str()).collect();
-        let expected: Vec<&str> = manifests.iter().map(|m| m.name.as_str()).collect();
-        assert_eq!(languages, expected);
-        for source in part.languages.iter().flat_map(|(_, s)| s) {
-            // The text is the file's, whatever the ports helper made it.
-            let on_disk = std::fs::read_to_string(root.join(&source.path));
-            assert_eq!(
-                source.text.as_ref().ok(),
-                on_disk.as_ref().ok(),
-                "{}",
-                source.path
-            );
-        }
+        assert!(part
+            .languages
+            .iter()
+            .map(|(l, _)| l.as_str())
+            .eq(languages.clone()));
+    }
+    for source in parts.iter().flat_map(|p| &p.languages).flat_map(|(_, s)| s) {
+        // The text is the file's, whatever the ports helper made it.
+        let on_disk = std::fs::read_to_string(root.join(&source.path)).ok();
+        assert_eq!(
+            source.text.as_ref().ok(),
+            on_disk.as_ref(),
+            "{}",
+            source.path
+        );
     }
     let elsewhere = root.join("target/parity/report-unit/no-sources");
     let missing = code::parts(&manifests, &elsewhere);
@@ -302,7 +202,7 @@ fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
 }
 
 #[test]
-fn every_state_has_its_own_word_and_symbol_and_a_runner_fault_is_not_a_wrong_answer() {
+fn every_state_has_its_own_word_and_symbol_and_id() {
     let words: std::collections::HashSet<&str> = State::ALL.iter().map(|s| s.word()).collect();
     let symbols: std::collections::HashSet<char> = State::ALL
         .iter()
@@ -318,26 +218,13 @@ fn every_state_has_its_own_word_and_symbol_and_a_runner_fault_is_not_a_wrong_ans
         assert_eq!(id, state.id());
         assert_eq!(serde_json::from_value::<State>(id).unwrap(), state);
     }
-    let crashed = [(
-        "go",
-        State::RunnerFault,
-        "`lost_ack`: runner fault: crashed",
-    )];
-    let page = render(&report(vec![row("lost_ack", None, &crashed)]));
-    assert!(page.contains("data-cell=\"lost_ack/go\" data-status=\"runner_fault\""));
-    assert!(
-        page.contains("⚠ runner fault</a><span class=\"why\">`lost_ack`: runner fault: crashed")
-    );
 }
 
 #[test]
 fn the_seed_cases_come_first_in_the_practice_order_then_file_order() {
     let cases = crate::table::load(&[crate::repo_root().join("cases")]).expect("the table loads");
-    let page = report(Vec::new());
-    let page = Report {
-        rows: run::rows(&cases),
-        ..page
-    };
+    let mut page = report(Vec::new());
+    page.rows = run::rows(&cases);
     let names: Vec<&str> = page.rows.iter().map(|r| r.id.name()).collect();
     assert_eq!(names[..5], run::SEED_CASES);
     assert!(page.rows[..5].iter().all(|r| r.seed));
@@ -349,11 +236,11 @@ fn the_seed_cases_come_first_in_the_practice_order_then_file_order() {
         .collect();
     assert_eq!(names[5..5 + rest.len()], rest);
     let html = render(&page);
-    assert!(html.contains(
-        "<a href=\"#case-all_in_one_pass\">all_in_one_pass</a> <span class=\"seed\">seed case</span></th>"
-    ));
-    let first_picture = html.find("<section class=\"case\"").unwrap();
-    assert!(
-        html[first_picture..].starts_with("<section class=\"case\" id=\"case-all_in_one_pass\">")
-    );
+    for shown in [
+        "<a href=\"#case-all_in_one_pass\">all_in_one_pass</a> <span class=\"seed\">seed case</span></th>",
+        // The first case's section, right after the pictures' legend.
+        "outbox</span></p><section class=\"case\" id=\"case-all_in_one_pass\">",
+    ] {
+        assert!(html.contains(shown), "{shown}");
+    }
 }

@@ -1,57 +1,48 @@
 //! The results file, the diff against a base and the Markdown summary.
 
+use std::collections::{BTreeSet, HashMap, HashSet};
+
 use super::super::*;
-use super::{kind_row, lost_ack, report, row, scratch};
+use super::{lost_ack, report, row, scratch};
 use crate::config::Kind;
+use crate::judge::known_failures::{self, KnownFailures, PLACEHOLDER};
 use results::{Results, State};
 use trial::RowId;
 
 /// A report with every state, one cell each, plus a cell not selected.
 fn every_state() -> Report {
+    use State::*;
     let differs = "`lost_ack`: the result differs from expect\n\ndiff";
     let crashed = "`batch_of_two`: runner fault: crashed";
     let stale = "known failure `generated` passes now";
+    let (harness, missing) = ("the reference failed", "the go toolchain is missing");
+    let lost = [("rust", Pass, ""), ("go", WrongAnswer, differs)];
+    let batch = [
+        ("rust", RunnerFault, crashed),
+        ("go", NotRun, "go is not installed"),
+    ];
+    let generated = [
+        ("rust", KnownFailure, "issue 3"),
+        ("go", StaleKnownFailure, stale),
+    ];
+    let unit = [("rust", HarnessFault, harness), ("go", NotRun, missing)];
     report(vec![
-        row(
-            "lost_ack",
-            Some(lost_ack()),
-            &[
-                ("rust", State::Pass, ""),
-                ("go", State::WrongAnswer, differs),
-            ],
-        ),
-        row(
-            "batch_of_two",
-            Some(lost_ack()),
-            &[
-                ("rust", State::RunnerFault, crashed),
-                ("go", State::NotRun, "go is not installed"),
-            ],
-        ),
-        kind_row(
-            Kind::Generated,
-            &[
-                ("rust", State::KnownFailure, "issue 3"),
-                ("go", State::StaleKnownFailure, stale),
-            ],
-        ),
-        kind_row(
-            Kind::Unit,
-            &[
-                ("rust", State::HarnessFault, "the reference failed"),
-                ("go", State::NotRun, "the go toolchain is missing"),
-            ],
-        ),
-        kind_row(Kind::Demo, &[("rust", State::Pass, "")]),
+        row("lost_ack", Some(lost_ack()), &lost),
+        row("batch_of_two", Some(lost_ack()), &batch),
+        row("generated", None, &generated),
+        row("unit", None, &unit),
+        row("demo", None, &[("rust", Pass, "")]),
     ])
 }
 
+fn schema() -> serde_json::Value {
+    let path = crate::repo_root().join("harness/results.schema.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
 fn results_validator() -> jsonschema::Validator {
-    let schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(crate::repo_root().join("harness/results.schema.json")).unwrap(),
-    )
-    .unwrap();
-    jsonschema::validator_for(&schema).expect("harness/results.schema.json is a valid JSON Schema")
+    jsonschema::validator_for(&schema())
+        .expect("harness/results.schema.json is a valid JSON Schema")
 }
 
 #[test]
@@ -59,17 +50,10 @@ fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
     let results = every_state().results;
     assert_eq!(results.trials.len(), 9, "the demo's go cell did not run");
     let states: Vec<&str> = results.trials.iter().map(|e| e.state.id()).collect();
-    let expected = [
-        "pass",
-        "wrong_answer",
-        "runner_fault",
-        "not_run",
-        "known_failure",
-    ];
-    assert_eq!(states[..5], expected);
     assert_eq!(
-        states[5..],
-        ["stale_known_failure", "harness_fault", "not_run", "pass"]
+        states.join(" "),
+        "pass wrong_answer runner_fault not_run known_failure stale_known_failure harness_fault \
+         not_run pass"
     );
     assert_eq!(
         results.trials[1].summary.as_deref(),
@@ -77,17 +61,13 @@ fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
     );
     let value: serde_json::Value = serde_json::from_str(&results.to_json()).unwrap();
     // The fields tools outside the harness read (`make mutants`).
-    assert_eq!(value["trials"][1]["kind"], "case");
-    assert_eq!(value["trials"][1]["case"], "lost_ack");
-    assert_eq!(value["trials"][1]["verdict"], "fail");
-    assert_eq!(value["trials"][4]["kind"], "generated");
-    assert_eq!(value["trials"][4]["case"], "generated");
+    let fields = |t: usize| ["kind", "case", "verdict"].map(|f| value["trials"][t][f].clone());
+    assert_eq!(fields(1), ["case", "lost_ack", "fail"]);
+    assert_eq!(fields(4), ["generated", "generated", "known_failure"]);
     let validator = results_validator();
-    let errors: Vec<String> = validator
-        .iter_errors(&value)
-        .map(|e| e.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}");
+    validator
+        .validate(&value)
+        .expect("the results file is valid");
     // The schema can refuse: a state the format does not know, a pass with
     // a reason, a failure without one.
     for (trial, field, bad) in [
@@ -175,25 +155,16 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
 
     let mut now = four_flips();
     let base_of_now = diff::compare(&base, &now.results);
-    let what: Vec<(String, String)> = base_of_now
-        .changes
-        .iter()
-        .map(|c| (c.cell(), c.what()))
-        .collect();
-    let what: Vec<(&str, &str)> = what.iter().map(|(c, w)| (c.as_str(), w.as_str())).collect();
     assert_eq!(
-        what,
-        [
-            ("rust/lost_ack", "✓ pass → ✗ wrong answer"),
-            ("go/lost_ack", "✗ wrong answer → ✓ pass"),
-            ("go/demo", "new: ✓ pass"),
-            ("rust/unit", "gone (was ⊗ harness fault)"),
-        ]
+        diff::text(&base_of_now),
+        "parity: changed since the base (commit 4122aa5): 4 cell(s)\n\
+         \x20 rust/lost_ack: ✓ pass → ✗ wrong answer: `lost_ack`: the result differs from expect\n\
+         \x20 go/lost_ack: ✗ wrong answer → ✓ pass\n\
+         \x20 go/demo: new: ✓ pass\n\
+         \x20 rust/unit: gone (was ⊗ harness fault): the reference failed\n"
     );
     assert_eq!(base_of_now.filter_note(), None);
     a_narrower_filter_compares_only_what_both_ran(&base, &now.results);
-    let text = diff::text(&base_of_now);
-    assert!(text.contains("  rust/lost_ack: ✓ pass → ✗ wrong answer: `lost_ack`: the result differs from expect\n"), "{text}");
     now.base = Some(base_of_now);
     the_page_and_the_summary_list_the_changes(&now);
 }
@@ -203,19 +174,15 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
 fn four_flips() -> Report {
     let mut now = every_state();
     let differs = "`lost_ack`: the result differs from expect";
-    let flipped = row(
-        "lost_ack",
-        None,
-        &[
-            ("rust", State::WrongAnswer, differs),
-            ("go", State::Pass, ""),
-        ],
-    )
-    .1;
+    let flipped = [
+        ("rust", State::WrongAnswer, differs),
+        ("go", State::Pass, ""),
+    ];
+    let flipped = row("lost_ack", None, &flipped).1;
     let trials = &mut now.results.trials;
     trials.splice(0..2, flipped);
     trials.retain(|t| !(t.language == "rust" && t.row == RowId::Kind(Kind::Unit)));
-    trials.extend(kind_row(Kind::Demo, &[("go", State::Pass, "")]).1);
+    trials.extend(row("demo", None, &[("go", State::Pass, "")]).1);
     now
 }
 
@@ -287,56 +254,35 @@ fn the_known_failure_lists_are_told_what_to_add_and_remove_and_rewritten() {
     // go fails lost_ack (not listed), its stale generated entry passes now;
     // rust's harness fault and go's missing toolchain are not a port's.
     let results = every_state().results;
-    let lists = std::collections::HashMap::from([(
-        "go".to_string(),
-        crate::judge::known_failures::KnownFailures::from([
-            ("generated".to_string(), "issue 7".to_string()),
-            ("filtered_out".to_string(), "issue 8".to_string()),
-        ]),
-    )]);
-    let names = std::collections::HashSet::from(["lost_ack", "batch_of_two", "filtered_out"]);
+    let known_list = |entries: [(&str, &str); 2]| -> KnownFailures {
+        entries.map(|(k, v)| (k.to_owned(), v.to_owned())).into()
+    };
+    let go = known_list([("generated", "issue 7"), ("filtered_out", "issue 8")]);
+    let lists = HashMap::from([("go".to_owned(), go)]);
+    let names = HashSet::from(["lost_ack", "batch_of_two", "filtered_out"]);
     let advice = known::advice(&results, &lists, &names);
-    let short: Vec<(&str, Vec<&str>, Vec<&str>)> = advice
-        .iter()
-        .map(|a| {
-            (
-                a.language.as_str(),
-                a.add.iter().map(|(c, _)| c.as_str()).collect(),
-                a.remove.iter().map(String::as_str).collect(),
-            )
-        })
-        .collect();
+    let disagree = |list: &str, language: &str| {
+        format!("parity: {list} and this run disagree (make known-failures LANG={language} rewrites it):\n")
+    };
     assert_eq!(
-        short,
-        [
-            ("go", vec!["lost_ack"], vec!["generated"]),
-            ("rust", vec!["batch_of_two"], vec![])
-        ]
+        known::text(&advice),
+        disagree("runners/go/known-failures.json", "go")
+            + "  add    \"lost_ack\": why it fails (`lost_ack`: the result differs from expect)\n  \
+               remove \"generated\": it passes now\n"
+            + &disagree(&known_failures::path("rust").display().to_string(), "rust")
+            + "  add    \"batch_of_two\": why it fails (`batch_of_two`: runner fault: crashed)\n"
     );
-    let text = known::text(&advice);
-    assert!(text.contains("parity: runners/go/known-failures.json and this run disagree (make known-failures LANG=go rewrites it):\n  add    \"lost_ack\": why it fails (`lost_ack`: the result differs from expect)\n  remove \"generated\": it passes now\n"), "{text}");
 
     let (list, notes) = known::rewrite(&results, "go", &lists["go"], &names);
-    assert_eq!(
-        list,
-        crate::judge::known_failures::KnownFailures::from([
-            ("filtered_out".to_string(), "issue 8".to_string()),
-            (
-                "lost_ack".to_string(),
-                crate::judge::known_failures::PLACEHOLDER.to_string()
-            ),
-        ])
-    );
+    let rewritten = known_list([("filtered_out", "issue 8"), ("lost_ack", PLACEHOLDER)]);
+    assert_eq!(list, rewritten);
     assert_eq!(notes.len(), 2, "{notes:?}");
     // The placeholder keeps the list from being used until it says why.
     let root = scratch("known");
     std::fs::create_dir_all(root.join("runners/go")).unwrap();
-    std::fs::write(
-        root.join("runners/go/known-failures.json"),
-        known::to_json(&list),
-    )
-    .unwrap();
-    let err = crate::judge::known_failures::load(&root, "go", &names).unwrap_err();
+    let path = root.join("runners/go/known-failures.json");
+    std::fs::write(path, known::to_json(&list)).unwrap();
+    let err = known_failures::load(&root, "go", &names).unwrap_err();
     assert!(
         err.contains("`lost_ack` still has the placeholder reason"),
         "{err}"
@@ -344,25 +290,15 @@ fn the_known_failure_lists_are_told_what_to_add_and_remove_and_rewritten() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
-/// Every trial kind the harness has is one the schema allows (a case, or
-/// one of [`crate::config::Kind::ALL`]): the `protocol` kind was written by
-/// every run and refused by the schema, which listed the kinds by hand.
+/// The schema's trial kinds are the harness's (a case, or one of
+/// [`crate::config::Kind::ALL`]): the `protocol` kind was written by every
+/// run and refused by the schema, which listed the kinds by hand.
 #[test]
 fn the_schema_allows_every_trial_kind() {
-    let schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(crate::repo_root().join("harness/results.schema.json")).unwrap(),
-    )
-    .unwrap();
-    let listed = schema
-        .pointer("/properties/trials/items/properties/kind/enum")
-        .and_then(|v| v.as_array())
-        .expect("the schema lists the trial kinds");
-    let mut listed: Vec<&str> = listed.iter().filter_map(|v| v.as_str()).collect();
-    let mut kinds: Vec<&str> = crate::config::Kind::ALL.iter().map(|k| k.name()).collect();
-    kinds.push("case");
-    listed.sort_unstable();
-    kinds.sort_unstable();
-    assert_eq!(listed, kinds);
+    let listed = schema()["properties"]["trials"]["items"]["properties"]["kind"]["enum"].clone();
+    let listed: BTreeSet<String> = serde_json::from_value(listed).unwrap();
+    let kinds = Kind::ALL.iter().map(|k| k.name()).chain(["case"]);
+    assert_eq!(listed, kinds.map(str::to_owned).collect());
 }
 
 /// A base file whose commit, case name and reason carry a lone `\r`, an
@@ -372,17 +308,16 @@ fn the_schema_allows_every_trial_kind() {
 /// heading.
 #[test]
 fn a_base_files_control_characters_act_neither_on_the_terminal_nor_in_the_summary() {
+    let report = |rows| fixture::report(&[("go", "go1.22.2")], rows);
     let mut now = report(vec![row("lost_ack", None, &[("go", State::Pass, "")])]);
-    now.results.run.toolchains.remove(0);
     let hostile = "x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
-    let mut base = now.results.clone();
-    base.run.commit = hostile.into();
     let wrong = [("go", State::WrongAnswer, hostile)];
-    base.trials = [
-        row("lost_ack", None, &wrong).1,
-        row(hostile, None, &wrong).1,
-    ]
-    .concat();
+    let mut base = report(vec![
+        row("lost_ack", None, &wrong),
+        row(hostile, None, &wrong),
+    ])
+    .results;
+    base.run.commit = hostile.into();
     for trial in &mut base.trials {
         trial.summary = Some(hostile.into());
     }

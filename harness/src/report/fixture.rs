@@ -1,0 +1,85 @@
+//! Reports made from a few lines, for the report's own tests: the unit
+//! tests and the browser test (`harness/tests/report_browser.rs`) build
+//! their pages with the same builder, so both check the record the suite
+//! makes.
+
+use super::results::{Outcome, Results, RunRecord, State, Toolchain, TrialResult, VERSION};
+use super::trial::{RowId, TrialId};
+use super::{Report, Row, Scenario};
+use crate::config::Kind;
+
+/// One language's cell: its state and what it says (its first line the
+/// summary); not run is an ignored trial, a known failure one, the other
+/// failures failed.
+pub type Cell<'a> = (&'a str, State, &'a str);
+
+/// Row `id` of the outbox: `written_after_pass` 0 is the start.
+pub fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> crate::table::Row {
+    crate::table::Row {
+        written_after_pass: after,
+        ..crate::table::Row::new(id, aggregate, event_type)
+    }
+}
+
+/// The row `name` (a trial kind's when a kind has that name, else a
+/// case's) and its cells, in the columns' order.
+pub fn row(
+    name: &str,
+    description: &str,
+    scenario: Option<Scenario>,
+    cells: &[Cell],
+) -> (Row, Vec<TrialResult>) {
+    let id = match Kind::ALL.into_iter().find(|k| k.name() == name) {
+        Some(kind) => RowId::Kind(kind),
+        None => RowId::Case(name.to_owned()),
+    };
+    let trials = cells
+        .iter()
+        .map(|&(language, state, text)| {
+            let verdict = match state {
+                State::Pass => Outcome::Pass,
+                State::NotRun => Outcome::Ignored,
+                State::KnownFailure => Outcome::KnownFailure,
+                _ => Outcome::Fail,
+            };
+            let text = (state != State::Pass).then(|| text.to_owned());
+            let trial = TrialId {
+                language: language.to_owned(),
+                row: id.clone(),
+            };
+            TrialResult::new(trial, verdict, state, text)
+        })
+        .collect();
+    let row = Row {
+        id,
+        description: description.to_owned(),
+        seed: false,
+        scenario,
+    };
+    (row, trials)
+}
+
+/// A report of `rows` with a column per (language, toolchain version), of
+/// commit `4122aa5`, every trial selected, no code panel, no base.
+pub fn report(toolchains: &[(&str, &str)], rows: Vec<(Row, Vec<TrialResult>)>) -> Report {
+    let (rows, trials): (Vec<Row>, Vec<Vec<TrialResult>>) = rows.into_iter().unzip();
+    let toolchains = toolchains.iter().map(|&(name, version)| Toolchain {
+        name: name.to_owned(),
+        version: version.to_owned(),
+    });
+    Report {
+        results: Results {
+            version: VERSION,
+            run: RunRecord {
+                commit: "4122aa5".to_owned(),
+                date: "2026-11-30T06:00:00Z".to_owned(),
+                filter: String::new(),
+                toolchains: toolchains.collect(),
+            },
+            trials: trials.concat(),
+        },
+        rows,
+        code: Vec::new(),
+        base: None,
+    }
+}
