@@ -287,11 +287,6 @@ fn a_broken_file_is_named_as_such() {
             && errors[0].contains("line 2 column"),
         "{errors:?}"
     );
-    let errors = errors_for(r#"{"cases": [], "cases": []}"#);
-    assert!(
-        errors[0].contains(r#"repeated key "cases" in one object at line 1"#),
-        "{errors:?}"
-    );
     for (text, error) in [
         (
             r#"{"cases": [], "$schema": "\uDC00x"}"#,
@@ -312,13 +307,9 @@ fn a_broken_file_is_named_as_such() {
     );
 }
 
-/// The fields `cases/schema.json` knows at `pointer`, as the message lists
-/// them.
-fn known(pointer: &str) -> String {
-    let schema = schema();
-    let mut names: Vec<&str> = schema
-        .pointer(pointer)
-        .unwrap()
+/// The fields of an object, sorted, as the message lists them.
+fn fields(object: &Value) -> String {
+    let mut names: Vec<&str> = object
         .as_object()
         .unwrap()
         .keys()
@@ -326,6 +317,11 @@ fn known(pointer: &str) -> String {
         .collect();
     names.sort_unstable();
     names.join(", ")
+}
+
+/// The fields `cases/schema.json` knows at `pointer`.
+fn known(pointer: &str) -> String {
+    fields(schema().pointer(pointer).unwrap())
 }
 
 #[test]
@@ -473,18 +469,8 @@ fn the_model_and_the_schema_know_the_same_fields() {
     let spec = CaseSpec::new("every_field".into(), "d".into(), scenario, Some(expect));
     let file = serde_json::json!({"$schema": "./schema.json", "cases": [spec]});
     assert_eq!(errors_for(&file.to_string()), Vec::<String>::new());
-    let keys = |value: &Value| {
-        let mut keys: Vec<&str> = value
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        keys.sort_unstable();
-        keys.join(", ")
-    };
     let case = "/$defs/case/properties";
-    for (model, fields) in [
+    for (model, at) in [
         ("", "/properties".to_owned()),
         ("/cases/0", case.to_owned()),
         (
@@ -493,10 +479,6 @@ fn the_model_and_the_schema_know_the_same_fields() {
         ),
         ("/cases/0/expect", format!("{case}/expect/properties")),
     ] {
-        assert_eq!(
-            keys(file.pointer(model).unwrap()),
-            known(&fields),
-            "{fields}"
-        );
+        assert_eq!(fields(file.pointer(model).unwrap()), known(&at), "{at}");
     }
 }

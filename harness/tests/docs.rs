@@ -330,30 +330,21 @@ See [the spec](SPEC.md#the-story \"title\") and ![x](<img a.png>).
 /// line; deeper lines continue a description and name nothing. A folder
 /// ends in `/`; `*` stands for one path segment or part of one.
 fn layout(markdown: &str) -> Vec<(usize, String)> {
-    let section = markdown
-        .split("\n## ")
-        .find(|s| s.starts_with("Layout\n"))
-        .unwrap_or_default();
-    let before = markdown[..markdown.find(section).unwrap_or(0)]
-        .lines()
-        .count();
+    let (mut in_section, mut fences) = (false, 0);
     let mut paths = Vec::new();
     let mut parent = String::new();
-    let block = section.split("```").nth(1).unwrap_or_default();
-    let first = before
-        + section
-            .split("```")
-            .next()
-            .unwrap_or_default()
-            .lines()
-            .count();
-    for (index, line) in block
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
+    for (index, line) in markdown.lines().enumerate() {
+        if let Some(title) = line.strip_prefix("## ") {
+            in_section = title == "Layout";
+        }
+        fences += usize::from(in_section && line.starts_with("```"));
         let indent = line.len() - line.trim_start().len();
-        if indent > 2 {
+        if !in_section
+            || fences != 1
+            || line.starts_with("```")
+            || line.trim().is_empty()
+            || indent > 2
+        {
             continue;
         }
         let names = line.trim().split_once("  ").map_or(line.trim(), |(n, _)| n);
@@ -365,7 +356,7 @@ fn layout(markdown: &str) -> Vec<(usize, String)> {
         if indent == 0 {
             parent = named[0].clone();
         }
-        paths.extend(named.into_iter().map(|p| (first + index, p)));
+        paths.extend(named.into_iter().map(|p| (index + 1, p)));
     }
     paths
 }

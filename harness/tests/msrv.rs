@@ -11,16 +11,14 @@ use serde_json::Value;
 /// A Rust version as cargo writes it (`1.89`, `1.85.0`), padded to three
 /// parts so that `1.85` and `1.85.0` compare equal.
 fn parse_version(text: &str) -> Result<[u64; 3], String> {
-    let parts: Vec<u64> = text
-        .split('.')
-        .map(str::parse)
-        .collect::<Result<_, _>>()
-        .map_err(|_| format!("`{text}` is not a Rust version"))?;
+    let bad = || format!("`{text}` is not a Rust version");
+    let parts: Result<Vec<u64>, _> = text.split('.').map(str::parse).collect();
+    let parts = parts.map_err(|_| bad())?;
     let mut padded = [0; 3];
-    if parts.len() > 3 {
-        return Err(format!("`{text}` is not a Rust version"));
-    }
-    padded[..parts.len()].copy_from_slice(&parts);
+    padded
+        .get_mut(..parts.len())
+        .ok_or_else(bad)?
+        .copy_from_slice(&parts);
     Ok(padded)
 }
 

@@ -152,26 +152,22 @@ impl Drawn {
 mod tests {
     use super::*;
 
+    fn drawn(seed: u64, count: usize) -> Vec<Drawn> {
+        draw(seed, count, MAX_ROWS)
+            .iter()
+            .map(|t| t.current())
+            .collect()
+    }
+
     #[test]
     fn the_same_seed_draws_the_same_scenarios() {
-        let first: Vec<Drawn> = draw(7, 20, MAX_ROWS).iter().map(|t| t.current()).collect();
-        let again: Vec<Drawn> = draw(7, 20, MAX_ROWS).iter().map(|t| t.current()).collect();
-        assert_eq!(first, again);
-        assert_ne!(
-            first,
-            draw(8, 20, MAX_ROWS)
-                .iter()
-                .map(|t| t.current())
-                .collect::<Vec<_>>()
-        );
+        assert_eq!(drawn(7, 20), drawn(7, 20));
+        assert_ne!(drawn(7, 20), drawn(8, 20));
     }
 
     #[test]
     fn scenarios_cover_the_edges() {
-        let drawn: Vec<Drawn> = draw(1, 2000, MAX_ROWS)
-            .iter()
-            .map(|t| t.current())
-            .collect();
+        let drawn = drawn(1, 2000);
         assert!(drawn.iter().any(|s| s.rows.is_empty()));
         assert!(drawn
             .iter()

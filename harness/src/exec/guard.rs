@@ -198,14 +198,8 @@ fn sweep_earlier_runs() -> usize {
     while let Some(pid) = ancestor.filter(|&p| p > 1 && spared.insert(p)) {
         ancestor = read_proc(pid).map(|p| p.parent);
     }
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return 0;
-    };
     let mut killed = 0;
-    for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
-            continue;
-        };
+    for pid in every_pid().unwrap_or_default() {
         if spared.contains(&pid) {
             continue;
         }
@@ -232,14 +226,19 @@ fn sweep_earlier_runs() -> usize {
     killed
 }
 
-/// The harness pid, start time and root in a process's mark, if it has one.
-fn mark_of(pid: libc::pid_t) -> Option<(libc::pid_t, u64, String)> {
+/// The value of [`MARK`] in a process's environment, if it has one.
+fn mark_value(pid: libc::pid_t) -> Option<String> {
     let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
     let prefix = format!("{MARK}=");
     let value = environ
         .split(|&b| b == 0)
         .find_map(|v| v.strip_prefix(prefix.as_bytes()))?;
-    let value = std::str::from_utf8(value).ok()?;
+    String::from_utf8(value.to_vec()).ok()
+}
+
+/// The harness pid, start time and root in a process's mark, if it has one.
+fn mark_of(pid: libc::pid_t) -> Option<(libc::pid_t, u64, String)> {
+    let value = mark_value(pid)?;
     let (harness, rest) = value.split_once(':')?;
     let (started, root) = rest.split_once(':')?;
     Some((
@@ -305,9 +304,7 @@ fn read_proc(pid: libc::pid_t) -> Option<Proc> {
 
 /// Whether a process carries this harness's mark in its environment.
 fn is_marked(pid: libc::pid_t) -> bool {
-    let needle = format!("{MARK}={}", mark());
-    std::fs::read(format!("/proc/{pid}/environ"))
-        .is_ok_and(|environ| environ.split(|&b| b == 0).any(|v| v == needle.as_bytes()))
+    mark_value(pid).is_some_and(|value| value == mark())
 }
 
 /// Kills and reaps the orphans that became the harness's children: the
@@ -429,9 +426,17 @@ impl Group {
         )
     }
 
+    /// Kills the group, reaps its leader and releases it: how every child
+    /// ends.
+    pub(super) fn end(&self, handle: &duct::Handle) {
+        self.kill();
+        let _ = handle.wait();
+        self.release();
+    }
+
     /// Once its leader is reaped: the group is no longer listed, and what
     /// it left behind is swept.
-    pub(super) fn release(&self) {
+    fn release(&self) {
         if let Some(pid) = self.0 {
             registry().live.remove(&pid);
             sweep();

@@ -112,9 +112,7 @@ pub fn run(command: &Command, stdin: Stdin) -> std::io::Result<Output> {
     let status = handle
         .wait_timeout(command.deadline)?
         .map(|output| output.status);
-    group.kill();
-    let _ = handle.wait();
-    group.release();
+    group.end(&handle);
     Ok(Output {
         status,
         stdout: stdout.finish(),
@@ -249,9 +247,7 @@ impl Child {
 
     /// Kills the whole group and returns what it wrote to stderr.
     pub fn kill(&mut self) -> Capture {
-        self.group.kill();
-        let _ = self.handle.wait();
-        self.group.release();
+        self.group.end(&self.handle);
         self.stderr
             .take()
             .map_or_else(Capture::default, Capturing::finish)
@@ -260,8 +256,6 @@ impl Child {
 
 impl Drop for Child {
     fn drop(&mut self) {
-        self.group.kill();
-        let _ = self.handle.wait();
-        self.group.release();
+        self.group.end(&self.handle);
     }
 }

@@ -24,12 +24,8 @@ pub(super) struct Checker<'a> {
 
 impl Checker<'_> {
     /// Records a problem with `field` (`""`: the case, or the file, itself).
-    pub(super) fn fail(&mut self, field: &str, problem: String) {
-        self.fail_at(field.to_owned(), problem);
-    }
-
-    /// [`Checker::fail`] with the field's path already made.
-    pub(super) fn fail_at(&mut self, field: String, problem: String) {
+    pub(super) fn fail(&mut self, field: impl Into<String>, problem: String) {
+        let field: String = field.into();
         self.errors.push(CaseError {
             file: self.file.to_path_buf(),
             case: self.case.clone(),

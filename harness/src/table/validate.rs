@@ -73,7 +73,7 @@ fn parse_cases(
     };
     // The file's own fields first; a problem there hides no case's.
     while let Some(problem) = problems.next_if(|p| p.case.is_none()) {
-        check.fail_at(problem.field, problem.message);
+        check.fail(problem.field, problem.message);
     }
     let items = root.get("cases").and_then(Value::as_array);
     let mut drafts = Vec::new();
@@ -118,9 +118,10 @@ fn parse_case(
         } else {
             problem.message
         };
-        check.fail_at(problem.field, message);
+        check.fail(problem.field, message);
     }
-    if let (true, Some(description)) = (description_ok, text(fields, "description")) {
+    let description = fields.get("description").and_then(Value::as_str);
+    if let (true, Some(description)) = (description_ok, description) {
         check.description(description);
     }
     if let Some(failures) = fields.get("failures").and_then(Value::as_object) {
@@ -166,10 +167,6 @@ fn rules_on_values(check: &mut Checker<'_>, fields: &Map<String, Value>, clean: 
     if let (true, true, Some(sent), Some(passes)) = (sent_ok, passes_ok, sent, passes) {
         check.one_list_per_pass(sent.len(), passes);
     }
-}
-
-fn text<'v>(fields: &'v Map<String, Value>, field: &str) -> Option<&'v str> {
-    fields.get(field).and_then(Value::as_str)
 }
 
 /// A case with no problem, read into the model. The model refusing what
@@ -250,7 +247,7 @@ impl Checker<'_> {
     fn attempts(&mut self, failures: &Map<String, Value>) {
         let too_large = |key: &&String| key.parse::<u64>().is_ok_and(|n| n > MAX_ID);
         for key in failures.keys().filter(too_large) {
-            self.fail(&format!("failures.{key:?}"), not_an_attempt(key));
+            self.fail(format!("failures.{key:?}"), not_an_attempt(key));
         }
     }
 
@@ -260,7 +257,7 @@ impl Checker<'_> {
             let previous = last.replace(id);
             if let Some(last) = previous.filter(|&last| id <= last) {
                 self.fail(
-                    &format!("messages[{i}].id"),
+                    format!("messages[{i}].id"),
                     format!(
                         "{id} is not greater than the previous id {last}: ids must strictly increase"
                     ),
@@ -277,7 +274,7 @@ impl Checker<'_> {
             let field = || format!("messages[{i}].written_after_pass");
             if pass > passes {
                 self.fail(
-                    &field(),
+                    field(),
                     format!(
                         "{pass} is after the last pass ({passes}): a row is written after pass 0 (before \
                          the first) to {passes} (after the last)"
@@ -285,7 +282,7 @@ impl Checker<'_> {
                 );
             } else if pass < previous {
                 self.fail(
-                    &field(),
+                    field(),
                     format!(
                         "{pass} is before the previous row's {previous}: rows are written in id order, so \
                          written_after_pass never decreases along `messages`"

@@ -72,13 +72,13 @@ impl Freshness {
                 hash.write(crate::text::relative(&file, root).as_bytes());
                 // A FIFO or a device is never opened: reading it could block
                 // or never end.
-                let regular = super::manifest::regular_file(&file);
-                match regular.and_then(|()| std::fs::read(&file)) {
-                    Ok(bytes) => {
+                let regular = std::fs::metadata(&file).is_ok_and(|m| m.is_file());
+                match regular.then(|| std::fs::read(&file).ok()).flatten() {
+                    Some(bytes) => {
                         hash.write(&(bytes.len() as u64).to_le_bytes());
                         hash.write(&bytes);
                     }
-                    Err(_) => hash.write(b"\0unreadable"),
+                    None => hash.write(b"\0unreadable"),
                 }
             }
         }

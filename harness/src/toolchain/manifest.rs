@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::unit::Counter;
-use super::{Language, Step};
+use super::{Freshness, Language, Step};
 use crate::text::relative;
 
 /// Where the manifests live, relative to the repository root.
@@ -288,44 +288,48 @@ impl Manifest {
         ];
         for (at, step) in self.build.iter().enumerate() {
             lines.push((format!("build[{at}].run"), &step.run));
-            if step.stamp.is_none() && !(step.inputs.is_empty() && step.outputs.is_empty()) {
-                return Err(format!(
-                    "field `build[{at}]`: inputs or outputs without a `stamp` would never be used"
-                ));
-            }
-            if step.stamp.is_some() && step.inputs.is_empty() {
-                return Err(format!(
-                    "field `build[{at}].inputs`: a step with a `stamp` needs every file it reads \
-                     listed, or an edit never reruns it"
-                ));
-            }
-            if step.stamp.is_some() && step.outputs.is_empty() {
-                return Err(format!(
-                    "field `build[{at}].outputs`: a step with a `stamp` needs every file or \
-                     folder it makes listed, or a deleted product never reruns it"
-                ));
-            }
+            let (rule, why) = match (&step.stamp, step.inputs.is_empty(), step.outputs.is_empty()) {
+                (None, true, true) | (Some(_), false, false) => continue,
+                (None, ..) => (
+                    "",
+                    "inputs or outputs without a `stamp` would never be used",
+                ),
+                (Some(_), true, _) => (
+                    ".inputs",
+                    "a step with a `stamp` needs every file it reads listed, or an edit never \
+                     reruns it",
+                ),
+                (Some(_), false, true) => (
+                    ".outputs",
+                    "a step with a `stamp` needs every file or folder it makes listed, or a \
+                     deleted product never reruns it",
+                ),
+            };
+            return Err(format!("field `build[{at}]{rule}`: {why}"));
         }
         for (field, argv) in &lines {
             if argv.is_empty() || argv[0].is_empty() {
                 return Err(format!("field `{field}`: an empty command line"));
             }
         }
-        let target = Path::new("/target");
-        for (field, argv) in &lines {
-            for word in argv.iter() {
-                resolve(word, target, &self.name).map_err(|e| format!("field `{field}`: {e}"))?;
-            }
-        }
-        let shell = self.lint.iter().map(|l| ("lint", l));
-        for (field, line) in shell.chain(self.setup.after.iter().map(|l| ("setup.after", l))) {
-            resolve(line, target, &self.name).map_err(|e| format!("field `{field}`: {e}"))?;
-        }
-        for (at, step) in self.build.iter().enumerate() {
-            for path in step.stamp.iter().chain(&step.inputs).chain(&step.outputs) {
-                resolve(path, target, &self.name)
-                    .map_err(|e| format!("field `build[{at}]`: {e}"))?;
-            }
+        // Every word, shell line and path, under the field it is in.
+        let words = lines
+            .iter()
+            .flat_map(|(field, argv)| argv.iter().map(move |w| (field.clone(), w)))
+            .chain(self.lint.iter().map(|l| ("lint".to_owned(), l)))
+            .chain(
+                self.setup
+                    .after
+                    .iter()
+                    .map(|l| ("setup.after".to_owned(), l)),
+            )
+            .chain(self.build.iter().enumerate().flat_map(|(at, step)| {
+                let paths = step.stamp.iter().chain(&step.inputs).chain(&step.outputs);
+                paths.map(move |path| (format!("build[{at}]"), path))
+            }));
+        for (field, word) in words {
+            resolve(word, Path::new("/target"), &self.name)
+                .map_err(|e| format!("field `{field}`: {e}"))?;
         }
         Ok(())
     }
@@ -381,18 +385,13 @@ impl Manifest {
             build: self
                 .build
                 .iter()
-                .map(|step| match &step.stamp {
-                    None => Step::always(argv(&step.run)),
-                    Some(stamp) => {
-                        let inputs = argv(&step.inputs);
-                        let outputs = argv(&step.outputs);
-                        Step::unless_fresh(
-                            argv(&step.run),
-                            &word(stamp),
-                            &inputs.iter().map(String::as_str).collect::<Vec<_>>(),
-                            &outputs.iter().map(String::as_str).collect::<Vec<_>>(),
-                        )
-                    }
+                .map(|step| Step {
+                    argv: argv(&step.run),
+                    unless_fresh: step.stamp.as_ref().map(|stamp| Freshness {
+                        stamp: word(stamp).into(),
+                        inputs: step.inputs.iter().map(|p| word(p).into()).collect(),
+                        outputs: step.outputs.iter().map(|p| word(p).into()).collect(),
+                    }),
                 })
                 .collect(),
             runner: argv(&self.runner),
@@ -429,16 +428,6 @@ fn no_control_characters(value: &toml::Value, at: &str) -> Result<(), String> {
             no_control_characters(item, &at)
         }),
         _ => Ok(()),
-    }
-}
-
-/// Ok when `path` is a regular file (a symlink followed to one), so that
-/// reading it cannot block on a FIFO or run on through a device.
-pub fn regular_file(path: &Path) -> std::io::Result<()> {
-    if std::fs::metadata(path)?.is_file() {
-        Ok(())
-    } else {
-        Err(std::io::Error::other("not a regular file"))
     }
 }
 
