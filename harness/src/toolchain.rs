@@ -6,7 +6,7 @@
 //! language is adding a folder.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use crate::exec::{self, Stdin};
@@ -65,20 +65,6 @@ impl Step {
         Step {
             argv,
             unless_fresh: None,
-        }
-    }
-
-    /// A step skipped while `inputs` (by content) and `outputs` (files by
-    /// length and mtime, folders by the files they hold) are as they were
-    /// after its last success, recorded in `stamp`.
-    pub fn unless_fresh(argv: Vec<String>, stamp: &str, inputs: &[&str], outputs: &[&str]) -> Self {
-        Step {
-            argv,
-            unless_fresh: Some(Freshness {
-                stamp: stamp.into(),
-                inputs: inputs.iter().map(PathBuf::from).collect(),
-                outputs: outputs.iter().map(PathBuf::from).collect(),
-            }),
         }
     }
 
