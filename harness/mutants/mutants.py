@@ -38,6 +38,17 @@ WORK = ROOT / "target" / "mutants"
 PENDING = WORK / "pending.json"  # the original bytes of a file a mutant is in
 
 
+def LOGS(language: str, name: str) -> Path:  # noqa: N802
+    return WORK / language / "logs" / f"{name}.log"
+
+
+def clean_env(*drop: str) -> dict[str, str]:
+    """The environment of `make test` as a person types it, not a sub-make of
+    `make mutants` (whose MAKEFLAGS would carry LANG=<language>)."""
+    gone = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "PARITY_JUNIT", "PARITY_BASE", *drop)
+    return {k: v for k, v in os.environ.items() if k not in gone} | {"PARITY_STRICT": "1"}
+
+
 def harness(command: str, *names: str) -> list[str]:
     argv = ["cargo", "run", "--quiet", "--package", "parity", "--bin", "languages", "--", command, *names]
     asked = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=False)
@@ -166,9 +177,7 @@ class Judges:
             started = time.monotonic()
             outcome, by, _, trials = self(judge, "baseline")
             if outcome != "pass":
-                sys.exit(
-                    f"{language}: the unmutated port fails ({by}): see target/mutants/{language}/logs/baseline-{judge}.log"
-                )
+                sys.exit(f"{language}: the unmutated port fails ({by}): see {LOGS(language, f'baseline-{judge}')}")
             self.timeout[judge] = 60 + 10 * (time.monotonic() - started)
             if judge == "all":
                 self.skip = sorted({t["case"] for t in trials if t["kind"] != "case"})
@@ -184,34 +193,24 @@ class Judges:
         """The outcome, the first failed trial (case and kind), the trials."""
         results = self.logs / f"{name}-{judge}.results.json"
         results.unlink(missing_ok=True)
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "PARITY_JUNIT", "PARITY_BASE")
-        }
-        outcome = run(
-            self.argv(judge),
-            self.logs / f"{name}-{judge}.log",
-            self.timeout[judge],
-            env=env | {"PARITY_RESULTS": str(results)},
-        )
+        env = clean_env() | {"PARITY_RESULTS": str(results)}
+        outcome = run(self.argv(judge), self.logs / f"{name}-{judge}.log", self.timeout[judge], env=env)
         trials = json.loads(results.read_text())["trials"] if results.exists() else []
+        trials = [{k: text(t[k]) for k in ("language", "kind", "case", "verdict")} for t in trials]
         trials = [t for t in trials if t["language"] == self.language]
-        failed = [t for t in trials if verdict(t) not in ("pass", "ignored", "known_failure")]
+        failed = [t for t in trials if t["verdict"].lower() not in ("pass", "ignored", "known_failure")]
         if outcome == "pass" and (failed or not trials):
             sys.exit(f"mutants: make test passed, but {results} says otherwise")
         if failed and outcome != "timeout":
             outcome = "fail"
-        first = (
-            failed[0] if failed else {"case": "timeout" if outcome == "timeout" else "the build or the run", "kind": ""}
-        )
-        return outcome, first["case"] if outcome != "pass" else "", first["kind"] if outcome != "pass" else "", trials
+        default = {"case": "timeout" if outcome == "timeout" else "the build or the run", "kind": ""}
+        first = failed[0] if failed else default if outcome != "pass" else {"case": "", "kind": ""}
+        return outcome, first["case"], first["kind"], trials
 
 
-def verdict(trial: dict) -> str:
-    """A trial's verdict as text, whether a string or a tagged enum."""
-    v = trial["verdict"]
-    return str(next(iter(v)) if isinstance(v, dict) else v).lower()
+def text(field: object) -> str:
+    """A results field as text, whether a string or a tagged enum (`{"fail": {...}}`)."""
+    return str(next(iter(field)) if isinstance(field, dict) else field)
 
 
 def judge(judges: Judges, m: Mutant, index: int, root: Path) -> None:
@@ -254,15 +253,11 @@ def code_of(file: str, text: str) -> str:
             for field in ("body", "orelse", "finalbody"):
                 body = getattr(node, field, None)
                 if isinstance(body, list) and body:
+                    doc = [s for s in body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)]
                     kept = [
                         s
                         for s in body
-                        if not isinstance(s, ast.Pass)
-                        and not (
-                            isinstance(s, ast.Expr)
-                            and isinstance(s.value, ast.Constant)
-                            and isinstance(s.value.value, str)
-                        )
+                        if not isinstance(s, ast.Pass) and not (s in doc and isinstance(s.value.value, str))
                     ]
                     setattr(node, field, kept or [ast.Pass()])
         return ast.dump(tree)
@@ -291,7 +286,7 @@ def universalmutator(s: dict, originals: dict[str, str]) -> list[tuple[str, str]
         out.mkdir(parents=True)
         (out / Path(file).name).write_text(text)
         argv = [str(ROOT / mutate), Path(file).name, s["rules"], "--mutantDir", ".", *s["mutate_args"]]
-        if run(argv, WORK / s["name"] / "logs" / f"mutate-{Path(file).name}.log", 600, cwd=out) != "pass":
+        if run(argv, LOGS(s["name"], f"mutate-{Path(file).name}"), 600, cwd=out) != "pass":
             sys.exit(f"universalmutator failed on {file}")
         paths = out.glob(f"{Path(file).stem}.mutant.*{Path(file).suffix}")
         made += [(file, p.read_text()) for p in sorted(paths, key=lambda p: int(p.name.split(".")[-2]))]
@@ -317,12 +312,7 @@ def stryker(s: dict, originals: dict[str, str]) -> tuple[list[tuple[str, str]], 
         (copy / "node_modules").symlink_to(port / "node_modules")
         (copy / "stryker.config.json").write_text(json.dumps(settings, indent=2))
         if (
-            run(
-                [str(ROOT / tool), "run", "stryker.config.json"],
-                WORK / "typescript" / "logs" / "stryker.log",
-                1800,
-                cwd=copy,
-            )
+            run([str(ROOT / tool), "run", "stryker.config.json"], LOGS("typescript", "stryker"), 1800, cwd=copy)
             != "pass"
         ):
             sys.exit("Stryker failed: see target/mutants/typescript/logs/stryker.log")
@@ -363,7 +353,7 @@ def viable(s: dict, mutants: list[Mutant], originals: dict[str, str]) -> list[Mu
             inside = copy / Path(m.file).relative_to(s["root"])
             inside.write_bytes(m.data)
             argv = [a.replace("{file}", str(inside)) for a in s["check"]]
-            known[digest(m)] = run(argv, WORK / s["name"] / "logs" / "check.log", 120, cwd=copy) == "pass"
+            known[digest(m)] = run(argv, LOGS(s["name"], "check"), 120, cwd=copy) == "pass"
             inside.write_text(originals[m.file])
             known_path.write_text(json.dumps(known))
     return [m for m in mutants if known[digest(m)]]
@@ -377,20 +367,13 @@ def pitest(s: dict, originals: dict[str, str]) -> list[Mutant]:
     classes = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")).resolve() / "parity" / "java" / "classes"
     shutil.rmtree(build / "pit-reports", ignore_errors=True)
     argv = ["mvn", "--batch-mode", "--quiet", "-f", f"{s['root']}/pom.xml", f"-Dparity.out={build}"]
-    if (
-        run(
-            [*argv, "process-test-classes", "org.pitest:pitest-maven:mutationCoverage"],
-            WORK / "java" / "logs" / "pitest.log",
-            1800,
-        )
-        != "pass"
-    ):
+    argv += ["process-test-classes", "org.pitest:pitest-maven:mutationCoverage"]
+    if run(argv, LOGS("java", "pitest"), 1800) != "pass":
         sys.exit("PIT failed: see target/mutants/java/logs/pitest.log")
     detail = re.compile(r"clazz=([\w.$]+),.*filename=([^,]+),.*lineNumber=(\d+), description=(.*), testsInOrder=")
     mutants = []
-    for details in sorted(
-        (build / "pit-reports" / "export").rglob("details.txt"), key=lambda p: (str(p.parents[2]), int(p.parent.name))
-    ):
+    exported = (build / "pit-reports" / "export").rglob("details.txt")
+    for details in sorted(exported, key=lambda p: (str(p.parents[2]), int(p.parent.name))):
         found, [class_file] = detail.search(details.read_text()), list(details.parent.glob("*.class"))
         clazz, filename, line, description = found.groups()
         file = f"{s['root']}/src/main/java/{clazz.rpartition('.')[0].replace('.', '/')}/{filename}"
@@ -439,47 +422,23 @@ def rust(s: dict, judges: Judges, sample: int | None) -> tuple[list[Mutant], dic
     the table alone, then the whole parity set for the mutants it missed;
     `.cargo/mutants.toml` excludes those no judge can kill."""
     tool = os.environ.get("CARGO_MUTANTS") or sys.exit("CARGO_MUTANTS is not set: run make mutants")
-    common = [
-        str(ROOT / tool),
-        "mutants",
-        "--package",
-        "outbox",
-        "--test-package=parity",
-        "--baseline=skip",
-        "--no-shuffle",
-    ]
-    common += ["--timeout", "240", "--build-timeout", "600"] + (
-        ["--shard", f"0/{max(1, 26 // sample)}"] if sample else []
+    common = [str(ROOT / tool), *"mutants --package outbox --test-package=parity --baseline=skip".split()]
+    common += "--no-shuffle --timeout 240 --build-timeout 600".split() + (
+        ["--shard", f"0/{26 // sample}"] if sample else []
     )
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "CARGO_TARGET_DIR")
-    } | {"PARITY_STRICT": "1"}
+    env = clean_env("CARGO_TARGET_DIR")  # cargo-mutants builds in copies of its own
 
     def cargo_mutants(name: str, only: list[str]) -> dict[str, list[str]]:
         out, skips = WORK / f"rust-{name}", judges.argv(name)[-1].removeprefix("ARGS=").split()
         shutil.rmtree(out, ignore_errors=True)
-        argv = [
-            *common,
-            *(a for m in only for a in ("-F", "^" + re.sub(r"([\\.+*?()|\[\]{}^$])", r"\\\1", m) + "$")),
-            "--output",
-            str(out),
-        ]
+        names = [a for m in only for a in ("-F", "^" + re.sub(r"([\\.+*?()|\[\]{}^$])", r"\\\1", m) + "$")]
+        argv = [*common, *names, "--output", str(out), "--", "--test", "parity", "--", f"{judges.where}/", *skips]
         print(
             f"rust: cargo-mutants, judged by {'the table' if name == 'table' else 'the whole parity set'}", flush=True
         )
-        if (
-            run(
-                [*argv, "--", "--test", "parity", "--", f"{judges.where}/", *skips],
-                WORK / "rust" / f"{name}.log",
-                7200,
-                env=env,
-            )
-            == "timeout"
-        ):
+        if run(argv, log := WORK / "rust" / f"{name}.log", 7200, env=env) == "timeout":
             sys.exit("rust: cargo-mutants took over two hours")
-        print((WORK / "rust" / f"{name}.log").read_text(errors="replace"), end="", flush=True)
+        print(log.read_text(errors="replace"), end="", flush=True)
         lists = {k: out / "mutants.out" / f"{k}.txt" for k in ("caught", "missed", "timeout", "unviable")}
         return {k: p.read_text().splitlines() if p.exists() else [] for k, p in lists.items()}
 
@@ -527,11 +486,9 @@ def score(language: str, s: dict, tested: list[Mutant], counts: dict, seconds: f
                 f"{e.where}: listed as equivalent, but no mutant the table misses matches it:\n"
                 f"{e.file}: {e.before}\n  => {e.after}"
             )
-    tool_path = {"cargo-mutants": "CARGO_MUTANTS", "stryker": "STRYKER", "universalmutator": "UNIVERSALMUTATOR"}.get(
-        s["tool"], ""
-    )
-    version = re.search(rf"{s['tool']}-([\w.]+)", os.environ.get(tool_path, ""))
-    if s["tool"] == "pitest":
+    installed = " ".join(os.environ.get(k, "") for k in ("CARGO_MUTANTS", "STRYKER", "UNIVERSALMUTATOR"))
+    version = re.search(rf"{s['tool']}-([\w.]+)", installed)
+    if s["tool"] == "pitest":  # pinned in the POM
         version = re.search(
             r"pitest-maven</artifactId>\s*<version>([\w.]+)<", (ROOT / s["root"] / "pom.xml").read_text()
         )
