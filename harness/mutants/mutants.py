@@ -20,6 +20,7 @@ import argparse
 import ast
 import base64
 import difflib
+import fcntl
 import hashlib
 import json
 import os
@@ -58,8 +59,8 @@ def harness(command: str, *names: str) -> list[str]:
 
 
 def run(argv: list[str], log: Path, timeout: float, cwd: Path = ROOT, env: dict | None = None) -> str:
-    """ "pass", "fail" or "timeout": `argv` in a session of its own, which is
-    ended (SIGINT, so the harness ends its runners, then SIGKILL) when the
+    """Runs `argv` in a session of its own: "pass", "fail" or "timeout". The
+    session is ended (SIGINT, so the harness ends its runners, then SIGKILL) when the
     deadline passes or the run is stopped."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as out:
@@ -424,7 +425,7 @@ def rust(s: dict, judges: Judges, sample: int | None) -> tuple[list[Mutant], dic
     tool = os.environ.get("CARGO_MUTANTS") or sys.exit("CARGO_MUTANTS is not set: run make mutants")
     common = [str(ROOT / tool), *"mutants --package outbox --test-package=parity --baseline=skip".split()]
     common += "--no-shuffle --timeout 240 --build-timeout 600".split() + (
-        ["--shard", f"0/{26 // sample}"] if sample else []
+        ["--shard", f"0/{max(1, 26 // sample)}"] if sample else []
     )
     env = clean_env("CARGO_TARGET_DIR")  # cargo-mutants builds in copies of its own
 
@@ -524,6 +525,12 @@ def main() -> int:
 
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, stop)
+    WORK.mkdir(parents=True, exist_ok=True)
+    lock = (WORK / "lock").open("w")  # one run at a time puts mutants in this tree
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        sys.exit("mutants: another make mutants is running in this tree")
     restore()  # a run killed with SIGKILL left its mutant in place
     results = []
     for language in args.languages:
