@@ -71,14 +71,14 @@ def run(argv: list[str], log: Path, timeout: float, cwd: Path = ROOT, env: dict 
             return "pass" if child.wait(timeout) == 0 else "fail"
         except subprocess.TimeoutExpired:
             return "timeout"
-        finally:
+        finally:  # SIGINT first, so that the harness ends its runners; then whatever is left
             for sig, grace in ((signal.SIGINT, 10), (signal.SIGKILL, None)):
-                if child.poll() is None:
-                    try:
+                try:
+                    if sig == signal.SIGKILL or child.poll() is None:
                         os.killpg(child.pid, sig)
-                        child.wait(grace)
-                    except (OSError, subprocess.TimeoutExpired):
-                        pass
+                    child.wait(grace)
+                except (OSError, subprocess.TimeoutExpired):
+                    pass
 
 
 def put(path: Path, data: bytes) -> None:
