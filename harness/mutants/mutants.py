@@ -225,9 +225,8 @@ def judge(judges: Judges, m: Mutant, index: int, root: Path) -> None:
             forget()
             outcome, m.by, m.kind, _ = judges(name, f"mutant-{index}")
             if outcome != "pass":
-                m.outcome = (
-                    "timeout " if outcome == "timeout" else ""
-                ) + f"killed by {'the table' if name == 'table' else 'all'}"
+                timeout = "timeout " if outcome == "timeout" else ""
+                m.outcome = f"{timeout}killed by {'the table' if name == 'table' else 'all'}"
                 return
         m.outcome = "survived"
     finally:
@@ -254,18 +253,16 @@ def code_of(file: str, text: str) -> str:
             for field in ("body", "orelse", "finalbody"):
                 body = getattr(node, field, None)
                 if isinstance(body, list) and body:
-                    doc = [s for s in body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)]
-                    kept = [
-                        s
-                        for s in body
-                        if not isinstance(s, ast.Pass) and not (s in doc and isinstance(s.value.value, str))
-                    ]
-                    setattr(node, field, kept or [ast.Pass()])
+                    setattr(node, field, [s for s in body if not is_docstring_or_pass(s)] or [ast.Pass()])
         return ast.dump(tree)
     if suffix not in COMMENTS:
         return text
     kept = re.sub(COMMENTS[suffix], lambda g: g.group(0) if g.group(0)[0] in "\"'`" else " ", text, flags=re.DOTALL)
     return squash(kept)
+
+
+def is_docstring_or_pass(s: ast.stmt) -> bool:
+    return isinstance(s, ast.Pass) or isinstance(s, ast.Expr) and isinstance(getattr(s.value, "value", None), str)
 
 
 def describe(file: str, old: str, text: str) -> Mutant:
@@ -424,9 +421,8 @@ def rust(s: dict, judges: Judges, sample: int | None) -> tuple[list[Mutant], dic
     `.cargo/mutants.toml` excludes those no judge can kill."""
     tool = os.environ.get("CARGO_MUTANTS") or sys.exit("CARGO_MUTANTS is not set: run make mutants")
     common = [str(ROOT / tool), *"mutants --package outbox --test-package=parity --baseline=skip".split()]
-    common += "--no-shuffle --timeout 240 --build-timeout 600".split() + (
-        ["--shard", f"0/{max(1, 26 // sample)}"] if sample else []
-    )
+    common += "--no-shuffle --timeout 240 --build-timeout 600".split()
+    common += ["--shard", f"0/{max(1, 26 // sample)}"] if sample else []
     env = clean_env("CARGO_TARGET_DIR")  # cargo-mutants builds in copies of its own
 
     def cargo_mutants(name: str, only: list[str]) -> dict[str, list[str]]:
@@ -434,9 +430,7 @@ def rust(s: dict, judges: Judges, sample: int | None) -> tuple[list[Mutant], dic
         shutil.rmtree(out, ignore_errors=True)
         names = [a for m in only for a in ("-F", "^" + re.sub(r"([\\.+*?()|\[\]{}^$])", r"\\\1", m) + "$")]
         argv = [*common, *names, "--output", str(out), "--", "--test", "parity", "--", f"{judges.where}/", *skips]
-        print(
-            f"rust: cargo-mutants, judged by {'the table' if name == 'table' else 'the whole parity set'}", flush=True
-        )
+        print(f"rust: cargo-mutants, judged by {'the table' if name == 'table' else 'all'}", flush=True)
         if run(argv, log := WORK / "rust" / f"{name}.log", 7200, env=env) == "timeout":
             sys.exit("rust: cargo-mutants took over two hours")
         print(log.read_text(errors="replace"), end="", flush=True)
@@ -455,11 +449,12 @@ def rust(s: dict, judges: Judges, sample: int | None) -> tuple[list[Mutant], dic
         elif name in every["caught"] + every["timeout"]:
             m.outcome, m.by = "killed by all", "the generated scenarios or the demo"
         judged.append(m)
-    listed = [
-        subprocess.run([*common[:4], *flag, "--list"], cwd=ROOT, capture_output=True, text=True, check=False).stdout
-        for flag in ([], ["--no-config"])
-    ]
-    excluded = len(listed[1].splitlines()) - len(listed[0].splitlines())  # count as equivalent
+    lists = (
+        subprocess.run([*common[:4], *f, "--list"], cwd=ROOT, capture_output=True, text=True)
+        for f in ([], ["--no-config"])
+    )
+    kept, every_one = (len(listed.stdout.splitlines()) for listed in lists)
+    excluded = every_one - kept  # by .cargo/mutants.toml: they count as equivalent
     return judged, {"viable": len(judged) + excluded, "not_viable": len(table["unviable"]), "excluded": excluded}
 
 
@@ -490,9 +485,8 @@ def score(language: str, s: dict, tested: list[Mutant], counts: dict, seconds: f
     installed = " ".join(os.environ.get(k, "") for k in ("CARGO_MUTANTS", "STRYKER", "UNIVERSALMUTATOR"))
     version = re.search(rf"{s['tool']}-([\w.]+)", installed)
     if s["tool"] == "pitest":  # pinned in the POM
-        version = re.search(
-            r"pitest-maven</artifactId>\s*<version>([\w.]+)<", (ROOT / s["root"] / "pom.xml").read_text()
-        )
+        pom = (ROOT / s["root"] / "pom.xml").read_text()
+        version = re.search(r"pitest-maven</artifactId>\s*<version>([\w.]+)<", pom)
     excluded = counts.pop("excluded", 0)
     return {
         "language": language,
