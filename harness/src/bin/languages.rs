@@ -11,6 +11,8 @@
 //! * `languages lint [NAME...]`: runs each language's lint lines (make lint);
 //! * `languages mutation-tools NAME...`: the Makefile targets that install
 //!   the mutation tools of those languages (make mutants);
+//! * `languages mutants [NAME...]`: each language's `[mutants]` table, one
+//!   line of JSON a language (harness/mutants/mutants.py);
 //! * `languages setup`: the setup's packages, version floors and last
 //!   steps, one tab-separated line each (.ci/setup).
 //!
@@ -36,9 +38,9 @@ fn run() -> Result<ExitCode, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let root = parity::repo_root();
     let manifests = manifest::read_all(&root).map_err(|e| e.to_string())?;
-    let (command, names) = args
-        .split_first()
-        .ok_or("usage: languages names|prefix|matrix|lint|mutation-tools|setup [NAME...]")?;
+    let (command, names) = args.split_first().ok_or(
+        "usage: languages names|prefix|matrix|lint|mutation-tools|mutants|setup [NAME...]",
+    )?;
     let chosen = choose(&manifests, names)?;
     match command.as_str() {
         "names" => {
@@ -62,6 +64,14 @@ fn run() -> Result<ExitCode, String> {
                 }
             }
             println!("{}", tools.join(" "));
+        }
+        "mutants" => {
+            for m in &chosen {
+                let t = &m.mutants;
+                let row = serde_json::json!({"name": m.name, "tool": t.tool, "root": t.root, "files": t.files,
+                    "rules": t.rules, "mutate_args": t.mutate_args, "check": t.check});
+                println!("{row}");
+            }
         }
         "setup" => {
             for m in &chosen {
