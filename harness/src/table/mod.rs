@@ -112,7 +112,7 @@ pub fn load(sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
                     field: Some("name".into()),
                     problem: format!(
                         "the name is already used in {} (names are unique across all case files)",
-                        earlier.display()
+                        beside(earlier, file).display()
                     ),
                 });
                 continue;
@@ -125,6 +125,16 @@ pub fn load(sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
         Ok(cases)
     } else {
         Err(errors)
+    }
+}
+
+/// `other` as a reader of a message about `file` finds it: by its name
+/// when it sits beside `file` (the message names `file` however the caller
+/// shows paths), else as given.
+fn beside<'a>(other: &'a Path, file: &Path) -> &'a Path {
+    match other.file_name() {
+        Some(name) if other.parent() == file.parent() => Path::new(name),
+        _ => other,
     }
 }
 
