@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use parity::config::Settings;
-use parity::fault::{After, Fault, FaultKind, Stderr};
+use parity::fault::{After, FaultKind, Stderr};
 use parity::judge::answers::{answers, not_ready};
 use parity::judge::{emit, Reason, UnitFailure, UnitWhat, Verdict};
 use parity::protocol::Request;
@@ -64,10 +64,7 @@ fn run_fake(fault: &str, case: &str) -> (BTreeMap<String, Verdict>, Duration) {
 fn assert_only_case_fails(verdicts: &BTreeMap<String, Verdict>, case: &str, needles: &[&str]) {
     for (name, verdict) in verdicts {
         if name == case {
-            let Verdict::Fail(reason) = verdict else {
-                panic!("{case} should fail, got {verdict:?}");
-            };
-            let message = emit::text(reason);
+            let message = emit::text(common::failure(verdicts, case));
             for needle in needles {
                 assert!(
                     message.contains(needle),
@@ -84,63 +81,120 @@ fn assert_only_case_fails(verdicts: &BTreeMap<String, Verdict>, case: &str, need
     }
 }
 
-/// The runner's fault on `case`, the only case that fails.
-fn fault_on<'a>(verdicts: &'a BTreeMap<String, Verdict>, case: &str) -> &'a Fault {
-    assert_only_case_fails(verdicts, case, &[]);
-    common::case_fault(verdicts, case)
+/// The fault kind of a reason, if it is a runner fault.
+fn kind(reason: &Reason) -> Option<&FaultKind> {
+    match reason {
+        Reason::Fault { fault, .. } => Some(&fault.kind),
+        _ => None,
+    }
 }
 
-#[test]
-fn a_crash_is_blamed_on_its_case_with_the_stderr_tail() {
-    let (verdicts, _) = run_fake("crash", "broker_down_third_attempt");
-    let fault = fault_on(&verdicts, "broker_down_third_attempt");
-    assert!(
-        matches!(fault.kind, FaultKind::Exited { status: Some(s) } if s.code() == Some(3)),
-        "{fault:?}"
-    );
-    assert_eq!(fault.runner, "the fake-crash runner");
-    let Stderr::Written { tail, log, .. } = &fault.stderr else {
-        panic!("the stderr tail is kept: {fault:?}");
-    };
-    assert!(tail.contains("crashing on purpose"), "{tail}");
-    assert!(log.is_relative(), "shown relative to the root: {log:?}");
-    // The message users read names the exit and shows the tail.
-    assert_only_case_fails(
-        &verdicts,
-        "broker_down_third_attempt",
-        &[
+/// One way a runner misbehaves: the fake runner's `fault`, on `case`, fails
+/// that case with a reason `is` accepts and a message holding every needle.
+struct Misbehaviour {
+    fault: &'static str,
+    case: &'static str,
+    is: fn(&Reason) -> bool,
+    needles: &'static [&'static str],
+}
+
+/// Every fault a runner can make on one case, with what users need to act
+/// (the advice is the behaviour).
+const MISBEHAVIOURS: [Misbehaviour; 9] = [
+    Misbehaviour {
+        fault: "crash",
+        case: "broker_down_third_attempt",
+        is: |r| {
+            matches!(kind(r), Some(FaultKind::Exited { status: Some(s) })
+                if s.code() == Some(3))
+        },
+        needles: &[
             "the fake-crash runner exited (exit status: 3) before answering this case",
             "crashing on purpose",
         ],
-    );
-}
-
-#[test]
-fn a_hang_is_killed_after_the_timeout() {
-    let (verdicts, elapsed) = run_fake("hang", "lost_ack");
-    let fault = fault_on(&verdicts, "lost_ack");
-    assert_eq!(fault.kind, FaultKind::TimedOut { deadline: TIMEOUT });
-    // The advice is the behaviour: what to do next.
-    assert_only_case_fails(
-        &verdicts,
-        "lost_ack",
-        &[
+    },
+    Misbehaviour {
+        fault: "hang",
+        case: "lost_ack",
+        is: |r| kind(r) == Some(&FaultKind::TimedOut { deadline: TIMEOUT }),
+        needles: &[
             "gave no answer within 1.5 s (PARITY_TIMEOUT)",
             "If the case is only slow, raise PARITY_TIMEOUT",
         ],
-    );
-    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
-}
+    },
+    // Its grandchild holds stdout open: the timeout still ends the case.
+    Misbehaviour {
+        fault: "grandchild",
+        case: "all_in_one_pass",
+        is: |r| matches!(kind(r), Some(FaultKind::TimedOut { .. })),
+        needles: &[],
+    },
+    Misbehaviour {
+        fault: "garbage",
+        case: "batch_of_two",
+        is: |r| {
+            matches!(kind(r), Some(FaultKind::Malformed { line, .. })
+                if line == "this is not the protocol")
+        },
+        needles: &["the fake-garbage runner printed a line that is not the protocol's answer"],
+    },
+    Misbehaviour {
+        fault: "wrong-name",
+        case: "lost_ack",
+        is: |r| {
+            matches!(kind(r), Some(FaultKind::OtherCase { other, .. })
+                if other == "someone_else")
+        },
+        needles: &[],
+    },
+    // A null list is not an empty one.
+    Misbehaviour {
+        fault: "null-list",
+        case: "lost_ack",
+        is: |r| {
+            matches!(kind(r), Some(FaultKind::Malformed { why, .. })
+                if why.starts_with("`sent` is null (empty lists are written `[]`)"))
+        },
+        needles: &[],
+    },
+    Misbehaviour {
+        fault: "error",
+        case: "lost_ack",
+        is: |r| matches!(r, Reason::ErrorAnswer { error, .. } if error == "boom"),
+        needles: &["the fake-error runner answered with an error: boom"],
+    },
+    // A runner that forgets the cases left fails the one it stopped at.
+    Misbehaviour {
+        fault: "stop",
+        case: "broker_down_first_attempt",
+        is: |r| {
+            matches!(r, Reason::Fault { fault, .. } if fault.stderr == Stderr::Empty
+                && matches!(fault.kind, FaultKind::Exited { status: Some(s) } if s.success()))
+        },
+        needles: &[],
+    },
+    Misbehaviour {
+        fault: "wrong-result",
+        case: "lost_ack",
+        is: |r| kind(r).is_none(),
+        needles: &[
+            "case `lost_ack` (cases/seed.json)",
+            "duplicates: expected 1, actual 999",
+        ],
+    },
+];
 
+/// Each of [`MISBEHAVIOURS`] fails the case the runner was on alone; the
+/// others are still checked, and nothing waits beyond the timeout.
 #[test]
-fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
-    let (verdicts, elapsed) = run_fake("grandchild", "all_in_one_pass");
-    let fault = fault_on(&verdicts, "all_in_one_pass");
-    assert!(
-        matches!(fault.kind, FaultKind::TimedOut { .. }),
-        "{fault:?}"
-    );
-    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
+fn each_fault_fails_the_case_the_runner_was_on_and_only_it() {
+    for row in MISBEHAVIOURS {
+        let (verdicts, elapsed) = run_fake(row.fault, row.case);
+        let reason = common::failure(&verdicts, row.case);
+        assert!((row.is)(reason), "{}: {reason:?}", row.fault);
+        assert_only_case_fails(&verdicts, row.case, row.needles);
+        assert!(elapsed < TIMEOUT + SLACK, "{}: took {elapsed:?}", row.fault);
+    }
     let pid_file =
         parity::config::target_dir(&parity::repo_root()).join("parity/fake-grandchild.pid");
     let pid: i32 = std::fs::read_to_string(&pid_file)
@@ -154,68 +208,6 @@ fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
         Duration::from_secs(10),
         || common::is_gone(pid),
     );
-}
-
-#[test]
-fn garbage_is_shown_in_an_excerpt() {
-    let (verdicts, _) = run_fake("garbage", "batch_of_two");
-    let fault = fault_on(&verdicts, "batch_of_two");
-    assert!(
-        matches!(&fault.kind, FaultKind::Malformed { line, .. } if line == "this is not the protocol"),
-        "{fault:?}"
-    );
-    assert_only_case_fails(
-        &verdicts,
-        "batch_of_two",
-        &["the fake-garbage runner printed a line that is not the protocol's answer"],
-    );
-}
-
-#[test]
-fn an_answer_for_another_case_is_refused() {
-    let (verdicts, _) = run_fake("wrong-name", "lost_ack");
-    let fault = fault_on(&verdicts, "lost_ack");
-    assert!(
-        matches!(&fault.kind, FaultKind::OtherCase { other, .. } if other == "someone_else"),
-        "{fault:?}"
-    );
-}
-
-#[test]
-fn a_null_list_is_not_an_empty_one() {
-    let (verdicts, _) = run_fake("null-list", "lost_ack");
-    let fault = fault_on(&verdicts, "lost_ack");
-    assert!(
-        matches!(&fault.kind, FaultKind::Malformed { why, .. }
-            if why.starts_with("`sent` is null (empty lists are written `[]`)")),
-        "{fault:?}"
-    );
-}
-
-#[test]
-fn an_error_answer_fails_its_case() {
-    let (verdicts, _) = run_fake("error", "lost_ack");
-    assert!(
-        matches!(&verdicts["lost_ack"], Verdict::Fail(Reason::ErrorAnswer { error, .. }) if error == "boom"),
-        "{:?}",
-        verdicts["lost_ack"]
-    );
-    assert_only_case_fails(
-        &verdicts,
-        "lost_ack",
-        &["the fake-error runner answered with an error: boom"],
-    );
-}
-
-#[test]
-fn a_runner_that_forgets_cases_fails_the_one_it_stopped_at() {
-    let (verdicts, _) = run_fake("stop", "broker_down_first_attempt");
-    let fault = fault_on(&verdicts, "broker_down_first_attempt");
-    assert!(
-        matches!(fault.kind, FaultKind::Exited { status: Some(s) } if s.success()),
-        "{fault:?}"
-    );
-    assert_eq!(fault.stderr, Stderr::Empty);
 }
 
 #[test]
@@ -238,19 +230,6 @@ fn output_after_the_last_answer_is_the_runners_fault_not_the_last_cases() {
     assert!(
         after.to_string().starts_with("after answering every case"),
         "{after}"
-    );
-}
-
-#[test]
-fn a_wrong_result_shows_expected_and_actual() {
-    let (verdicts, _) = run_fake("wrong-result", "lost_ack");
-    assert_only_case_fails(
-        &verdicts,
-        "lost_ack",
-        &[
-            "case `lost_ack` (cases/seed.json)",
-            "duplicates: expected 1, actual 999",
-        ],
     );
 }
 
