@@ -587,35 +587,26 @@ fn start_hanging_harness(fault: &str, pids: &Path, env: &[(&str, &str)]) -> std:
     harness
 }
 
-/// Starts the harness process above, waits for its runner to hang on its
-/// case, sends `signal`, and returns the pids of the run and the harness's
-/// exit status.
-fn interrupt(name: &str, fault: &str, signal: i32) -> (Vec<i32>, std::process::ExitStatus) {
-    let pids = scratch(&format!("interrupt-{name}")).join("pids");
-    let harness = start_hanging_harness(fault, &pids, &[]);
-    let status = self::signal(harness, signal);
-    (pids_in(&pids), status)
-}
-
+/// SIGINT (its runner leaving a grandchild in a session of its own) and
+/// SIGTERM to a harness whose runner hangs: every process of the run is
+/// gone, and the status is 130 or 143.
 #[test]
-fn sigint_to_the_harness_ends_its_runner_and_a_grandchild_in_another_session() {
-    let (pids, status) = interrupt("sigint", "setsid", libc::SIGINT);
-    assert_eq!(status.code(), Some(130), "{status}");
-    assert!(
-        gone_within(&pids, Duration::from_secs(10)),
-        "left after SIGINT: {:?}",
-        pids.iter().filter(|&&p| !is_gone(p)).collect::<Vec<_>>()
-    );
-}
-
-#[test]
-fn sigterm_to_the_harness_ends_its_hanging_runner() {
-    let (pids, status) = interrupt("sigterm", "hang", libc::SIGTERM);
-    assert_eq!(status.code(), Some(143), "{status}");
-    assert!(
-        gone_within(&pids, Duration::from_secs(10)),
-        "left after SIGTERM: {pids:?}"
-    );
+fn sigint_or_sigterm_to_the_harness_ends_its_runner_and_grandchildren() {
+    for (name, fault, signal, status) in [
+        ("sigint", "setsid", libc::SIGINT, 130),
+        ("sigterm", "hang", libc::SIGTERM, 143),
+    ] {
+        let pids = scratch(&format!("interrupt-{name}")).join("pids");
+        let harness = start_hanging_harness(fault, &pids, &[]);
+        let ended = self::signal(harness, signal);
+        assert_eq!(ended.code(), Some(status), "{name}: {ended}");
+        let pids = pids_in(&pids);
+        assert!(
+            gone_within(&pids, Duration::from_secs(10)),
+            "left after {name}: {:?}",
+            pids.iter().filter(|&&p| !is_gone(p)).collect::<Vec<_>>()
+        );
+    }
 }
 
 /// The exit status after a signal is the signal's every time, even when
