@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use parity::config::Settings;
 use parity::exec;
 use parity::fault::{After, Fault, FaultKind, Stderr};
 use parity::judge::answers::answers as judge_answers;
@@ -19,7 +18,6 @@ use parity::judge::{emit, Carrier, Reason, RunnerFault, Verdict};
 use parity::protocol::{Reply, Request};
 use parity::session::{Runner, Session};
 use parity::suite::executor::Demo;
-use parity::suite::Suite;
 use parity::table::Case;
 use parity::toolchain::Language;
 
@@ -208,22 +206,12 @@ fn counted_argv(pids: &Path, fault: &str, case: &str) -> Vec<String> {
 fn run_trials(
     name: &str,
     language: Language,
-    timeout: Duration,
     skip: &[&str],
 ) -> (BTreeMap<String, Verdict>, Duration) {
-    let settings = Settings {
-        timeout,
-        ..Settings::default()
-    };
-    let suite = Suite::load(&parity::repo_root(), settings).unwrap();
     let skip = skip.iter().map(|s| (*s).to_owned()).collect();
-    let run = common::run_language(suite, language, &format!("reliability/{name}"), skip);
-    let verdicts = run
-        .records
-        .iter()
-        .map(|r| (r.id.row.name().to_owned(), r.verdict.clone()))
-        .collect();
-    (verdicts, run.elapsed)
+    let log_dir = format!("reliability/{name}");
+    let run = common::run_language(common::suite(TIMEOUT), language, &log_dir, skip);
+    (run.verdicts(), run.elapsed)
 }
 
 /// The log a fault names, which must exist and hold something.
@@ -237,12 +225,7 @@ fn existing_log(fault: &Fault) -> PathBuf {
 fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
     let pids = scratch("cannot-start").join("pids");
     let language = fake_language("fake-syntax", counted_argv(&pids, "cannot-start", "*"));
-    let (verdicts, elapsed) = run_trials(
-        "cannot-start-trials",
-        language,
-        TIMEOUT,
-        &["/demo", "/unit"],
-    );
+    let (verdicts, elapsed) = run_trials("cannot-start-trials", language, &["/demo", "/unit"]);
     let starts = pids_in(&pids).len();
     println!(
         "a runner that cannot start: {elapsed:?} for {} trials, {starts} starts",
@@ -398,7 +381,7 @@ fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
         "fake-exit",
         vec![FAKE_RUNNER.into(), "exit-after".into(), "*".into()],
     );
-    let (verdicts, _) = run_trials("exit-after", language.clone(), TIMEOUT, &["/demo", "/unit"]);
+    let (verdicts, _) = run_trials("exit-after", language.clone(), &["/demo", "/unit"]);
     let exited_4 = |fault: &Fault| matches!(fault.kind, FaultKind::AfterLastAnswer(After::Exited { status: Some(s) }) if s.code() == Some(4));
     let generated = failure(&verdicts, "generated");
     assert!(
@@ -419,7 +402,6 @@ fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
     let (verdicts, _) = run_trials(
         "exit-after-table",
         language,
-        TIMEOUT,
         &["/demo", "/unit", "/generated"],
     );
     let last = failure(&verdicts, &cases.last().unwrap().name);

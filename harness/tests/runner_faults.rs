@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use parity::config::Settings;
 use parity::fault::{After, FaultKind, Stderr};
 use parity::judge::answers::{answers, not_ready};
 use parity::judge::{emit, Reason, UnitFailure, UnitWhat, Verdict};
@@ -24,14 +23,6 @@ const TIMEOUT: Duration = Duration::from_millis(1500);
 /// What a deadline may be overrun by on a busy machine; the grandchild that
 /// holds stdout sleeps 30 s, so `TIMEOUT + SLACK` still tells them apart.
 const SLACK: Duration = Duration::from_secs(15);
-
-fn suite() -> Suite {
-    let settings = Settings {
-        timeout: TIMEOUT,
-        ..Settings::default()
-    };
-    Suite::load(&parity::repo_root(), settings).expect("the seed table loads")
-}
 
 /// Runs every seed case through a fake runner; returns the verdicts by case
 /// name and how long the run took.
@@ -55,7 +46,7 @@ fn run(suite: &Suite, port: &Port) -> (BTreeMap<String, Verdict>, Duration) {
 /// misbehaves on `case`.
 fn run_fake(fault: &str, case: &str) -> (BTreeMap<String, Verdict>, Duration) {
     run(
-        &suite(),
+        &common::suite(TIMEOUT),
         &Port::new(fake(&format!("fake-{fault}"), fault, case)),
     )
 }
@@ -212,7 +203,7 @@ fn each_fault_fails_the_case_the_runner_was_on_and_only_it() {
 
 #[test]
 fn output_after_the_last_answer_is_the_runners_fault_not_the_last_cases() {
-    let suite = suite();
+    let suite = common::suite(TIMEOUT);
     let last = suite.cases.last().expect("cases").name.clone();
     let language = fake("fake-chatter", "chatter", &last);
     let cases: Vec<&Case> = suite.cases.iter().collect();
@@ -235,7 +226,7 @@ fn output_after_the_last_answer_is_the_runners_fault_not_the_last_cases() {
 
 #[test]
 fn a_runner_that_cannot_start_fails_every_case() {
-    let suite = suite();
+    let suite = common::suite(TIMEOUT);
     let mut language = fake("fake-missing", "", "");
     language.runner = vec!["/nonexistent/runner".into()];
     let (verdicts, _) = run(&suite, &Port::new(language));
@@ -250,7 +241,7 @@ fn a_runner_that_cannot_start_fails_every_case() {
 
 #[test]
 fn a_missing_toolchain_is_ignored_with_its_reason_or_fails_when_strict() {
-    let suite = suite();
+    let suite = common::suite(TIMEOUT);
     let mut language = fake("fake-tool", "", "");
     language.probe = vec!["parity-no-such-tool".into(), "--version".into()];
     language.install_hint = "install the fake toolchain".into();
@@ -273,7 +264,7 @@ fn a_missing_toolchain_is_ignored_with_its_reason_or_fails_when_strict() {
 
 #[test]
 fn a_build_failure_shows_the_compiler_output() {
-    let suite = suite();
+    let suite = common::suite(TIMEOUT);
     let mut language = fake("fake-build", "", "");
     let script = "echo 'error: compiler says no' >&2; exit 1";
     language.build = vec![Step::always(vec!["sh".into(), "-c".into(), script.into()])];
@@ -292,7 +283,7 @@ fn a_build_failure_shows_the_compiler_output() {
 
 #[test]
 fn a_known_failure_is_ignored_with_its_reason_and_a_stale_one_fails() {
-    let suite = suite();
+    let suite = common::suite(TIMEOUT);
     let known = BTreeMap::from([
         (
             "lost_ack".to_owned(),
@@ -327,7 +318,12 @@ fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
         records,
         suite,
         ..
-    } = run_language(suite(), language, "runner-faults/junit", table_only());
+    } = run_language(
+        common::suite(TIMEOUT),
+        language,
+        "runner-faults/junit",
+        table_only(),
+    );
     let case_count = suite.cases.len();
     assert_eq!(conclusion.num_failed, 1);
     let xml = junit::report(&suite.report(&records, &Default::default()).results);
@@ -374,7 +370,12 @@ fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
 fn what_a_runner_prints_cannot_break_the_junit_file_or_the_terminal() {
     let language = fake("fake-nasty", "nasty-stderr", "lost_ack");
     let skip = ["/generated", "/demo", "/unit"].map(String::from).to_vec();
-    let run = run_language(suite(), language, "runner-faults/nasty", skip);
+    let run = run_language(
+        common::suite(TIMEOUT),
+        language,
+        "runner-faults/nasty",
+        skip,
+    );
     assert_eq!(run.conclusion.num_failed, 1);
     let xml = junit::report(&run.report().results);
     let document = roxmltree::Document::parse(&xml).expect("the report is well-formed XML");
@@ -395,7 +396,7 @@ fn what_a_runner_prints_cannot_break_the_junit_file_or_the_terminal() {
 /// not a broken runner: every other case is still run and judged.
 #[test]
 fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
-    let suite = suite();
+    let suite = common::suite(TIMEOUT);
     let crashing: Vec<String> = suite.cases[..3].iter().map(|c| c.name.clone()).collect();
     let known = crashing
         .iter()
@@ -433,7 +434,12 @@ fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
 #[test]
 fn the_results_file_names_each_fault_and_its_log() {
     let language = fake("fake-results", "crash", "lost_ack");
-    let run = run_language(suite(), language, "runner-faults/results", table_only());
+    let run = run_language(
+        common::suite(TIMEOUT),
+        language,
+        "runner-faults/results",
+        table_only(),
+    );
     let results = run.report().results;
     let entry = |case: &str| {
         results
@@ -469,7 +475,7 @@ fn the_results_file_names_each_fault_and_its_log() {
 /// says so.
 #[test]
 fn failing_unit_tests_keep_how_they_ended_and_their_output() {
-    let suite = suite();
+    let suite = common::suite(TIMEOUT);
     let mut language = fake("fake-unit", "none", "none");
     language.unit = vec!["sh".into(), "-c".into(), "echo boom; exit 1".into()];
     let verdict = suite.check_unit(&Port::new(language.clone()));
@@ -505,7 +511,7 @@ fn failing_unit_tests_keep_how_they_ended_and_their_output() {
 /// kept as data; before, the `ok` lines alone counted and it passed.
 #[test]
 fn unit_tests_that_exit_0_early_fail() {
-    let suite = suite();
+    let suite = common::suite(TIMEOUT);
     let mut language = fake("php", "none", "none");
     let printed = "ok   a\nFAIL b\n";
     language.unit = vec!["printf".into(), printed.into()];
