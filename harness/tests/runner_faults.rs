@@ -239,46 +239,43 @@ fn a_runner_that_cannot_start_fails_every_case() {
     }
 }
 
+/// A language that is not ready says why: a missing toolchain is ignored
+/// with its install hint (a failure when strict), a failed build fails
+/// with the compiler's output.
 #[test]
-fn a_missing_toolchain_is_ignored_with_its_reason_or_fails_when_strict() {
+fn a_language_that_is_not_ready_says_why() {
     let suite = common::suite(TIMEOUT);
-    let mut language = fake("fake-tool", "", "");
-    language.probe = vec!["parity-no-such-tool".into(), "--version".into()];
-    language.install_hint = "install the fake toolchain".into();
-    let port = Port::new(language);
-    let why = suite.ready(&port).unwrap_err();
-    match not_ready(suite.settings.strict, why) {
-        Verdict::Ignore(reason) => {
-            assert!(
-                reason.contains("fake-tool toolchain not available"),
-                "{reason}"
-            );
-            assert!(reason.contains("install the fake toolchain"), "{reason}");
-        }
-        other => panic!("{other:?}"),
-    }
+    let strict = suite.settings.strict;
+    let mut tool = fake("fake-tool", "", "");
+    tool.probe = vec!["parity-no-such-tool".into(), "--version".into()];
+    tool.install_hint = "install the fake toolchain".into();
+    let tool = Port::new(tool);
+    let why = suite.ready(&tool).unwrap_err();
+    let Verdict::Ignore(reason) = not_ready(strict, why) else {
+        panic!("ignored: {:?}", not_ready(strict, why));
+    };
+    assert!(
+        reason.contains("fake-tool toolchain not available")
+            && reason.contains("install the fake toolchain"),
+        "{reason}"
+    );
     assert!(
         matches!(not_ready(true, why), Verdict::Fail(m) if emit::text(&m).contains("PARITY_STRICT=1"))
     );
-}
-
-#[test]
-fn a_build_failure_shows_the_compiler_output() {
-    let suite = common::suite(TIMEOUT);
-    let mut language = fake("fake-build", "", "");
+    let mut build = fake("fake-build", "", "");
     let script = "echo 'error: compiler says no' >&2; exit 1";
-    language.build = vec![Step::always(vec!["sh".into(), "-c".into(), script.into()])];
-    match suite
-        .ready(&Port::new(language))
-        .map_err(|why| not_ready(suite.settings.strict, why))
-    {
-        Err(Verdict::Fail(reason)) => {
-            let message = emit::text(&reason);
-            assert!(message.contains("building fake-build failed"), "{message}");
-            assert!(message.contains("error: compiler says no"), "{message}");
-        }
-        other => panic!("{other:?}"),
-    }
+    build.build = vec![Step::always(vec!["sh".into(), "-c".into(), script.into()])];
+    let build = Port::new(build);
+    let why = suite.ready(&build).unwrap_err();
+    let Verdict::Fail(reason) = not_ready(strict, why) else {
+        panic!("failed: {:?}", not_ready(strict, why));
+    };
+    let message = emit::text(&reason);
+    assert!(
+        message.contains("building fake-build failed")
+            && message.contains("error: compiler says no"),
+        "{message}"
+    );
 }
 
 #[test]
