@@ -15,15 +15,12 @@ mod common;
 use common::{fault_of, seed_cases};
 
 /// A session of the fake runner with `fault` on `case`, its logs in the
-/// folder `name`.
+/// folder `name`; the fake is a debug build, slow on a large case.
 fn session(name: &str, fault: &str, case: &str) -> Session {
-    common::session(
-        &format!("limits/{name}"),
-        fault,
-        case,
-        Duration::from_secs(10),
-    )
+    common::session(&format!("limits/{name}"), fault, case, LONG)
 }
+
+const LONG: Duration = Duration::from_secs(10);
 
 /// A case of 450,000 rows, valid, has an answer of 13 MB: over any fixed
 /// line bound of the past (8 MiB), within its own limit, which scales with

@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use parity::config::Settings;
 use parity::exec;
 use parity::fault::{After, Fault, FaultKind, Stderr};
 use parity::judge::answers::answers as judge_answers;
@@ -19,7 +18,6 @@ use parity::judge::{emit, Carrier, Reason, RunnerFault, Verdict};
 use parity::protocol::{Reply, Request};
 use parity::session::{Runner, Session};
 use parity::suite::executor::Demo;
-use parity::suite::Suite;
 use parity::table::Case;
 use parity::toolchain::Language;
 
@@ -208,22 +206,12 @@ fn counted_argv(pids: &Path, fault: &str, case: &str) -> Vec<String> {
 fn run_trials(
     name: &str,
     language: Language,
-    timeout: Duration,
     skip: &[&str],
 ) -> (BTreeMap<String, Verdict>, Duration) {
-    let settings = Settings {
-        timeout,
-        ..Settings::default()
-    };
-    let suite = Suite::load(&parity::repo_root(), settings).unwrap();
     let skip = skip.iter().map(|s| (*s).to_owned()).collect();
-    let run = common::run_language(suite, language, &format!("reliability/{name}"), skip);
-    let verdicts = run
-        .records
-        .iter()
-        .map(|r| (r.id.row.name().to_owned(), r.verdict.clone()))
-        .collect();
-    (verdicts, run.elapsed)
+    let log_dir = format!("reliability/{name}");
+    let run = common::run_language(common::suite(TIMEOUT), language, &log_dir, skip);
+    (run.verdicts(), run.elapsed)
 }
 
 /// The log a fault names, which must exist and hold something.
@@ -237,12 +225,7 @@ fn existing_log(fault: &Fault) -> PathBuf {
 fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
     let pids = scratch("cannot-start").join("pids");
     let language = fake_language("fake-syntax", counted_argv(&pids, "cannot-start", "*"));
-    let (verdicts, elapsed) = run_trials(
-        "cannot-start-trials",
-        language,
-        TIMEOUT,
-        &["/demo", "/unit"],
-    );
+    let (verdicts, elapsed) = run_trials("cannot-start-trials", language, &["/demo", "/unit"]);
     let starts = pids_in(&pids).len();
     println!(
         "a runner that cannot start: {elapsed:?} for {} trials, {starts} starts",
@@ -398,7 +381,7 @@ fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
         "fake-exit",
         vec![FAKE_RUNNER.into(), "exit-after".into(), "*".into()],
     );
-    let (verdicts, _) = run_trials("exit-after", language.clone(), TIMEOUT, &["/demo", "/unit"]);
+    let (verdicts, _) = run_trials("exit-after", language.clone(), &["/demo", "/unit"]);
     let exited_4 = |fault: &Fault| matches!(fault.kind, FaultKind::AfterLastAnswer(After::Exited { status: Some(s) }) if s.code() == Some(4));
     let generated = failure(&verdicts, "generated");
     assert!(
@@ -419,7 +402,6 @@ fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
     let (verdicts, _) = run_trials(
         "exit-after-table",
         language,
-        TIMEOUT,
         &["/demo", "/unit", "/generated"],
     );
     let last = failure(&verdicts, &cases.last().unwrap().name);
@@ -587,35 +569,26 @@ fn start_hanging_harness(fault: &str, pids: &Path, env: &[(&str, &str)]) -> std:
     harness
 }
 
-/// Starts the harness process above, waits for its runner to hang on its
-/// case, sends `signal`, and returns the pids of the run and the harness's
-/// exit status.
-fn interrupt(name: &str, fault: &str, signal: i32) -> (Vec<i32>, std::process::ExitStatus) {
-    let pids = scratch(&format!("interrupt-{name}")).join("pids");
-    let harness = start_hanging_harness(fault, &pids, &[]);
-    let status = self::signal(harness, signal);
-    (pids_in(&pids), status)
-}
-
+/// SIGINT (its runner leaving a grandchild in a session of its own) and
+/// SIGTERM to a harness whose runner hangs: every process of the run is
+/// gone, and the status is 130 or 143.
 #[test]
-fn sigint_to_the_harness_ends_its_runner_and_a_grandchild_in_another_session() {
-    let (pids, status) = interrupt("sigint", "setsid", libc::SIGINT);
-    assert_eq!(status.code(), Some(130), "{status}");
-    assert!(
-        gone_within(&pids, Duration::from_secs(10)),
-        "left after SIGINT: {:?}",
-        pids.iter().filter(|&&p| !is_gone(p)).collect::<Vec<_>>()
-    );
-}
-
-#[test]
-fn sigterm_to_the_harness_ends_its_hanging_runner() {
-    let (pids, status) = interrupt("sigterm", "hang", libc::SIGTERM);
-    assert_eq!(status.code(), Some(143), "{status}");
-    assert!(
-        gone_within(&pids, Duration::from_secs(10)),
-        "left after SIGTERM: {pids:?}"
-    );
+fn sigint_or_sigterm_to_the_harness_ends_its_runner_and_grandchildren() {
+    for (name, fault, signal, status) in [
+        ("sigint", "setsid", libc::SIGINT, 130),
+        ("sigterm", "hang", libc::SIGTERM, 143),
+    ] {
+        let pids = scratch(&format!("interrupt-{name}")).join("pids");
+        let harness = start_hanging_harness(fault, &pids, &[]);
+        let ended = self::signal(harness, signal);
+        assert_eq!(ended.code(), Some(status), "{name}: {ended}");
+        let pids = pids_in(&pids);
+        assert!(
+            gone_within(&pids, Duration::from_secs(10)),
+            "left after {name}: {:?}",
+            pids.iter().filter(|&&p| !is_gone(p)).collect::<Vec<_>>()
+        );
+    }
 }
 
 /// The exit status after a signal is the signal's every time, even when

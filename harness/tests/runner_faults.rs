@@ -5,8 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use parity::config::Settings;
-use parity::fault::{After, Fault, FaultKind, Stderr};
+use parity::fault::{After, FaultKind, Stderr};
 use parity::judge::answers::{answers, not_ready};
 use parity::judge::{emit, Reason, UnitFailure, UnitWhat, Verdict};
 use parity::protocol::Request;
@@ -24,14 +23,6 @@ const TIMEOUT: Duration = Duration::from_millis(1500);
 /// What a deadline may be overrun by on a busy machine; the grandchild that
 /// holds stdout sleeps 30 s, so `TIMEOUT + SLACK` still tells them apart.
 const SLACK: Duration = Duration::from_secs(15);
-
-fn suite() -> Suite {
-    let settings = Settings {
-        timeout: TIMEOUT,
-        ..Settings::default()
-    };
-    Suite::load(&parity::repo_root(), settings).expect("the seed table loads")
-}
 
 /// Runs every seed case through a fake runner; returns the verdicts by case
 /// name and how long the run took.
@@ -55,7 +46,7 @@ fn run(suite: &Suite, port: &Port) -> (BTreeMap<String, Verdict>, Duration) {
 /// misbehaves on `case`.
 fn run_fake(fault: &str, case: &str) -> (BTreeMap<String, Verdict>, Duration) {
     run(
-        &suite(),
+        &common::suite(TIMEOUT),
         &Port::new(fake(&format!("fake-{fault}"), fault, case)),
     )
 }
@@ -64,10 +55,7 @@ fn run_fake(fault: &str, case: &str) -> (BTreeMap<String, Verdict>, Duration) {
 fn assert_only_case_fails(verdicts: &BTreeMap<String, Verdict>, case: &str, needles: &[&str]) {
     for (name, verdict) in verdicts {
         if name == case {
-            let Verdict::Fail(reason) = verdict else {
-                panic!("{case} should fail, got {verdict:?}");
-            };
-            let message = emit::text(reason);
+            let message = emit::text(common::failure(verdicts, case));
             for needle in needles {
                 assert!(
                     message.contains(needle),
@@ -84,63 +72,120 @@ fn assert_only_case_fails(verdicts: &BTreeMap<String, Verdict>, case: &str, need
     }
 }
 
-/// The runner's fault on `case`, the only case that fails.
-fn fault_on<'a>(verdicts: &'a BTreeMap<String, Verdict>, case: &str) -> &'a Fault {
-    assert_only_case_fails(verdicts, case, &[]);
-    common::case_fault(verdicts, case)
+/// The fault kind of a reason, if it is a runner fault.
+fn kind(reason: &Reason) -> Option<&FaultKind> {
+    match reason {
+        Reason::Fault { fault, .. } => Some(&fault.kind),
+        _ => None,
+    }
 }
 
-#[test]
-fn a_crash_is_blamed_on_its_case_with_the_stderr_tail() {
-    let (verdicts, _) = run_fake("crash", "broker_down_third_attempt");
-    let fault = fault_on(&verdicts, "broker_down_third_attempt");
-    assert!(
-        matches!(fault.kind, FaultKind::Exited { status: Some(s) } if s.code() == Some(3)),
-        "{fault:?}"
-    );
-    assert_eq!(fault.runner, "the fake-crash runner");
-    let Stderr::Written { tail, log, .. } = &fault.stderr else {
-        panic!("the stderr tail is kept: {fault:?}");
-    };
-    assert!(tail.contains("crashing on purpose"), "{tail}");
-    assert!(log.is_relative(), "shown relative to the root: {log:?}");
-    // The message users read names the exit and shows the tail.
-    assert_only_case_fails(
-        &verdicts,
-        "broker_down_third_attempt",
-        &[
+/// One way a runner misbehaves: the fake runner's `fault`, on `case`, fails
+/// that case with a reason `is` accepts and a message holding every needle.
+struct Misbehaviour {
+    fault: &'static str,
+    case: &'static str,
+    is: fn(&Reason) -> bool,
+    needles: &'static [&'static str],
+}
+
+/// Every fault a runner can make on one case, with what users need to act
+/// (the advice is the behaviour).
+const MISBEHAVIOURS: [Misbehaviour; 9] = [
+    Misbehaviour {
+        fault: "crash",
+        case: "broker_down_third_attempt",
+        is: |r| {
+            matches!(kind(r), Some(FaultKind::Exited { status: Some(s) })
+                if s.code() == Some(3))
+        },
+        needles: &[
             "the fake-crash runner exited (exit status: 3) before answering this case",
             "crashing on purpose",
         ],
-    );
-}
-
-#[test]
-fn a_hang_is_killed_after_the_timeout() {
-    let (verdicts, elapsed) = run_fake("hang", "lost_ack");
-    let fault = fault_on(&verdicts, "lost_ack");
-    assert_eq!(fault.kind, FaultKind::TimedOut { deadline: TIMEOUT });
-    // The advice is the behaviour: what to do next.
-    assert_only_case_fails(
-        &verdicts,
-        "lost_ack",
-        &[
+    },
+    Misbehaviour {
+        fault: "hang",
+        case: "lost_ack",
+        is: |r| kind(r) == Some(&FaultKind::TimedOut { deadline: TIMEOUT }),
+        needles: &[
             "gave no answer within 1.5 s (PARITY_TIMEOUT)",
             "If the case is only slow, raise PARITY_TIMEOUT",
         ],
-    );
-    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
-}
+    },
+    // Its grandchild holds stdout open: the timeout still ends the case.
+    Misbehaviour {
+        fault: "grandchild",
+        case: "all_in_one_pass",
+        is: |r| matches!(kind(r), Some(FaultKind::TimedOut { .. })),
+        needles: &[],
+    },
+    Misbehaviour {
+        fault: "garbage",
+        case: "batch_of_two",
+        is: |r| {
+            matches!(kind(r), Some(FaultKind::Malformed { line, .. })
+                if line == "this is not the protocol")
+        },
+        needles: &["the fake-garbage runner printed a line that is not the protocol's answer"],
+    },
+    Misbehaviour {
+        fault: "wrong-name",
+        case: "lost_ack",
+        is: |r| {
+            matches!(kind(r), Some(FaultKind::OtherCase { other, .. })
+                if other == "someone_else")
+        },
+        needles: &[],
+    },
+    // A null list is not an empty one.
+    Misbehaviour {
+        fault: "null-list",
+        case: "lost_ack",
+        is: |r| {
+            matches!(kind(r), Some(FaultKind::Malformed { why, .. })
+                if why.starts_with("`sent` is null (empty lists are written `[]`)"))
+        },
+        needles: &[],
+    },
+    Misbehaviour {
+        fault: "error",
+        case: "lost_ack",
+        is: |r| matches!(r, Reason::ErrorAnswer { error, .. } if error == "boom"),
+        needles: &["the fake-error runner answered with an error: boom"],
+    },
+    // A runner that forgets the cases left fails the one it stopped at.
+    Misbehaviour {
+        fault: "stop",
+        case: "broker_down_first_attempt",
+        is: |r| {
+            matches!(r, Reason::Fault { fault, .. } if fault.stderr == Stderr::Empty
+                && matches!(fault.kind, FaultKind::Exited { status: Some(s) } if s.success()))
+        },
+        needles: &[],
+    },
+    Misbehaviour {
+        fault: "wrong-result",
+        case: "lost_ack",
+        is: |r| kind(r).is_none(),
+        needles: &[
+            "case `lost_ack` (cases/seed.json)",
+            "duplicates: expected 1, actual 999",
+        ],
+    },
+];
 
+/// Each of [`MISBEHAVIOURS`] fails the case the runner was on alone; the
+/// others are still checked, and nothing waits beyond the timeout.
 #[test]
-fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
-    let (verdicts, elapsed) = run_fake("grandchild", "all_in_one_pass");
-    let fault = fault_on(&verdicts, "all_in_one_pass");
-    assert!(
-        matches!(fault.kind, FaultKind::TimedOut { .. }),
-        "{fault:?}"
-    );
-    assert!(elapsed < TIMEOUT + SLACK, "took {elapsed:?}");
+fn each_fault_fails_the_case_the_runner_was_on_and_only_it() {
+    for row in MISBEHAVIOURS {
+        let (verdicts, elapsed) = run_fake(row.fault, row.case);
+        let reason = common::failure(&verdicts, row.case);
+        assert!((row.is)(reason), "{}: {reason:?}", row.fault);
+        assert_only_case_fails(&verdicts, row.case, row.needles);
+        assert!(elapsed < TIMEOUT + SLACK, "{}: took {elapsed:?}", row.fault);
+    }
     let pid_file =
         parity::config::target_dir(&parity::repo_root()).join("parity/fake-grandchild.pid");
     let pid: i32 = std::fs::read_to_string(&pid_file)
@@ -157,70 +202,8 @@ fn a_grandchild_holding_stdout_does_not_outlast_the_timeout() {
 }
 
 #[test]
-fn garbage_is_shown_in_an_excerpt() {
-    let (verdicts, _) = run_fake("garbage", "batch_of_two");
-    let fault = fault_on(&verdicts, "batch_of_two");
-    assert!(
-        matches!(&fault.kind, FaultKind::Malformed { line, .. } if line == "this is not the protocol"),
-        "{fault:?}"
-    );
-    assert_only_case_fails(
-        &verdicts,
-        "batch_of_two",
-        &["the fake-garbage runner printed a line that is not the protocol's answer"],
-    );
-}
-
-#[test]
-fn an_answer_for_another_case_is_refused() {
-    let (verdicts, _) = run_fake("wrong-name", "lost_ack");
-    let fault = fault_on(&verdicts, "lost_ack");
-    assert!(
-        matches!(&fault.kind, FaultKind::OtherCase { other, .. } if other == "someone_else"),
-        "{fault:?}"
-    );
-}
-
-#[test]
-fn a_null_list_is_not_an_empty_one() {
-    let (verdicts, _) = run_fake("null-list", "lost_ack");
-    let fault = fault_on(&verdicts, "lost_ack");
-    assert!(
-        matches!(&fault.kind, FaultKind::Malformed { why, .. }
-            if why.starts_with("`sent` is null (empty lists are written `[]`)")),
-        "{fault:?}"
-    );
-}
-
-#[test]
-fn an_error_answer_fails_its_case() {
-    let (verdicts, _) = run_fake("error", "lost_ack");
-    assert!(
-        matches!(&verdicts["lost_ack"], Verdict::Fail(Reason::ErrorAnswer { error, .. }) if error == "boom"),
-        "{:?}",
-        verdicts["lost_ack"]
-    );
-    assert_only_case_fails(
-        &verdicts,
-        "lost_ack",
-        &["the fake-error runner answered with an error: boom"],
-    );
-}
-
-#[test]
-fn a_runner_that_forgets_cases_fails_the_one_it_stopped_at() {
-    let (verdicts, _) = run_fake("stop", "broker_down_first_attempt");
-    let fault = fault_on(&verdicts, "broker_down_first_attempt");
-    assert!(
-        matches!(fault.kind, FaultKind::Exited { status: Some(s) } if s.success()),
-        "{fault:?}"
-    );
-    assert_eq!(fault.stderr, Stderr::Empty);
-}
-
-#[test]
 fn output_after_the_last_answer_is_the_runners_fault_not_the_last_cases() {
-    let suite = suite();
+    let suite = common::suite(TIMEOUT);
     let last = suite.cases.last().expect("cases").name.clone();
     let language = fake("fake-chatter", "chatter", &last);
     let cases: Vec<&Case> = suite.cases.iter().collect();
@@ -242,21 +225,8 @@ fn output_after_the_last_answer_is_the_runners_fault_not_the_last_cases() {
 }
 
 #[test]
-fn a_wrong_result_shows_expected_and_actual() {
-    let (verdicts, _) = run_fake("wrong-result", "lost_ack");
-    assert_only_case_fails(
-        &verdicts,
-        "lost_ack",
-        &[
-            "case `lost_ack` (cases/seed.json)",
-            "duplicates: expected 1, actual 999",
-        ],
-    );
-}
-
-#[test]
 fn a_runner_that_cannot_start_fails_every_case() {
-    let suite = suite();
+    let suite = common::suite(TIMEOUT);
     let mut language = fake("fake-missing", "", "");
     language.runner = vec!["/nonexistent/runner".into()];
     let (verdicts, _) = run(&suite, &Port::new(language));
@@ -269,51 +239,48 @@ fn a_runner_that_cannot_start_fails_every_case() {
     }
 }
 
+/// A language that is not ready says why: a missing toolchain is ignored
+/// with its install hint (a failure when strict), a failed build fails
+/// with the compiler's output.
 #[test]
-fn a_missing_toolchain_is_ignored_with_its_reason_or_fails_when_strict() {
-    let suite = suite();
-    let mut language = fake("fake-tool", "", "");
-    language.probe = vec!["parity-no-such-tool".into(), "--version".into()];
-    language.install_hint = "install the fake toolchain".into();
-    let port = Port::new(language);
-    let why = suite.ready(&port).unwrap_err();
-    match not_ready(suite.settings.strict, why) {
-        Verdict::Ignore(reason) => {
-            assert!(
-                reason.contains("fake-tool toolchain not available"),
-                "{reason}"
-            );
-            assert!(reason.contains("install the fake toolchain"), "{reason}");
-        }
-        other => panic!("{other:?}"),
-    }
+fn a_language_that_is_not_ready_says_why() {
+    let suite = common::suite(TIMEOUT);
+    let strict = suite.settings.strict;
+    let mut tool = fake("fake-tool", "", "");
+    tool.probe = vec!["parity-no-such-tool".into(), "--version".into()];
+    tool.install_hint = "install the fake toolchain".into();
+    let tool = Port::new(tool);
+    let why = suite.ready(&tool).unwrap_err();
+    let Verdict::Ignore(reason) = not_ready(strict, why) else {
+        panic!("ignored: {:?}", not_ready(strict, why));
+    };
+    assert!(
+        reason.contains("fake-tool toolchain not available")
+            && reason.contains("install the fake toolchain"),
+        "{reason}"
+    );
     assert!(
         matches!(not_ready(true, why), Verdict::Fail(m) if emit::text(&m).contains("PARITY_STRICT=1"))
+    );
+    let mut build = fake("fake-build", "", "");
+    let script = "echo 'error: compiler says no' >&2; exit 1";
+    build.build = vec![Step::always(vec!["sh".into(), "-c".into(), script.into()])];
+    let build = Port::new(build);
+    let why = suite.ready(&build).unwrap_err();
+    let Verdict::Fail(reason) = not_ready(strict, why) else {
+        panic!("failed: {:?}", not_ready(strict, why));
+    };
+    let message = emit::text(&reason);
+    assert!(
+        message.contains("building fake-build failed")
+            && message.contains("error: compiler says no"),
+        "{message}"
     );
 }
 
 #[test]
-fn a_build_failure_shows_the_compiler_output() {
-    let suite = suite();
-    let mut language = fake("fake-build", "", "");
-    let script = "echo 'error: compiler says no' >&2; exit 1";
-    language.build = vec![Step::always(vec!["sh".into(), "-c".into(), script.into()])];
-    match suite
-        .ready(&Port::new(language))
-        .map_err(|why| not_ready(suite.settings.strict, why))
-    {
-        Err(Verdict::Fail(reason)) => {
-            let message = emit::text(&reason);
-            assert!(message.contains("building fake-build failed"), "{message}");
-            assert!(message.contains("error: compiler says no"), "{message}");
-        }
-        other => panic!("{other:?}"),
-    }
-}
-
-#[test]
 fn a_known_failure_is_ignored_with_its_reason_and_a_stale_one_fails() {
-    let suite = suite();
+    let suite = common::suite(TIMEOUT);
     let known = BTreeMap::from([
         (
             "lost_ack".to_owned(),
@@ -348,7 +315,12 @@ fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
         records,
         suite,
         ..
-    } = run_language(suite(), language, "runner-faults/junit", table_only());
+    } = run_language(
+        common::suite(TIMEOUT),
+        language,
+        "runner-faults/junit",
+        table_only(),
+    );
     let case_count = suite.cases.len();
     assert_eq!(conclusion.num_failed, 1);
     let xml = junit::report(&suite.report(&records, &Default::default()).results);
@@ -395,7 +367,12 @@ fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
 fn what_a_runner_prints_cannot_break_the_junit_file_or_the_terminal() {
     let language = fake("fake-nasty", "nasty-stderr", "lost_ack");
     let skip = ["/generated", "/demo", "/unit"].map(String::from).to_vec();
-    let run = run_language(suite(), language, "runner-faults/nasty", skip);
+    let run = run_language(
+        common::suite(TIMEOUT),
+        language,
+        "runner-faults/nasty",
+        skip,
+    );
     assert_eq!(run.conclusion.num_failed, 1);
     let xml = junit::report(&run.report().results);
     let document = roxmltree::Document::parse(&xml).expect("the report is well-formed XML");
@@ -416,7 +393,7 @@ fn what_a_runner_prints_cannot_break_the_junit_file_or_the_terminal() {
 /// not a broken runner: every other case is still run and judged.
 #[test]
 fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
-    let suite = suite();
+    let suite = common::suite(TIMEOUT);
     let crashing: Vec<String> = suite.cases[..3].iter().map(|c| c.name.clone()).collect();
     let known = crashing
         .iter()
@@ -454,7 +431,12 @@ fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
 #[test]
 fn the_results_file_names_each_fault_and_its_log() {
     let language = fake("fake-results", "crash", "lost_ack");
-    let run = run_language(suite(), language, "runner-faults/results", table_only());
+    let run = run_language(
+        common::suite(TIMEOUT),
+        language,
+        "runner-faults/results",
+        table_only(),
+    );
     let results = run.report().results;
     let entry = |case: &str| {
         results
@@ -490,7 +472,7 @@ fn the_results_file_names_each_fault_and_its_log() {
 /// says so.
 #[test]
 fn failing_unit_tests_keep_how_they_ended_and_their_output() {
-    let suite = suite();
+    let suite = common::suite(TIMEOUT);
     let mut language = fake("fake-unit", "none", "none");
     language.unit = vec!["sh".into(), "-c".into(), "echo boom; exit 1".into()];
     let verdict = suite.check_unit(&Port::new(language.clone()));
@@ -526,7 +508,7 @@ fn failing_unit_tests_keep_how_they_ended_and_their_output() {
 /// kept as data; before, the `ok` lines alone counted and it passed.
 #[test]
 fn unit_tests_that_exit_0_early_fail() {
-    let suite = suite();
+    let suite = common::suite(TIMEOUT);
     let mut language = fake("php", "none", "none");
     let printed = "ok   a\nFAIL b\n";
     language.unit = vec!["printf".into(), printed.into()];

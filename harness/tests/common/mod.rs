@@ -48,6 +48,15 @@ pub fn scratch(path: &str) -> PathBuf {
     dir
 }
 
+/// The repository's suite, `timeout` the deadline of each answer.
+pub fn suite(timeout: Duration) -> Suite {
+    let settings = Settings {
+        timeout,
+        ..Settings::default()
+    };
+    Suite::load(&parity::repo_root(), settings).expect("the seed table loads")
+}
+
 /// The seed table's cases.
 pub fn seed_cases() -> Vec<Case> {
     Suite::load(&parity::repo_root(), Settings::default())
@@ -158,6 +167,14 @@ pub struct Run {
 }
 
 impl Run {
+    /// Each trial's verdict, by the name of its row.
+    pub fn verdicts(&self) -> BTreeMap<String, Verdict> {
+        let records = self.records.iter();
+        records
+            .map(|r| (r.id.row.name().to_owned(), r.verdict.clone()))
+            .collect()
+    }
+
     /// The report page of the run.
     pub fn report(&self) -> Report {
         self.suite.report(&self.records, &self.args)
