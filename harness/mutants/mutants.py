@@ -421,7 +421,9 @@ def rust(s: dict, judges: Judges, sample: int | None) -> tuple[list[Mutant], dic
     `.cargo/mutants.toml` excludes those no judge can kill."""
     tool = os.environ.get("CARGO_MUTANTS") or sys.exit("CARGO_MUTANTS is not set: run make mutants")
     common = [str(ROOT / tool), *"mutants --package outbox --test-package=parity --baseline=skip".split()]
-    common += "--no-shuffle --timeout 240 --build-timeout 600".split()
+    # The first build in cargo-mutants' copy is cold (the whole workspace,
+    # over 600 s on a busy machine); a Rust build does not hang.
+    common += "--no-shuffle --timeout 240 --build-timeout 1800".split()
     common += ["--shard", f"0/{max(1, 26 // sample)}"] if sample else []
     env = clean_env("CARGO_TARGET_DIR")  # cargo-mutants builds in copies of its own
 
@@ -433,7 +435,10 @@ def rust(s: dict, judges: Judges, sample: int | None) -> tuple[list[Mutant], dic
         print(f"rust: cargo-mutants, judged by {'the table' if name == 'table' else 'all'}", flush=True)
         if run(argv, log := WORK / "rust" / f"{name}.log", 7200, env=env) == "timeout":
             sys.exit("rust: cargo-mutants took over two hours")
-        print(log.read_text(errors="replace"), end="", flush=True)
+        printed = log.read_text(errors="replace")
+        print(printed, end="", flush=True)
+        if stuck := [line for line in printed.splitlines() if line.startswith("TIMEOUT") and line.endswith(" build")]:
+            sys.exit(f"rust: a build timed out, so its mutant was not judged (no test ran to kill it): {stuck[0]}")
         lists = {k: out / "mutants.out" / f"{k}.txt" for k in ("caught", "missed", "timeout", "unviable")}
         return {k: p.read_text().splitlines() if p.exists() else [] for k, p in lists.items()}
 
