@@ -83,7 +83,11 @@ fn main() -> ExitCode {
 fn run(options: &Options) -> Result<ExitCode, String> {
     let root = parity::repo_root();
     let suite = Suite::from_env()?;
-    let languages = available(&suite, &options.only).map_err(|why| why.to_string())?;
+    // A missing toolchain is skipped unless the run is strict, as in make
+    // test; any other failure to get ready is the run's.
+    let missing =
+        |why: &NotReady| matches!(why, NotReady::Missing { .. }) && !suite.settings.strict;
+    let languages = suite.ready_languages("fuzz", &options.only, missing)?;
     let names: Vec<&str> = languages.iter().map(|l| l.name.as_str()).collect();
     eprintln!(
         "fuzz: seed {}, languages: {}",
@@ -114,25 +118,6 @@ fn run(options: &Options) -> Result<ExitCode, String> {
             ExitCode::FAILURE
         },
     )
-}
-
-/// The languages to fuzz, prepared: the named ones (or all), a missing
-/// toolchain skipped unless the run is strict, any other failure the run's.
-fn available<'s>(suite: &'s Suite, only: &[String]) -> Result<Vec<&'s Language>, NotReady> {
-    let mut languages = Vec::new();
-    for port in &suite.ports {
-        if !only.is_empty() && !only.iter().any(|name| name == port.name()) {
-            continue;
-        }
-        match suite.ready(port) {
-            Ok(language) => languages.push(language),
-            Err(why @ NotReady::Missing { .. }) if !suite.settings.strict => {
-                eprintln!("fuzz: skipping {}: {why}", port.name())
-            }
-            Err(why) => return Err(why.clone()),
-        }
-    }
-    Ok(languages)
 }
 
 /// One batch of scenario pairs and their requests, made once for every
