@@ -12,18 +12,28 @@
 //! Prints the wall time in seconds on stdout (`--runs N`: N times, one
 //! line each); `FLOOR_VERBOSE=1` also prints each process's on stderr.
 
-use std::io::{Read, Write};
-use std::process::{Command, ExitCode, Stdio};
-use std::time::Instant;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
+use parity::exec::{self, Stdin};
+use parity::judge::demo::BAD_CONFIG_EXIT;
 use parity::protocol::{self, Request};
-use parity::suite::Suite;
+use parity::suite::{executor, Suite};
 use parity::table::Case;
 
-/// One process to start: its command line, its stdin, and how many answer
-/// lines it must print (`None`: any) and the exit code it must give.
+/// How long any one process may take: far more than any does, so only a
+/// hang meets it (its group is then killed, and the run is a failure).
+const DEADLINE: Duration = Duration::from_secs(1800);
+
+/// What is kept of a process's output: enough for the runner's answers to
+/// the whole table, which are counted.
+const KEEP: usize = 256 * 1024 * 1024;
+
+/// One process to start: the command the harness would start, its stdin,
+/// and how many answer lines it must print (`None`: any) and the exit code
+/// it must give.
 struct Job {
-    argv: Vec<String>,
+    command: exec::Command,
     input: Vec<u8>,
     lines: Option<usize>,
     code: i32,
@@ -78,45 +88,30 @@ fn jobs() -> Result<Vec<Job>, String> {
     }
     let fixtures = suite.fixtures()?;
     let mut jobs = Vec::new();
-    for port in &suite.ports {
-        let ready = suite
-            .ready(port)
-            .map_err(|why| format!("{}: {why}", port.name()))?;
-        let with = |argv: &[String], arg: &str| {
-            let mut argv = argv.to_vec();
-            argv.push(arg.to_owned());
-            argv
-        };
-        jobs.push(Job {
-            argv: ready.runner.clone(),
-            input: requests.clone().into_bytes(),
-            lines: Some(count),
-            code: 0,
-        });
-        for config in [&suite.demo.config, &fixtures.second] {
+    // Every language, as make test's: one that is not ready is an error.
+    for ready in suite.ready_languages("floor", &[], |_| false)? {
+        let mut job = |mut command: exec::Command, input: &[u8], lines, code| {
+            (command.deadline, command.keep) = (DEADLINE, KEEP);
+            let input = input.to_vec();
             jobs.push(Job {
-                argv: with(&ready.demo, &config.to_string_lossy()),
-                input: Vec::new(),
-                lines: None,
-                code: 0,
+                command,
+                input,
+                lines,
+                code,
             });
+        };
+        let runner = suite.runner(ready).command;
+        job(runner, requests.as_bytes(), Some(count), 0);
+        for config in [&suite.demo.config, &fixtures.second] {
+            job(suite.demo.command(ready, config, KEEP), &[], None, 0);
         }
         for config in &fixtures.bad {
-            jobs.push(Job {
-                argv: with(&ready.demo, &config.path.to_string_lossy()),
-                input: Vec::new(),
-                lines: None,
-                code: parity::judge::demo::BAD_CONFIG_EXIT,
-            });
+            let demo = suite.demo.command(ready, &config.path, KEEP);
+            job(demo, &[], None, BAD_CONFIG_EXIT);
         }
-        jobs.push(Job {
-            argv: ready.unit.clone(),
-            input: Vec::new(),
-            lines: None,
-            code: 0,
-        });
+        let unit = executor::unit_command(ready, &suite.root, DEADLINE);
+        job(unit, &[], None, 0);
     }
-    std::env::set_current_dir(&suite.root).map_err(|e| e.to_string())?;
     Ok(jobs)
 }
 
@@ -142,53 +137,32 @@ fn one(job: &Job) -> Option<String> {
         eprintln!(
             "{:>7.3} s  {}",
             started.elapsed().as_secs_f64(),
-            job.argv.join(" ")
+            job.command.argv.join(" ")
         );
     }
     problem
 }
 
+/// Runs a job through [`exec::run`], as the harness runs it (its own
+/// group, a deadline, bounded output), and says what went wrong, if any.
 fn start_and_wait(job: &Job) -> Option<String> {
-    let shown = job.argv.join(" ");
-    let mut child = match Command::new(&job.argv[0])
-        .args(&job.argv[1..])
-        .stdin(if job.input.is_empty() {
-            Stdio::null()
-        } else {
-            Stdio::piped()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-    {
-        Ok(child) => child,
+    let shown = job.command.argv.join(" ");
+    let stdin = if job.input.is_empty() {
+        Stdin::Null
+    } else {
+        Stdin::Bytes(job.input.clone())
+    };
+    let output = match exec::run(&job.command, stdin) {
+        Ok(output) => output,
         Err(e) => return Some(format!("`{shown}` could not start: {e}")),
     };
-    let stdin = child.stdin.take();
-    let input = &job.input;
-    let mut stderr = child.stderr.take();
-    let (stdout, status) = std::thread::scope(|scope| {
-        scope.spawn(move || {
-            if let Some(mut stdin) = stdin {
-                let _ = stdin.write_all(input);
-            }
-        });
-        scope.spawn(move || {
-            let mut sink = Vec::new();
-            if let Some(stderr) = stderr.as_mut() {
-                let _ = stderr.read_to_end(&mut sink);
-            }
-        });
-        let mut stdout = Vec::new();
-        if let Some(mut out) = child.stdout.take() {
-            let _ = out.read_to_end(&mut stdout);
-        }
-        (stdout, child.wait())
-    });
-    let code = status.ok().and_then(|s| s.code());
+    let code = output.status.and_then(|s| s.code());
     if code != Some(job.code) {
         return Some(format!("`{shown}` exited {code:?}, not {}", job.code));
     }
+    let Some(stdout) = output.stdout.whole() else {
+        return Some(format!("`{shown}` printed more than {KEEP} bytes"));
+    };
     let lines = stdout.iter().filter(|&&b| b == b'\n').count();
     match job.lines {
         Some(want) if want != lines => Some(format!("`{shown}` printed {lines} lines, not {want}")),

@@ -72,21 +72,22 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    run(&options).unwrap_or_else(|e| {
+        eprintln!("fuzz: {e}");
+        ExitCode::FAILURE
+    })
+}
+
+/// The run: fails (with why) only when it could not check, not when a
+/// language is wrong; that is the exit code.
+fn run(options: &Options) -> Result<ExitCode, String> {
     let root = parity::repo_root();
-    let suite = match Suite::from_env() {
-        Ok(suite) => suite,
-        Err(e) => {
-            eprintln!("fuzz: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let languages = match available(&suite, &options.only) {
-        Ok(languages) => languages,
-        Err(why) => {
-            eprintln!("fuzz: {why}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let suite = Suite::from_env()?;
+    // A missing toolchain is skipped unless the run is strict, as in make
+    // test; any other failure to get ready is the run's.
+    let missing =
+        |why: &NotReady| matches!(why, NotReady::Missing { .. }) && !suite.settings.strict;
+    let languages = suite.ready_languages("fuzz", &options.only, missing)?;
     let names: Vec<&str> = languages.iter().map(|l| l.name.as_str()).collect();
     eprintln!(
         "fuzz: seed {}, languages: {}",
@@ -96,53 +97,27 @@ fn main() -> ExitCode {
 
     let runners: Vec<_> = languages.iter().map(|l| suite.runner(l)).collect();
     let plan = Plan {
-        options: &options,
+        options,
         started: Instant::now(),
     };
-    let tally = match fuzz(&plan, &languages, &runners) {
-        Ok(tally) => tally,
-        Err(why) => {
-            eprintln!("\nfuzz: {why}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let tally = fuzz(&plan, &languages, &runners)?;
 
     print_findings(&tally, &languages);
     if options.save {
-        if let Err(e) = save(
+        save(
             &root.join("cases/regressions.json"),
             &tally.findings,
             &suite.cases,
-        ) {
-            eprintln!("fuzz: {e}");
-            return ExitCode::FAILURE;
-        }
+        )?;
     }
     print_summary(&tally, languages.len(), options.seed, plan.started);
-    if tally.findings.is_empty() && tally.faulted.iter().all(Option::is_none) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
-}
-
-/// The languages to fuzz, prepared: the named ones (or all), a missing
-/// toolchain skipped unless the run is strict, any other failure the run's.
-fn available<'s>(suite: &'s Suite, only: &[String]) -> Result<Vec<&'s Language>, NotReady> {
-    let mut languages = Vec::new();
-    for port in &suite.ports {
-        if !only.is_empty() && !only.iter().any(|name| name == port.name()) {
-            continue;
-        }
-        match suite.ready(port) {
-            Ok(language) => languages.push(language),
-            Err(why @ NotReady::Missing { .. }) if !suite.settings.strict => {
-                eprintln!("fuzz: skipping {}: {why}", port.name())
-            }
-            Err(why) => return Err(why.clone()),
-        }
-    }
-    Ok(languages)
+    Ok(
+        if tally.findings.is_empty() && tally.faulted.iter().all(Option::is_none) {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        },
+    )
 }
 
 /// One batch of scenario pairs and their requests, made once for every
@@ -228,7 +203,11 @@ fn fuzz(plan: &Plan, languages: &[&Language], runners: &[Session]) -> Result<Tal
         let cases = match cases {
             Ok(cases) if cases.is_empty() => break,
             Ok(cases) => cases,
-            Err(why) => return Err(why),
+            Err(why) => {
+                // Past the progress line, as any message after it.
+                eprintln!();
+                return Err(why);
+            }
         };
         batch_number += 1;
         let size = cases.len() / 2;
@@ -410,10 +389,7 @@ fn save(
 ) -> Result<(), String> {
     let mut new: Vec<(Draft, &str)> = Vec::new();
     for (language, finding) in findings {
-        let name = &finding.shrunk.name;
-        if !finding.reference_is_right {
-            eprintln!("fuzz: not saving {name}: the reference is wrong there too");
-        } else {
+        if finding.reference_is_right {
             let case = finding.shrunk.clone();
             new.push((
                 Draft {
@@ -422,6 +398,9 @@ fn save(
                 },
                 language,
             ));
+        } else {
+            let name = &finding.shrunk.name;
+            eprintln!("fuzz: not saving {name}: the reference is wrong there too");
         }
     }
     if new.is_empty() {

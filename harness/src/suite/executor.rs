@@ -40,6 +40,20 @@ pub struct Fixtures {
 }
 
 impl Demo {
+    /// A language's demo on `config`, keeping `keep` bytes of each stream
+    /// (public for the floor, which starts the same commands).
+    pub fn command(&self, language: &Language, config: &Path, keep: usize) -> exec::Command {
+        let mut argv = language.demo.clone();
+        argv.push(config.to_string_lossy().into_owned());
+        exec::Command {
+            label: format!("the {} demo", language.name),
+            argv,
+            dir: self.root.clone(),
+            deadline: self.deadline,
+            keep,
+        }
+    }
+
     /// Runs a language's demo on `config`: its output within `keep` bytes.
     fn start(
         &self,
@@ -47,15 +61,7 @@ impl Demo {
         config: &Path,
         keep: usize,
     ) -> Result<(exec::Command, exec::Output), String> {
-        let mut argv = language.demo.clone();
-        argv.push(config.to_string_lossy().into_owned());
-        let command = exec::Command {
-            label: format!("the {} demo", language.name),
-            argv,
-            dir: self.root.clone(),
-            deadline: self.deadline,
-            keep,
-        };
+        let command = self.command(language, config, keep);
         let output = exec::run(&command, Stdin::Null)
             .map_err(|e| format!("{} could not be started: {e}", command.label))?;
         Ok((command, output))
@@ -172,13 +178,19 @@ pub fn unit(
     root: &Path,
     deadline: Duration,
 ) -> (exec::Command, std::io::Result<exec::Output>) {
-    let command = exec::Command {
+    let command = unit_command(language, root, deadline);
+    let output = exec::run(&command, Stdin::Null);
+    (command, output)
+}
+
+/// The command of a language's unit tests (public for the floor, which
+/// starts the same commands).
+pub fn unit_command(language: &Language, root: &Path, deadline: Duration) -> exec::Command {
+    exec::Command {
         label: format!("the {} unit tests", language.name),
         argv: language.unit.clone(),
         dir: root.to_path_buf(),
         deadline,
         keep: exec::KEEP,
-    };
-    let output = exec::run(&command, Stdin::Null);
-    (command, output)
+    }
 }

@@ -200,6 +200,29 @@ impl Suite {
         port.ready(&self.root, self.settings.build_timeout)
     }
 
+    /// The ready languages of the ports `only` names (every port when it
+    /// names none), in order: what the fronts that run only ready
+    /// languages (fuzz, bench, floor) start from. A port not ready is
+    /// skipped, said on stderr by `front`, when `skip` allows it;
+    /// otherwise why is the error.
+    pub fn ready_languages(
+        &self,
+        front: &str,
+        only: &[String],
+        skip: impl Fn(&NotReady) -> bool,
+    ) -> Result<Vec<&Language>, String> {
+        let named = |port: &&Arc<Port>| only.is_empty() || only.iter().any(|n| n == port.name());
+        let mut languages = Vec::new();
+        for port in self.ports.iter().filter(named) {
+            match self.ready(port) {
+                Ok(language) => languages.push(language),
+                Err(why) if skip(why) => eprintln!("{front}: skipping {}: {why}", port.name()),
+                Err(why) => return Err(why.to_string()),
+            }
+        }
+        Ok(languages)
+    }
+
     /// The runner session of a ready language.
     pub fn runner(&self, language: &Language) -> Session {
         Session {
