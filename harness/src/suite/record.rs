@@ -1,7 +1,6 @@
 //! What the report is handed about a run, collected here once: the
-//! commit, the date, each
-//! toolchain's version and the arguments that chose the trials, beside the
-//! trials' records. The report starts nothing itself.
+//! commit, the date, each toolchain's version and the arguments that chose
+//! the trials, beside the trials' records. The report starts nothing itself.
 
 use std::time::Duration;
 
