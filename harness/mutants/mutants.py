@@ -39,7 +39,7 @@ WORK = ROOT / "target" / "mutants"
 PENDING = WORK / "pending.json"  # the original bytes of a file a mutant is in
 
 
-def LOGS(language: str, name: str) -> Path:  # noqa: N802
+def log_of(language: str, name: str) -> Path:
     return WORK / language / "logs" / f"{name}.log"
 
 
@@ -171,14 +171,13 @@ class Judges:
 
     def __init__(self, prefix: str, language: str) -> None:
         self.where, self.language = f"{prefix}/{language}", language
-        self.logs = WORK / language / "logs"
         self.skip: list[str] = []
         self.timeout = {"all": 900.0, "table": 900.0}
         for judge in ("all", "table"):
             started = time.monotonic()
             outcome, by, _, trials = self(judge, "baseline")
             if outcome != "pass":
-                sys.exit(f"{language}: the unmutated port fails ({by}): see {LOGS(language, f'baseline-{judge}')}")
+                sys.exit(f"{language}: the unmutated port fails ({by}): see {log_of(language, f'baseline-{judge}')}")
             self.timeout[judge] = 60 + 10 * (time.monotonic() - started)
             if judge == "all":
                 self.skip = sorted({t["case"] for t in trials if t["kind"] != "case"})
@@ -192,10 +191,11 @@ class Judges:
 
     def __call__(self, judge: str, name: str) -> tuple[str, str, str, list[dict]]:
         """The outcome, the first failed trial (case and kind), the trials."""
-        results = self.logs / f"{name}-{judge}.results.json"
+        log = log_of(self.language, f"{name}-{judge}")
+        results = log.with_suffix(".results.json")
         results.unlink(missing_ok=True)
         env = clean_env() | {"PARITY_RESULTS": str(results)}
-        outcome = run(self.argv(judge), self.logs / f"{name}-{judge}.log", self.timeout[judge], env=env)
+        outcome = run(self.argv(judge), log, self.timeout[judge], env=env)
         trials = json.loads(results.read_text())["trials"] if results.exists() else []
         trials = [{k: text(t[k]) for k in ("language", "kind", "case", "verdict")} for t in trials]
         trials = [t for t in trials if t["language"] == self.language]
@@ -284,7 +284,7 @@ def universalmutator(s: dict, originals: dict[str, str]) -> list[tuple[str, str]
         out.mkdir(parents=True)
         (out / Path(file).name).write_text(text)
         argv = [str(ROOT / mutate), Path(file).name, s["rules"], "--mutantDir", ".", *s["mutate_args"]]
-        if run(argv, LOGS(s["name"], f"mutate-{Path(file).name}"), 600, cwd=out) != "pass":
+        if run(argv, log_of(s["name"], f"mutate-{Path(file).name}"), 600, cwd=out) != "pass":
             sys.exit(f"universalmutator failed on {file}")
         paths = out.glob(f"{Path(file).stem}.mutant.*{Path(file).suffix}")
         made += [(file, p.read_text()) for p in sorted(paths, key=lambda p: int(p.name.split(".")[-2]))]
@@ -310,7 +310,7 @@ def stryker(s: dict, originals: dict[str, str]) -> tuple[list[tuple[str, str]], 
         (copy / "node_modules").symlink_to(port / "node_modules")
         (copy / "stryker.config.json").write_text(json.dumps(settings, indent=2))
         if (
-            run([str(ROOT / tool), "run", "stryker.config.json"], LOGS("typescript", "stryker"), 1800, cwd=copy)
+            run([str(ROOT / tool), "run", "stryker.config.json"], log_of("typescript", "stryker"), 1800, cwd=copy)
             != "pass"
         ):
             sys.exit("Stryker failed: see target/mutants/typescript/logs/stryker.log")
@@ -351,7 +351,7 @@ def viable(s: dict, mutants: list[Mutant], originals: dict[str, str]) -> list[Mu
             inside = copy / Path(m.file).relative_to(s["root"])
             inside.write_bytes(m.data)
             argv = [a.replace("{file}", str(inside)) for a in s["check"]]
-            known[digest(m)] = run(argv, LOGS(s["name"], "check"), 120, cwd=copy) == "pass"
+            known[digest(m)] = run(argv, log_of(s["name"], "check"), 120, cwd=copy) == "pass"
             inside.write_text(originals[m.file])
             known_path.write_text(json.dumps(known))
     return [m for m in mutants if known[digest(m)]]
@@ -366,7 +366,7 @@ def pitest(s: dict, originals: dict[str, str]) -> list[Mutant]:
     shutil.rmtree(build / "pit-reports", ignore_errors=True)
     argv = ["mvn", "--batch-mode", "--quiet", "-f", f"{s['root']}/pom.xml", f"-Dparity.out={build}"]
     argv += ["process-test-classes", "org.pitest:pitest-maven:mutationCoverage"]
-    if run(argv, LOGS("java", "pitest"), 1800) != "pass":
+    if run(argv, log_of("java", "pitest"), 1800) != "pass":
         sys.exit("PIT failed: see target/mutants/java/logs/pitest.log")
     detail = re.compile(r"clazz=([\w.$]+),.*filename=([^,]+),.*lineNumber=(\d+), description=(.*), testsInOrder=")
     mutants = []
@@ -433,7 +433,7 @@ def rust(s: dict, judges: Judges, sample: int | None) -> tuple[list[Mutant], dic
         names = [a for m in only for a in ("-F", "^" + re.sub(r"([\\.+*?()|\[\]{}^$])", r"\\\1", m) + "$")]
         argv = [*common, *names, "--output", str(out), "--", "--test", "parity", "--", f"{judges.where}/", *skips]
         print(f"rust: cargo-mutants, judged by {'the table' if name == 'table' else 'all'}", flush=True)
-        if run(argv, log := WORK / "rust" / f"{name}.log", 7200, env=env) == "timeout":
+        if run(argv, log := log_of("rust", name), 7200, env=env) == "timeout":
             sys.exit("rust: cargo-mutants took over two hours")
         printed = log.read_text(errors="replace")
         print(printed, end="", flush=True)
