@@ -125,20 +125,26 @@ impl Outputs {
         let mut page = suite.report(records, args);
         let results = page.results.clone();
         if let Some(path) = &self.junit {
-            if let Err(e) = parity::atomic::write(path, junit::report(&results).as_bytes()) {
-                eprintln!(
-                    "parity: cannot write the JUnit report {}: {e}",
-                    path.display()
-                );
-                written = false;
-            }
+            let xml = junit::report(&results);
+            let what = format!("write the JUnit report {}", path.display());
+            written &= done(parity::atomic::write(path, xml.as_bytes()), &what);
         }
-        if let Err(e) = results.write(&self.results) {
-            eprintln!("parity: cannot write the results file: {e}");
-            written = false;
-        }
+        written &= done(results.write(&self.results), "write the results file");
         page.base = base.map(|base| report::diff::compare(&base, &results));
-        written &= self.write_page(&page);
+        if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
+            let path = parity::repo_root().join(path);
+            let summary = report::markdown::summary(&page);
+            let appended = parity::table::append_regular(&path, &summary, "a step summary");
+            let what = format!("append the summary to {}", path.display());
+            written &= done(appended, &what);
+        }
+        if let Some(path) = &self.report {
+            let page_written = done(report::write(path, &page), "write the report");
+            if page_written {
+                eprintln!("parity: report written to {}", path.display());
+            }
+            written &= page_written;
+        }
         if let Some(base) = &page.base {
             eprint!("{}", report::diff::text(base));
         }
@@ -153,31 +159,10 @@ impl Outputs {
         eprint!("{}", report::known::text(&advice));
         written
     }
+}
 
-    /// Appends the CI summary and writes the page; false when either
-    /// could not be written.
-    fn write_page(&self, page: &report::Report) -> bool {
-        let mut written = true;
-        if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
-            let path = parity::repo_root().join(path);
-            let summary = report::markdown::summary(page);
-            if let Err(e) = parity::table::append_regular(&path, &summary, "a step summary") {
-                eprintln!(
-                    "parity: cannot append the summary to {}: {e}",
-                    path.display()
-                );
-                written = false;
-            }
-        }
-        if let Some(path) = &self.report {
-            match report::write(path, page) {
-                Ok(()) => eprintln!("parity: report written to {}", path.display()),
-                Err(e) => {
-                    eprintln!("parity: cannot write the report: {e}");
-                    written = false;
-                }
-            }
-        }
-        written
-    }
+/// Whether `result` is done, saying why not: "parity: cannot <what>: <why>".
+fn done(result: Result<(), impl std::fmt::Display>, what: &str) -> bool {
+    let failed = result.map_err(|e| eprintln!("parity: cannot {what}: {e}"));
+    failed.is_ok()
 }
