@@ -1,6 +1,6 @@
 //! `make known-failures` and the files a run reads or appends to (issue
-//! 29): a FIFO as the results file or the step summary, a language that
-//! never got ready, a list with a repeated key, a symlinked list, and a
+//! 29): a FIFO as the results file, the step summary or a known-failures
+//! list, a language that never got ready, a list with a repeated key, a symlinked list, and a
 //! case only a `PARITY_CASES` file has. The tool's tests run
 //! [`known::update`], what the tool runs, on a scratch root whose `cases`
 //! leads to the repository's table.
@@ -14,7 +14,6 @@ use parity::judge::known_failures::{self, PLACEHOLDER};
 use parity::report::known;
 use parity::report::results::{Outcome, Results, TrialResult};
 use parity::report::trial::{RowId, TrialId};
-use parity::suite::Suite;
 use parity::table;
 use parity::toolchain::Step;
 
@@ -80,8 +79,10 @@ fn on_a_fifo<T: Send + 'static>(
     common::within(Duration::from_secs(5), move || f(&fifo))
 }
 
+/// A FIFO (or `/dev/zero`) in place of a file a run reads or appends to is
+/// refused unopened, saying what it is; a regular file is appended to.
 #[test]
-fn a_fifo_as_the_results_file_is_refused_unopened() {
+fn a_fifo_or_dev_zero_as_a_file_of_the_run_is_refused_unopened() {
     let root = scratch_root("fifo");
     let why = on_a_fifo(&root, "results.json", Results::load).unwrap_err();
     assert!(
@@ -90,11 +91,7 @@ fn a_fifo_as_the_results_file_is_refused_unopened() {
         ),
         "{why}"
     );
-}
 
-#[test]
-fn a_fifo_as_the_step_summary_is_refused_at_once() {
-    let root = scratch_root("summary");
     let append = |path: &Path| table::append_regular(path, "x", "a step summary");
     let why = on_a_fifo(&root, "summary.md", append).unwrap_err();
     assert!(
@@ -107,6 +104,18 @@ fn a_fifo_as_the_step_summary_is_refused_at_once() {
     append(&file).unwrap();
     append(&file).unwrap();
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "xx");
+
+    let load = |root: PathBuf| move |_: &Path| known_failures::load(&root, "fake", &HashSet::new());
+    let list = known_failures::path("fake");
+    let why = on_a_fifo(&root, list.to_str().unwrap(), load(root.clone())).unwrap_err();
+    assert!(
+        why.contains("runners/fake/known-failures.json: a named pipe (FIFO), not a regular file"),
+        "{why}"
+    );
+    std::fs::remove_file(list_path(&root)).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", list_path(&root)).unwrap();
+    let why = common::within(Duration::from_secs(5), move || load(root)(&list)).unwrap_err();
+    assert!(why.contains("a character device (/dev/zero)"), "{why}");
 }
 
 #[test]
@@ -170,7 +179,7 @@ fn a_case_only_parity_cases_has_is_left_out_of_the_list() {
 /// out), and still lists a real failure of another language of the run.
 #[test]
 fn a_language_that_did_not_build_gets_no_list() {
-    let mut suite = Suite::load(&parity::repo_root(), Settings::default()).unwrap();
+    let mut suite = common::suite(Settings::default().timeout);
     let unbuilt = parity::toolchain::Language {
         build: vec![Step::always(vec!["false".into()])],
         ..fake("fake-unbuilt", "none", "lost_ack")

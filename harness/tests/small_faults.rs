@@ -1,44 +1,21 @@
 //! The smaller faults of the third round, each a file or setting that made
-//! a run hang, stop, or say something untrue: a known-failures list that is
-//! a FIFO or `/dev/zero`, an editor's lock link among the case files, a
-//! case file no run loads, two `make new-case` at once, a saved case moved
-//! to another file, and a timeout out of any sane range.
+//! a run hang, stop, or say something untrue: an editor's lock link among
+//! the case files, a case file no run loads, two `make new-case` at once, a
+//! saved case moved to another file, and a timeout out of any sane range
+//! (a known-failures list that is a FIFO: known_failures.rs).
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Duration;
 
-use parity::judge::known_failures;
 use parity::table::{self, bless, Draft};
 
 mod common;
 
-use common::{mkfifo, within, GOOD_CASE};
+use common::GOOD_CASE;
 
 fn scratch_dir(name: &str) -> PathBuf {
     common::scratch(&format!("small-faults/{name}"))
-}
-
-#[test]
-fn a_fifo_or_dev_zero_as_known_failures_is_refused_unopened() {
-    let root = scratch_dir("known-failures");
-    let dir = root.join("runners/fake");
-    std::fs::create_dir_all(&dir).unwrap();
-    let list = dir.join("known-failures.json");
-    mkfifo(&list);
-    let load = |root: PathBuf| {
-        within(Duration::from_secs(5), move || {
-            known_failures::load(&root, "fake", &Default::default())
-        })
-    };
-    let why = load(root.clone()).unwrap_err();
-    assert!(
-        why.contains("runners/fake/known-failures.json: a named pipe (FIFO), not a regular file"),
-        "{why}"
-    );
-    std::fs::remove_file(&list).unwrap();
-    std::os::unix::fs::symlink("/dev/zero", &list).unwrap();
-    let why = load(root).unwrap_err();
-    assert!(why.contains("a character device (/dev/zero)"), "{why}");
 }
 
 #[test]
@@ -59,15 +36,16 @@ fn an_editors_lock_link_and_swap_file_are_not_case_files() {
     assert_eq!(cases.expect("the table loads").len(), 1);
 }
 
-/// Runs the bless binary (`make bless`, `make new-case`) in the repository,
-/// with `PARITY_CASES` set to `cases` and the given environment: whether
-/// it succeeded, and its stderr.
-fn bless(args: &[&str], cases: &Path, env: &[(&str, &str)]) -> (bool, String) {
+/// The bless binary (`make bless`, `make new-case`) with `args`, its
+/// table the case files in `cases` (`PARITY_CASES`).
+fn bless(args: &[&str], cases: &Path) -> Command {
     let mut bless = common::bless();
+    bless.args(args).env("PARITY_CASES", cases);
     bless
-        .args(args)
-        .env("PARITY_CASES", cases)
-        .envs(env.iter().copied());
+}
+
+/// Whether `bless` succeeded, and its stderr.
+fn ended(bless: Command) -> (bool, String) {
     let out = common::output(bless, Duration::from_secs(60));
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     (out.status.success(), stderr)
@@ -77,11 +55,8 @@ fn bless(args: &[&str], cases: &Path, env: &[(&str, &str)]) -> (bool, String) {
 fn new_case_refuses_a_file_no_run_would_load() {
     let dir = scratch_dir("new-case-name");
     let new_case = |file: &Path| {
-        bless(
-            &["--new", "my_case", "--file", file.to_str().unwrap()],
-            &dir,
-            &[],
-        )
+        let file = file.to_str().unwrap();
+        ended(bless(&["--new", "my_case", "--file", file], &dir))
     };
     for name in ["more.JSON", "more.json5", ".more.json", "schema.json"] {
         let file = dir.join(name);
@@ -105,9 +80,7 @@ fn two_new_cases_at_once_are_both_added() {
     for round in 0..8 {
         let _ = std::fs::remove_file(&file);
         let start = |name: &str| {
-            common::bless()
-                .args(["--new", name, "--file", file.to_str().unwrap()])
-                .env("PARITY_CASES", &dir)
+            bless(&["--new", name, "--file", file.to_str().unwrap()], &dir)
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
                 .spawn()
@@ -147,16 +120,10 @@ fn a_saved_case_moved_to_another_file_is_not_saved_again() {
     let regressions = dir.join("regressions.json");
     let mut fresh = table[0].clone();
     fresh.name = "brand_new".into();
-    let drafts = [
-        Draft {
-            case: table[0].clone(),
-            has_expect: true,
-        },
-        Draft {
-            case: fresh,
-            has_expect: true,
-        },
-    ];
+    let drafts = [table[0].clone(), fresh].map(|case| Draft {
+        case,
+        has_expect: true,
+    });
     let already = bless::append_new(&regressions, &drafts, &table).unwrap();
     assert_eq!(already, vec![Some(moved.clone()), None]);
     // The table with the file saved to still loads: no name twice.
@@ -173,7 +140,9 @@ fn a_saved_case_moved_to_another_file_is_not_saved_again() {
 fn a_timeout_out_of_range_is_refused_naming_the_range() {
     let dir = scratch_dir("timeout");
     for value in ["1e9", "1e-9", "0", "-1", "NaN", "inf", "ten"] {
-        let (_, stderr) = bless(&["--usage"], &dir, &[("PARITY_TIMEOUT", value)]);
+        let mut usage = bless(&["--usage"], &dir);
+        usage.env("PARITY_TIMEOUT", value);
+        let (_, stderr) = ended(usage);
         assert!(
             stderr.contains(&format!(
                 "PARITY_TIMEOUT={value:?}: give a number of seconds from 0.01 to 86400 (a day)"
@@ -181,6 +150,8 @@ fn a_timeout_out_of_range_is_refused_naming_the_range() {
             "{value}: {stderr}"
         );
     }
-    let (_, stderr) = bless(&["--usage"], &dir, &[("PARITY_TIMEOUT", "2.5")]);
+    let mut usage = bless(&["--usage"], &dir);
+    usage.env("PARITY_TIMEOUT", "2.5");
+    let (_, stderr) = ended(usage);
     assert!(stderr.contains("usage: bless"), "{stderr}");
 }
