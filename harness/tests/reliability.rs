@@ -24,8 +24,8 @@ use parity::toolchain::Language;
 mod common;
 
 use common::{
-    case_fault, counting, failure, fake_language, fault_of, gone_within, is_gone, pids_in,
-    seed_cases, wait_for, FAKE_RUNNER,
+    assert_gone, case_fault, counting, failure, fake, fault_of, is_gone, pids_in, seed_cases,
+    wait_for, FAKE_RUNNER,
 };
 
 const TIMEOUT: Duration = Duration::from_secs(2);
@@ -47,19 +47,18 @@ fn session(name: &str, fault: &str, case: &str) -> Session {
     common::session(&format!("reliability/{name}"), fault, case, TIMEOUT)
 }
 
+/// The fake runner's command line, its pid (and its grandchildren's)
+/// appended to `pids` at each start.
+fn counted_argv(pids: &Path, fault: &str, case: &str) -> Vec<String> {
+    counting(pids, vec![FAKE_RUNNER.into(), fault.into(), case.into()])
+}
+
 /// This process's peak resident set so far, in MB.
 fn peak_rss_mb() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let line = status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .expect("VmHWM in /proc/self/status");
-    let kb: u64 = line
-        .split_whitespace()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap();
-    kb / 1024
+    let kb = status.lines().find_map(|l| l.strip_prefix("VmHWM:"));
+    let kb = kb.expect("VmHWM in /proc/self/status").trim();
+    kb.trim_end_matches(" kB").parse::<u64>().unwrap() / 1024
 }
 
 /// `f()`, which must end within [`TIMEOUT`] and [`SLACK`] and leave the
@@ -75,24 +74,22 @@ fn bounded<T>(what: &str, f: impl FnOnce() -> T) -> T {
     result
 }
 
-/// The log file a message points to (`… is in <path>`), which must exist
-/// and hold something.
-fn log_named_in(message: &str) -> PathBuf {
-    let start = message
-        .find("is in ")
-        .unwrap_or_else(|| panic!("no log named in:\n{message}"))
-        + "is in ".len();
-    let path: String = message[start..]
-        .chars()
-        .take_while(|c| !c.is_whitespace() && *c != ';' && *c != ')')
-        .collect();
-    // Messages name files relative to the repository root.
-    let path = parity::repo_root().join(path.trim_end_matches(['.', ',']));
-    let size = std::fs::metadata(&path)
-        .unwrap_or_else(|e| panic!("the log {} named in the message: {e}", path.display()))
-        .len();
-    assert!(size > 0, "the log {} is empty", path.display());
-    path
+/// The log a fault keeps, which must hold something and be the one its
+/// message shows users (`… is in <path>`, from the repository root).
+fn kept_log(fault: &Fault) -> PathBuf {
+    let log = parity::repo_root().join(fault.log().expect("the fault names its log"));
+    assert!(
+        std::fs::metadata(&log).unwrap().len() > 0,
+        "{log:?} is empty"
+    );
+    let message = fault.to_string();
+    let Some((_, named)) = message.split_once("is in ") else {
+        panic!("no log named in:\n{message}");
+    };
+    let named = named.split([' ', '\n', ';', ')']).next().unwrap();
+    let named = parity::repo_root().join(named.trim_end_matches(['.', ',']));
+    assert_eq!(named, log, "the log named in:\n{message}");
+    log
 }
 
 #[test]
@@ -106,12 +103,9 @@ fn a_runner_flooding_stderr_is_cut_off_at_the_timeout_with_bounded_memory() {
         matches!(fault.stderr, Stderr::Written { cut: true, .. }),
         "{fault:?}"
     );
-    let message = fault.to_string();
-    // The path users read is the log kept.
-    let log = log_named_in(&message);
-    assert_eq!(Some(log), fault.log().map(|l| parity::repo_root().join(l)));
-    let log = parity::repo_root().join(fault.log().unwrap());
+    let log = kept_log(fault);
     assert!(std::fs::metadata(&log).unwrap().len() <= exec::KEEP as u64 + 100);
+    let message = fault.to_string();
     assert!(message.len() < 20_000, "{} bytes of message", message.len());
 }
 
@@ -144,7 +138,7 @@ fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
     };
     let language = Language {
         demo: vec![FAKE_RUNNER.into(), "demo-forever".into()],
-        ..fake_language("fake-demo", Vec::new())
+        ..fake("fake-demo", "none", "none")
     };
     let why = bounded("demo printing forever", || {
         demo.run(&language, &demo.config).unwrap_err()
@@ -152,25 +146,34 @@ fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
     assert!(why.contains("did not finish within 2 s"), "{why:?}");
 }
 
+/// A 7 MB string under the case's answer limit is quoted cut; 100 MB, or
+/// 7 MB to a seed case, is over it: either fails that case alone, with a
+/// short message, and the next case is judged.
 #[test]
 fn a_huge_string_in_an_answer_is_cut_in_the_message() {
     let mut cases = seed_cases();
+    cases.truncate(3);
     // A case whose answer may be long (a 1.5 MB aggregate), so that 7 MB
     // is under its answer limit and 100 MB over it.
     cases[0].scenario.messages[0].aggregate = "o".repeat(1_500_000);
     cases[0].expect = parity::oracle::expect(&cases[0].scenario);
     assert!(Request::case(&cases[0]).answer_limit > 7_100_000);
-    for (fault, bound) in [("big-string", "journal"), ("huge-string", "more than")] {
-        let mut runner = session(fault, fault, &cases[0].name);
+    let over = "where this case's answer was due";
+    for (fault, index, bound) in [
+        ("big-string", 0, "journal"),
+        ("huge-string", 0, over),
+        ("big-string", 1, over),
+    ] {
+        let mut runner = session(fault, fault, &cases[index].name);
         // The fake (a debug build) takes seconds to make 100 MB of JSON.
         runner.command.deadline = Duration::from_secs(30);
-        let replies = runner.run(&Request::cases(&cases[..2]));
-        let suite_cases: Vec<&Case> = cases[..2].iter().collect();
-        let verdicts = judge_answers(&parity::repo_root(), "fake", &suite_cases, replies);
-        let Verdict::Fail(reason) = &verdicts[0] else {
-            panic!("{fault}: {:?}", verdicts[0]);
+        let replies = runner.run(&Request::cases(&cases));
+        let all: Vec<&Case> = cases.iter().collect();
+        let verdicts = judge_answers(&parity::repo_root(), "fake", &all, replies);
+        let Verdict::Fail(reason) = &verdicts[index] else {
+            panic!("{fault}: {:?}", verdicts[index]);
         };
-        let message = parity::judge::emit::text(reason);
+        let message = emit::text(reason);
         println!(
             "{fault}: a message of {} bytes, peak RSS {} MB",
             message.len(),
@@ -186,46 +189,41 @@ fn a_huge_string_in_an_answer_is_cut_in_the_message() {
             "{fault}: {} bytes of message",
             message.len()
         );
-        assert_eq!(
-            verdicts[1],
-            Verdict::Pass,
-            "{fault}: the next case is judged"
-        );
+        for (other, verdict) in verdicts.iter().enumerate() {
+            if other != index {
+                assert_eq!(verdict, &Verdict::Pass, "{fault}: case {other} is judged");
+            }
+        }
     }
     assert!(peak_rss_mb() < MAX_PEAK_MB, "peak RSS {} MB", peak_rss_mb());
 }
 
-/// The fake runner's command line, its pid (and its grandchildren's)
-/// appended to `pids` at each start.
-fn counted_argv(pids: &Path, fault: &str, case: &str) -> Vec<String> {
-    counting(pids, vec![FAKE_RUNNER.into(), fault.into(), case.into()])
-}
-
-/// Runs the suite's trials for `language` (skipping the trials named in
-/// `skip`); returns each trial's verdict by name and how long it took.
+/// Runs the suite's trials for `language`, but its demo and unit tests
+/// (and with `table_only` every trial but the table's cases); returns each
+/// trial's verdict by name and how long it took.
 fn run_trials(
     name: &str,
     language: Language,
-    skip: &[&str],
+    table_only: bool,
 ) -> (BTreeMap<String, Verdict>, Duration) {
-    let skip = skip.iter().map(|s| (*s).to_owned()).collect();
+    let skip = if table_only {
+        common::table_only()
+    } else {
+        vec!["/demo".into(), "/unit".into()]
+    };
     let log_dir = format!("reliability/{name}");
     let run = common::run_language(common::suite(TIMEOUT), language, &log_dir, skip);
     (run.verdicts(), run.elapsed)
 }
 
-/// The log a fault names, which must exist and hold something.
-fn existing_log(fault: &Fault) -> PathBuf {
-    let log = parity::repo_root().join(fault.log().expect("the fault names its log"));
-    assert!(std::fs::metadata(&log).unwrap().len() > 0, "{log:?}");
-    log
-}
-
 #[test]
 fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
     let pids = scratch("cannot-start").join("pids");
-    let language = fake_language("fake-syntax", counted_argv(&pids, "cannot-start", "*"));
-    let (verdicts, elapsed) = run_trials("cannot-start-trials", language, &["/demo", "/unit"]);
+    let language = Language {
+        runner: counted_argv(&pids, "cannot-start", "*"),
+        ..fake("fake-syntax", "none", "none")
+    };
+    let (verdicts, elapsed) = run_trials("cannot-start-trials", language, false);
     let starts = pids_in(&pids).len();
     println!(
         "a runner that cannot start: {elapsed:?} for {} trials, {starts} starts",
@@ -241,19 +239,14 @@ fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
         matches!(&first.stderr, Stderr::Written { tail, .. } if tail.contains("SyntaxError")),
         "{first:?}"
     );
-    existing_log(first);
+    kept_log(first);
     let later = case_fault(&verdicts, &cases[5].name);
     let FaultKind::BudgetSpent { in_a_row, last, .. } = &later.kind else {
         panic!("the budget is spent: {later:?}");
     };
     assert_eq!(*in_a_row, 3);
     assert!(matches!(last.kind, FaultKind::Exited { .. }), "{last:?}");
-    existing_log(later);
-    // The log the message shows is the one the data names.
-    assert_eq!(
-        log_named_in(&later.to_string()),
-        parity::repo_root().join(later.log().unwrap())
-    );
+    kept_log(later);
     let Reason::Generated {
         failed,
         runner_faults,
@@ -267,65 +260,50 @@ fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
     assert_eq!(*shrunk, None, "a fault is never shrunk");
 }
 
+/// A runner that hangs on every case costs 3 timeouts, then the cases left
+/// fail at once; so does one whose grandchild, in a session of its own,
+/// holds stdin unread while more input than a pipe holds waits for it.
 #[test]
 fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
     let timeout = Duration::from_millis(700);
     let cases = seed_cases();
-    let mut runner = session("hang-all", "hang", "*");
-    runner.command.deadline = timeout;
-    let started = Instant::now();
-    let replies = runner.run(&Request::cases(&cases));
-    let elapsed = started.elapsed();
-    println!("hangs on all {} cases: {elapsed:?}", cases.len());
-    assert!(elapsed < 3 * timeout + SLACK, "took {elapsed:?}");
-    assert!(matches!(
-        fault_of(&replies[0]).kind,
-        FaultKind::TimedOut { .. }
-    ));
-    let last = fault_of(replies.last().unwrap());
-    assert!(
-        matches!(&last.kind, FaultKind::BudgetSpent { in_a_row: 3, last_case, last, .. }
-            if *last_case == cases[2].name && matches!(last.kind, FaultKind::TimedOut { .. })),
-        "{last:?}"
-    );
-}
-
-#[test]
-fn a_grandchild_holding_stdin_unread_does_not_hold_the_session() {
-    // More input than a pipe holds, so its writer blocks on a grandchild
-    // that left the group and session, holds stdin and never reads it.
-    let cases = seed_cases();
-    let mut requests = Vec::new();
-    while requests
+    let table = Request::cases(&cases);
+    let size: usize = table.iter().map(|r| r.line.len()).sum();
+    let piped = table
         .iter()
-        .map(|r: &Request| r.line.len())
-        .sum::<usize>()
-        < 1 << 20
-    {
-        requests.extend(Request::cases(&cases));
+        .cycle()
+        .take(table.len() * ((1 << 20) / size + 1));
+    let piped: Vec<Request> = piped.cloned().collect();
+    for (fault, requests) in [("hang", &table), ("setsid", &piped)] {
+        let pids = scratch(&format!("{fault}-all")).join("pids");
+        let mut runner = session(&format!("{fault}-all"), fault, "*");
+        runner.command.argv = counted_argv(&pids, fault, "*");
+        runner.command.deadline = timeout;
+        let started = Instant::now();
+        let replies = runner.run(requests);
+        let elapsed = started.elapsed();
+        if fault == "setsid" {
+            // The grandchildren sleep 300 s: end them now they have been
+            // shown to outlive their runners.
+            for pid in pids_in(&pids) {
+                // SAFETY: kill takes plain integers.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+        }
+        println!("{fault} on all {} requests: {elapsed:?}", requests.len());
+        assert!(elapsed < 3 * timeout + SLACK, "{fault}: took {elapsed:?}");
+        let first = fault_of(&replies[0]);
+        assert!(
+            matches!(first.kind, FaultKind::TimedOut { .. }),
+            "{first:?}"
+        );
+        let last = fault_of(replies.last().unwrap());
+        assert!(
+            matches!(&last.kind, FaultKind::BudgetSpent { in_a_row: 3, last_case, last, .. }
+                if *last_case == cases[2].name && matches!(last.kind, FaultKind::TimedOut { .. })),
+            "{fault}: {last:?}"
+        );
     }
-    let dir = scratch("setsid-stdin");
-    let pids = dir.join("pids");
-    let mut runner = session("setsid-stdin", "setsid", "*");
-    runner.command.argv = counted_argv(&pids, "setsid", "*");
-    runner.command.deadline = Duration::from_millis(700);
-    let started = Instant::now();
-    let replies = runner.run(&requests);
-    let elapsed = started.elapsed();
-    // The grandchildren sleep 300 s: end them now they have been shown to
-    // outlive their runners.
-    for pid in pids_in(&pids) {
-        // SAFETY: kill takes plain integers.
-        unsafe { libc::kill(pid, libc::SIGKILL) };
-    }
-    assert!(
-        elapsed < 3 * runner.command.deadline + SLACK,
-        "took {elapsed:?}"
-    );
-    assert!(matches!(
-        fault_of(&replies[0]).kind,
-        FaultKind::TimedOut { .. }
-    ));
 }
 
 #[test]
@@ -333,86 +311,68 @@ fn each_faulting_start_keeps_its_own_non_empty_log() {
     let cases = seed_cases();
     let runner = session("crash-logs", "crash", "*");
     let replies = runner.run(&Request::cases(&cases[..4]));
-    let logs: Vec<PathBuf> = replies[..3]
-        .iter()
-        .map(|r| existing_log(fault_of(r)))
-        .collect();
+    let logs: Vec<PathBuf> = replies[..3].iter().map(|r| kept_log(fault_of(r))).collect();
     assert!(logs[0] != logs[1] && logs[1] != logs[2], "{logs:?}");
     for (log, case) in logs.iter().zip(cases.iter().map(|c| &c.name)) {
         let text = std::fs::read_to_string(log).unwrap();
         assert!(text.contains("crashing on purpose"), "{case:?}: {text}");
     }
-    // The budget's fault points to the last start's log, and so does its
-    // message.
-    assert_eq!(existing_log(fault_of(&replies[3])), logs[2]);
-    assert_eq!(log_named_in(&fault_of(&replies[3]).to_string()), logs[2]);
+    // The budget's fault, and its message, point to the last start's log.
+    assert_eq!(kept_log(fault_of(&replies[3])), logs[2]);
 }
 
-#[test]
-fn an_answer_printed_twice_blames_the_case_answered_twice() {
-    let cases = seed_cases();
-    let all: Vec<&Case> = cases.iter().collect();
-    for twice in [1, cases.len() - 1] {
-        let runner = session("twice", "twice", &cases[twice].name);
-        let answers = runner.run_all(&Request::cases(&cases));
-        assert_eq!(answers.after, None);
-        let verdicts = judge_answers(&parity::repo_root(), "fake", &all, answers.replies);
-        for (index, verdict) in verdicts.iter().enumerate() {
-            if index == twice {
-                let Verdict::Fail(Reason::Fault { case, fault }) = verdict else {
-                    panic!("{verdict:?}");
-                };
-                assert_eq!(case.name, cases[twice].name);
-                let next = cases.get(twice + 1).map(|c| c.name.clone());
-                assert!(
-                    matches!(&fault.kind, FaultKind::AnsweredTwice { next: n, .. } if *n == next),
-                    "{fault:?}"
-                );
-            } else {
-                assert_eq!(verdict, &Verdict::Pass, "{} is innocent", cases[index].name);
-            }
-        }
+/// The fault after the last answer a trial carries, and how it carries it.
+fn carried(reason: &Reason) -> (&After, &Carrier) {
+    match reason {
+        Reason::Runner(RunnerFault { fault, carrier }) => match &fault.kind {
+            FaultKind::AfterLastAnswer(after) => (after, carrier),
+            other => panic!("not after the last answer: {other:?}"),
+        },
+        other => panic!("not the runner's fault: {other:?}"),
     }
 }
 
+/// A non-zero exit or a line after the last answer is the runner's fault,
+/// never shrunk: the generated trial carries it, or with the table's cases
+/// alone the last case's trial, saying the case's own answer was right.
 #[test]
 fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
-    let language = fake_language(
-        "fake-exit",
-        vec![FAKE_RUNNER.into(), "exit-after".into(), "*".into()],
-    );
-    let (verdicts, _) = run_trials("exit-after", language.clone(), &["/demo", "/unit"]);
-    let exited_4 = |fault: &Fault| matches!(fault.kind, FaultKind::AfterLastAnswer(After::Exited { status: Some(s) }) if s.code() == Some(4));
+    let cases = seed_cases();
+    let language = fake("fake-exit", "exit-after", "*");
+    let (verdicts, _) = run_trials("exit-after", language, false);
     let generated = failure(&verdicts, "generated");
+    let (after, carrier) = carried(generated);
     assert!(
-        matches!(generated, Reason::Runner(RunnerFault { fault, carrier: Carrier::Generated }) if exited_4(fault)),
-        "{generated:?}"
+        matches!(after, After::Exited { status: Some(s) } if s.code() == Some(4)),
+        "{after:?}"
     );
+    assert_eq!(carrier, &Carrier::Generated);
     let text = emit::text(generated);
     assert!(
         text.contains("answered every generated scenario right, then faulted"),
         "{text}"
     );
-    let cases = seed_cases();
     for case in &cases {
         assert_eq!(verdicts[&case.name], Verdict::Pass, "{}", case.name);
     }
-    // Without the generated scenarios, the last case's trial carries it,
-    // saying the case's own answer was right.
-    let (verdicts, _) = run_trials(
-        "exit-after-table",
-        language,
-        &["/demo", "/unit", "/generated"],
-    );
-    let last = failure(&verdicts, &cases.last().unwrap().name);
-    assert!(
-        matches!(last, Reason::Runner(RunnerFault { fault, carrier: Carrier::LastCase(own) })
-            if exited_4(fault) && **own == Verdict::Pass),
-        "{last:?}"
-    );
-    let text = emit::text(last);
-    assert!(text.contains("its own answer was right"), "{text}");
-    assert_eq!(verdicts[&cases[0].name], Verdict::Pass);
+    let last = &cases.last().unwrap().name;
+    for (fault, did) in [
+        ("exit-after", "exited (exit status: 4)."),
+        ("chatter", "printed more:\n  and one more thing"),
+    ] {
+        let language = fake(&format!("fake-{fault}"), fault, last);
+        let (verdicts, _) = run_trials(&format!("{fault}-table"), language, true);
+        let reason = failure(&verdicts, last);
+        let own = Box::new(Verdict::Pass);
+        assert_eq!(carried(reason).1, &Carrier::LastCase(own), "{fault}");
+        let text = emit::text(reason);
+        let after = format!("after answering every case, the fake-{fault} runner {did}");
+        assert!(
+            text.contains("its own answer was right") && text.contains(&after),
+            "{text}"
+        );
+        assert_eq!(verdicts[&cases[0].name], Verdict::Pass, "{fault}");
+    }
 }
 
 #[test]
@@ -438,9 +398,7 @@ fn a_scenario_the_reference_refuses_is_named() {
 
 #[test]
 fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
-    let dir = scratch("build-hang");
-    let pid_file = dir.join("setsid.pid");
-    let mut language = fake_language("fake-build", vec![FAKE_RUNNER.into()]);
+    let pid_file = scratch("build-hang").join("setsid.pid");
     // One grandchild leaves the session, one only the group (same session,
     // found by the mark it inherits).
     let script = format!(
@@ -449,11 +407,14 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
          sleep 300",
         pids = pid_file.display()
     );
-    language.build = vec![parity::toolchain::Step::always(vec![
-        "sh".into(),
-        "-c".into(),
-        script,
-    ])];
+    let language = Language {
+        build: vec![parity::toolchain::Step::always(vec![
+            "sh".into(),
+            "-c".into(),
+            script,
+        ])],
+        ..fake("fake-build", "none", "none")
+    };
     let started = Instant::now();
     let why = language
         .prepare(&parity::repo_root(), Duration::from_millis(800))
@@ -468,11 +429,8 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
     assert!(elapsed < SLACK, "took {elapsed:?}");
     let pids = pids_in(&pid_file);
     assert_eq!(pids.len(), 2, "both grandchildren started");
-    assert!(
-        gone_within(&pids, Duration::from_secs(10)),
-        "grandchildren of the build outlived it: {:?}",
-        pids.iter().filter(|&&p| !is_gone(p)).collect::<Vec<_>>()
-    );
+    let ten_s = Duration::from_secs(10);
+    assert_gone(&pids, ten_s, "grandchildren of the build outlived it");
     // Killed, and reaped: no zombie is left a child of the harness.
     let me = std::process::id().to_string();
     let ours = |pid: &i32| {
@@ -485,7 +443,7 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
     };
     wait_for(
         &format!("a zombie of the harness was not reaped: {pids:?}: reaped"),
-        Duration::from_secs(10),
+        ten_s,
         || !pids.iter().any(ours),
     );
 }
@@ -526,11 +484,6 @@ fn harness_with_a_hanging_runner() {
     runner.run(&Request::cases(&cases));
 }
 
-/// Whether the fake runner wrote, in `pids`, that it hangs on its case.
-fn is_hanging(pids: &Path) -> bool {
-    std::fs::read_to_string(pids).is_ok_and(|text| text.lines().any(|l| l == "hanging"))
-}
-
 /// This test binary, to run only the ignored test `name`.
 fn ignored_test(name: &str) -> std::process::Command {
     let mut command = std::process::Command::new(std::env::current_exe().unwrap());
@@ -549,8 +502,8 @@ fn signal(mut harness: std::process::Child, signal: i32) -> std::process::ExitSt
 }
 
 /// Starts the harness process above with the fake runner's `fault` (and
-/// `env`), and waits until that runner says it hangs on its case (not a
-/// fixed time).
+/// `env`), and waits until that runner writes that it hangs on its case
+/// (not a fixed time).
 fn start_hanging_harness(fault: &str, pids: &Path, env: &[(&str, &str)]) -> std::process::Child {
     let _ = std::fs::remove_file(pids);
     let harness = ignored_test("harness_with_a_hanging_runner")
@@ -561,57 +514,46 @@ fn start_hanging_harness(fault: &str, pids: &Path, env: &[(&str, &str)]) -> std:
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
+    let hanging = || std::fs::read_to_string(pids).is_ok_and(|t| t.lines().any(|l| l == "hanging"));
     wait_for(
         "the runner hangs on its case",
         Duration::from_secs(60),
-        || is_hanging(pids),
+        hanging,
     );
     harness
 }
 
 /// SIGINT (its runner leaving a grandchild in a session of its own) and
 /// SIGTERM to a harness whose runner hangs: every process of the run is
-/// gone, and the status is 130 or 143.
+/// gone, and the status is 130 or 143 every time, even when the run's own
+/// end comes first (`race`: the harness exits 0 the moment its runner
+/// dies, while the thread that kills the children after SIGTERM is still
+/// sweeping the runner's grandchild; 5 rounds).
 #[test]
-fn sigint_or_sigterm_to_the_harness_ends_its_runner_and_grandchildren() {
-    for (name, fault, signal, status) in [
-        ("sigint", "setsid", libc::SIGINT, 130),
-        ("sigterm", "hang", libc::SIGTERM, 143),
+fn after_sigint_or_sigterm_nothing_is_left_and_the_status_is_130_or_143_every_time() {
+    let mut wrong = Vec::new();
+    for (name, fault, signal, status, rounds) in [
+        ("sigint", "setsid", libc::SIGINT, 130, 1),
+        ("sigterm", "hang", libc::SIGTERM, 143, 1),
+        ("race", "setsid", libc::SIGTERM, 143, 5),
     ] {
         let pids = scratch(&format!("interrupt-{name}")).join("pids");
-        let harness = start_hanging_harness(fault, &pids, &[]);
-        let ended = self::signal(harness, signal);
-        assert_eq!(ended.code(), Some(status), "{name}: {ended}");
-        let pids = pids_in(&pids);
-        assert!(
-            gone_within(&pids, Duration::from_secs(10)),
-            "left after {name}: {:?}",
-            pids.iter().filter(|&&p| !is_gone(p)).collect::<Vec<_>>()
-        );
-    }
-}
-
-/// The exit status after a signal is the signal's every time, even when
-/// the run's own end comes first: here the harness exits 0 the moment its
-/// runner dies, while the thread that kills the children after SIGTERM is
-/// still sweeping the runner's grandchild.
-#[test]
-fn after_sigterm_the_status_is_143_every_time() {
-    let rounds = 5;
-    let mut wrong = Vec::new();
-    let pids = scratch("sigterm-race").join("pids");
-    for round in 0..rounds {
-        let harness = start_hanging_harness("setsid", &pids, &[("RELIABILITY_RACE", "1")]);
-        let status = signal(harness, libc::SIGTERM);
-        if status.code() != Some(143) {
-            wrong.push(format!("round {round}: {status}"));
+        let env: &[_] = if name == "race" {
+            &[("RELIABILITY_RACE", "1")]
+        } else {
+            &[]
+        };
+        for round in 0..rounds {
+            let harness = start_hanging_harness(fault, &pids, env);
+            let ended = self::signal(harness, signal);
+            if ended.code() != Some(status) {
+                wrong.push(format!("{name}, round {round}: {ended}"));
+            }
+            let left = format!("left after {name}");
+            assert_gone(&pids_in(&pids), Duration::from_secs(10), &left);
         }
     }
-    assert!(
-        wrong.is_empty(),
-        "{} of {rounds} rounds ended otherwise: {wrong:?}",
-        wrong.len()
-    );
+    assert!(wrong.is_empty(), "ended otherwise: {wrong:?}");
 }
 
 /// Not a test on its own: a new run that starts one child, so its harness
@@ -649,10 +591,9 @@ fn sigkill_lab() {
         panic!("the runner and its grandchild: {:?}", pids_in(&pids));
     };
     signal(harness, libc::SIGKILL);
-    assert!(
-        gone_within(&[runner], Duration::from_secs(5)),
-        "the runner {runner} outlived its harness, killed by SIGKILL"
-    );
+    let five_s = Duration::from_secs(5);
+    let outlived = "the runner outlived its harness, killed by SIGKILL";
+    assert_gone(&[runner], five_s, outlived);
     assert!(
         !is_gone(grandchild),
         "the grandchild in a session of its own is left until the next run"
@@ -662,10 +603,8 @@ fn sigkill_lab() {
         .status()
         .unwrap();
     assert!(next.success(), "{next}");
-    assert!(
-        gone_within(&[grandchild], Duration::from_secs(5)),
-        "the next run left the grandchild {grandchild} of the killed run running"
-    );
+    let left = "the next run left the grandchild of the killed run running";
+    assert_gone(&[grandchild], five_s, left);
     // Reap the orphans that came here.
     // SAFETY: waits for any child of this process without blocking.
     while unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) } > 0 {}

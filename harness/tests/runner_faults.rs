@@ -5,50 +5,44 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use parity::fault::{After, FaultKind, Stderr};
+use parity::fault::{FaultKind, Stderr};
 use parity::judge::answers::{answers, not_ready};
-use parity::judge::{emit, Reason, UnitFailure, UnitWhat, Verdict};
+use parity::judge::{emit, Reason, UnitWhat, Verdict};
 use parity::protocol::Request;
 use parity::report::junit;
 use parity::session::Runner;
-use parity::suite::{Port, Suite};
+use parity::suite::Port;
 use parity::table::Case;
-use parity::toolchain::Step;
+use parity::toolchain::{Language, Step};
 
 mod common;
 
-use common::{fake, run_language, table_only, wait_for, Run};
+use common::{fake, run_language, table_only};
 
 const TIMEOUT: Duration = Duration::from_millis(1500);
 /// What a deadline may be overrun by on a busy machine; the grandchild that
 /// holds stdout sleeps 30 s, so `TIMEOUT + SLACK` still tells them apart.
 const SLACK: Duration = Duration::from_secs(15);
 
-/// Runs every seed case through a fake runner; returns the verdicts by case
-/// name and how long the run took.
-fn run(suite: &Suite, port: &Port) -> (BTreeMap<String, Verdict>, Duration) {
+/// Runs every case of the table through `language`'s runner; returns the
+/// verdicts by case name and how long the run took.
+fn run(language: Language) -> (BTreeMap<String, Verdict>, Duration) {
+    let suite = common::suite(TIMEOUT);
     let cases: Vec<&Case> = suite.cases.iter().collect();
-    assert!(cases.len() >= 5, "the seed table has the five cases");
     let started = Instant::now();
     let replies = suite
-        .runner(&port.language)
+        .runner(&language)
         .run(&Request::cases(cases.iter().copied()));
     let elapsed = started.elapsed();
-    let verdicts = answers(&suite.root, port.name(), &cases, replies);
-    let listed = cases
-        .iter()
-        .zip(verdicts)
-        .map(|(c, v)| (c.name.clone(), port.listed(&c.name, v)));
-    (listed.collect(), elapsed)
+    let verdicts = answers(&suite.root, &language.name, &cases, replies);
+    let names = cases.iter().map(|c| c.name.clone());
+    (names.zip(verdicts).collect(), elapsed)
 }
 
-/// Runs every seed case through the fake runner `fake-<fault>`, which
-/// misbehaves on `case`.
+/// Runs every case of the table through the fake runner `fake-<fault>`,
+/// which misbehaves on `case`.
 fn run_fake(fault: &str, case: &str) -> (BTreeMap<String, Verdict>, Duration) {
-    run(
-        &common::suite(TIMEOUT),
-        &Port::new(fake(&format!("fake-{fault}"), fault, case)),
-    )
+    run(fake(&format!("fake-{fault}"), fault, case))
 }
 
 /// The faulty case fails with a message holding every `needle`; all others pass.
@@ -194,42 +188,33 @@ fn each_fault_fails_the_case_the_runner_was_on_and_only_it() {
         .unwrap();
     std::fs::remove_file(&pid_file).unwrap();
     // Killed with its process group, then reaped by init: gone.
-    wait_for(
-        &format!("the grandchild {pid} outlived its runner: not gone"),
-        Duration::from_secs(10),
-        || common::is_gone(pid),
-    );
+    let outlived = "the grandchild outlived its runner";
+    common::assert_gone(&[pid], Duration::from_secs(10), outlived);
 }
 
 #[test]
-fn output_after_the_last_answer_is_the_runners_fault_not_the_last_cases() {
-    let suite = common::suite(TIMEOUT);
-    let last = suite.cases.last().expect("cases").name.clone();
-    let language = fake("fake-chatter", "chatter", &last);
-    let cases: Vec<&Case> = suite.cases.iter().collect();
-    let all = suite
-        .runner(&language)
-        .run_all(&Request::cases(cases.iter().copied()));
-    let verdicts = answers(&suite.root, &language.name, &cases, all.replies);
-    assert!(verdicts.iter().all(|v| *v == Verdict::Pass), "{verdicts:?}");
-    let after = all.after.expect("the extra line is reported");
-    assert!(
-        matches!(&after.kind, FaultKind::AfterLastAnswer(After::PrintedMore { line })
-            if line.contains("and one more thing")),
-        "{after:?}"
-    );
-    assert!(
-        after.to_string().starts_with("after answering every case"),
-        "{after}"
-    );
+fn an_answer_printed_twice_blames_the_case_answered_twice() {
+    let cases = common::seed_cases();
+    for twice in [1, cases.len() - 1] {
+        let name = &cases[twice].name;
+        let (verdicts, _) = run_fake("twice", name);
+        let reason = common::failure(&verdicts, name);
+        let next = cases.get(twice + 1).map(|c| c.name.clone());
+        assert!(
+            matches!(kind(reason), Some(FaultKind::AnsweredTwice { next: n, .. }) if *n == next),
+            "{reason:?}"
+        );
+        assert_only_case_fails(&verdicts, name, &["answered this case twice"]);
+    }
 }
 
 #[test]
 fn a_runner_that_cannot_start_fails_every_case() {
-    let suite = common::suite(TIMEOUT);
-    let mut language = fake("fake-missing", "", "");
-    language.runner = vec!["/nonexistent/runner".into()];
-    let (verdicts, _) = run(&suite, &Port::new(language));
+    let language = Language {
+        runner: vec!["/nonexistent/runner".into()],
+        ..fake("fake-missing", "none", "none")
+    };
+    let (verdicts, _) = run(language);
     for verdict in verdicts.values() {
         assert!(
             matches!(verdict, Verdict::Fail(Reason::Fault { fault, .. })
@@ -278,107 +263,94 @@ fn a_language_that_is_not_ready_says_why() {
     );
 }
 
+/// Known failures are ignored with their reason, and a stale one fails
+/// naming its list; three in a row that crash the runner are three
+/// restarts, not a broken runner: every other case is still run and judged.
 #[test]
-fn a_known_failure_is_ignored_with_its_reason_and_a_stale_one_fails() {
+fn known_failures_that_crash_the_runner_use_no_fault_budget_and_stale_ones_fail() {
     let suite = common::suite(TIMEOUT);
-    let known = BTreeMap::from([
-        (
-            "lost_ack".to_owned(),
-            "the port does not dedupe yet".to_owned(),
-        ),
-        ("batch_of_two".to_owned(), "was broken once".to_owned()),
-    ]);
-    let mut port = Port::new(fake("fake-known", "wrong-result", "lost_ack"));
-    port.known = known;
-    let (verdicts, _) = run(&suite, &port);
-    assert_eq!(
-        verdicts["lost_ack"],
-        Verdict::KnownFailure("the port does not dedupe yet".into())
-    );
-    match &verdicts["batch_of_two"] {
-        Verdict::Fail(reason) => assert!(
-            emit::text(reason).contains(
-                "listed as a known failure of fake-known (was broken once) but passes now"
-            ) && emit::text(reason).contains("runners/fake-known/known-failures.json"),
-            "{reason:?}"
-        ),
-        other => panic!("{other:?}"),
+    let names: Vec<String> = suite.cases.iter().map(|c| c.name.clone()).collect();
+    let (crashing, stale) = (&names[..3], &names[3]);
+    let mut port = Port::new(fake("fake-known", "crash", &crashing.join(",")));
+    let tracked = "crashes the port, tracked elsewhere";
+    port.known = crashing
+        .iter()
+        .map(|name| (name.clone(), tracked.into()))
+        .collect();
+    port.known.insert(stale.clone(), "was broken once".into());
+    let run = run_language(suite, port, "runner-faults/known", table_only());
+    let verdicts = run.verdicts();
+    for name in crashing {
+        assert_eq!(
+            verdicts[name],
+            Verdict::KnownFailure(tracked.into()),
+            "{name}"
+        );
     }
-    assert_eq!(verdicts["all_in_one_pass"], Verdict::Pass);
+    let stale = emit::text(common::failure(&verdicts, stale));
+    assert!(
+        stale.contains("listed as a known failure of fake-known (was broken once) but passes now")
+            && stale.contains("runners/fake-known/known-failures.json"),
+        "{stale}"
+    );
+    for (name, verdict) in &verdicts {
+        if !names[..4].contains(name) {
+            assert_eq!(verdict, &Verdict::Pass, "{name}");
+        }
+    }
+    assert_eq!(run.conclusion.num_ignored, 3);
+    assert_eq!(run.conclusion.num_failed, 1);
 }
 
-#[test]
-fn the_junit_report_has_one_testcase_per_trial_with_the_failure_text() {
-    let language = fake("fake-junit", "wrong-result", "lost_ack");
-    let Run {
-        conclusion,
-        records,
-        suite,
-        ..
-    } = run_language(
-        common::suite(TIMEOUT),
-        language,
-        "runner-faults/junit",
-        table_only(),
-    );
-    let case_count = suite.cases.len();
-    assert_eq!(conclusion.num_failed, 1);
-    let xml = junit::report(&suite.report(&records, &Default::default()).results);
+/// The name and text of the one failed testcase of a JUnit report, which
+/// must parse as XML and hold one testcase per trial (`trials`), in one
+/// testsuite named for the language, counting one failure.
+fn junit_failure(xml: &str, trials: usize) -> (String, String) {
+    let document = roxmltree::Document::parse(xml).expect("the report is well-formed XML");
+    let testcases = document
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"));
+    assert_eq!(testcases.clone().count(), trials);
+    let mut failed = testcases.filter(|c| c.children().any(|n| n.has_tag_name("failure")));
+    let failure = failed.next().expect("a failed testcase");
+    assert_eq!(failed.count(), 0, "one failed testcase");
+    let testsuite = document.descendants().find(|n| n.has_tag_name("testsuite"));
+    let testsuite = testsuite.expect("a testsuite");
+    assert_eq!(testsuite.attribute("name"), Some("fake-nasty"));
+    assert_eq!(testsuite.attribute("failures"), Some("1"));
+    let text = failure.descendants().filter_map(|n| n.text()).collect();
+    (
+        failure.attribute("name").unwrap_or_default().to_owned(),
+        text,
+    )
+}
 
-    let document = roxmltree::Document::parse(&xml).expect("the report is well-formed XML");
-    let cases: Vec<_> = document
-        .descendants()
-        .filter(|n| n.has_tag_name("testcase"))
-        .collect();
-    assert_eq!(cases.len(), case_count);
+/// What a faulting runner printed, as the files a run writes show it: the
+/// JUnit report has one testcase per trial and parses as XML (U+FFFE,
+/// U+FFFF, NUL escaped), with the failure's text in its case's; the
+/// terminal text holds nothing that acts (`\r` overwriting a line, U+202E
+/// reversing it, an escape sequence); the results file names the fault by
+/// kind with the log it kept, so a tool need not read the prose, and stays
+/// valid under `harness/results.schema.json`.
+#[test]
+fn a_faulting_runner_is_reported_in_every_file_and_acts_in_none() {
+    let language = fake("fake-nasty", "nasty-stderr", "lost_ack");
+    let suite = common::suite(TIMEOUT);
+    let run = run_language(suite, language, "runner-faults/nasty", table_only());
+    assert_eq!(run.conclusion.num_failed, 1);
+    let results = run.report().results;
+    let (name, text) = junit_failure(&junit::report(&results), run.suite.cases.len());
     assert_eq!(
-        cases.len() as u64,
-        conclusion.num_passed + conclusion.num_failed
+        name,
+        "patterns/enterprise/outbox/practice/fake-nasty/lost_ack"
     );
-    let failed: Vec<_> = cases
-        .iter()
-        .filter(|c| c.children().any(|n| n.has_tag_name("failure")))
-        .collect();
-    assert_eq!(failed.len(), 1);
-    assert_eq!(
-        failed[0].attribute("name"),
-        Some("patterns/enterprise/outbox/practice/fake-junit/lost_ack")
-    );
-    let text = failed[0]
-        .descendants()
-        .filter_map(|n| n.text())
-        .collect::<String>();
     assert!(
-        text.contains("duplicates: expected 1, actual 999"),
+        text.contains("the fake-nasty runner exited (exit status: 3) before answering this case")
+            && text.contains("\\u{fffe}\\u{ffff}\\u{0}"),
         "{text}"
     );
-    let suite = document
-        .descendants()
-        .find(|n| n.has_tag_name("testsuite"))
-        .unwrap();
-    assert_eq!(suite.attribute("name"), Some("fake-junit"));
-    assert_eq!(suite.attribute("failures"), Some("1"));
-}
 
-/// Whatever a runner prints, the JUnit file parses as XML and the terminal
-/// text holds nothing that acts (`\r` overwriting a line, U+202E reversing
-/// it, an escape sequence): both show it escaped.
-#[test]
-fn what_a_runner_prints_cannot_break_the_junit_file_or_the_terminal() {
-    let language = fake("fake-nasty", "nasty-stderr", "lost_ack");
-    let skip = ["/generated", "/demo", "/unit"].map(String::from).to_vec();
-    let run = run_language(
-        common::suite(TIMEOUT),
-        language,
-        "runner-faults/nasty",
-        skip,
-    );
-    assert_eq!(run.conclusion.num_failed, 1);
-    let xml = junit::report(&run.report().results);
-    let document = roxmltree::Document::parse(&xml).expect("the report is well-formed XML");
-    let text: String = document.descendants().filter_map(|n| n.text()).collect();
-    assert!(text.contains("\\u{fffe}\\u{ffff}\\u{0}"), "{text}");
-    let shown = std::fs::read_to_string(run.args.logfile.unwrap()).unwrap();
+    let shown = std::fs::read_to_string(run.args.logfile.as_ref().unwrap()).unwrap();
     assert!(shown.contains("FAILED\\rok"), "{shown}");
     assert!(shown.contains("\\u{202e}desrever"), "{shown}");
     for raw in ['\r', '\u{202e}', '\u{1b}', '\u{0}'] {
@@ -387,77 +359,21 @@ fn what_a_runner_prints_cannot_break_the_junit_file_or_the_terminal() {
             "{raw:?} reached the terminal:\n{shown}"
         );
     }
-}
 
-/// Three known failures in a row that crash the runner are three restarts,
-/// not a broken runner: every other case is still run and judged.
-#[test]
-fn known_failures_that_crash_the_runner_do_not_use_its_fault_budget() {
-    let suite = common::suite(TIMEOUT);
-    let crashing: Vec<String> = suite.cases[..3].iter().map(|c| c.name.clone()).collect();
-    let known = crashing
-        .iter()
-        .map(|name| {
-            (
-                name.clone(),
-                "crashes the port, tracked elsewhere".to_owned(),
-            )
-        })
-        .collect();
-    let mut port = Port::new(fake("fake-known-crash", "crash", &crashing.join(",")));
-    port.known = known;
-    let case_count = suite.cases.len() as u64;
-    let Run {
-        conclusion,
-        records,
-        ..
-    } = run_language(suite, port, "runner-faults/known-crash", table_only());
-    let failures: Vec<String> = records
-        .iter()
-        .filter_map(|r| match &r.verdict {
-            Verdict::Fail(reason) => Some(format!("{}: {}", r.id.name(), emit::text(reason))),
-            _ => None,
-        })
-        .collect();
-    assert!(failures.is_empty(), "{failures:#?}");
-    assert_eq!(conclusion.num_ignored, 3);
-    assert_eq!(conclusion.num_passed, case_count - 3);
-}
-
-/// The results file names each failed trial's fault by kind, with the log
-/// it kept, so a tool need not read the prose; the file stays valid under
-/// `harness/results.schema.json`, whose list of kinds holds every one the
-/// run wrote.
-#[test]
-fn the_results_file_names_each_fault_and_its_log() {
-    let language = fake("fake-results", "crash", "lost_ack");
-    let run = run_language(
-        common::suite(TIMEOUT),
-        language,
-        "runner-faults/results",
-        table_only(),
-    );
-    let results = run.report().results;
     let entry = |case: &str| {
-        results
-            .trials
-            .iter()
-            .find(|e| e.row.name() == case)
-            .unwrap_or_else(|| panic!("no entry for {case}"))
+        let entry = results.trials.iter().find(|e| e.row.name() == case);
+        entry.unwrap_or_else(|| panic!("no entry for {case}"))
     };
     let crashed = entry("lost_ack");
     assert_eq!(crashed.fault.as_deref(), Some("exited"), "{crashed:?}");
     let log = crashed.log.as_deref().expect("the crash wrote to stderr");
     assert!(log.starts_with("target/"), "relative to the root: {log}");
     let kept = std::fs::read_to_string(parity::repo_root().join(log)).unwrap();
-    assert!(kept.contains("crashing on purpose"), "{kept}");
+    assert!(kept.contains("fake runner: FAILED"), "{kept}");
     let passed = entry("all_in_one_pass");
     assert_eq!((&passed.fault, &passed.log), (&None, &None));
-
-    let schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(parity::repo_root().join("harness/results.schema.json")).unwrap(),
-    )
-    .unwrap();
+    let schema = std::fs::read_to_string(parity::repo_root().join("harness/results.schema.json"));
+    let schema: serde_json::Value = serde_json::from_str(&schema.unwrap()).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
     let written: serde_json::Value = serde_json::from_str(&results.to_json()).unwrap();
     let errors: Vec<String> = validator
@@ -468,61 +384,41 @@ fn the_results_file_names_each_fault_and_its_log() {
 }
 
 /// A port's failing unit tests fail its unit trial with how they ended and
-/// what they printed last, kept as data; a unit command that cannot start
-/// says so.
+/// what they printed last, kept as data: a suite that fails, one that exits
+/// 0 before its tool's final report (PHP's checks: a failed check, then
+/// `exit(0)`; before, the `ok` lines alone counted and it passed), and a
+/// unit command that cannot start.
 #[test]
-fn failing_unit_tests_keep_how_they_ended_and_their_output() {
+fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
     let suite = common::suite(TIMEOUT);
-    let mut language = fake("fake-unit", "none", "none");
-    language.unit = vec!["sh".into(), "-c".into(), "echo boom; exit 1".into()];
-    let verdict = suite.check_unit(&Port::new(language.clone()));
-    let Verdict::Fail(reason @ Reason::Unit(unit)) = &verdict else {
-        panic!("the unit trial fails");
+    let failed = |name: &str, unit: &[&str]| {
+        let unit = unit.iter().map(|a| a.to_string()).collect();
+        let mut port = Port::new(Language {
+            unit,
+            ..fake(name, "none", "none")
+        });
+        port.manifest = suite.port(name).and_then(|p| p.manifest.clone());
+        let verdict = suite.check_unit(&port);
+        let Verdict::Fail(reason @ Reason::Unit(unit)) = &verdict else {
+            panic!("{name}: the unit trial fails: {verdict:?}");
+        };
+        (unit.what.clone(), emit::text(reason))
     };
+    let (what, text) = failed("fake-unit", &["sh", "-c", "echo boom; exit 1"]);
+    let ended = "exit status: 1".into();
+    let tail = "boom".into();
+    assert_eq!(what, UnitWhat::Failed { ended, tail });
     assert_eq!(
-        unit.what,
-        UnitWhat::Failed {
-            ended: "exit status: 1".into(),
-            tail: "boom".into()
-        }
-    );
-    assert_eq!(
-        emit::text(reason),
+        text,
         "the fake-unit unit tests (`sh -c echo boom; exit 1`) failed (exit status: 1):\nboom"
     );
-    language.unit = vec!["/nonexistent/unit-tests".into()];
-    assert!(
-        matches!(
-            suite.check_unit(&Port::new(language)),
-            Verdict::Fail(Reason::Unit(UnitFailure {
-                what: UnitWhat::CouldNotStart { .. },
-                ..
-            }))
-        ),
-        "a command that cannot start"
-    );
-}
-
-/// A suite that exits 0 before its tool's final report (PHP's checks: a
-/// failed check, then `exit(0)`) fails its unit trial, the report's counts
-/// kept as data; before, the `ok` lines alone counted and it passed.
-#[test]
-fn unit_tests_that_exit_0_early_fail() {
-    let suite = common::suite(TIMEOUT);
-    let mut language = fake("php", "none", "none");
-    let printed = "ok   a\nFAIL b\n";
-    language.unit = vec!["printf".into(), printed.into()];
-    let mut port = Port::new(language);
-    port.manifest = suite.port("php").and_then(|php| php.manifest.clone());
-    let verdict = suite.check_unit(&port);
-    let Verdict::Fail(reason @ Reason::Unit(unit)) = &verdict else {
-        panic!("the unit trial fails: {verdict:?}");
-    };
-    let UnitWhat::Unproven { tally, .. } = unit.what else {
-        panic!("unproven: {unit:?}");
+    let (what, _) = failed("fake-unit", &["/nonexistent/unit-tests"]);
+    assert!(matches!(what, UnitWhat::CouldNotStart { .. }), "{what:?}");
+    let (what, text) = failed("php", &["printf", "ok   a\nFAIL b\n"]);
+    let UnitWhat::Unproven { tally, .. } = what else {
+        panic!("unproven: {what:?}");
     };
     assert_eq!((tally.passed, tally.failed, tally.finished), (1, 1, false));
-    let text = emit::text(reason);
     assert!(
         text.contains("exited 0 without proving a test: its tool's final report is missing")
             && text.contains("1 passed, 1 failed, 0 skipped")

@@ -57,30 +57,24 @@ pub fn suite(timeout: Duration) -> Suite {
     Suite::load(&parity::repo_root(), settings).expect("the seed table loads")
 }
 
-/// The seed table's cases.
+/// The repository's table's cases.
 pub fn seed_cases() -> Vec<Case> {
-    Suite::load(&parity::repo_root(), Settings::default())
-        .expect("the seed table loads")
-        .cases
+    suite(Settings::default().timeout).cases
 }
 
-/// A language whose runner is `runner` and whose demo is the fake runner.
-pub fn fake_language(name: &str, runner: Vec<String>) -> Language {
+/// A language whose runner is the fake runner, with `fault` on `case`, and
+/// whose demo is the fake runner too.
+pub fn fake(name: &str, fault: &str, case: &str) -> Language {
     Language {
         name: name.into(),
         probe: vec!["true".into()],
         install_hint: String::new(),
         build: Vec::new(),
-        runner,
+        runner: vec![FAKE_RUNNER.into(), fault.into(), case.into()],
         demo: vec![FAKE_RUNNER.into()],
         unit: vec!["true".into()],
         version: None,
     }
-}
-
-/// A language whose runner is the fake runner, with `fault` on `case`.
-pub fn fake(name: &str, fault: &str, case: &str) -> Language {
-    fake_language(name, vec![FAKE_RUNNER.into(), fault.into(), case.into()])
 }
 
 /// A session of the fake runner with `fault` on `case` (`*`: every case),
@@ -235,16 +229,19 @@ pub fn is_gone(pid: i32) -> bool {
     })
 }
 
-/// Whether every one of `pids` is gone within `wait`.
-pub fn gone_within(pids: &[i32], wait: Duration) -> bool {
-    let deadline = Instant::now() + wait;
-    while !pids.iter().all(|&pid| is_gone(pid)) {
-        if Instant::now() > deadline {
-            return false;
-        }
+/// Waits until every one of `pids` is gone, failing the test with `what`
+/// and the pids left after `within`.
+pub fn assert_gone(pids: &[i32], within: Duration, what: &str) {
+    let left = || {
+        pids.iter()
+            .filter(|&&pid| !is_gone(pid))
+            .collect::<Vec<_>>()
+    };
+    let deadline = Instant::now() + within;
+    while !left().is_empty() {
+        assert!(Instant::now() < deadline, "{what}: {:?}", left());
         std::thread::sleep(Duration::from_millis(20));
     }
-    true
 }
 
 /// `f()` on a thread, failing the test if it does not end within `limit`:
