@@ -12,7 +12,7 @@ use std::time::Duration;
 use parity::config::Settings;
 use parity::judge::known_failures::{self, PLACEHOLDER};
 use parity::report::known;
-use parity::report::results::{Outcome, Results, TrialResult};
+use parity::report::results::{Outcome, Results, RunRecord, TrialResult, VERSION};
 use parity::report::trial::{RowId, TrialId};
 use parity::table;
 use parity::toolchain::Step;
@@ -32,30 +32,26 @@ fn scratch_root(name: &str) -> PathBuf {
 
 /// A results file in which `fake` ended each of `trials` in a state.
 fn results(trials: &[(&str, &str)]) -> Results {
+    let trials = trials.iter().map(|&(case, state)| {
+        let language = "fake".into();
+        let row = RowId::Case(case.into());
+        let (verdict, why) = match state {
+            "pass" => (Outcome::Pass, None),
+            _ => (Outcome::Fail, Some(format!("`{case}`: {state}"))),
+        };
+        let state = serde_json::from_value(serde_json::json!(state)).unwrap();
+        TrialResult::new(TrialId { language, row }, verdict, state, why)
+    });
+    let run = RunRecord {
+        commit: "test".into(),
+        date: "today".into(),
+        ..Default::default()
+    };
+    let trials = trials.collect();
     Results {
-        version: parity::report::results::VERSION,
-        run: parity::report::results::RunRecord {
-            commit: "test".into(),
-            date: "today".into(),
-            ..Default::default()
-        },
-        trials: trials
-            .iter()
-            .map(|&(case, state)| {
-                let id = TrialId {
-                    language: "fake".into(),
-                    row: RowId::Case(case.into()),
-                };
-                let verdict = if state == "pass" {
-                    Outcome::Pass
-                } else {
-                    Outcome::Fail
-                };
-                let why = (verdict == Outcome::Fail).then(|| format!("`{case}`: {state}"));
-                let state = serde_json::from_value(serde_json::json!(state)).unwrap();
-                TrialResult::new(id, verdict, state, why)
-            })
-            .collect(),
+        version: VERSION,
+        run,
+        trials,
     }
 }
 

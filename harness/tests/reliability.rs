@@ -407,12 +407,9 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
          sleep 300",
         pids = pid_file.display()
     );
+    let build = ["sh", "-c", &script].map(String::from).to_vec();
     let language = Language {
-        build: vec![parity::toolchain::Step::always(vec![
-            "sh".into(),
-            "-c".into(),
-            script,
-        ])],
+        build: vec![parity::toolchain::Step::always(build)],
         ..fake("fake-build", "none", "none")
     };
     let started = Instant::now();
