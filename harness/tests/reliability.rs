@@ -447,7 +447,8 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
 
 /// Not a test on its own: the harness process the signal tests start and
 /// interrupt. It runs a session of the fake runner named by
-/// `RELIABILITY_FAULT`, which hangs, with pids appended to `RELIABILITY_PIDS`.
+/// `RELIABILITY_FAULT` (one that hangs, or `none`), with pids appended to
+/// `RELIABILITY_PIDS`.
 #[test]
 #[ignore = "started by the signal tests"]
 fn harness_with_a_hanging_runner() {
@@ -553,21 +554,6 @@ fn after_sigint_or_sigterm_nothing_is_left_and_the_status_is_130_or_143_every_ti
     assert!(wrong.is_empty(), "ended otherwise: {wrong:?}");
 }
 
-/// Not a test on its own: a new run that starts one child, so its harness
-/// sweeps what an earlier killed harness left.
-#[test]
-#[ignore = "started by the SIGKILL test"]
-fn harness_that_starts_one_child() {
-    let command = exec::Command {
-        label: "true".into(),
-        argv: vec!["true".into()],
-        dir: parity::repo_root(),
-        deadline: TIMEOUT,
-        keep: exec::KEEP,
-    };
-    assert!(exec::run(&command, exec::Stdin::Null).unwrap().success());
-}
-
 /// Not a test on its own: where the SIGKILL test happens. A subreaper that
 /// never sweeps, so the killed harness's orphans come here and stay until
 /// the new run kills them (in the test process, another test's sweep could
@@ -595,7 +581,11 @@ fn sigkill_lab() {
         !is_gone(grandchild),
         "the grandchild in a session of its own is left until the next run"
     );
-    let next = ignored_test("harness_that_starts_one_child")
+    // A new run that starts a runner, which answers every case: its
+    // harness sweeps what the killed one left.
+    let next = ignored_test("harness_with_a_hanging_runner")
+        .env("RELIABILITY_FAULT", "none")
+        .env("RELIABILITY_PIDS", pids.with_extension("next"))
         .stdout(std::process::Stdio::null())
         .status()
         .unwrap();
