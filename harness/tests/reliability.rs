@@ -232,21 +232,28 @@ fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
     assert_eq!(starts, 3, "started once per fault of the budget");
     // 140 s before the budget; the figure itself is printed above.
     assert!(elapsed < Duration::from_secs(60), "took {elapsed:?}");
+    // Each faulting start keeps a log of its own, never overwritten, and
+    // the budget's fault names the last start's.
     let cases = seed_cases();
-    let first = case_fault(&verdicts, &cases[0].name);
-    assert!(matches!(first.kind, FaultKind::Exited { .. }), "{first:?}");
-    assert!(
-        matches!(&first.stderr, Stderr::Written { tail, .. } if tail.contains("SyntaxError")),
-        "{first:?}"
-    );
-    kept_log(first);
+    let logs: Vec<PathBuf> = (cases[..3].iter())
+        .map(|case| case_fault(&verdicts, &case.name))
+        .inspect(|fault| {
+            assert!(
+                matches!((&fault.kind, &fault.stderr), (FaultKind::Exited { .. }, Stderr::Written { tail, .. })
+                    if tail.contains("SyntaxError")),
+                "{fault:?}"
+            );
+        })
+        .map(kept_log)
+        .collect();
+    assert!(logs[0] != logs[1] && logs[1] != logs[2], "{logs:?}");
     let later = case_fault(&verdicts, &cases[5].name);
     let FaultKind::BudgetSpent { in_a_row, last, .. } = &later.kind else {
         panic!("the budget is spent: {later:?}");
     };
     assert_eq!(*in_a_row, 3);
     assert!(matches!(last.kind, FaultKind::Exited { .. }), "{last:?}");
-    kept_log(later);
+    assert_eq!(kept_log(later), logs[2]);
     let Reason::Generated {
         failed,
         runner_faults,
@@ -304,21 +311,6 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
             "{fault}: {last:?}"
         );
     }
-}
-
-#[test]
-fn each_faulting_start_keeps_its_own_non_empty_log() {
-    let cases = seed_cases();
-    let runner = session("crash-logs", "crash", "*");
-    let replies = runner.run(&Request::cases(&cases[..4]));
-    let logs: Vec<PathBuf> = replies[..3].iter().map(|r| kept_log(fault_of(r))).collect();
-    assert!(logs[0] != logs[1] && logs[1] != logs[2], "{logs:?}");
-    for (log, case) in logs.iter().zip(cases.iter().map(|c| &c.name)) {
-        let text = std::fs::read_to_string(log).unwrap();
-        assert!(text.contains("crashing on purpose"), "{case:?}: {text}");
-    }
-    // The budget's fault, and its message, point to the last start's log.
-    assert_eq!(kept_log(fault_of(&replies[3])), logs[2]);
 }
 
 /// The fault after the last answer a trial carries, and how it carries it.
