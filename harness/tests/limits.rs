@@ -1,7 +1,7 @@
 //! Limits no case rule states cannot fail a valid table: a runner's answer
-//! may be as long as its case makes it, and no verdict depends on the
-//! cases before it. In a file of its own: the large case's memory would
-//! blur the peak-memory figures of reliability.rs.
+//! may be as long as its case makes it (reliability.rs holds the one over
+//! its limit). In a file of its own: the large case's memory would blur
+//! the peak-memory figures of reliability.rs.
 
 use std::time::Duration;
 
@@ -15,8 +15,7 @@ use common::seed_cases;
 
 /// A case of 450,000 rows, valid, has an answer of 13 MB: over any fixed
 /// line bound of the past (8 MiB), within its own limit, which scales with
-/// the case (a 7 MB answer to a seed case is over that case's limit:
-/// reliability.rs).
+/// the case.
 #[test]
 fn answer_limits_scale_with_the_case() {
     let mut big = seed_cases()[0].clone();

@@ -1,8 +1,9 @@
 //! The smaller faults of the third round, each a file or setting that made
 //! a run hang, stop, or say something untrue: an editor's lock link among
 //! the case files, a case file no run loads, two `make new-case` at once, a
-//! saved case moved to another file, and a timeout out of any sane range
-//! (a known-failures list that is a FIFO: known_failures.rs).
+//! saved case moved to another file, and a timeout out of any sane range.
+//! A known-failures list that is a FIFO or `/dev/zero` is refused in
+//! known_failures.rs, beside the run's other files.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
