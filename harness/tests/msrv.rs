@@ -10,16 +10,15 @@ use serde_json::Value;
 
 /// A Rust version as cargo writes it (`1.89`, `1.85.0`), padded to three
 /// parts so that `1.85` and `1.85.0` compare equal.
-fn parse_version(text: &str) -> Result<[u64; 3], String> {
-    let bad = || format!("`{text}` is not a Rust version");
+fn parse_version(text: &str) -> Result<Vec<u64>, String> {
     let parts: Result<Vec<u64>, _> = text.split('.').map(str::parse).collect();
-    let parts = parts.map_err(|_| bad())?;
-    let mut padded = [0; 3];
-    padded
-        .get_mut(..parts.len())
-        .ok_or_else(bad)?
-        .copy_from_slice(&parts);
-    Ok(padded)
+    match parts {
+        Ok(mut parts) if parts.len() <= 3 => {
+            parts.resize(3, 0);
+            Ok(parts)
+        }
+        _ => Err(format!("`{text}` is not a Rust version")),
+    }
 }
 
 /// `cargo metadata` of the workspace, with the lockfile as it is committed:

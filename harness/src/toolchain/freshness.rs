@@ -59,14 +59,12 @@ impl Freshness {
         let mut hash = Fnv::new();
         hash.write(salt.as_bytes());
         for input in &self.inputs {
-            let mut files = Vec::new();
-            collect(&root.join(input), &mut files);
+            let files = files(&root.join(input));
             hash.write(b"\0input\0");
             hash.write(input.to_string_lossy().as_bytes());
             if files.is_empty() {
                 hash.write(b"\0missing");
             }
-            files.sort();
             for file in files {
                 hash.write(b"\0file\0");
                 hash.write(crate::text::relative(&file, root).as_bytes());
@@ -90,10 +88,7 @@ impl Freshness {
                 continue;
             };
             if metadata.is_dir() {
-                let mut files = Vec::new();
-                collect(&output, &mut files);
-                files.sort();
-                for file in files {
+                for file in files(&output) {
                     hash.write(b"\0holds\0");
                     hash.write(crate::text::relative(&file, root).as_bytes());
                 }
@@ -111,24 +106,22 @@ impl Freshness {
     }
 }
 
-/// Every file at or below `path` (nothing when it does not exist). A
-/// symlink below it is a file, never a folder walked: a link to `..` would
-/// walk the tree again and again.
-fn collect(path: &Path, files: &mut Vec<PathBuf>) {
+/// Every file at or below `path` (itself when it is not a folder), sorted.
+/// A symlink below it is a file, never a folder walked: a link to `..`
+/// would walk the tree again and again.
+fn files(path: &Path) -> Vec<PathBuf> {
     if !std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-        files.push(path.to_path_buf());
-        return;
+        return vec![path.to_path_buf()];
     }
-    let Ok(entries) = std::fs::read_dir(path) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            collect(&entry.path(), files);
-        } else {
-            files.push(entry.path());
-        }
-    }
+    let entries = std::fs::read_dir(path).into_iter().flatten().flatten();
+    let mut found: Vec<PathBuf> = entries
+        .flat_map(|entry| match entry.file_type() {
+            Ok(t) if t.is_dir() => files(&entry.path()),
+            _ => vec![entry.path()],
+        })
+        .collect();
+    found.sort();
+    found
 }
 
 /// FNV-1a, 64 bits: stable across Rust versions (unlike std's

@@ -2,7 +2,6 @@
 //! builds, and a bad one is refused naming its file and field.
 
 use super::*;
-use std::collections::BTreeMap;
 
 fn root() -> PathBuf {
     crate::repo_root()
@@ -24,54 +23,36 @@ fn every_folder_is_a_language_and_the_reference_comes_first() {
     assert!(manifests[1..].iter().all(|m| !m.reference));
 }
 
+/// Every placeholder is resolved, stamps included, under the target folder
+/// made absolute.
 #[test]
 fn what_the_harness_builds_goes_under_the_target_folder() {
     for target in ["/elsewhere/target", "relative/target"] {
         let languages = languages(&root(), Path::new(target)).unwrap();
-        let absolute = root().join(target);
-        let absolute = absolute.to_string_lossy();
+        let absolute = root().join(target).to_string_lossy().into_owned();
         for language in &languages {
-            for step in &language.build {
-                if let Some(fresh) = &step.unless_fresh {
-                    assert!(
-                        fresh.stamp.starts_with(&*absolute),
-                        "{}: {}",
-                        language.name,
-                        fresh.stamp.display()
-                    );
-                }
+            let stamps = language
+                .build
+                .iter()
+                .filter_map(|s| s.unless_fresh.as_ref());
+            for stamp in stamps.map(|fresh| &fresh.stamp) {
+                assert!(stamp.starts_with(&absolute), "{}", stamp.display());
             }
+            let all = format!("{language:?}");
+            assert!(
+                !all.contains("{work}") && !all.contains("{target}"),
+                "{all}"
+            );
         }
         let go = languages.iter().find(|l| l.name == "go").unwrap();
         assert_eq!(go.runner, [format!("{absolute}/parity/go/runner")]);
-        let out = &go.build[0].argv;
-        let out = &out[out.iter().position(|a| a == "-o").unwrap() + 1];
-        assert_eq!(out, &format!("{absolute}/parity/go/"));
-        let java = languages.iter().find(|l| l.name == "java").unwrap();
-        let dir = java.build[0]
-            .argv
-            .iter()
-            .find_map(|a| a.strip_prefix("-Dparity.out="))
-            .expect("the build names its output folder");
-        assert_eq!(dir, format!("{absolute}/parity/java"));
-        let lib = format!("{absolute}/parity/java/lib");
-        let classes = format!(
-            "{lib}/jackson-databind.jar:{lib}/jackson-annotations.jar:{lib}/jackson-core.jar:\
-             {absolute}/parity/java/cds/outbox-training.jar:{absolute}/parity/java/classes"
-        );
-        assert_eq!(java.runner[java.runner.len() - 2], classes);
-        assert_eq!(java.demo[java.demo.len() - 2], classes);
-        assert!(languages[0].runner[0].starts_with(&*absolute));
+        assert!(languages[0].runner[0].starts_with(&absolute));
     }
 }
 
 #[test]
 fn each_unit_command_names_its_counter() {
     let manifests = read_all(&root()).unwrap();
-    let counters: BTreeMap<&str, Counter> = manifests
-        .iter()
-        .filter_map(|m| Some((m.name.as_str(), m.unit.counter?)))
-        .collect();
     for (name, counter) in [
         ("rust", Counter::Cargo),
         ("go", Counter::GoVerbose),
@@ -80,7 +61,8 @@ fn each_unit_command_names_its_counter() {
         ("typescript", Counter::NodeTap),
         ("java", Counter::JUnitConsole),
     ] {
-        assert_eq!(counters.get(name), Some(&counter), "{name}");
+        let manifest = manifests.iter().find(|m| m.name == name).unwrap();
+        assert_eq!(manifest.unit.counter, Some(counter), "{name}");
     }
 }
 
@@ -99,14 +81,15 @@ fn the_rust_floor_is_the_workspace_rust_version() {
 
 #[test]
 fn an_unknown_placeholder_is_named() {
-    let error = resolve("{targte}/x", Path::new("/t"), "go").unwrap_err();
-    assert!(error.contains("{targte}"), "{error}");
+    let unknown = unknown_placeholder("{targte}/x");
+    assert_eq!(unknown.as_deref(), Some("{targte}"));
     assert_eq!(
-        resolve("{work}/runner", Path::new("/t"), "go").unwrap(),
-        "/t/parity/go/runner"
+        resolve("{work}/a:{work}/b", Path::new("/t"), "go"),
+        "/t/parity/go/a:/t/parity/go/b"
     );
-    for shell in ["a{b c}", "${CARGO:-cargo} x", "awk '{print $2}'", "{ a; }"] {
-        assert_eq!(resolve(shell, Path::new("/t"), "go").unwrap(), shell);
+    let shell = ["a{b c}", "${CARGO:-cargo} x", "awk '{print $2}'", "{ a; }"];
+    for shell in shell.into_iter().chain(["{work}/runner"]) {
+        assert_eq!(unknown_placeholder(shell), None, "{shell}");
     }
 }
 
