@@ -214,8 +214,9 @@ mod tests {
 
     #[test]
     fn a_probe_that_prints_an_interpreter_resolves_it() {
-        let python = manifest::languages(&crate::repo_root(), Path::new("target")).unwrap();
-        let python = python.iter().find(|l| l.name == "python").unwrap();
+        let manifests = manifest::read_all(&crate::repo_root()).unwrap();
+        let python = manifests.iter().find(|m| m.name == "python").unwrap();
+        let python = python.language(Path::new("/target"));
         let mut resolved = python.clone();
         resolved.resolve("/opt/python/bin/python3.11");
         for argv in [&resolved.runner, &resolved.demo, &resolved.unit] {
@@ -239,8 +240,8 @@ mod tests {
 
     #[test]
     fn preparing_keeps_the_probes_first_line_for_the_report() {
-        let languages = manifest::languages(&crate::repo_root(), Path::new("target"));
-        let mut language = languages.unwrap().remove(0);
+        let manifests = manifest::read_all(&crate::repo_root()).unwrap();
+        let mut language = manifests[0].language(Path::new("/target"));
         let echo = "echo 'tool 1.2'; echo /bin/sh";
         language.probe = ["sh", "-c", echo].map(String::from).into();
         language.build.clear();

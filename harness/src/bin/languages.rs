@@ -37,7 +37,7 @@ fn main() -> ExitCode {
 fn run() -> Result<ExitCode, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let root = parity::repo_root();
-    let manifests = manifest::read_all(&root).map_err(|e| e.to_string())?;
+    let manifests = manifest::read_all(&root)?;
     let (command, names) = args.split_first().ok_or(
         "usage: languages names|prefix|matrix|lint|mutation-tools|mutants|setup [NAME...]",
     )?;

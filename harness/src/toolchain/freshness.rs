@@ -185,35 +185,30 @@ mod tests {
                 .unwrap();
         };
         let a_day_earlier = old - std::time::Duration::from_secs(86_400);
+        // Each change below makes the step stale, then it is rebuilt.
+        let changed = |why: &str| {
+            assert!(!step.is_fresh(&root, "tsc"), "{why}");
+            step.mark_done(&root, "tsc").unwrap();
+        };
         std::fs::write(root.join("src/a.ts"), "edited").unwrap();
         set_mtime(old);
-        assert!(
-            !step.is_fresh(&root, "tsc"),
-            "an edit given back its old mtime, as `cp -p` or `rsync -a` of an edited copy does"
+        changed(
+            "an edit given back its old mtime, as `cp -p` or `rsync -a` of an edited copy does",
         );
         set_mtime(a_day_earlier);
-        step.mark_done(&root, "tsc").unwrap();
         std::fs::write(root.join("src/a.ts"), "edited again").unwrap();
         set_mtime(a_day_earlier);
-        assert!(
-            !step.is_fresh(&root, "tsc"),
-            "an edit given an older mtime (`touch -d`)"
-        );
-        step.mark_done(&root, "tsc").unwrap();
+        changed("an edit given an older mtime (`touch -d`)");
         std::fs::remove_file(root.join("src/b.ts")).unwrap();
-        assert!(!step.is_fresh(&root, "tsc"), "a deleted source");
-        step.mark_done(&root, "tsc").unwrap();
+        changed("a deleted source");
         std::fs::write(root.join("src/c.ts"), "").unwrap();
-        assert!(!step.is_fresh(&root, "tsc"), "an added (empty) source");
-        step.mark_done(&root, "tsc").unwrap();
+        changed("an added (empty) source");
         std::fs::rename(root.join("src/c.ts"), root.join("src/d.ts")).unwrap();
-        assert!(!step.is_fresh(&root, "tsc"), "a renamed source");
-        step.mark_done(&root, "tsc").unwrap();
+        changed("a renamed source");
         std::fs::write(root.join("bin"), "rebuilt").unwrap();
-        assert!(!step.is_fresh(&root, "tsc"), "an output rewritten");
-        step.mark_done(&root, "tsc").unwrap();
+        changed("an output rewritten");
         std::fs::remove_file(root.join("bin")).unwrap();
-        assert!(!step.is_fresh(&root, "tsc"), "an output deleted");
+        changed("an output deleted");
     }
 
     /// Issue 29, item 6: a product the outputs did not name (a jar beside

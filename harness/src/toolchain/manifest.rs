@@ -5,7 +5,6 @@
 //! forget one. Read with serde (`deny_unknown_fields`): a misspelt field is
 //! an error naming the file and the field, never a silent default.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -189,32 +188,12 @@ impl Code {
     }
 }
 
-/// A manifest that cannot be used: names its file and, where it can, the
-/// field.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ManifestError {
-    /// The manifest (or folder), relative to the repository root.
-    pub file: String,
-    /// What is wrong, naming the field.
-    pub problem: String,
-}
-
-impl fmt::Display for ManifestError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.file, self.problem)
-    }
-}
-
-impl std::error::Error for ManifestError {}
-
 /// Every language folder's manifest, parsed and checked, the reference
-/// first, then by `order` and name.
-pub fn read_all(root: &Path) -> Result<Vec<Manifest>, ManifestError> {
+/// first, then by `order` and name; or what is wrong, after the file (or
+/// folder) relative to `root`, naming the field where it can.
+pub fn read_all(root: &Path) -> Result<Vec<Manifest>, String> {
     let runners = root.join(RUNNERS);
-    let error = |file: &Path, problem: String| ManifestError {
-        file: relative(file, root),
-        problem,
-    };
+    let error = |file: &Path, problem: String| format!("{}: {problem}", relative(file, root));
     let entries = std::fs::read_dir(&runners).map_err(|e| error(&runners, e.to_string()))?;
     let mut folders: Vec<PathBuf> = entries
         .filter_map(Result::ok)
@@ -456,16 +435,6 @@ fn resolve(word: &str, target: &Path, name: &str) -> String {
     let work = target.join("parity").join(name);
     word.replace("{target}", &target.to_string_lossy())
         .replace("{work}", &work.to_string_lossy())
-}
-
-/// The languages of the manifests under `root`, the reference first, with
-/// cargo's target folder `target` (relative to the root or absolute).
-pub fn languages(root: &Path, target: &Path) -> Result<Vec<Language>, ManifestError> {
-    let target = root.join(target);
-    Ok(read_all(root)?
-        .iter()
-        .map(|m| m.language(&target))
-        .collect())
 }
 
 #[cfg(test)]
