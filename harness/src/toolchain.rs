@@ -122,32 +122,25 @@ impl Language {
             deadline,
             keep: exec::KEEP,
         };
-        let probe = exec::run(&command(&self.probe), Stdin::Null);
-        let mut resolved = self.clone();
-        let missing = match probe {
-            Ok(output) if output.success() => {
-                let printed = output.stdout.text();
-                if let Some(program) = printed_program(&printed) {
-                    resolved.resolve(&program);
-                }
-                resolved.version =
-                    Some(printed.lines().next().unwrap_or("(printed nothing)").into());
-                None
+        let printed = match exec::run(&command(&self.probe), Stdin::Null) {
+            Ok(output) if output.success() => output.stdout.text(),
+            failed => {
+                let why = match failed {
+                    Ok(output) => format!("{}: {}", output.describe(), output.stderr.text().trim()),
+                    Err(e) => e.to_string(),
+                };
+                return Err(NotReady::Missing {
+                    language: self.name.clone(),
+                    probe: format!("`{}`: {why}", self.probe.join(" ")),
+                    hint: self.install_hint.clone(),
+                });
             }
-            Ok(output) => Some(format!(
-                "{}: {}",
-                output.describe(),
-                output.stderr.text().trim()
-            )),
-            Err(e) => Some(e.to_string()),
         };
-        if let Some(why) = missing {
-            return Err(NotReady::Missing {
-                language: self.name.clone(),
-                probe: format!("`{}`: {why}", self.probe.join(" ")),
-                hint: self.install_hint.clone(),
-            });
+        let mut resolved = self.clone();
+        if let Some(program) = printed_program(&printed) {
+            resolved.resolve(&program);
         }
+        resolved.version = Some(printed.lines().next().unwrap_or("(printed nothing)").into());
         for step in &self.build {
             // The command line is hashed with the inputs: another one reruns.
             let line = step.argv.join(" ");

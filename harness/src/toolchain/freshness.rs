@@ -55,7 +55,7 @@ impl Freshness {
     /// (each file's path relative to the root, its length and its bytes, in
     /// path order; a path that does not exist hashes as missing) and of
     /// every output (see [`Freshness::outputs`]).
-    pub fn fingerprint(&self, root: &Path, salt: &str) -> String {
+    fn fingerprint(&self, root: &Path, salt: &str) -> String {
         let mut hash = Fnv::new();
         hash.write(salt.as_bytes());
         for input in &self.inputs {

@@ -401,12 +401,8 @@ fn check_strings(value: &toml::Value, at: &str) -> Result<(), String> {
             .enumerate()
             .try_for_each(|(i, item)| check_strings(item, &format!("{at}[{i}]"))),
         toml::Value::Table(table) => table.iter().try_for_each(|(key, item)| {
-            let at = if at.is_empty() {
-                key.clone()
-            } else {
-                format!("{at}.{key}")
-            };
-            check_strings(item, &at)
+            let dot = if at.is_empty() { "" } else { "." };
+            check_strings(item, &format!("{at}{dot}{key}"))
         }),
         _ => Ok(()),
     }
