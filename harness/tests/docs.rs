@@ -7,7 +7,6 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use regex::Regex;
 
@@ -25,18 +24,9 @@ fn root() -> PathBuf {
 /// Paths of the files git tracks, relative to the root, `/`-separated, that
 /// exist in the work tree.
 fn tracked(root: &Path) -> Vec<String> {
-    let output = Command::new("git")
-        .args(["ls-files", "-z"])
-        .current_dir(root)
-        .output()
-        .expect("these tests need git: cannot run `git ls-files`");
-    assert!(
-        output.status.success(),
-        "`git ls-files` failed (is this a git checkout?):\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .expect("tracked paths are UTF-8")
+    let listed = duct::cmd!("git", "ls-files", "-z").dir(root).read();
+    let listed = listed.expect("these tests need git: `git ls-files` in the repository");
+    listed
         .split('\0')
         .filter(|p| !p.is_empty() && root.join(p).is_file())
         .map(str::to_owned)

@@ -253,24 +253,16 @@ impl Manifest {
     /// What serde cannot check: no empty command line, freshness only with
     /// a stamp.
     fn check(&self) -> Result<(), String> {
-        let lines = [
-            ("probe", &self.probe),
-            ("runner", &self.runner),
-            ("demo", &self.demo),
-            ("unit.run", &self.unit.run),
-        ];
-        let runs = self.build.iter().enumerate();
-        let runs = runs.map(|(at, step)| (format!("build[{at}].run"), &step.run));
-        for (field, argv) in lines
-            .map(|(f, argv)| (f.to_owned(), argv))
-            .into_iter()
-            .chain(runs)
-        {
-            if argv.first().is_none_or(String::is_empty) {
-                return Err(format!("field `{field}`: an empty command line"));
-            }
-        }
+        let command = |field: &str, argv: &[String]| match argv.first() {
+            Some(program) if !program.is_empty() => Ok(()),
+            _ => Err(format!("field `{field}`: an empty command line")),
+        };
+        command("probe", &self.probe)?;
+        command("runner", &self.runner)?;
+        command("demo", &self.demo)?;
+        command("unit.run", &self.unit.run)?;
         for (at, step) in self.build.iter().enumerate() {
+            command(&format!("build[{at}].run"), &step.run)?;
             let (rule, why) = match (&step.stamp, step.inputs.is_empty(), step.outputs.is_empty()) {
                 (None, true, true) | (Some(_), false, false) => continue,
                 (None, ..) => (

@@ -127,6 +127,16 @@ fn a_bad_manifest_names_its_file_and_field() {
         ("{work}/runner\"]", "{wrok}/runner\"]", "runner"),
         ("name = \"go\"", "name = \"golang\"", "name"),
         ("[code]", "[code]\nmain = []", "main"),
+        (
+            "probe = [\"go\", \"version\"]",
+            "probe = []",
+            "`probe`: an empty command",
+        ),
+        (
+            "[[build]]\nrun = [\"go\"",
+            "[[build]]\nrun = [\"\"",
+            "`build[0].run`: an empty command line",
+        ),
         ("inputs = [\"runners/go\"]\n", "", "build[0].inputs"),
         (
             "outputs = [\"{work}/runner\", \"{work}/demo\"]\n",
