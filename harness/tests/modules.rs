@@ -5,20 +5,9 @@
 //! `cognitive_complexity`: Cargo.toml and clippy.toml).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 type Graph = BTreeMap<String, BTreeSet<String>>;
-
-fn sources(dir: &Path, files: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sources(&path, files);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            files.push(path);
-        }
-    }
-}
 
 /// `text` without comments and without each item marked `#[cfg(test)]`,
 /// read as rustfmt lays it out: the item ends on the first line at the
@@ -56,20 +45,25 @@ fn production_code(text: &str) -> String {
 /// counted), each with its production code; test files (`tests.rs`,
 /// `tests/`), `lib.rs`, `mod.rs` and `bin/` left out.
 fn modules(dir: &Path) -> BTreeMap<String, String> {
-    let mut files = Vec::new();
-    sources(dir, &mut files);
     let mut modules = BTreeMap::<String, String>::new();
-    for file in files {
-        let relative = file.strip_prefix(dir).unwrap();
-        let first = relative.components().next().unwrap().as_os_str();
-        let name = first.to_string_lossy().trim_end_matches(".rs").to_owned();
-        let test = relative.iter().any(|c| c == "tests" || c == "tests.rs");
-        if !test && !["lib", "mod", "bin"].contains(&name.as_str()) {
-            let text = std::fs::read_to_string(&file).unwrap();
-            modules
-                .entry(name)
-                .or_default()
-                .push_str(&production_code(&text));
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let file = entry.unwrap().path();
+            let relative = file.strip_prefix(dir).unwrap();
+            let first = relative.components().next().unwrap().as_os_str();
+            let name = first.to_string_lossy().trim_end_matches(".rs").to_owned();
+            let test = relative.iter().any(|c| c == "tests" || c == "tests.rs");
+            if file.is_dir() {
+                folders.push(file);
+            } else if file.extension().is_some_and(|e| e == "rs")
+                && !test
+                && !["lib", "mod", "bin"].contains(&name.as_str())
+            {
+                let text = std::fs::read_to_string(&file).unwrap();
+                let code = modules.entry(name).or_default();
+                code.push_str(&production_code(&text));
+            }
         }
     }
     modules
