@@ -67,21 +67,6 @@ impl Step {
             unless_fresh: None,
         }
     }
-
-    /// Whether the step can be skipped, judged from the repository root.
-    pub fn is_fresh(&self, root: &Path) -> bool {
-        self.unless_fresh
-            .as_ref()
-            .is_some_and(|f| f.is_fresh(root, &self.argv.join(" ")))
-    }
-
-    /// Records a success, so that the step is skipped until an input changes.
-    pub fn mark_done(&self, root: &Path) -> std::io::Result<()> {
-        match &self.unless_fresh {
-            Some(freshness) => freshness.mark_done(root, &self.argv.join(" ")),
-            None => Ok(()),
-        }
-    }
 }
 
 /// Why a language cannot run: never a pass, so a caller cannot mistake it
@@ -137,43 +122,36 @@ impl Language {
             deadline,
             keep: exec::KEEP,
         };
-        let probe = exec::run(&command(&self.probe), Stdin::Null);
-        let mut resolved = self.clone();
-        let missing = match probe {
-            Ok(output) if output.success() => {
-                let printed = output.stdout.text();
-                if let Some(program) = printed_program(&printed) {
-                    resolved.resolve(&program);
-                }
-                resolved.version =
-                    Some(printed.lines().next().unwrap_or("(printed nothing)").into());
-                None
+        let printed = match exec::run(&command(&self.probe), Stdin::Null) {
+            Ok(output) if output.success() => output.stdout.text(),
+            failed => {
+                let why = match failed {
+                    Ok(output) => format!("{}: {}", output.describe(), output.stderr.text().trim()),
+                    Err(e) => e.to_string(),
+                };
+                return Err(NotReady::Missing {
+                    language: self.name.clone(),
+                    probe: format!("`{}`: {why}", self.probe.join(" ")),
+                    hint: self.install_hint.clone(),
+                });
             }
-            Ok(output) => Some(format!(
-                "{}: {}",
-                output.describe(),
-                output.stderr.text().trim()
-            )),
-            Err(e) => Some(e.to_string()),
         };
-        if let Some(why) = missing {
-            return Err(NotReady::Missing {
-                language: self.name.clone(),
-                probe: format!("`{}`: {why}", self.probe.join(" ")),
-                hint: self.install_hint.clone(),
-            });
+        let mut resolved = self.clone();
+        if let Some(program) = printed_program(&printed) {
+            resolved.resolve(&program);
         }
+        resolved.version = Some(printed.lines().next().unwrap_or("(printed nothing)").into());
         for step in &self.build {
-            if step.is_fresh(root) {
+            // The command line is hashed with the inputs: another one reruns.
+            let line = step.argv.join(" ");
+            let fresh = step.unless_fresh.as_ref();
+            if fresh.is_some_and(|f| f.is_fresh(root, &line)) {
                 continue;
             }
             let failure = match exec::run(&command(&step.argv), Stdin::Null) {
                 Ok(output) if output.success() => {
-                    if let Err(e) = step.mark_done(root) {
-                        eprintln!(
-                            "parity: cannot record that `{}` succeeded: {e}",
-                            step.argv.join(" ")
-                        );
+                    if let Some(Err(e)) = fresh.map(|f| f.mark_done(root, &line)) {
+                        eprintln!("parity: cannot record that `{line}` succeeded: {e}");
                     }
                     continue;
                 }
@@ -187,7 +165,7 @@ impl Language {
             };
             return Err(NotReady::BuildFailed {
                 language: self.name.clone(),
-                step: step.argv.join(" "),
+                step: line,
                 output: failure,
             });
         }
@@ -229,8 +207,9 @@ mod tests {
 
     #[test]
     fn a_probe_that_prints_an_interpreter_resolves_it() {
-        let python = manifest::languages(&crate::repo_root(), Path::new("target")).unwrap();
-        let python = python.iter().find(|l| l.name == "python").unwrap();
+        let manifests = manifest::read_all(&crate::repo_root()).unwrap();
+        let python = manifests.iter().find(|m| m.name == "python").unwrap();
+        let python = python.language(Path::new("/target"));
         let mut resolved = python.clone();
         resolved.resolve("/opt/python/bin/python3.11");
         for argv in [&resolved.runner, &resolved.demo, &resolved.unit] {
@@ -254,20 +233,12 @@ mod tests {
 
     #[test]
     fn preparing_keeps_the_probes_first_line_for_the_report() {
-        let language = Language {
-            name: "probe-only".into(),
-            probe: vec![
-                "sh".into(),
-                "-c".into(),
-                "echo 'tool 1.2'; echo /bin/sh".into(),
-            ],
-            install_hint: String::new(),
-            build: Vec::new(),
-            runner: vec!["sh".into()],
-            demo: Vec::new(),
-            unit: Vec::new(),
-            version: None,
-        };
+        let manifests = manifest::read_all(&crate::repo_root()).unwrap();
+        let mut language = manifests[0].language(Path::new("/target"));
+        let echo = "echo 'tool 1.2'; echo /bin/sh";
+        language.probe = ["sh", "-c", echo].map(String::from).into();
+        language.build.clear();
+        language.runner = vec!["sh".into()];
         let ready = language
             .prepare(Path::new("."), Duration::from_secs(30))
             .unwrap();

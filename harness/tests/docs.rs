@@ -7,7 +7,6 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use regex::Regex;
 
@@ -25,18 +24,9 @@ fn root() -> PathBuf {
 /// Paths of the files git tracks, relative to the root, `/`-separated, that
 /// exist in the work tree.
 fn tracked(root: &Path) -> Vec<String> {
-    let output = Command::new("git")
-        .args(["ls-files", "-z"])
-        .current_dir(root)
-        .output()
-        .expect("these tests need git: cannot run `git ls-files`");
-    assert!(
-        output.status.success(),
-        "`git ls-files` failed (is this a git checkout?):\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .expect("tracked paths are UTF-8")
+    let listed = duct::cmd!("git", "ls-files", "-z").dir(root).read();
+    let listed = listed.expect("these tests need git: `git ls-files` in the repository");
+    listed
         .split('\0')
         .filter(|p| !p.is_empty() && root.join(p).is_file())
         .map(str::to_owned)
@@ -167,10 +157,8 @@ fn broken_links(root: &Path, files: &[String]) -> Vec<String> {
             let (target_path, fragment) = target.split_once('#').unwrap_or((&target, ""));
             let resolved = match target_path {
                 "" => Some(path.clone()),
-                _ => match target_path.strip_prefix('/') {
-                    Some(from_root) => resolve("", from_root),
-                    None => resolve(folder(path), target_path),
-                },
+                from_root if from_root.starts_with('/') => resolve("", from_root),
+                relative => resolve(folder(path), relative),
             };
             let Some(resolved) = resolved else {
                 problems.push(format!(
@@ -500,19 +488,19 @@ not/layout/  ignored
             "R.md: `runners/demo.json` is in no line of the layout",
         ]
     );
-    let matches = |path: &str, file: &str| pattern(path).is_match(file);
-    assert!(matches(
-        "runners/*/language.toml",
-        "runners/go/language.toml"
-    ));
-    assert!(!matches(
-        "runners/*/language.toml",
-        "runners/go/x/language.toml"
-    ));
-    assert!(
-        matches("cases/*.json", "cases/seed.json")
-            && !matches("cases/*.json", "cases/model/a.json")
-    );
-    assert!(matches("cases/", "cases/model/a.json") && !matches("cases/", "cases"));
-    assert!(!matches("case/", "cases/seed.json"));
+    for (path, file, named) in [
+        ("runners/*/language.toml", "runners/go/language.toml", true),
+        (
+            "runners/*/language.toml",
+            "runners/go/x/language.toml",
+            false,
+        ),
+        ("cases/*.json", "cases/seed.json", true),
+        ("cases/*.json", "cases/model/a.json", false),
+        ("cases/", "cases/model/a.json", true),
+        ("cases/", "cases", false),
+        ("case/", "cases/seed.json", false),
+    ] {
+        assert_eq!(pattern(path).is_match(file), named, "{path} {file}");
+    }
 }

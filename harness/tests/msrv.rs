@@ -4,22 +4,19 @@
 //! CI pins a newer one, so without this test a dependency update can make
 //! the declared version false without anyone seeing it.
 
-use std::process::Command;
-
 use serde_json::Value;
 
 /// A Rust version as cargo writes it (`1.89`, `1.85.0`), padded to three
 /// parts so that `1.85` and `1.85.0` compare equal.
-fn parse_version(text: &str) -> Result<[u64; 3], String> {
-    let bad = || format!("`{text}` is not a Rust version");
+fn parse_version(text: &str) -> Result<Vec<u64>, String> {
     let parts: Result<Vec<u64>, _> = text.split('.').map(str::parse).collect();
-    let parts = parts.map_err(|_| bad())?;
-    let mut padded = [0; 3];
-    padded
-        .get_mut(..parts.len())
-        .ok_or_else(bad)?
-        .copy_from_slice(&parts);
-    Ok(padded)
+    match parts {
+        Ok(mut parts) if parts.len() <= 3 => {
+            parts.resize(3, 0);
+            Ok(parts)
+        }
+        _ => Err(format!("`{text}` is not a Rust version")),
+    }
 }
 
 /// `cargo metadata` of the workspace, with the lockfile as it is committed:
@@ -27,17 +24,10 @@ fn parse_version(text: &str) -> Result<[u64; 3], String> {
 /// kind, dev-dependencies included, since `cargo test` builds them too).
 fn metadata() -> Value {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let output = Command::new(&cargo)
-        .args(["metadata", "--format-version", "1", "--locked"])
-        .current_dir(parity::repo_root())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run `{cargo} metadata`: {e}"));
-    assert!(
-        output.status.success(),
-        "`cargo metadata --format-version 1 --locked` failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("cargo metadata prints JSON")
+    let args = ["metadata", "--format-version", "1", "--locked"];
+    let output = duct::cmd(&cargo, args).dir(parity::repo_root()).read();
+    let output = output.unwrap_or_else(|e| panic!("`{cargo} {}`: {e}", args.join(" ")));
+    serde_json::from_str(&output).expect("cargo metadata prints JSON")
 }
 
 /// Every problem of `metadata`, one line each, the packages that need the

@@ -37,7 +37,7 @@ fn main() -> ExitCode {
 fn run() -> Result<ExitCode, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let root = parity::repo_root();
-    let manifests = manifest::read_all(&root).map_err(|e| e.to_string())?;
+    let manifests = manifest::read_all(&root)?;
     let (command, names) = args.split_first().ok_or(
         "usage: languages names|prefix|matrix|lint|mutation-tools|mutants|setup [NAME...]",
     )?;
@@ -56,20 +56,16 @@ fn run() -> Result<ExitCode, String> {
             println!("{}", serde_json::Value::Array(rows));
         }
         "mutation-tools" => {
-            let mut tools: Vec<String> = Vec::new();
-            for m in &chosen {
-                let target = format!("mutants-tool-{}", m.mutants.tool);
-                if !tools.contains(&target) {
-                    tools.push(target);
-                }
-            }
-            println!("{}", tools.join(" "));
+            let tools = chosen
+                .iter()
+                .map(|m| format!("mutants-tool-{}", m.mutants.tool));
+            let tools: std::collections::BTreeSet<String> = tools.collect();
+            println!("{}", Vec::from_iter(tools).join(" "));
         }
         "mutants" => {
             for m in &chosen {
-                let t = &m.mutants;
-                let row = serde_json::json!({"name": m.name, "tool": t.tool, "root": t.root, "files": t.files,
-                    "rules": t.rules, "mutate_args": t.mutate_args, "check": t.check});
+                let mut row = serde_json::to_value(&m.mutants).map_err(|e| e.to_string())?;
+                row["name"] = m.name.clone().into();
                 println!("{row}");
             }
         }

@@ -55,18 +55,16 @@ impl Freshness {
     /// (each file's path relative to the root, its length and its bytes, in
     /// path order; a path that does not exist hashes as missing) and of
     /// every output (see [`Freshness::outputs`]).
-    pub fn fingerprint(&self, root: &Path, salt: &str) -> String {
+    fn fingerprint(&self, root: &Path, salt: &str) -> String {
         let mut hash = Fnv::new();
         hash.write(salt.as_bytes());
         for input in &self.inputs {
-            let mut files = Vec::new();
-            collect(&root.join(input), &mut files);
+            let files = files(&root.join(input));
             hash.write(b"\0input\0");
             hash.write(input.to_string_lossy().as_bytes());
             if files.is_empty() {
                 hash.write(b"\0missing");
             }
-            files.sort();
             for file in files {
                 hash.write(b"\0file\0");
                 hash.write(crate::text::relative(&file, root).as_bytes());
@@ -90,10 +88,7 @@ impl Freshness {
                 continue;
             };
             if metadata.is_dir() {
-                let mut files = Vec::new();
-                collect(&output, &mut files);
-                files.sort();
-                for file in files {
+                for file in files(&output) {
                     hash.write(b"\0holds\0");
                     hash.write(crate::text::relative(&file, root).as_bytes());
                 }
@@ -111,24 +106,22 @@ impl Freshness {
     }
 }
 
-/// Every file at or below `path` (nothing when it does not exist). A
-/// symlink below it is a file, never a folder walked: a link to `..` would
-/// walk the tree again and again.
-fn collect(path: &Path, files: &mut Vec<PathBuf>) {
+/// Every file at or below `path` (itself when it is not a folder), sorted.
+/// A symlink below it is a file, never a folder walked: a link to `..`
+/// would walk the tree again and again.
+fn files(path: &Path) -> Vec<PathBuf> {
     if !std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-        files.push(path.to_path_buf());
-        return;
+        return vec![path.to_path_buf()];
     }
-    let Ok(entries) = std::fs::read_dir(path) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            collect(&entry.path(), files);
-        } else {
-            files.push(entry.path());
-        }
-    }
+    let entries = std::fs::read_dir(path).into_iter().flatten().flatten();
+    let mut found: Vec<PathBuf> = entries
+        .flat_map(|entry| match entry.file_type() {
+            Ok(t) if t.is_dir() => files(&entry.path()),
+            _ => vec![entry.path()],
+        })
+        .collect();
+    found.sort();
+    found
 }
 
 /// FNV-1a, 64 bits: stable across Rust versions (unlike std's
@@ -192,35 +185,30 @@ mod tests {
                 .unwrap();
         };
         let a_day_earlier = old - std::time::Duration::from_secs(86_400);
+        // Each change below makes the step stale, then it is rebuilt.
+        let changed = |why: &str| {
+            assert!(!step.is_fresh(&root, "tsc"), "{why}");
+            step.mark_done(&root, "tsc").unwrap();
+        };
         std::fs::write(root.join("src/a.ts"), "edited").unwrap();
         set_mtime(old);
-        assert!(
-            !step.is_fresh(&root, "tsc"),
-            "an edit given back its old mtime, as `cp -p` or `rsync -a` of an edited copy does"
+        changed(
+            "an edit given back its old mtime, as `cp -p` or `rsync -a` of an edited copy does",
         );
         set_mtime(a_day_earlier);
-        step.mark_done(&root, "tsc").unwrap();
         std::fs::write(root.join("src/a.ts"), "edited again").unwrap();
         set_mtime(a_day_earlier);
-        assert!(
-            !step.is_fresh(&root, "tsc"),
-            "an edit given an older mtime (`touch -d`)"
-        );
-        step.mark_done(&root, "tsc").unwrap();
+        changed("an edit given an older mtime (`touch -d`)");
         std::fs::remove_file(root.join("src/b.ts")).unwrap();
-        assert!(!step.is_fresh(&root, "tsc"), "a deleted source");
-        step.mark_done(&root, "tsc").unwrap();
+        changed("a deleted source");
         std::fs::write(root.join("src/c.ts"), "").unwrap();
-        assert!(!step.is_fresh(&root, "tsc"), "an added (empty) source");
-        step.mark_done(&root, "tsc").unwrap();
+        changed("an added (empty) source");
         std::fs::rename(root.join("src/c.ts"), root.join("src/d.ts")).unwrap();
-        assert!(!step.is_fresh(&root, "tsc"), "a renamed source");
-        step.mark_done(&root, "tsc").unwrap();
+        changed("a renamed source");
         std::fs::write(root.join("bin"), "rebuilt").unwrap();
-        assert!(!step.is_fresh(&root, "tsc"), "an output rewritten");
-        step.mark_done(&root, "tsc").unwrap();
+        changed("an output rewritten");
         std::fs::remove_file(root.join("bin")).unwrap();
-        assert!(!step.is_fresh(&root, "tsc"), "an output deleted");
+        changed("an output deleted");
     }
 
     /// Issue 29, item 6: a product the outputs did not name (a jar beside

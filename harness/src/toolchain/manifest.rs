@@ -5,7 +5,6 @@
 //! forget one. Read with serde (`deny_unknown_fields`): a misspelt field is
 //! an error naming the file and the field, never a silent default.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -90,8 +89,9 @@ pub struct Unit {
     pub counter: Option<Counter>,
 }
 
-/// Mutation testing's settings: which tool, over which files.
-#[derive(Debug, Clone, Deserialize)]
+/// Mutation testing's settings: which tool, over which files; written as
+/// they are read for mutants.py (`languages mutants`).
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Mutants {
     /// `cargo-mutants`, `universalmutator`, `stryker` or `pitest`: the
@@ -188,32 +188,12 @@ impl Code {
     }
 }
 
-/// A manifest that cannot be used: names its file and, where it can, the
-/// field.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ManifestError {
-    /// The manifest (or folder), relative to the repository root.
-    pub file: String,
-    /// What is wrong, naming the field.
-    pub problem: String,
-}
-
-impl fmt::Display for ManifestError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.file, self.problem)
-    }
-}
-
-impl std::error::Error for ManifestError {}
-
 /// Every language folder's manifest, parsed and checked, the reference
-/// first, then by `order` and name.
-pub fn read_all(root: &Path) -> Result<Vec<Manifest>, ManifestError> {
+/// first, then by `order` and name; or what is wrong, after the file (or
+/// folder) relative to `root`, naming the field where it can.
+pub fn read_all(root: &Path) -> Result<Vec<Manifest>, String> {
     let runners = root.join(RUNNERS);
-    let error = |file: &Path, problem: String| ManifestError {
-        file: relative(file, root),
-        problem,
-    };
+    let error = |file: &Path, problem: String| format!("{}: {problem}", relative(file, root));
     let entries = std::fs::read_dir(&runners).map_err(|e| error(&runners, e.to_string()))?;
     let mut folders: Vec<PathBuf> = entries
         .filter_map(Result::ok)
@@ -221,41 +201,10 @@ pub fn read_all(root: &Path) -> Result<Vec<Manifest>, ManifestError> {
         .filter(|p| p.is_dir())
         .collect();
     folders.sort();
-    let mut manifests = Vec::new();
-    for folder in folders {
-        let file = folder.join(FILE);
-        let text = crate::table::read_regular(&file, "a manifest").map_err(|problem| {
-            error(
-                &file,
-                format!("{problem}: every folder under {RUNNERS}/ is a language"),
-            )
-        })?;
-        let manifest: Manifest = toml::from_str(&text).map_err(|e| {
-            let problem = e.to_string();
-            error(&file, problem.trim_end().replace("TOML parse error ", ""))
-        })?;
-        if let Ok(table) = toml::from_str::<toml::Table>(&text) {
-            no_control_characters(&toml::Value::Table(table), "")
-                .map_err(|problem| error(&file, problem))?;
-        }
-        let folder_name = folder.file_name().map(|n| n.to_string_lossy().into_owned());
-        if folder_name.as_deref() != Some(manifest.name.as_str()) {
-            return Err(error(
-                &file,
-                format!(
-                    "field `name`: {:?} is not the folder's name, {:?} (trial names, known \
-                     failures and logs are found by it)",
-                    manifest.name,
-                    folder_name.unwrap_or_default()
-                ),
-            ));
-        }
-        manifest.check().map_err(|problem| error(&file, problem))?;
-        manifest
-            .check_code(root)
-            .map_err(|problem| error(&file, problem))?;
-        manifests.push(manifest);
-    }
+    let mut manifests = folders
+        .iter()
+        .map(|folder| read(root, folder).map_err(|problem| error(&folder.join(FILE), problem)))
+        .collect::<Result<Vec<_>, _>>()?;
     let references: Vec<&str> = manifests
         .iter()
         .filter(|m| m.reference)
@@ -276,18 +225,44 @@ pub fn read_all(root: &Path) -> Result<Vec<Manifest>, ManifestError> {
     Ok(manifests)
 }
 
+/// The manifest of `folder`, parsed and checked; the problem names the
+/// field.
+fn read(root: &Path, folder: &Path) -> Result<Manifest, String> {
+    let text = crate::table::read_regular(&folder.join(FILE), "a manifest")
+        .map_err(|problem| format!("{problem}: every folder under {RUNNERS}/ is a language"))?;
+    let manifest: Manifest = toml::from_str(&text)
+        .map_err(|e| e.to_string().trim_end().replace("TOML parse error ", ""))?;
+    if let Ok(table) = toml::from_str::<toml::Table>(&text) {
+        check_strings(&toml::Value::Table(table), "")?;
+    }
+    let folder_name = folder.file_name().map(|n| n.to_string_lossy().into_owned());
+    if folder_name.as_deref() != Some(manifest.name.as_str()) {
+        return Err(format!(
+            "field `name`: {:?} is not the folder's name, {:?} (trial names, known \
+             failures and logs are found by it)",
+            manifest.name,
+            folder_name.unwrap_or_default()
+        ));
+    }
+    manifest.check()?;
+    manifest.check_code(root)?;
+    Ok(manifest)
+}
+
 impl Manifest {
-    /// What serde cannot check: no empty command line, no placeholder the
-    /// harness does not resolve, freshness only with a stamp.
+    /// What serde cannot check: no empty command line, freshness only with
+    /// a stamp.
     fn check(&self) -> Result<(), String> {
-        let mut lines: Vec<(String, &[String])> = vec![
-            ("probe".into(), &self.probe),
-            ("runner".into(), &self.runner),
-            ("demo".into(), &self.demo),
-            ("unit.run".into(), &self.unit.run),
-        ];
+        let command = |field: &str, argv: &[String]| match argv.first() {
+            Some(program) if !program.is_empty() => Ok(()),
+            _ => Err(format!("field `{field}`: an empty command line")),
+        };
+        command("probe", &self.probe)?;
+        command("runner", &self.runner)?;
+        command("demo", &self.demo)?;
+        command("unit.run", &self.unit.run)?;
         for (at, step) in self.build.iter().enumerate() {
-            lines.push((format!("build[{at}].run"), &step.run));
+            command(&format!("build[{at}].run"), &step.run)?;
             let (rule, why) = match (&step.stamp, step.inputs.is_empty(), step.outputs.is_empty()) {
                 (None, true, true) | (Some(_), false, false) => continue,
                 (None, ..) => (
@@ -306,30 +281,6 @@ impl Manifest {
                 ),
             };
             return Err(format!("field `build[{at}]{rule}`: {why}"));
-        }
-        for (field, argv) in &lines {
-            if argv.is_empty() || argv[0].is_empty() {
-                return Err(format!("field `{field}`: an empty command line"));
-            }
-        }
-        // Every word, shell line and path, under the field it is in.
-        let words = lines
-            .iter()
-            .flat_map(|(field, argv)| argv.iter().map(move |w| (field.clone(), w)))
-            .chain(self.lint.iter().map(|l| ("lint".to_owned(), l)))
-            .chain(
-                self.setup
-                    .after
-                    .iter()
-                    .map(|l| ("setup.after".to_owned(), l)),
-            )
-            .chain(self.build.iter().enumerate().flat_map(|(at, step)| {
-                let paths = step.stamp.iter().chain(&step.inputs).chain(&step.outputs);
-                paths.map(move |path| (format!("build[{at}]"), path))
-            }));
-        for (field, word) in words {
-            resolve(word, Path::new("/target"), &self.name)
-                .map_err(|e| format!("field `{field}`: {e}"))?;
         }
         Ok(())
     }
@@ -370,13 +321,13 @@ impl Manifest {
     /// placeholders resolved against cargo's target folder `target`
     /// (absolute).
     pub fn shell(&self, line: &str, target: &Path) -> String {
-        resolve(line, target, &self.name).unwrap_or_else(|_| line.to_owned())
+        resolve(line, target, &self.name)
     }
 
     /// The language the harness drives, its placeholders resolved against
     /// cargo's target folder `target` (absolute).
     pub fn language(&self, target: &Path) -> Language {
-        let word = |w: &String| resolve(w, target, &self.name).unwrap_or_else(|_| w.clone());
+        let word = |w: &String| resolve(w, target, &self.name);
         let argv = |a: &[String]| a.iter().map(word).collect::<Vec<_>>();
         Language {
             name: self.name.clone(),
@@ -402,75 +353,76 @@ impl Manifest {
     }
 }
 
-/// Refuses a control character in any string of `value` (`at`: its key
-/// path): .ci/setup reads `languages setup` line by line and field by tab,
-/// so a newline would run only a step's first line, and a command line is
-/// one line in every message.
-fn no_control_characters(value: &toml::Value, at: &str) -> Result<(), String> {
+/// The fields whose strings are resolved (see [`resolve`]): everything
+/// below them may hold only the known placeholders. `mutants.check` has
+/// its own (`{file}`, mutants.py's).
+const RESOLVED: [&str; 7] = [
+    "probe[",
+    "runner[",
+    "demo[",
+    "unit.run[",
+    "build[",
+    "lint[",
+    "setup.after[",
+];
+
+/// Checks every string of `value` (`at`: its key path). A control
+/// character is refused: .ci/setup reads `languages setup` line by line
+/// and field by tab, so a newline would run only a step's first line, and a
+/// command line is one line in every message. In a field that is resolved,
+/// so is a `{word}` the harness does not replace.
+fn check_strings(value: &toml::Value, at: &str) -> Result<(), String> {
     match value {
-        toml::Value::String(text) => match text.chars().find(|c| c.is_control()) {
-            Some(c) => Err(format!(
-                "field `{at}`: holds the control character {c:?} (a string of a manifest is \
-                 one line: write each command as an item of the list)"
-            )),
-            None => Ok(()),
-        },
+        toml::Value::String(text) => {
+            if let Some(c) = text.chars().find(|c| c.is_control()) {
+                return Err(format!(
+                    "field `{at}`: holds the control character {c:?} (a string of a manifest is \
+                     one line: write each command as an item of the list)"
+                ));
+            }
+            match unknown_placeholder(text) {
+                Some(word) if RESOLVED.iter().any(|f| at.starts_with(f)) => Err(format!(
+                    "field `{at}`: unknown placeholder {word} in {text:?} (known: {})",
+                    PLACEHOLDERS.join(", ")
+                )),
+                _ => Ok(()),
+            }
+        }
         toml::Value::Array(items) => items
             .iter()
             .enumerate()
-            .try_for_each(|(i, item)| no_control_characters(item, &format!("{at}[{i}]"))),
+            .try_for_each(|(i, item)| check_strings(item, &format!("{at}[{i}]"))),
         toml::Value::Table(table) => table.iter().try_for_each(|(key, item)| {
-            let at = if at.is_empty() {
-                key.clone()
-            } else {
-                format!("{at}.{key}")
-            };
-            no_control_characters(item, &at)
+            let dot = if at.is_empty() { "" } else { "." };
+            check_strings(item, &format!("{at}{dot}{key}"))
         }),
         _ => Ok(()),
     }
 }
 
 /// The placeholders a command line may hold, each a path: never case data.
-pub const PLACEHOLDERS: [&str; 2] = ["{target}", "{work}"];
+const PLACEHOLDERS: [&str; 2] = ["{target}", "{work}"];
+
+/// The first `{word}` (lower case and `_`) of `text` that is not one of
+/// [`PLACEHOLDERS`]; a shell's `${VAR}` is not one.
+fn unknown_placeholder(text: &str) -> Option<String> {
+    let pieces: Vec<&str> = text.split('{').collect();
+    pieces.windows(2).find_map(|pair| {
+        let (name, _) = pair[1].split_once('}')?;
+        let word = format!("{{{name}}}");
+        let is_word = !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+        (is_word && !pair[0].ends_with('$') && !PLACEHOLDERS.contains(&word.as_str()))
+            .then_some(word)
+    })
+}
 
 /// Replaces `{target}` (cargo's target folder, absolute, so a tool started
 /// in another folder finds it too) and `{work}` (`{target}/parity/<name>`,
-/// the language's own folder there); any other `{word}` is an error.
-pub fn resolve(word: &str, target: &Path, name: &str) -> Result<String, String> {
+/// the language's own folder there).
+fn resolve(word: &str, target: &Path, name: &str) -> String {
     let work = target.join("parity").join(name);
-    let resolved = word
-        .replace("{target}", &target.to_string_lossy())
-        .replace("{work}", &work.to_string_lossy());
-    let mut rest = word;
-    while let Some(open) = rest.find('{') {
-        let shell_variable = rest[..open].ends_with('$');
-        let after = &rest[open + 1..];
-        let name_len = after
-            .find(|c: char| !(c.is_ascii_lowercase() || c == '_'))
-            .unwrap_or(after.len());
-        if !shell_variable && name_len > 0 && after[name_len..].starts_with('}') {
-            let placeholder = &rest[open..open + name_len + 2];
-            if !PLACEHOLDERS.contains(&placeholder) {
-                return Err(format!(
-                    "unknown placeholder {placeholder} in {word:?} (known: {})",
-                    PLACEHOLDERS.join(", ")
-                ));
-            }
-        }
-        rest = after;
-    }
-    Ok(resolved)
-}
-
-/// The languages of the manifests under `root`, the reference first, with
-/// cargo's target folder `target` (relative to the root or absolute).
-pub fn languages(root: &Path, target: &Path) -> Result<Vec<Language>, ManifestError> {
-    let target = root.join(target);
-    Ok(read_all(root)?
-        .iter()
-        .map(|m| m.language(&target))
-        .collect())
+    word.replace("{target}", &target.to_string_lossy())
+        .replace("{work}", &work.to_string_lossy())
 }
 
 #[cfg(test)]

@@ -121,33 +121,32 @@ fn go_verbose<'a>(lines: impl Iterator<Item = &'a str>) -> Tally {
 
 /// Python unittest's: the last `Ran N tests` and the status line after it.
 fn unittest<'a>(lines: impl Iterator<Item = &'a str>) -> Tally {
-    let mut tally = Tally::default();
     let lines: Vec<&str> = lines.collect();
     let Some(at) = lines.iter().rposition(|l| l.starts_with("Ran ")) else {
         return Tally::default();
     };
     let ran = lines[at].split_whitespace().nth(1).and_then(number);
-    let status = lines[at + 1..].iter().find(|l| !l.is_empty()).copied();
-    let status = status.unwrap_or_default();
-    tally.finished = ["OK", "FAILED", "NO TESTS RAN"]
-        .iter()
-        .any(|s| status.starts_with(s));
-    let details = status.split_once(" (").map_or("", |(_, d)| d);
-    let count = |name: &str| -> u64 {
-        details
-            .trim_end_matches(')')
-            .split(", ")
-            .filter_map(|kv| kv.split_once('='))
-            .filter(|(k, _)| *k == name)
-            .filter_map(|(_, v)| number(v))
-            .sum()
+    let status = lines[at + 1..].iter().find(|l| !l.is_empty());
+    let status = status.copied().unwrap_or_default();
+    let details = status
+        .split_once(" (")
+        .map_or("", |(_, d)| d.trim_end_matches(')'));
+    let count = |names: &[&str]| -> u64 {
+        let counts = details.split(", ").filter_map(|kv| kv.split_once('='));
+        let counts = counts.filter(|(k, _)| names.contains(k));
+        counts.filter_map(|(_, v)| number(v)).sum()
     };
-    tally.failed = count("failures") + count("errors") + count("unexpected successes");
-    tally.skipped = count("skipped") + count("expected failures");
-    tally.passed = ran
-        .unwrap_or(0)
-        .saturating_sub(tally.failed + tally.skipped);
-    tally
+    let failed = count(&["failures", "errors", "unexpected successes"]);
+    let skipped = count(&["skipped", "expected failures"]);
+    Tally {
+        passed: ran.unwrap_or(0).saturating_sub(failed + skipped),
+        failed,
+        skipped,
+        finished: ["OK", "FAILED", "NO TESTS RAN"]
+            .iter()
+            .any(|s| status.starts_with(s)),
+        unreported: 0,
+    }
 }
 
 /// node:test's TAP: the closing `# pass`, `# fail`, ... comments.
@@ -216,22 +215,15 @@ fn number(text: &str) -> Option<u64> {
 /// `running 9 tests` (or `1 test`): how many tests a cargo test binary is
 /// about to run.
 fn cargo_running(line: &str) -> Option<u64> {
-    let rest = line.strip_prefix("running ")?;
-    let n = rest
-        .strip_suffix(" tests")
-        .or_else(|| rest.strip_suffix(" test"))?;
-    number(n)
+    let rest = line.strip_prefix("running ")?.trim_end_matches('s');
+    number(rest.strip_suffix(" test")?)
 }
 
 /// One count of a `test result:` line (`ok. 9 passed; 0 failed; 1 ignored; ...`).
 fn cargo_count(result: &str, name: &str) -> u64 {
-    result
-        .split(';')
-        .filter_map(|part| {
-            let mut words = part.split_whitespace().rev();
-            (words.next()? == name).then_some(())?;
-            number(words.next()?)
-        })
+    let counts = result.split(';').filter_map(|part| part.strip_suffix(name));
+    counts
+        .filter_map(|n| number(n.split_whitespace().last()?))
         .sum()
 }
 
