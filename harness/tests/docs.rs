@@ -8,6 +8,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+use pulldown_cmark::{Event, LinkType, Parser, Tag, TagEnd};
 use regex::Regex;
 
 mod common;
@@ -61,41 +62,37 @@ fn folder(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
-/// Each line of Markdown outside fenced code blocks, with its number.
-fn prose(markdown: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut in_fence = false;
-    markdown
-        .lines()
-        .enumerate()
-        .filter_map(move |(index, line)| {
-            let trimmed = line.trim_start();
-            let fence = line.len() - trimmed.len() <= 3
-                && (trimmed.starts_with("```") || trimmed.starts_with("~~~"));
-            in_fence ^= fence;
-            (!fence && !in_fence).then_some((index + 1, line))
-        })
-}
-
-/// The link targets of a Markdown text, with their line numbers: inline
-/// links and images `[text](target "title")` (a target may hold one pair
-/// of parentheses, or be in `<>`) and reference definitions `[label]:
-/// target`. Code (fenced blocks and spans) is skipped.
+/// The link targets of a Markdown text, with their line numbers, as
+/// CommonMark reads them: links, images and reference definitions, none
+/// in code. A link by reference is checked at its definition.
 fn links(markdown: &str) -> Vec<(usize, String)> {
-    let definition = Regex::new(r"^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)").unwrap();
-    let inline = Regex::new(r"\]\(\s*(?:<([^>]*)>|([^\s()]*(?:\([^\s()]*\)[^\s()]*)*))").unwrap();
-    let span = Regex::new("`[^`]*`").unwrap();
-    let mut found = Vec::new();
-    for (number, line) in prose(markdown) {
-        let line = span.replace_all(line, "");
-        if let Some(target) = definition.captures(&line) {
-            found.push((number, target[1].to_owned()));
-            continue;
-        }
-        for target in inline.captures_iter(&line) {
-            let target = target.get(1).or(target.get(2)).map_or("", |m| m.as_str());
-            found.push((number, target.to_owned()));
+    let line = |offset: usize| markdown[..offset].matches('\n').count() + 1;
+    let parser = Parser::new(markdown);
+    let mut found: Vec<(usize, String)> = parser
+        .reference_definitions()
+        .iter()
+        .map(|(_, definition)| (line(definition.span.start), definition.dest.to_string()))
+        .collect();
+    for (event, at) in parser.into_offset_iter() {
+        if let Event::Start(
+            Tag::Link {
+                link_type,
+                dest_url,
+                ..
+            }
+            | Tag::Image {
+                link_type,
+                dest_url,
+                ..
+            },
+        ) = event
+        {
+            if matches!(link_type, LinkType::Inline | LinkType::Autolink) {
+                found.push((line(at.start), dest_url.to_string()));
+            }
         }
     }
+    found.sort_by_key(|(line, _)| *line);
     found
 }
 
@@ -105,32 +102,36 @@ fn is_external(target: &str) -> bool {
     Regex::new(r"^[A-Za-z0-9+.-]+:").unwrap().is_match(target)
 }
 
-/// The anchors GitHub gives a Markdown file's headings: the text of each
-/// `#` heading in lower case, without punctuation, spaces as hyphens, and
-/// `-1`, `-2`, ... after repeats.
+/// The anchors GitHub gives a Markdown file's headings: the heading's text
+/// (a link's or a code span's text included) in lower case, without
+/// punctuation, spaces as hyphens, and `-1`, `-2`, ... after repeats.
 fn anchors(markdown: &str) -> BTreeSet<String> {
-    let heading = Regex::new(r"^#{1,6} (.*?)[ #]*$").unwrap();
-    let link = Regex::new(r"\[([^\]]*)\]\([^)]*\)").unwrap();
     let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut anchors = BTreeSet::new();
-    for (_, line) in prose(markdown) {
-        let Some(title) = heading.captures(line) else {
-            continue;
-        };
-        // A link in a heading counts with its text only.
-        let slug: String = link
-            .replace_all(title[1].trim(), "$1")
-            .to_lowercase()
-            .chars()
-            .filter(|&c| c.is_alphanumeric() || "-_ ".contains(c))
-            .map(|c| if c == ' ' { '-' } else { c })
-            .collect();
-        let count = seen.entry(slug.clone()).or_insert(0);
-        anchors.insert(match *count {
-            0 => slug,
-            n => format!("{slug}-{n}"),
-        });
-        *count += 1;
+    let (mut anchors, mut title) = (BTreeSet::new(), None::<String>);
+    for event in Parser::new(markdown) {
+        match event {
+            Event::Start(Tag::Heading { .. }) => title = Some(String::new()),
+            Event::Text(text) | Event::Code(text) => {
+                title.iter_mut().for_each(|t| t.push_str(&text));
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                let title = title.take().unwrap_or_default();
+                let slug: String = title
+                    .trim()
+                    .to_lowercase()
+                    .chars()
+                    .filter(|&c| c.is_alphanumeric() || "-_ ".contains(c))
+                    .map(|c| if c == ' ' { '-' } else { c })
+                    .collect();
+                let count = seen.entry(slug.clone()).or_insert(0);
+                anchors.insert(match *count {
+                    0 => slug,
+                    n => format!("{slug}-{n}"),
+                });
+                *count += 1;
+            }
+            _ => {}
+        }
     }
     anchors
 }
