@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use libtest_mimic::{Arguments, Completion, Conclusion, Trial};
+use libtest_mimic::{Arguments, Completion, Trial};
 use parity::config::Settings;
 use parity::exec::{self, Stdin};
 use parity::report::fixture::{self, message, row};
@@ -437,27 +437,22 @@ fn assert_code_panel_readable(seen: &Seen, parts: &[code::Part]) {
 }
 
 /// The matrix of a loaded page, checked against `report`: one cell per
-/// (row, language) with the report's status, each linking to its details.
+/// (row, language), in order, with the report's status (not selected where
+/// none ran), each linking to its details entry.
 fn check_matrix(seen: &Seen, report: &Report) {
-    let languages: Vec<&str> = report.results.run.languages().collect();
-    assert_eq!(
-        seen.cells.len(),
-        report.rows.len() * languages.len(),
-        "one matrix cell per (case, language)"
-    );
     let states = report.results.cells();
+    let mut expected = Vec::new();
     for row in &report.rows {
-        for &language in &languages {
-            let key = format!("{}/{}", row.id.name(), language);
-            let found: Vec<_> = seen.cells.iter().filter(|c| c.0 == key).collect();
-            assert_eq!(found.len(), 1, "cells for {key}");
-            let expected = states
-                .get(&(&row.id, language))
-                .map_or(State::NotSelected, |t| t.state);
-            assert_eq!(found[0].1, expected.id(), "{key}");
-            assert!(found[0].2, "{key} links to no details entry on the page");
+        for language in report.results.run.languages() {
+            let state = states.get(&(&row.id, language)).map(|t| t.state);
+            let status = state.unwrap_or(State::NotSelected).id().to_owned();
+            expected.push((format!("{}/{language}", row.id.name()), status, true));
         }
     }
+    assert_eq!(
+        seen.cells, expected,
+        "the matrix: (cell, status, links to its details)"
+    );
 }
 
 /// The hand-written fixture: every kind of cell, counted by hand.
@@ -523,22 +518,10 @@ fn a_real_run_page(program: &Path) {
     let markdown = report::markdown::summary(&report);
     let crash = "- `fake-crash/batch_of_two`: ⚠ runner fault: `batch_of_two`: runner fault:";
     assert!(markdown.contains(crash), "{markdown}");
-    assert_counts_are_libtests(&seen, conclusion);
-    assert!(
-        dom.contains("duplicates: expected 1, actual 999"),
-        "the failing cell's diff is on the page"
-    );
-}
-
-/// The page's summary lines, added over the languages, against libtest's
-/// passed, failed and ignored counts (a known failure is ignored).
-fn assert_counts_are_libtests(seen: &Seen, conclusion: &Conclusion) {
-    let mut counts = [0; 3];
-    for [passed, failed, ignored, known, _] in seen.summaries.values() {
-        for (count, n) in counts.iter_mut().zip([passed, failed, &(ignored + known)]) {
-            *count += *n as u64;
-        }
-    }
+    // The summary lines, added over the languages, are libtest's counts (a
+    // known failure is ignored).
+    let sum = |[p, f, i]: [usize; 3], c: &[usize; 5]| [p + c[0], f + c[1], i + c[2] + c[3]];
+    let counts = seen.summaries.values().fold([0; 3], sum).map(|n| n as u64);
     let libtest = [
         conclusion.num_passed,
         conclusion.num_failed,
@@ -547,6 +530,10 @@ fn assert_counts_are_libtests(seen: &Seen, conclusion: &Conclusion) {
     assert_eq!(
         counts, libtest,
         "the page's counts against libtest's summary"
+    );
+    assert!(
+        dom.contains("duplicates: expected 1, actual 999"),
+        "the failing cell's diff is on the page"
     );
 }
 
@@ -576,7 +563,7 @@ fn axe(program: &Path, tools: &Path, name: &str, html: &str) -> Vec<String> {
 /// The page, and a page without anything, pass html-validate (run with
 /// node and the repository's config) and axe-core with no finding; a
 /// broken canary page shows both checks can fail.
-fn the_checkers_find_nothing(program: &Path) {
+fn checkers(program: &Path) {
     let tools = report_tools();
     let config = parity::repo_root().join("harness/report-tools/.htmlvalidate.json");
     let broken = "<!DOCTYPE html><html><head><title>canary</title></head><body><div><p>unclosed</div>\
@@ -632,7 +619,7 @@ fn the_checkers_find_nothing(program: &Path) {
 /// ignored with the reason, like a missing toolchain, or fails under
 /// `PARITY_STRICT=1` (CI).
 fn gated(name: &str, ready: fn() -> Result<PathBuf, String>, check: fn(&Path)) -> Trial {
-    Trial::ignorable_test(name, move || match ready() {
+    Trial::ignorable_test(format!("report_browser/{name}"), move || match ready() {
         Ok(program) => {
             check(&program);
             Ok(Completion::Completed)
@@ -658,19 +645,14 @@ fn checkers_ready() -> Result<PathBuf, String> {
 }
 
 fn main() -> ExitCode {
-    let args = Arguments::from_args();
     let trials = vec![
+        gated("the_fixture_page", chromium, the_fixture_page),
+        gated("a_real_run_page", chromium, a_real_run_page),
         gated(
-            "report_browser/the_fixture_page",
-            chromium,
-            the_fixture_page,
-        ),
-        gated("report_browser/a_real_run_page", chromium, a_real_run_page),
-        gated(
-            "report_browser/html_validate_and_axe_find_nothing",
+            "html_validate_and_axe_find_nothing",
             checkers_ready,
-            the_checkers_find_nothing,
+            checkers,
         ),
     ];
-    libtest_mimic::run(&args, trials).exit_code()
+    libtest_mimic::run(&Arguments::from_args(), trials).exit_code()
 }

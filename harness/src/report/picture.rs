@@ -14,12 +14,10 @@ use super::trace::{simulate, Cut, Event, Pass, Run};
 use super::{Failure, Scenario};
 
 fn describe(message: &Message) -> String {
-    let Message {
-        id,
-        aggregate,
-        event_type,
-    } = message;
-    escape(&format!("#{id} {aggregate} {event_type}"))
+    escape(&format!(
+        "#{} {} {}",
+        message.id, message.aggregate, message.event_type
+    ))
 }
 
 /// Rows of a column, the kept items and a line saying how many more there

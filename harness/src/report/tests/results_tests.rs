@@ -55,10 +55,6 @@ fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
         "pass wrong_answer runner_fault not_run known_failure stale_known_failure harness_fault \
          not_run pass"
     );
-    assert_eq!(
-        results.trials[1].summary.as_deref(),
-        Some("`lost_ack`: the result differs from expect")
-    );
     let value: serde_json::Value = serde_json::from_str(&results.to_json()).unwrap();
     // The fields tools outside the harness read (`make mutants`).
     let fields = |t: usize| ["kind", "case", "verdict"].map(|f| value["trials"][t][f].clone());
