@@ -231,8 +231,9 @@ const DONE: &str = "<script>function done(value) { var p = document.createElemen
     function (c) { return '\\\\u' + ('000' + c.charCodeAt(0).toString(16)).slice(-4); });\
     document.body.appendChild(p); }</script>";
 
-/// What every probe logs last: the console check must be able to fail, so
-/// this line has to show up in the log as this Chromium writes it.
+/// What every probe logs with `console.error`: the console check must be
+/// able to fail, so this line has to show up in the log as this Chromium
+/// writes it.
 const CANARY: &str = "parity canary: console.error is seen";
 
 /// Loads a probe copy of `html`, `script` added before `</body>`, in
@@ -310,7 +311,7 @@ struct Seen {
     cells: Vec<(String, String, bool)>,
     /// Per language: [passed, failed, ignored, known failures, not run].
     summaries: BTreeMap<String, [usize; 5]>,
-    /// Each code part's figures: (language, left, top).
+    /// Each code part's figures: (`data-code`, left, top).
     parts: Vec<Vec<(String, f64, f64)>>,
     /// The line boxes (left, top) of [`HEADER`] and [`INSIDE`] in relay.py.
     header: Vec<[f64; 2]>,
