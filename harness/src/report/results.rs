@@ -255,14 +255,6 @@ impl TrialResult {
         }
         result
     }
-
-    /// Which trial.
-    pub fn id(&self) -> TrialId {
-        TrialId {
-            language: self.language.clone(),
-            row: self.row.clone(),
-        }
-    }
 }
 
 impl RunRecord {
