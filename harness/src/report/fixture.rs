@@ -73,13 +73,12 @@ pub fn report(toolchains: &[(&str, &str)], rows: Vec<(Row, Vec<TrialResult>)>) -
             run: RunRecord {
                 commit: "4122aa5".to_owned(),
                 date: "2026-11-30T06:00:00Z".to_owned(),
-                filter: String::new(),
                 toolchains: toolchains.collect(),
+                ..RunRecord::default()
             },
             trials: trials.concat(),
         },
         rows,
-        code: Vec::new(),
-        base: None,
+        ..Report::default()
     }
 }

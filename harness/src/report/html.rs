@@ -8,7 +8,7 @@ use super::code::Part;
 use super::markup::{case_id, escape, plural, result_id, slug};
 use super::results::{Outcome, State, TrialResult};
 use super::style::STYLE;
-use super::{picture, Matrix, Report, Row, Summary};
+use super::{picture, Matrix, Report, Row};
 
 /// What a cell says in full: a failure's summary above its text, another
 /// verdict's reason; nothing for a pass.
@@ -49,13 +49,7 @@ fn header(out: &mut String, report: &Report) {
 fn summary(out: &mut String, matrix: &Matrix) {
     out.push_str("<section id=\"summary\"><h2>Summary</h2><ul class=\"summary\">");
     for language in matrix.languages() {
-        let Summary {
-            passed,
-            failed,
-            ignored,
-            known_failures,
-            not_run,
-        } = matrix.summary(language);
+        let [passed, failed, ignored, known_failures, not_run] = matrix.summary(language);
         let known = plural(known_failures, "known failure", "known failures");
         let selected = match not_run {
             0 => String::new(),

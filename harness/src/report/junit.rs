@@ -9,6 +9,7 @@ use std::time::Duration;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::results::{Outcome, Results, TrialResult};
+use crate::config::trial_name;
 use crate::text::for_xml;
 
 /// A trial's status: a failure's summary as its message, its text as its
@@ -37,7 +38,10 @@ pub fn report(results: &Results) -> String {
     for language in results.run.languages() {
         let mut suite = TestSuite::new(for_xml(language));
         for trial in results.trials.iter().filter(|t| t.language == language) {
-            let mut case = TestCase::new(for_xml(&trial.id().name()), status(trial));
+            let mut case = TestCase::new(
+                for_xml(&trial_name(language, trial.row.name())),
+                status(trial),
+            );
             case.set_classname(for_xml(&format!("parity.{language}")));
             let time = Duration::from_millis(trial.time_ms);
             case.set_time(time);

@@ -4,28 +4,19 @@
 use std::fmt::Write as _;
 
 use super::Row;
-use crate::text::is_bidi_control;
+use crate::text::for_terminal;
 
-/// Makes `text` safe inside an element or a quoted attribute.
+/// Makes `text` safe inside an element or a quoted attribute: markup
+/// escaped, and a runner's control characters (ESC, NUL, BEL, which would
+/// be raw bytes in the page) and bidi controls (U+202E would turn the text
+/// after it around) shown as their code, as on the terminal.
 pub(super) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            // A runner's control characters (ESC, NUL, BEL) would be raw
-            // bytes in the page, and a bidi control (U+202E) would turn
-            // the text after it around: shown as their code instead.
-            c if (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c) => {
-                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    for_terminal(text)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
 }
 
 /// A fragment id for `name` that needs no URL escaping: letters, digits and

@@ -71,23 +71,6 @@ pub struct Row {
     pub scenario: Option<Scenario>,
 }
 
-/// How many cells of one language's column say what; the page prints one
-/// line of these per language (with `data-` attributes a test compares
-/// with libtest's counts).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Summary {
-    /// Cells that passed.
-    passed: usize,
-    /// Cells that failed.
-    failed: usize,
-    /// Cells ignored, with a reason.
-    ignored: usize,
-    /// Cells that failed as expected.
-    known_failures: usize,
-    /// Rows this language did not run at all.
-    not_run: usize,
-}
-
 /// A report's rows against its trials, indexed once for a rendering.
 struct Matrix<'a> {
     report: &'a Report,
@@ -118,20 +101,21 @@ impl<'a> Matrix<'a> {
             .map_or(State::NotSelected, |t| t.state)
     }
 
-    /// The counts of `language`'s column.
-    fn summary(&self, language: &str) -> Summary {
-        let mut summary = Summary::default();
+    /// The counts of `language`'s column: [passed, failed, ignored, known
+    /// failures, not run]; the page prints them in one line per language,
+    /// with `data-` attributes a test compares with libtest's counts.
+    fn summary(&self, language: &str) -> [usize; 5] {
+        let mut counts = [0; 5];
         for row in &self.report.rows {
-            let count = match self.cell(row, language).map(|t| t.verdict) {
-                Some(results::Outcome::Pass) => &mut summary.passed,
-                Some(results::Outcome::Fail) => &mut summary.failed,
-                Some(results::Outcome::Ignored) => &mut summary.ignored,
-                Some(results::Outcome::KnownFailure) => &mut summary.known_failures,
-                None => &mut summary.not_run,
-            };
-            *count += 1;
+            counts[match self.cell(row, language).map(|t| t.verdict) {
+                Some(results::Outcome::Pass) => 0,
+                Some(results::Outcome::Fail) => 1,
+                Some(results::Outcome::Ignored) => 2,
+                Some(results::Outcome::KnownFailure) => 3,
+                None => 4,
+            }] += 1;
         }
-        summary
+        counts
     }
 }
 

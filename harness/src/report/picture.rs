@@ -14,12 +14,10 @@ use super::trace::{simulate, Cut, Event, Pass, Run};
 use super::{Failure, Scenario};
 
 fn describe(message: &Message) -> String {
-    let Message {
-        id,
-        aggregate,
-        event_type,
-    } = message;
-    escape(&format!("#{id} {aggregate} {event_type}"))
+    escape(&format!(
+        "#{} {} {}",
+        message.id, message.aggregate, message.event_type
+    ))
 }
 
 /// Rows of a column, the kept items and a line saying how many more there
@@ -90,14 +88,6 @@ fn delivery(out: &mut String, (message, duplicate): &(Message, bool)) {
             escape(event)
         ),
     };
-}
-
-fn span(first: u64, last: u64) -> String {
-    if first == last {
-        format!("pass {first}")
-    } else {
-        format!("passes {first}–{last}")
-    }
 }
 
 /// The picture of `scenario` as an HTML fragment: a line stating the
@@ -201,18 +191,21 @@ fn written_column(out: &mut String, pass: &Pass, passes: u64) {
 /// The summaries that end a long picture: busy passes beyond the drawn
 /// ones, then the idle passes after the last busy one.
 fn undrawn_columns(out: &mut String, run: &Run) {
-    if let Some(undrawn) = run.undrawn {
-        let (span, sent) = (span(undrawn.first, undrawn.last), undrawn.sent);
+    let undrawn = run.undrawn.map(|u| {
+        let sent = format!("not drawn: {} more rows sent", u.sent);
+        (u.first, u.last, sent)
+    });
+    let idle = run
+        .idle_passes
+        .map(|(first, last)| (first, last, "outbox empty: nothing to send".to_owned()));
+    for (first, last, what) in undrawn.into_iter().chain(idle) {
+        let span = match first == last {
+            true => format!("pass {first}"),
+            false => format!("passes {first}–{last}"),
+        };
         let _ = write!(
             out,
-            "<div class=\"col idle\"><h4>{span}</h4><p class=\"none\">not drawn: {sent} more rows sent</p></div>"
-        );
-    }
-    if let Some((first, last)) = run.idle_passes {
-        let span = span(first, last);
-        let _ = write!(
-            out,
-            "<div class=\"col idle\"><h4>{span}</h4><p class=\"none\">outbox empty: nothing to send</p></div>"
+            "<div class=\"col idle\"><h4>{span}</h4><p class=\"none\">{what}</p></div>"
         );
     }
 }

@@ -159,16 +159,7 @@ impl State {
 
     /// The id the results file and the page's `data-status` use.
     pub fn id(self) -> &'static str {
-        match self {
-            State::Pass => "pass",
-            State::WrongAnswer => "wrong_answer",
-            State::RunnerFault => "runner_fault",
-            State::NotRun => "not_run",
-            State::KnownFailure => "known_failure",
-            State::StaleKnownFailure => "stale_known_failure",
-            State::HarnessFault => "harness_fault",
-            State::NotSelected => "not_selected",
-        }
+        self.names().0
     }
 
     /// Its symbol and word: colour is never the only signal, and the
@@ -176,15 +167,20 @@ impl State {
     /// (a stale known failure asks for a list to be refreshed, a harness
     /// fault for the harness to be fixed, a wrong answer for the port).
     pub fn word(self) -> &'static str {
+        self.names().1
+    }
+
+    /// Its id and its word, side by side in one table.
+    fn names(self) -> (&'static str, &'static str) {
         match self {
-            State::Pass => "✓ pass",
-            State::WrongAnswer => "✗ wrong answer",
-            State::RunnerFault => "⚠ runner fault",
-            State::NotRun => "– not run",
-            State::KnownFailure => "! known failure",
-            State::StaleKnownFailure => "↻ stale known failure",
-            State::HarnessFault => "⊗ harness fault",
-            State::NotSelected => "· not selected",
+            State::Pass => ("pass", "✓ pass"),
+            State::WrongAnswer => ("wrong_answer", "✗ wrong answer"),
+            State::RunnerFault => ("runner_fault", "⚠ runner fault"),
+            State::NotRun => ("not_run", "– not run"),
+            State::KnownFailure => ("known_failure", "! known failure"),
+            State::StaleKnownFailure => ("stale_known_failure", "↻ stale known failure"),
+            State::HarnessFault => ("harness_fault", "⊗ harness fault"),
+            State::NotSelected => ("not_selected", "· not selected"),
         }
     }
 }
@@ -254,14 +250,6 @@ impl TrialResult {
             }
         }
         result
-    }
-
-    /// Which trial.
-    pub fn id(&self) -> TrialId {
-        TrialId {
-            language: self.language.clone(),
-            row: self.row.clone(),
-        }
     }
 }
 
