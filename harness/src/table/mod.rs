@@ -5,7 +5,6 @@
 //! collected, so a broken table is fixed in one round.
 
 pub mod bless;
-mod checker;
 pub mod json;
 pub mod layout;
 pub mod limits;
