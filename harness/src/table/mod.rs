@@ -245,11 +245,8 @@ fn is_dotfile(path: &Path) -> bool {
 /// is a source itself or inside a source folder, through no dot-folder.
 /// What `make new-case` checks before it says "added".
 pub fn is_loaded(path: &Path, sources: &[PathBuf]) -> bool {
-    if name_rule(path).is_err() {
-        return false;
-    }
     let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    let Some(parent) = path.parent() else {
+    let Some(parent) = path.parent().filter(|_| is_case_file(path)) else {
         return false;
     };
     let file = real(parent).join(path.file_name().unwrap_or_default());
