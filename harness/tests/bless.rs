@@ -158,26 +158,7 @@ fn new_case_starts_from_a_template_that_must_be_described_before_blessing() {
     );
 }
 
-/// Blessed by hand, in the author's own layout (four spaces, one field a
-/// line, its own `$schema`): not the canonical layout.
-const HAND_WRITTEN: &str = r#"{
-    "$schema": "../../cases/schema.json",
-    "cases": [
-        {
-            "name": "hand_written",
-            "description": "Laid out by its author.",
-            "batch_size": 2,
-            "messages": [
-                {"id": 1, "aggregate": "order-1", "type": "OrderPlaced"}
-            ],
-            "passes": 1,
-            "expect": {"sent": [[1]], "journal": ["order-1 OrderPlaced"], "duplicates": 0}
-        }
-    ]
-}
-"#;
-
-/// `HAND_WRITTEN` in the canonical layout, its `$schema` kept.
+/// A case file in the canonical layout, with its author's own `$schema`.
 const CANONICAL: &str = r#"{
   "$schema": "../../cases/schema.json",
   "cases": [
@@ -193,13 +174,19 @@ const CANONICAL: &str = r#"{
 }
 "#;
 
+/// `CANONICAL` as its author laid it out, four spaces a level deep: not
+/// the canonical layout.
+fn hand_written() -> String {
+    CANONICAL.replace("\n  ", "\n    ")
+}
+
 /// One layout, written by the tools and checked by `make lint`: a file
 /// laid out by hand is refused by `bless --check` and laid out by `make
 /// bless`, even with nothing to bless; a canonical file with nothing to
 /// bless is not written at all.
 #[test]
 fn bless_lays_out_a_hand_written_file_and_lint_checks_the_layout() {
-    let file = scratch("hand-laid-out.json", HAND_WRITTEN);
+    let file = scratch("hand-laid-out.json", &hand_written());
     let error = check(&file).unwrap_err();
     assert_eq!(
         error,
@@ -227,10 +214,10 @@ fn bless_lays_out_a_hand_written_file_and_lint_checks_the_layout() {
 }
 
 /// `make new-case` keeps the author's `$schema` as `make bless` does
-/// (`CANONICAL` keeps `HAND_WRITTEN`'s).
+/// (`CANONICAL`'s is its author's).
 #[test]
 fn new_case_keeps_the_authors_schema() {
-    let file = scratch("own-schema.json", HAND_WRITTEN);
+    let file = scratch("own-schema.json", &hand_written());
     new_case(&file, "with_own_schema", &[]).unwrap();
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(

@@ -5,6 +5,7 @@
 //! person, then committed. `--check` (`make lint`, CI too) only checks that
 //! every case file is valid and in the canonical layout the tools write.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use parity::config::Settings;
@@ -24,48 +25,27 @@ fn main() -> ExitCode {
 
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args == ["--check"] {
-        return check();
-    }
-    if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false") {
-        return Err(
-            "blessing never runs in CI: bless on your machine, review the diff, commit it".into(),
-        );
-    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let root = parity::repo_root();
     let sources = case_sources(&root, &Settings::from_env()?);
-    let usage = "usage: bless [--all] | bless --new NAME [--file PATH] | bless --check";
-
-    if args.first().map(String::as_str) == Some("--new") {
-        let name = args.get(1).ok_or(usage)?;
-        let file = match args.get(2).map(String::as_str) {
-            None => root.join("cases/edges.json"),
-            Some("--file") => root.join(args.get(3).ok_or(usage)?),
-            Some(_) => return Err(usage.into()),
-        };
-        if !table::is_loaded(&file, &sources) {
-            table::name_rule(&file)?;
-            return Err(format!(
-                "{}: no run would load it: case files are `*.json` files in cases/ or in a \
-                 PARITY_CASES file or folder",
-                display(&file)
-            ));
-        }
-        let existing = table::load(&sources).map_err(|errors| {
-            let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            format!("fix the case table first:\n{}", lines.join("\n"))
-        })?;
-        bless::new_case(&file, name, &existing)?;
-        println!(
-            "bless: added case `{name}` to {}: write its description, messages and failures, then `make bless`",
-            display(&file)
-        );
-        return Ok(());
-    }
+    let in_ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false");
     let which = match args.as_slice() {
+        ["--check"] => return check(&sources),
+        _ if in_ci => {
+            return Err(
+                "blessing never runs in CI: bless on your machine, review the diff, commit it"
+                    .into(),
+            )
+        }
+        ["--new", name] => return new_case(name, &root.join("cases/edges.json"), &sources),
+        ["--new", name, "--file", file] => return new_case(name, &root.join(file), &sources),
         [] => Which::Missing,
-        [all] if all == "--all" => Which::All,
-        _ => return Err(usage.into()),
+        ["--all"] => Which::All,
+        _ => {
+            return Err(
+                "usage: bless [--all] | bless --new NAME [--file PATH] | bless --check".into(),
+            )
+        }
     };
     let (files, unreadable) = table::files(&sources);
     if let Some(error) = unreadable.first() {
@@ -100,11 +80,31 @@ fn run() -> Result<(), String> {
     Ok(())
 }
 
+/// `bless --new`: a template case added to `file`, which a run must load.
+fn new_case(name: &str, file: &Path, sources: &[PathBuf]) -> Result<(), String> {
+    if !table::is_loaded(file, sources) {
+        table::name_rule(file)?;
+        return Err(format!(
+            "{}: no run would load it: case files are `*.json` files in cases/ or in a \
+             PARITY_CASES file or folder",
+            display(file)
+        ));
+    }
+    let existing = table::load(sources).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        format!("fix the case table first:\n{}", lines.join("\n"))
+    })?;
+    bless::new_case(file, name, &existing)?;
+    println!(
+        "bless: added case `{name}` to {}: write its description, messages and failures, then `make bless`",
+        display(file)
+    );
+    Ok(())
+}
+
 /// `bless --check`: every case file valid and in the canonical layout.
-fn check() -> Result<(), String> {
-    let root = parity::repo_root();
-    let sources = case_sources(&root, &Settings::from_env()?);
-    let (files, unreadable) = table::files(&sources);
+fn check(sources: &[PathBuf]) -> Result<(), String> {
+    let (files, unreadable) = table::files(sources);
     let mut problems: Vec<String> = unreadable.iter().map(ToString::to_string).collect();
     problems.extend(files.iter().filter_map(|file| bless::check(file).err()));
     if problems.is_empty() {
@@ -116,6 +116,6 @@ fn check() -> Result<(), String> {
     ))
 }
 
-fn display(path: &std::path::Path) -> String {
+fn display(path: &Path) -> String {
     parity::text::relative(path, &parity::repo_root())
 }

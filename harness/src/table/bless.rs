@@ -4,7 +4,8 @@
 //! which `make lint` checks ([`check`]), and every write is atomic: a crash
 //! or a full disk leaves the old file whole.
 
-use std::path::Path;
+use std::fs::File;
+use std::path::{Path, PathBuf};
 
 use super::json;
 use super::{layout, validate, Case, CaseError, Draft, Failure, Outcome, Row, Scenario};
@@ -30,11 +31,10 @@ pub struct Blessed {
 
 /// Blesses one file and writes it in the canonical layout, if that changes
 /// it: a file laid out by hand is laid out anew even with nothing to bless
-/// (its `$schema` kept), a canonical one with nothing to bless is not
-/// written. A file with any other problem is left alone and its problems
-/// returned.
+/// (its `$schema` kept). A missing file is not made; a file with any other
+/// problem is left alone and its problems returned.
 pub fn bless_file(path: &Path, which: Which) -> Result<Blessed, String> {
-    let _lock = Lock::folder_of(path)?;
+    let _lock = lock_folder(path)?;
     let Some(file) = CaseFile::read(path)? else {
         return Ok(Blessed::default());
     };
@@ -91,8 +91,8 @@ impl CaseFile {
             Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
             Ok(_) => {}
         }
-        let text =
-            super::read(path).map_err(|problem| CaseError::file(path, problem).to_string())?;
+        let text = super::read_regular(path, super::CASE_FILE)
+            .map_err(|problem| CaseError::file(path, problem).to_string())?;
         let mut errors = Vec::new();
         let drafts = validate::parse_drafts(path, &text, &mut errors);
         if !errors.is_empty() {
@@ -132,85 +132,75 @@ pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String
     if let Some(problem) = super::name_problem(name) {
         return Err(format!("the case name {problem}"));
     }
-    if let Some(other) = existing.iter().find(|c| c.name == name) {
-        return Err(format!(
-            "a case named {name} is already in {}",
-            other.file.display()
-        ));
-    }
     super::name_rule(path)?;
-    // Read under the lock: another `make new-case` may have added to the
-    // file since `existing` was read, and its case must be kept.
-    let _lock = Lock::folder_of(path)?;
-    let file = CaseFile::read(path)?;
-    if file
-        .as_ref()
-        .is_some_and(|f| f.drafts.iter().any(|d| d.case.name == name))
-    {
-        return Err(format!(
-            "a case named {name} is already in {}",
-            path.display()
-        ));
-    }
-    let row = |id: u64, aggregate: &str, event_type: &str| Row::new(id, aggregate, event_type);
+    let scenario = Scenario {
+        batch_size: 10,
+        messages: vec![
+            Row::new(1, "order-1", "OrderPlaced"),
+            Row::new(2, "order-2", "OrderPlaced"),
+            Row::new(3, "order-1", "OrderPaid"),
+        ],
+        failures: [(1, Failure::LostAck)].into(),
+        passes: 2,
+        ..Scenario::default()
+    };
     let case = Case {
         file: path.to_path_buf(),
         name: name.to_owned(),
         description: "TODO: what this case shows, in a sentence or two.".into(),
-        scenario: Scenario {
-            batch_size: 10,
-            messages: vec![
-                row(1, "order-1", "OrderPlaced"),
-                row(2, "order-2", "OrderPlaced"),
-                row(3, "order-1", "OrderPaid"),
-            ],
-            failures: [(1, Failure::LostAck)].into(),
-            passes: 2,
-            ..Scenario::default()
-        },
+        scenario,
         expect: Outcome::default(),
     };
     let template = Draft {
         case,
         has_expect: false,
     };
-    append_to(path, file, &[template])
+    match append_new(path, &[template], existing)?.remove(0) {
+        None => Ok(()),
+        Some(file) => Err(format!(
+            "a case named {name} is already in {}",
+            file.display()
+        )),
+    }
 }
 
 /// Appends to `path` the drafts whose name is new: in no case of `table`
 /// (every case file, since a saved case may have been moved to another),
 /// not in the file as it is now, and not an earlier draft's. Returns, per
 /// draft, where its name already was (`None`: appended). What `make fuzz
-/// SAVE=1` writes; the file is not written when nothing is new.
+/// SAVE=1` and `make new-case` write, in the canonical layout with the
+/// file's `$schema` kept (a new file: [`layout::SCHEMA`]); the file is not
+/// written when nothing is new.
 pub fn append_new(
     path: &Path,
     drafts: &[Draft],
     table: &[Case],
-) -> Result<Vec<Option<std::path::PathBuf>>, String> {
-    let _lock = Lock::folder_of(path)?;
+) -> Result<Vec<Option<PathBuf>>, String> {
+    // Read under the lock: another tool may have added to the file since
+    // `table` was read, and its cases must be kept.
+    let _lock = lock_folder(path)?;
     let file = CaseFile::read(path)?;
-    let in_file: Vec<&Case> = file
-        .as_ref()
-        .map(|f| f.drafts.iter().map(|d| &d.case).collect())
-        .unwrap_or_default();
-    let mut fresh: Vec<Draft> = Vec::new();
+    let mut all = file.as_ref().map_or_else(Vec::new, |f| f.drafts.clone());
     let mut already = Vec::new();
     for draft in drafts {
         let name = &draft.case.name;
         let there = table
             .iter()
             .map(|c| (c, c.file.clone()))
-            .chain(in_file.iter().map(|&c| (c, path.to_path_buf())))
-            .chain(fresh.iter().map(|d| (&d.case, path.to_path_buf())))
+            .chain(all.iter().map(|d| (&d.case, path.to_path_buf())))
             .find(|(c, _)| c.name == *name)
             .map(|(_, file)| file);
         if there.is_none() {
-            fresh.push(draft.clone());
+            all.push(draft.clone());
         }
         already.push(there);
     }
-    if !fresh.is_empty() {
-        append_to(path, file, &fresh)?;
+    if already.iter().any(Option::is_none) {
+        let text = match &file {
+            None => layout::file_text_drafts(Some(layout::SCHEMA), &all),
+            Some(file) => file.canonical(&all),
+        };
+        write(path, &text)?;
     }
     Ok(already)
 }
@@ -219,59 +209,26 @@ pub fn append_new(
 /// read, changed and written back: two `make new-case` (or `make bless`,
 /// `make fuzz SAVE=1`) at once take turns, and neither loses the other's
 /// cases. The folder, not the file: the atomic write replaces the file, so
-/// a lock on it would be on the old one.
-struct Lock(std::fs::File);
-
-impl Lock {
-    fn folder_of(path: &Path) -> Result<Lock, String> {
-        use std::os::fd::AsRawFd;
-        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        let folder = match real.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-            _ => std::path::PathBuf::from("."),
-        };
-        let cannot = |e: std::io::Error| {
-            format!(
-                "{}: cannot lock its folder {} (the file is unchanged): {e}",
-                path.display(),
-                folder.display()
-            )
-        };
-        let dir = std::fs::File::open(&folder).map_err(cannot)?;
-        loop {
-            // SAFETY: flock on a descriptor this function owns.
-            if unsafe { libc::flock(dir.as_raw_fd(), libc::LOCK_EX) } == 0 {
-                return Ok(Lock(dir));
-            }
-            let e = std::io::Error::last_os_error();
-            if e.kind() != std::io::ErrorKind::Interrupted {
-                return Err(cannot(e));
-            }
-        }
-    }
-}
-
-impl Drop for Lock {
-    fn drop(&mut self) {
-        use std::os::fd::AsRawFd;
-        // SAFETY: unlocks the descriptor this lock owns (closing it would too).
-        unsafe {
-            libc::flock(self.0.as_raw_fd(), libc::LOCK_UN);
-        }
-    }
-}
-
-/// Appends `drafts` to the case file `file` read from `path` (`None`: made),
-/// written in the canonical layout with its `$schema` kept: what `make
-/// new-case` and `make fuzz SAVE=1` write.
-fn append_to(path: &Path, file: Option<CaseFile>, drafts: &[Draft]) -> Result<(), String> {
-    let text = match file {
-        None => layout::file_text_drafts(Some(layout::SCHEMA), drafts),
-        Some(file) => {
-            let mut all = file.drafts.clone();
-            all.extend_from_slice(drafts);
-            file.canonical(&all)
-        }
+/// a lock on it would be on the old one. Closing the folder unlocks it.
+fn lock_folder(path: &Path) -> Result<File, String> {
+    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let folder = match real.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
     };
-    write(path, &text)
+    let cannot = |e: std::io::Error| {
+        format!(
+            "{}: cannot lock its folder {} (the file is unchanged): {e}",
+            path.display(),
+            folder.display()
+        )
+    };
+    let dir = File::open(&folder).map_err(cannot)?;
+    loop {
+        match dir.lock() {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(cannot(e)),
+        }
+    }
 }

@@ -100,37 +100,30 @@ impl<'de> Visitor<'de> for Strict<'_> {
 /// says so and points at the escape itself (serde_json points past it).
 pub fn explain(text: &str, error: &serde_json::Error) -> String {
     let message = error.to_string();
+    let lone_surrogate = || {
+        let line = text.split('\n').nth(error.line().checked_sub(1)?)?;
+        let chars: Vec<char> = line.chars().take(error.column()).collect();
+        // The last `\uD800`-`\uDFFF` escape before the error, and its column.
+        let (column, escape) = (0..chars.len()).rev().find_map(|at| {
+            let escape: String = chars.get(at..at + 6)?.iter().collect();
+            let code = u16::from_str_radix(escape.strip_prefix("\\u")?, 16).ok()?;
+            // `\\ud800` is a backslash and text, not an escape.
+            let backslashes = chars[..at].iter().rev().take_while(|c| **c == '\\');
+            let escaped = (0xD800..=0xDFFF).contains(&code) && backslashes.count() % 2 == 0;
+            escaped.then(|| (at + 1, escape))
+        })?;
+        Some(format!(
+            "a lone surrogate ({escape}) is not valid UTF-8 text at line {} column {column}",
+            error.line()
+        ))
+    };
     let about_escape = ["hex escape", "surrogate"]
         .iter()
         .any(|words| message.contains(words));
-    if !about_escape || error.line() == 0 {
-        return message;
-    }
-    let Some(line) = text.split('\n').nth(error.line() - 1) else {
-        return message;
-    };
-    let before: String = line.chars().take(error.column()).collect();
-    match last_surrogate_escape(&before) {
-        Some((column, escape)) => format!(
-            "a lone surrogate ({escape}) is not valid UTF-8 text at line {} column {column}",
-            error.line()
-        ),
-        None => message,
-    }
-}
-
-/// The 1-based column and text of the last `\uD800`-`\uDFFF` escape in
-/// `line`, if any.
-fn last_surrogate_escape(line: &str) -> Option<(usize, String)> {
-    let chars: Vec<char> = line.chars().collect();
-    (0..chars.len()).rev().find_map(|at| {
-        let escape: String = chars.get(at..at + 6)?.iter().collect();
-        let hex = escape.strip_prefix("\\u")?;
-        let code = u16::from_str_radix(hex, 16).ok()?;
-        // `\\ud800` is a backslash and text, not an escape.
-        let backslashes_before = chars[..at].iter().rev().take_while(|c| **c == '\\').count();
-        ((0xD800..=0xDFFF).contains(&code) && backslashes_before % 2 == 0).then(|| (at + 1, escape))
-    })
+    about_escape
+        .then(lone_surrogate)
+        .flatten()
+        .unwrap_or(message)
 }
 
 #[cfg(test)]

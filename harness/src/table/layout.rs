@@ -3,6 +3,8 @@
 //! like a hand-written one and a change shows as a small diff. Every tool
 //! that writes a case file writes it so (`make bless`, `make new-case`,
 //! `make fuzz SAVE=1`), and `make lint` checks it (`bless --check`).
+//! serde_json's pretty printer would put every id of `sent` on a line of
+//! its own: a ten-row case would take a screen.
 
 use outbox_cases::{CaseFile, CaseSpec};
 use serde_json::Value;
@@ -12,10 +14,13 @@ use super::{Case, Draft};
 /// Lines longer than this are broken up.
 const WIDTH: usize = 100;
 
-/// A case as a JSON value, fields in the canonical order: the model's own
-/// ([`CaseSpec`]), which leaves out an optional field at its default, so a
-/// new optional field is written without an edit here.
-pub fn case_value(case: &Case, with_expect: bool) -> Value {
+/// The `$schema` of a new case file: the schema beside it in `cases/`.
+pub const SCHEMA: &str = "./schema.json";
+
+/// A case as the model writes it ([`CaseSpec`]: an optional field at its
+/// default left out), with its `expect` or, when no trustworthy one
+/// exists, without.
+fn case_value(case: &Case, with_expect: bool) -> Value {
     let spec = CaseSpec::new(
         case.name.clone(),
         case.description.clone(),
@@ -25,81 +30,51 @@ pub fn case_value(case: &Case, with_expect: bool) -> Value {
     serde_json::to_value(spec).expect("a case serializes")
 }
 
-/// A case as text, indented by `level` steps of two spaces, with its
-/// `expect` or, when no trustworthy one exists, without.
+/// A case as text, indented by `level` steps of two spaces.
 pub fn case_text(case: &Case, with_expect: bool, level: usize) -> String {
-    pretty(&case_value(case, with_expect), level)
+    pretty(&case_value(case, with_expect), 2 * level)
 }
-
-/// The `$schema` of a new case file: the schema beside it in `cases/`.
-pub const SCHEMA: &str = "./schema.json";
 
 /// A whole case file where some cases have no `expect` yet, with the
 /// `$schema` its author gave (none when `None`).
 pub fn file_text_drafts(schema: Option<&str>, drafts: &[Draft]) -> String {
-    let cases = drafts
-        .iter()
-        .map(|d| case_value(&d.case, d.has_expect))
-        .collect();
+    let cases = drafts.iter().map(|d| case_value(&d.case, d.has_expect));
     let file = CaseFile {
         schema: schema.map(str::to_owned),
-        cases,
+        cases: cases.collect(),
     };
     let value = serde_json::to_value(file).expect("a case file serializes");
-    let mut text = pretty(&value, 0);
-    text.push('\n');
-    text
+    pretty(&value, 0) + "\n"
 }
 
-/// `value` on one line if it fits at this depth, else one item per line.
-pub fn pretty(value: &Value, level: usize) -> String {
-    let compact = one_line(value);
-    let indent = "  ".repeat(level);
-    if indent.len() + compact.len() <= WIDTH {
-        return compact;
-    }
-    let inner = "  ".repeat(level + 1);
-    match value {
-        Value::Array(items) if !items.is_empty() => {
-            let lines: Vec<String> = items
-                .iter()
-                .map(|v| format!("{inner}{}", pretty(v, level + 1)))
-                .collect();
-            format!("[\n{}\n{indent}]", lines.join(",\n"))
-        }
-        Value::Object(fields) if !fields.is_empty() => {
-            let lines: Vec<String> = fields
-                .iter()
-                .map(|(k, v)| {
-                    format!(
-                        "{inner}{}: {}",
-                        Value::from(k.as_str()),
-                        pretty(v, level + 1)
-                    )
-                })
-                .collect();
-            format!("{{\n{}\n{indent}}}", lines.join(",\n"))
-        }
-        _ => compact,
-    }
-}
-
-/// JSON on one line with a space after `,` and `:`, as people write it.
-fn one_line(value: &Value) -> String {
-    match value {
-        Value::Array(items) => {
-            let parts: Vec<String> = items.iter().map(one_line).collect();
-            format!("[{}]", parts.join(", "))
-        }
+/// `value` on one line (a space after `,` and `:`, as people write it) if
+/// it fits after `indent` spaces, else one item per line.
+fn pretty(value: &Value, indent: usize) -> String {
+    let (open, close, items): (_, _, Vec<String>) = match value {
+        Value::Array(items) => (
+            '[',
+            ']',
+            items.iter().map(|v| pretty(v, indent + 2)).collect(),
+        ),
         Value::Object(fields) => {
-            let parts: Vec<String> = fields
-                .iter()
-                .map(|(k, v)| format!("{}: {}", Value::from(k.as_str()), one_line(v)))
-                .collect();
-            format!("{{{}}}", parts.join(", "))
+            let field = |(k, v)| format!("{}: {}", Value::from(k), pretty(v, indent + 2));
+            (
+                '{',
+                '}',
+                fields.iter().map(|(k, v)| field((k.as_str(), v))).collect(),
+            )
         }
-        scalar => scalar.to_string(),
+        scalar => return scalar.to_string(),
+    };
+    // An item that fits at this depth fits one deeper, so a line that fits
+    // holds only one-line items.
+    let line = format!("{open}{}{close}", items.join(", "));
+    if items.is_empty() || (indent + line.len() <= WIDTH && !line.contains('\n')) {
+        return line;
     }
+    let inner = " ".repeat(indent + 2);
+    let items = items.join(&format!(",\n{inner}"));
+    format!("{open}\n{inner}{items}\n{}{close}", " ".repeat(indent))
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@
 //! collected, so a broken table is fixed in one round.
 
 pub mod bless;
-mod checker;
 pub mod json;
 pub mod layout;
 pub mod limits;
@@ -97,7 +96,7 @@ pub fn load(sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
     let mut cases: Vec<Case> = Vec::new();
     let mut first_file: HashMap<String, PathBuf> = HashMap::new();
     for file in &files {
-        let text = match read(file) {
+        let text = match read_regular(file, CASE_FILE) {
             Ok(text) => text,
             Err(problem) => {
                 errors.push(CaseError::file(file, problem));
@@ -246,11 +245,8 @@ fn is_dotfile(path: &Path) -> bool {
 /// is a source itself or inside a source folder, through no dot-folder.
 /// What `make new-case` checks before it says "added".
 pub fn is_loaded(path: &Path, sources: &[PathBuf]) -> bool {
-    if name_rule(path).is_err() {
-        return false;
-    }
     let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    let Some(parent) = path.parent() else {
+    let Some(parent) = path.parent().filter(|_| is_case_file(path)) else {
         return false;
     };
     let file = real(parent).join(path.file_name().unwrap_or_default());
@@ -278,7 +274,7 @@ pub fn name_rule(path: &Path) -> Result<(), String> {
     ))
 }
 
-/// What [`read`] calls a case file in its messages.
+/// What a case file is called in messages.
 const CASE_FILE: &str = "a case file";
 
 /// Why a file that is not a regular one is not read; `what` names what the
@@ -302,18 +298,12 @@ fn not_regular(meta: &std::fs::Metadata, real: &Path, what: &str) -> String {
     format!("{shown}, not a regular file: {what} must be a regular file")
 }
 
-/// A case file's text, read safely: a file that is not regular is refused
-/// without blocking on it, one over [`MAX_FILE_BYTES`] is refused unread,
-/// and no more than that is ever read (a file may grow, or lie about its
-/// size). The error is a problem for [`CaseError::file`].
-pub fn read(path: &Path) -> Result<String, String> {
-    read_regular(path, CASE_FILE)
-}
-
-/// [`read`] for any file a user, a manifest or the environment names (a
-/// results file, a known-failures list, a manifest): the one way the
-/// harness opens such a path, so a FIFO or a device never blocks a tool.
-/// `what` names the file in the messages (`a results file`).
+/// The text of a file a user, a manifest or the environment names (a case
+/// file, a results file, a manifest...): the one way the harness opens
+/// such a path. A file that is not regular is refused without blocking on
+/// it (a FIFO), one over [`MAX_FILE_BYTES`] is refused unread, and no more
+/// than that is ever read (a file may grow, or lie about its size). `what`
+/// names the file in the messages (`a results file`).
 pub fn read_regular(path: &Path, what: &str) -> Result<String, String> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;

@@ -4,19 +4,13 @@
 //! cannot drift. Each problem names its case (by index, the caller names
 //! it), its field as the model spells it (`messages[1].id`,
 //! `failures."1"`) and what is wrong, with the bounds the schema gives.
-//!
-//! What a JSON Schema cannot see is added here too: a number written with a
-//! fraction or an exponent where the schema wants an integer (the validator
-//! takes `1.0` for one).
 
-use std::borrow::Cow;
-use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 use jsonschema::error::ValidationErrorKind as Kind;
 use serde_json::Value;
 
-use super::checker::{join, not_an_attempt, plain};
+use super::MAX_ID;
 
 /// The case files' schema, as editors read it.
 const SCHEMA: &str = include_str!("../../../cases/schema.json");
@@ -30,7 +24,7 @@ pub(super) struct Problem {
     pub(super) field: String,
     /// The schema keyword that refused it (`required`, `pattern`, ...), so a
     /// rule that says the same in its own words can take its place.
-    pub(super) keyword: &'static str,
+    pub(super) keyword: String,
     /// What is wrong.
     pub(super) message: String,
 }
@@ -48,107 +42,64 @@ fn schema() -> &'static (Value, jsonschema::Validator) {
 
 /// Every problem of a file's value: the file's own first, then case by
 /// case, each case's in the validator's order (missing fields, then each
-/// field's in the schema's order, then unknown fields), then the numbers
-/// written with a fraction or an exponent.
-/// `floats`: whether the text had a number written with a fraction or an
-/// exponent, which only then are looked for.
+/// field's in the schema's order, then unknown fields). `floats`: whether
+/// the text had a number written with a fraction or an exponent (or too
+/// large for 64 bits), which JSON Schema takes for an integer when it has
+/// no fraction: such numbers are checked as `null`, so each is refused
+/// where it stands, and said as the number it is.
 pub(super) fn of(root: &Value, floats: bool) -> Vec<Problem> {
     let (schema, validator) = schema();
+    let checked = floats.then(|| without_floats(root));
     let mut found: Vec<Problem> = Vec::new();
-    // The place of the last error's value: the errors of one value come
-    // together (a case missing six fields is six errors at one place).
-    let mut last: Option<(String, At<'_>)> = None;
-    let case = At::case(schema);
-    for error in validator.iter_errors(root) {
+    for error in validator.iter_errors(checked.as_ref().unwrap_or(root)) {
         let pointer = error.instance_path.as_str();
-        if !matches!(&last, Some((seen, _)) if seen == pointer) {
-            last = Some((pointer.to_owned(), locate(schema, &case, root, pointer)));
-        }
-        let Some((_, at)) = &last else { continue };
-        // A number with a fraction or an exponent is said once, by `find_floats`.
-        if error.instance.is_f64() && at.wants_integer() {
-            continue;
-        }
-        let keyword = keyword(&error);
-        words(at, &error, &mut |child, message| {
-            let field =
-                child.map_or_else(|| at.field.clone(), |name| step(at.shape, &at.field, name));
+        let at = locate(schema, pointer);
+        let instance = root.pointer(pointer).unwrap_or(&Value::Null);
+        let keyword = error.schema_path.as_str().rsplit('/').next();
+        let keyword = keyword.unwrap_or_default().to_owned();
+        words(&at, &error, instance, &mut |child, message| {
             found.push(Problem {
                 case: at.case,
-                field,
-                keyword,
+                field: child.map_or_else(|| at.field.clone(), |name| at.child(name)),
+                keyword: keyword.clone(),
                 message,
             });
         });
-    }
-    if floats {
-        find_floats(schema, root, root, &mut Vec::new(), &mut found);
     }
     // Stable: within a case, the validator's order stays.
     found.sort_by_key(|problem| problem.case);
     found
 }
 
-/// The keywords a rule of the harness may take the place of; any other is
-/// `other`.
-const KEYWORDS: [&str; 7] = [
-    "required",
-    "pattern",
-    "maxLength",
-    "minLength",
-    "not",
-    "type",
-    "enum",
-];
-
-fn keyword(error: &jsonschema::ValidationError<'_>) -> &'static str {
-    if let Kind::PropertyNames { .. } = error.kind {
-        return "propertyNames";
+/// `value` with every number written with a fraction or an exponent
+/// replaced by `null`, which no field of the schema accepts.
+fn without_floats(value: &Value) -> Value {
+    match value {
+        Value::Number(number) if number.is_f64() => Value::Null,
+        Value::Array(items) => items.iter().map(without_floats).collect(),
+        Value::Object(fields) => fields
+            .iter()
+            .map(|(key, item)| (key.clone(), without_floats(item)))
+            .collect(),
+        other => other.clone(),
     }
-    let last = error
-        .schema_path
-        .as_str()
-        .rsplit('/')
-        .next()
-        .unwrap_or_default();
-    KEYWORDS.into_iter().find(|k| *k == last).unwrap_or("other")
 }
 
-/// Where an instance path leads: the case, the field's path as messages
-/// spell it, and the schema that field has (none for an unknown field).
-#[derive(Clone)]
+/// Where an error is: the case, the field's path as messages spell it, and
+/// the field's schema (none for an unknown field).
 struct At<'s> {
     case: Option<usize>,
     field: String,
     node: Option<&'s Value>,
-    /// The node's object shape: its fields, and whether it is a map.
-    shape: Shape<'s>,
 }
 
-/// What [`step`] needs of an object's schema.
-#[derive(Clone, Copy, Default)]
-struct Shape<'s> {
-    properties: Option<&'s serde_json::Map<String, Value>>,
-    is_map: bool,
-}
-
-impl<'s> Shape<'s> {
-    fn of(node: Option<&'s Value>) -> Self {
-        let get = |keyword| node.and_then(|node| node.get(keyword));
-        Shape {
-            properties: get("properties").and_then(Value::as_object),
-            is_map: get("additionalProperties").is_some_and(Value::is_object),
-        }
+impl<'s> At<'s> {
+    fn get(&self, keyword: &str) -> Option<&'s Value> {
+        self.node.and_then(|node| node.get(keyword))
     }
-}
 
-impl At<'_> {
     fn wants_integer(&self) -> bool {
         self.get("type").and_then(Value::as_str) == Some("integer")
-    }
-
-    fn get(&self, keyword: &str) -> Option<&Value> {
-        self.node.and_then(|node| node.get(keyword))
     }
 
     /// The integer range the schema gives, as text.
@@ -156,109 +107,58 @@ impl At<'_> {
         let bound = |keyword| self.get(keyword).map_or("?".to_owned(), Value::to_string);
         (bound("minimum"), bound("maximum"))
     }
-}
 
-/// Follows a JSON pointer (`/cases/0/messages/1/id`) through the value and
-/// the schema side by side; `cases[i]` becomes the case, the rest the field.
-/// A case's place starts from `case` (its schema, found once per file).
-fn locate<'s>(schema: &'s Value, case: &At<'s>, root: &Value, pointer: &str) -> At<'s> {
-    let unescape = |raw: &str| Cow::Owned(raw.replace("~1", "/").replace("~0", "~"));
-    if let Some(rest) = pointer.strip_prefix("/cases/") {
-        let (index, rest) = rest.split_once('/').unwrap_or((rest, ""));
-        if let Ok(index) = index.parse::<usize>() {
-            let at = At {
-                case: Some(index),
-                ..case.clone()
-            };
-            let value = root.get("cases").and_then(|cases| cases.get(index));
-            let segments = (!rest.is_empty()).then(|| rest.split('/').map(unescape));
-            return walk(schema, at, value, segments.into_iter().flatten());
-        }
-    }
-    let segments = pointer.split('/').skip(1).map(unescape);
-    walk(schema, At::top(schema), Some(root), segments)
-}
-
-impl<'s> At<'s> {
-    /// The file itself.
-    fn top(schema: &'s Value) -> Self {
-        At {
-            case: None,
-            field: String::new(),
-            node: Some(schema),
-            shape: Shape::of(Some(schema)),
-        }
-    }
-
-    /// A case, before its index is known.
-    fn case(schema: &'s Value) -> Self {
-        let node = schema
-            .pointer("/properties/cases/items")
-            .map(|node| resolve(schema, node));
-        At {
-            node,
-            shape: Shape::of(node),
-            ..At::top(schema)
+    /// The path of the field `name` of this object: `field.name`, or for
+    /// an entry of a map (`failures`), `field."name"`.
+    fn child(&self, name: &str) -> String {
+        let known = self.get("properties").and_then(|p| p.get(name)).is_some();
+        let map = self
+            .get("additionalProperties")
+            .is_some_and(Value::is_object);
+        if map && !known {
+            format!("{}.{name:?}", self.field)
+        } else if self.field.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{}.{name}", self.field)
         }
     }
 }
 
-fn walk<'s, 'a>(
-    schema: &'s Value,
-    mut at: At<'s>,
-    mut value: Option<&Value>,
-    segments: impl Iterator<Item = Cow<'a, str>>,
-) -> At<'s> {
-    for segment in segments {
-        if let Some(Value::Array(items)) = value {
+/// Follows a JSON pointer (`/cases/0/messages/1/id`) through the schema:
+/// `cases[i]` becomes the case, the rest the field. An error is only ever
+/// inside an array the schema has `items` for.
+fn locate<'s>(schema: &'s Value, pointer: &str) -> At<'s> {
+    let mut at = At {
+        case: None,
+        field: String::new(),
+        node: Some(schema),
+    };
+    for segment in pointer.split('/').skip(1) {
+        let segment = segment.replace("~1", "/").replace("~0", "~");
+        let node = if let Some(items) = at.get("items") {
             let index = segment.parse().unwrap_or(usize::MAX);
-            value = items.get(index);
             if at.case.is_none() && at.field == "cases" {
                 at.case = Some(index);
                 at.field.clear();
             } else {
-                let _ = write!(at.field, "[{index}]");
+                at.field = format!("{}[{index}]", at.field);
             }
-            at.node = at.node.and_then(|node| node.get("items"));
+            Some(items)
         } else {
-            value = value.and_then(|value| value.get(segment.as_ref()));
-            at.field = step(at.shape, &at.field, &segment);
-            at.node = at.node.and_then(|node| {
-                let property = node.get("properties").and_then(|p| p.get(segment.as_ref()));
-                property.or_else(|| node.get("additionalProperties").filter(|e| e.is_object()))
-            });
-        }
-        at.node = at.node.map(|node| resolve(schema, node));
-        at.shape = Shape::of(at.node);
+            let property = at.get("properties").and_then(|p| p.get(&segment));
+            let node = property.or_else(|| at.get("additionalProperties"));
+            at.field = at.child(&segment);
+            node.filter(|node| node.is_object())
+        };
+        // A `$ref` is to a node of the file's own (`#/$defs/...`).
+        at.node = node.map(|node| {
+            let target = node.get("$ref").and_then(Value::as_str);
+            let pointer = target.and_then(|target| target.strip_prefix('#'));
+            pointer.and_then(|p| schema.pointer(p)).unwrap_or(node)
+        });
     }
     at
-}
-
-/// The path of the field `name` of an object at `field` whose schema has
-/// `shape`: `field.name`, or for an entry of a map, `field."name"`.
-fn step(shape: Shape<'_>, field: &str, name: &str) -> String {
-    let known = shape.properties.is_some_and(|p| p.contains_key(name));
-    if !known && shape.is_map {
-        format!("{field}.{name:?}")
-    } else {
-        join(field, name)
-    }
-}
-
-/// A schema node, its `$ref` followed (only `#/...` refs: the file's own).
-fn resolve<'s>(schema: &'s Value, mut node: &'s Value) -> &'s Value {
-    for _ in 0..8 {
-        let target = node
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|reference| reference.strip_prefix('#'))
-            .and_then(|pointer| schema.pointer(pointer));
-        match target {
-            Some(target) => node = target,
-            None => break,
-        }
-    }
-    node
 }
 
 /// An error in the harness's words: each with the field it is about, when
@@ -266,10 +166,10 @@ fn resolve<'s>(schema: &'s Value, mut node: &'s Value) -> &'s Value {
 fn words(
     at: &At<'_>,
     error: &jsonschema::ValidationError<'_>,
+    instance: &Value,
     say: &mut impl FnMut(Option<&str>, String),
 ) {
     let mut here = |message: String| say(None, message);
-    let instance = error.instance.as_ref();
     match &error.kind {
         Kind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
@@ -281,7 +181,10 @@ fn words(
                 say(Some(name), problem.clone());
             }
         }
-        Kind::Type { .. } => here(format!("must be {}, not {}", wanted(at), kind_of(instance))),
+        Kind::Type { .. } => match instance.as_f64() {
+            Some(x) if instance.is_f64() && at.wants_integer() => here(float_message(at, x)),
+            _ => here(format!("must be {}, not {}", wanted(at), kind_of(instance))),
+        },
         Kind::Minimum { .. } | Kind::Maximum { .. } => {
             let (min, max) = at.range();
             here(format!("must be from {min} to {max}, not {instance}"))
@@ -343,7 +246,7 @@ fn wanted(at: &At<'_>) -> String {
 }
 
 /// What kind of value this is, for "not ...".
-pub(super) fn kind_of(value: &Value) -> &'static str {
+fn kind_of(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -355,58 +258,8 @@ pub(super) fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-/// A path step of [`find_floats`]' walk.
-enum Step<'v> {
-    Key(&'v str),
-    Index(usize),
-}
-
-/// Every number written with a fraction or an exponent (or too large for
-/// 64 bits) where the schema wants an integer, found by walking `value`
-/// (at `path` in the file `root`): out of range, or else to be written as
-/// an integer. Builds no path until it finds one.
-fn find_floats<'v>(
-    schema: &Value,
-    root: &Value,
-    value: &'v Value,
-    path: &mut Vec<Step<'v>>,
-    out: &mut Vec<Problem>,
-) {
-    let mut inner = |step, item: &'v Value, path: &mut Vec<Step<'v>>| {
-        path.push(step);
-        find_floats(schema, root, item, path, out);
-        path.pop();
-    };
-    match value {
-        Value::Array(items) => {
-            for (index, item) in items.iter().enumerate() {
-                inner(Step::Index(index), item, path);
-            }
-        }
-        Value::Object(fields) => {
-            for (key, item) in fields {
-                inner(Step::Key(key), item, path);
-            }
-        }
-        Value::Number(number) if number.is_f64() => {
-            let segments = path.iter().map(|step| match step {
-                Step::Key(key) => Cow::Borrowed(*key),
-                Step::Index(index) => Cow::Owned(index.to_string()),
-            });
-            let at = walk(schema, At::top(schema), Some(root), segments);
-            if let (true, Some(x)) = (at.wants_integer(), number.as_f64()) {
-                out.push(Problem {
-                    message: float_message(&at, x),
-                    case: at.case,
-                    field: at.field,
-                    keyword: "type",
-                });
-            }
-        }
-        _ => {}
-    }
-}
-
+/// A number written with a fraction or an exponent where an integer is
+/// wanted: out of range, or else to be written as an integer.
 fn float_message(at: &At<'_>, x: f64) -> String {
     let bound = |keyword| at.get(keyword).and_then(Value::as_f64);
     let (min, max) = at.range();
@@ -419,5 +272,19 @@ fn float_message(at: &At<'_>, x: f64) -> String {
             )
         }
     };
-    format!("must be from {min} to {max}, not {}: too {side}", plain(x))
+    // Whole digits where they are exact.
+    let x = if x.abs() < 1e21 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:e}")
+    };
+    format!("must be from {min} to {max}, not {x}: too {side}")
+}
+
+/// What is wrong with a failure key that is no attempt number.
+pub(super) fn not_an_attempt(key: &str) -> String {
+    format!(
+        "{key:?} is not an attempt number: write a decimal from 1 to {MAX_ID} without sign, leading \
+         zero or spaces"
+    )
 }

@@ -14,36 +14,22 @@ use outbox_cases::CaseSpec;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::checker::{not_an_attempt, Checker};
 use super::json;
-use super::problems::{self, Problem};
+use super::problems::{self, not_an_attempt, Problem};
 use super::{name_problem, Case, CaseError, Draft, MAX_ID};
 
 /// The cases of one file's text; what is wrong goes to `errors`.
 pub fn parse_file(file: &Path, text: &str, errors: &mut Vec<CaseError>) -> Vec<Case> {
-    parse_cases(file, text, errors, ExpectRule::Required)
-        .into_iter()
-        .map(|draft| draft.case)
-        .collect()
+    let drafts = parse_cases(file, text, errors, false);
+    drafts.into_iter().map(|draft| draft.case).collect()
 }
 
 /// Like [`parse_file`], for `make bless`: a case may lack `expect`.
 pub fn parse_drafts(file: &Path, text: &str, errors: &mut Vec<CaseError>) -> Vec<Draft> {
-    parse_cases(file, text, errors, ExpectRule::Optional)
+    parse_cases(file, text, errors, true)
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum ExpectRule {
-    Required,
-    Optional,
-}
-
-fn parse_cases(
-    file: &Path,
-    text: &str,
-    errors: &mut Vec<CaseError>,
-    rule: ExpectRule,
-) -> Vec<Draft> {
+fn parse_cases(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) -> Vec<Draft> {
     if text.starts_with('\u{feff}') {
         // serde_json would say "expected value at line 1 column 1", and an
         // editor does not show the mark: name it.
@@ -82,7 +68,7 @@ fn parse_cases(
         while let Some(problem) = problems.next_if(|p| p.case == Some(index)) {
             mine.push(problem);
         }
-        drafts.extend(parse_case(&mut check, index, item, mine, rule));
+        drafts.extend(parse_case(&mut check, index, item, mine, bless));
     }
     drafts
 }
@@ -96,17 +82,15 @@ fn parse_case(
     index: usize,
     item: &Value,
     mut problems: Vec<Problem>,
-    rule: ExpectRule,
+    bless: bool,
 ) -> Option<Draft> {
     check.case = Some(format!("#{} (cases[{index}])", index + 1));
     let before = check.errors.len();
-    let bless_computes = |p: &Problem| rule == ExpectRule::Optional && is_expect(p);
-    problems.retain(|p| !said_by_rules(p) && !bless_computes(p));
+    problems.retain(|p| !(said_by_rules(p) || (bless && is_expect(p))));
     let empty = Map::new();
     let fields = item.as_object().unwrap_or(&empty);
     let clean = |field: &str| !problems.iter().any(|p| within(&p.field, field));
-    let [description_ok, messages_ok, passes_ok, sent_ok] =
-        ["description", "messages", "passes", "expect.sent"].map(clean);
+    let [messages_ok, passes_ok, sent_ok] = ["messages", "passes", "expect.sent"].map(clean);
     if let Some(name) = fields.get("name").and_then(Value::as_str) {
         check.name(name);
     }
@@ -120,66 +104,39 @@ fn parse_case(
         };
         check.fail(problem.field, message);
     }
-    let description = fields.get("description").and_then(Value::as_str);
-    if let (true, Some(description)) = (description_ok, description) {
+    // The schema's only word on a description string is said by the rule.
+    if let Some(description) = fields.get("description").and_then(Value::as_str) {
         check.description(description);
     }
     if let Some(failures) = fields.get("failures").and_then(Value::as_object) {
         check.attempts(failures);
     }
-    if check.errors.len() > before {
-        rules_on_values(check, fields, [messages_ok, passes_ok, sent_ok]);
-        return None;
-    }
-    let draft = into_draft(check, item)?;
-    let (scenario, expect) = (&draft.case.scenario, &draft.case.expect);
-    let rows = &scenario.messages;
-    check.ids_increase(rows.iter().map(|row| row.id));
-    check.written_after(
-        rows.iter().map(|row| row.written_after_pass),
-        scenario.passes,
-    );
-    if draft.has_expect {
-        check.one_list_per_pass(expect.sent.len(), scenario.passes);
-    }
-    (check.errors.len() == before).then_some(draft)
-}
-
-/// The rules on a case that has problems already, read from its value: each
-/// where the fields it needs have none.
-fn rules_on_values(check: &mut Checker<'_>, fields: &Map<String, Value>, clean: [bool; 3]) {
-    let [messages_ok, passes_ok, sent_ok] = clean;
     let rows = fields.get("messages").and_then(Value::as_array);
     let passes = fields.get("passes").and_then(Value::as_u64);
-    let sent = fields
-        .get("expect")
-        .and_then(|e| e.get("sent"))
-        .and_then(Value::as_array);
+    let sent = fields.get("expect").and_then(|e| e.get("sent"));
+    // A row's integer field, 0 when absent (the schema has checked its type).
+    let number = |row: &Value, field| row.get(field).and_then(Value::as_u64).unwrap_or(0);
     if let (true, Some(rows)) = (messages_ok, rows) {
         check.ids_increase(rows.iter().map(|row| number(row, "id")));
-    }
-    if let (true, true, Some(rows), Some(passes)) = (messages_ok, passes_ok, rows, passes) {
-        check.written_after(
-            rows.iter().map(|row| number(row, "written_after_pass")),
-            passes,
-        );
+        if let (true, Some(passes)) = (passes_ok, passes) {
+            let passes_of_rows = rows.iter().map(|row| number(row, "written_after_pass"));
+            check.written_after(passes_of_rows, passes);
+        }
     }
     if let (true, true, Some(sent), Some(passes)) = (sent_ok, passes_ok, sent, passes) {
-        check.one_list_per_pass(sent.len(), passes);
+        check.one_list_per_pass(sent.as_array().map_or(0, Vec::len), passes);
     }
-}
-
-/// A case with no problem, read into the model. The model refusing what
-/// the schema accepted is the two drifting apart: said, never a panic.
-fn into_draft(check: &mut Checker<'_>, item: &Value) -> Option<Draft> {
-    let spec = match CaseSpec::deserialize(item) {
-        Ok(spec) => spec,
-        Err(e) => {
+    if check.errors.len() > before {
+        return None;
+    }
+    // The model refusing what the schema accepted is the two drifting
+    // apart: said, never a panic.
+    let spec = CaseSpec::deserialize(item)
+        .map_err(|e| {
             let problem = format!("cases/schema.json accepts it but the case model does not: {e}");
             check.fail("", problem);
-            return None;
-        }
-    };
+        })
+        .ok()?;
     let has_expect = spec.expect.is_some();
     let (name, description, scenario, expect) = spec.into_parts();
     let case = Case {
@@ -196,7 +153,7 @@ fn into_draft(check: &mut Checker<'_>, item: &Value) -> Option<Draft> {
 /// pattern, length and reserved names (the rules `make new-case` applies
 /// too), and an empty description.
 fn said_by_rules(problem: &Problem) -> bool {
-    let keyword = problem.keyword;
+    let keyword = problem.keyword.as_str();
     match problem.field.as_str() {
         "name" => ["pattern", "maxLength", "not"].contains(&keyword),
         "description" => keyword == "minLength",
@@ -218,7 +175,26 @@ fn within(at: &str, field: &str) -> bool {
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('.') || rest.starts_with('['))
 }
 
+/// Records the problems of one file, each under the case being checked,
+/// instead of stopping at the first.
+struct Checker<'a> {
+    file: &'a Path,
+    case: Option<String>,
+    errors: &'a mut Vec<CaseError>,
+}
+
 impl Checker<'_> {
+    /// Records a problem with `field` (`""`: the case, or the file, itself).
+    fn fail(&mut self, field: impl Into<String>, problem: String) {
+        let field: String = field.into();
+        self.errors.push(CaseError {
+            file: self.file.to_path_buf(),
+            case: self.case.clone(),
+            field: (!field.is_empty()).then_some(field),
+            problem,
+        });
+    }
+
     /// The name's rules; a good name names the case in later messages.
     fn name(&mut self, name: &str) {
         match name_problem(name) {
@@ -303,9 +279,4 @@ impl Checker<'_> {
             );
         }
     }
-}
-
-/// A row's integer field, 0 when absent (the schema has checked its type).
-fn number(row: &Value, field: &str) -> u64 {
-    row.get(field).and_then(Value::as_u64).unwrap_or(0)
 }
