@@ -118,8 +118,6 @@ fn run(options: &Options) -> Result<ExitCode, String> {
         if let Some(finding) = &lane.finding {
             println!("{}", finding.report(&lane.name));
         }
-    }
-    for lane in &lanes {
         if let Some(fault) = &lane.fault {
             println!(
                 "The {} runner faulted {fault}\n(a runner fault, not a wrong result: not shrunk, not saved)\n",
@@ -320,7 +318,7 @@ fn save(path: &std::path::Path, lanes: &[Lane], table: &[Case]) -> Result<(), St
         .iter()
         .filter_map(|l| Some((&l.name, l.finding.as_ref()?)))
     {
-        if finding.reference_is_right {
+        if finding.reference_broken.is_none() {
             found.push(language);
             let case = finding.shrunk.clone();
             drafts.push(Draft {

@@ -32,9 +32,9 @@ pub struct Finding {
     pub shrunk: Case,
     /// What is wrong with the shrunk scenario.
     pub shrunk_problem: String,
-    /// Whether the reference satisfies every property on the shrunk case,
-    /// so its `expect` can be trusted.
-    pub reference_is_right: bool,
+    /// The property the reference breaks on the shrunk case, if any: then
+    /// its `expect` cannot be trusted.
+    pub reference_broken: Option<String>,
 }
 
 /// Shrinks scenario `index` of `seed`, which `runner` gets wrong, to the
@@ -80,7 +80,7 @@ pub fn shrink(runner: &dyn Runner, seed: u64, index: usize, problem: String) -> 
         }
     }
     let expect = oracle::try_expect(&scenario).unwrap_or_default();
-    let reference_is_right = properties::check(&scenario, &expect).is_ok();
+    let reference_broken = properties::check(&scenario, &expect).err();
     let shrunk = Case {
         file: "(generated)".into(),
         name: format!("regression_s{seed}_{index}"),
@@ -97,7 +97,7 @@ pub fn shrink(runner: &dyn Runner, seed: u64, index: usize, problem: String) -> 
         problem,
         shrunk,
         shrunk_problem,
-        reference_is_right,
+        reference_broken,
     }
 }
 
@@ -167,18 +167,14 @@ impl Finding {
             self.shrunk.scenario.messages.len(),
             self.shrunk_problem
         );
-        if self.reference_is_right {
-            text.push_str("\nAs a ready case (expect from the reference; `make fuzz SAVE=1` appends such cases to cases/regressions.json):\n");
-            text.push_str(&layout::case_text(&self.shrunk, true, 0));
-        } else {
-            let broken = properties::check(&self.shrunk.scenario, &self.shrunk.expect)
-                .err()
-                .unwrap_or_default();
-            text.push_str(&format!(
+        match &self.reference_broken {
+            None => text.push_str("\nAs a ready case (expect from the reference; `make fuzz SAVE=1` appends such cases to cases/regressions.json):\n"),
+            Some(broken) => text.push_str(&format!(
                 "\nThe reference is wrong here too ({broken}), so no expect can be trusted; the case without it:\n"
-            ));
-            text.push_str(&layout::case_text(&self.shrunk, false, 0));
+            )),
         }
+        let trusted = self.reference_broken.is_none();
+        text.push_str(&layout::case_text(&self.shrunk, trusted, 0));
         text.push('\n');
         text
     }
