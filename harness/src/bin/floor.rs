@@ -33,7 +33,7 @@ const KEEP: usize = 256 * 1024 * 1024;
 /// it must give.
 struct Job {
     command: exec::Command,
-    input: Vec<u8>,
+    stdin: Stdin,
     lines: Option<usize>,
     code: i32,
 }
@@ -76,31 +76,36 @@ fn jobs() -> Result<Vec<Job>, String> {
     all.extend(protocol::refusal_requests());
     let count = all.len();
     let requests: String = all.iter().map(|r| format!("{}\n", r.line)).collect();
+    let requests = requests.into_bytes();
     let fixtures = suite.fixtures()?;
     let mut jobs = Vec::new();
     // Every language, as make test's: one that is not ready is an error.
     for ready in suite.ready_languages("floor", &[], |_| false)? {
-        let mut job = |mut command: exec::Command, input: &[u8], lines, code| {
+        let mut job = |mut command: exec::Command, stdin, lines, code| {
             (command.deadline, command.keep) = (DEADLINE, KEEP);
-            let input = input.to_vec();
             jobs.push(Job {
                 command,
-                input,
+                stdin,
                 lines,
                 code,
             });
         };
         let runner = suite.runner(ready).command;
-        job(runner, requests.as_bytes(), Some(count), 0);
+        job(runner, Stdin::Bytes(requests.clone()), Some(count), 0);
         for config in [&suite.demo.config, &fixtures.second] {
-            job(suite.demo.command(ready, config, KEEP), &[], None, 0);
+            job(
+                suite.demo.command(ready, config, KEEP),
+                Stdin::Null,
+                None,
+                0,
+            );
         }
         for config in &fixtures.bad {
             let demo = suite.demo.command(ready, &config.path, KEEP);
-            job(demo, &[], None, BAD_CONFIG_EXIT);
+            job(demo, Stdin::Null, None, BAD_CONFIG_EXIT);
         }
         let unit = executor::unit_command(ready, &suite.root, DEADLINE);
-        job(unit, &[], None, 0);
+        job(unit, Stdin::Null, None, 0);
     }
     Ok(jobs)
 }
@@ -126,13 +131,8 @@ fn run(jobs: &[Job]) -> Vec<String> {
 /// group, a deadline, bounded output), and says what went wrong, if any.
 fn start_and_wait(job: &Job) -> Option<String> {
     let shown = job.command.argv.join(" ");
-    let stdin = if job.input.is_empty() {
-        Stdin::Null
-    } else {
-        Stdin::Bytes(job.input.clone())
-    };
     let started = Instant::now();
-    let output = exec::run(&job.command, stdin);
+    let output = exec::run(&job.command, job.stdin.clone());
     if std::env::var_os("FLOOR_VERBOSE").is_some() {
         eprintln!("{:>7.3} s  {shown}", started.elapsed().as_secs_f64());
     }

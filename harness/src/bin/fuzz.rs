@@ -7,6 +7,7 @@
 //! [--language NAME]...` (a count, a time budget, or both: it stops at the
 //! first reached; every available language unless some are named).
 
+use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -256,12 +257,10 @@ fn check_batch(
 /// runner fault is the runner's: reported, never shrunk nor saved. Returns
 /// how many scenarios some language failed.
 fn record(lanes: &mut [Lane], checked: Vec<Checked>, seed: u64) -> u64 {
-    let mut bad: Vec<usize> = (checked.iter())
+    let bad: HashSet<usize> = (checked.iter())
         .flat_map(|c| &c.problems)
         .map(|p| p.index)
         .collect();
-    bad.sort_unstable();
-    bad.dedup();
     for (lane, checked) in lanes.iter_mut().zip(checked) {
         let fault = (checked.problems.iter().find(|p| p.fault))
             .map(|p| format!("on scenario {} of seed {seed}: {}", p.index, p.text))
