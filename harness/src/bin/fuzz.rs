@@ -39,18 +39,20 @@ fn parse_args() -> Result<Options, String> {
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
-        let mut value = |name: &str| {
-            args.next()
-                .filter(|v| !v.is_empty())
-                .ok_or_else(|| format!("{name} needs a value"))
+        let mut value = || {
+            (args.next().filter(|v| !v.is_empty())).ok_or_else(|| format!("{flag} needs a value"))
+        };
+        let mut number = || {
+            let text = value()?;
+            (text.parse::<u64>()).map_err(|_| format!("{text:?} is not a whole number"))
         };
         match flag.as_str() {
-            "--seed" => options.seed = number(&value("--seed")?)?,
-            "--count" => options.count = Some(number(&value("--count")?)?),
-            "--seconds" => options.budget = Some(Duration::from_secs(number(&value("--seconds")?)?)),
-            "--batch" => options.batch = number(&value("--batch")?)?.max(1),
+            "--seed" => options.seed = number()?,
+            "--count" => options.count = Some(number()?),
+            "--seconds" => options.budget = Some(Duration::from_secs(number()?)),
+            "--batch" => options.batch = number()?.max(1),
             "--save" => options.save = true,
-            "--language" => options.only.push(value("--language")?),
+            "--language" => options.only.push(value()?),
             other => return Err(format!("unknown argument {other:?}; usage: fuzz [--seed N] [--count N] [--seconds S] [--batch N] [--save] [--language NAME]...")),
         }
     }
@@ -58,11 +60,6 @@ fn parse_args() -> Result<Options, String> {
         options.count = Some(20_000);
     }
     Ok(options)
-}
-
-fn number(text: &str) -> Result<u64, String> {
-    text.parse()
-        .map_err(|_| format!("{text:?} is not a whole number"))
 }
 
 fn main() -> ExitCode {
