@@ -369,19 +369,14 @@ fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
 
 #[test]
 fn a_scenario_the_reference_refuses_is_named() {
-    use parity::differential::generate::{Drawn, DrawnRow};
-    let row = |id| DrawnRow {
-        id,
-        aggregate: 0,
-        written_after_pass: 0,
-    };
-    let drawn = Drawn {
-        rows: vec![row(2), row(1)],
-        failures: Default::default(),
+    use parity::table::{Row, Scenario};
+    let scenario = Scenario {
         batch_size: 1,
+        messages: vec![Row::new(2, "order-1", "E1"), Row::new(1, "order-1", "E2")],
         passes: 1,
+        ..Default::default()
     };
-    let why = parity::differential::case_pair(&drawn, 7, 42).unwrap_err();
+    let why = parity::differential::case_pair(&scenario, 7, 42).unwrap_err();
     assert!(
         why.contains("the reference fails on generated scenario 42 of seed 7"),
         "{why}"

@@ -60,34 +60,30 @@ fn side_by_side(suite: &Suite) {
     println!(
         "\n## Warm make test (every trial) and the floor, median of {SIDE_BY_SIDE}, interleaved"
     );
-    let floor = command(suite, &["target/release/floor"]);
     let all = make_test(suite, &[]);
+    let floor = command(suite, &["target/release/floor"]);
     let _ = exec::run(&all, Stdin::Null);
-    let (mut tests, mut floors) = (Vec::new(), Vec::new());
+    let mut runs = [Vec::new(), Vec::new()];
     for _ in 0..SIDE_BY_SIDE {
-        tests.push(measure(&all));
-        floors.push(measure(&floor));
+        runs[0].push(measure(&all));
+        runs[1].push(measure(&floor));
     }
-    let wall_of = |runs: &[Cost]| median(runs.iter().map(|c| c.wall).collect());
-    let cpu_of = |runs: &[Cost]| median(runs.iter().map(|c| c.cpu).collect());
-    let (test, floor) = (wall_of(&tests), wall_of(&floors));
-    let (test_cpu, floor_cpu) = (cpu_of(&tests), cpu_of(&floors));
-    println!(
-        "  make test: {:>6.2} s, CPU {:>5.2} s  (runs: {})",
-        test.as_secs_f64(),
-        test_cpu.as_secs_f64(),
-        seconds(&tests)
-    );
-    println!(
-        "  floor:     {:>6.2} s, CPU {:>5.2} s  (runs: {})",
-        floor.as_secs_f64(),
-        floor_cpu.as_secs_f64(),
-        seconds(&floors)
-    );
+    let [test, floor] = runs.each_ref().map(|runs| Cost::median(runs));
+    for (label, runs, cost) in [("make test:", &runs[0], test), ("floor:", &runs[1], floor)] {
+        let shown: Vec<String> = (runs.iter())
+            .map(|c| format!("{:.2}", c.wall.as_secs_f64()))
+            .collect();
+        println!(
+            "  {label:<11}{:>6.2} s, CPU {:>5.2} s  (runs: {})",
+            cost.wall.as_secs_f64(),
+            cost.cpu.as_secs_f64(),
+            shown.join(" ")
+        );
+    }
     println!(
         "  overhead:  {:.2}x the floor's wall time, {:.2}x its CPU time",
-        test.as_secs_f64() / floor.as_secs_f64(),
-        test_cpu.as_secs_f64() / floor_cpu.as_secs_f64()
+        test.wall.as_secs_f64() / floor.wall.as_secs_f64(),
+        test.cpu.as_secs_f64() / floor.cpu.as_secs_f64()
     );
 }
 
@@ -96,11 +92,7 @@ fn side_by_side(suite: &Suite) {
 /// whole wall time.
 fn trial_costs(suite: &Suite, languages: &[&Language]) {
     println!("\n## CPU time of each trial kind, s (make test T=<trial> ARGS=--exact, user + sys of every process, median of 3, less an empty selection's); the last column: wall time of make test T=.../<language>");
-    let empty = median(
-        (0..3)
-            .map(|_| measure(&make_test(suite, &["T=no-trial-has-this-name"])).cpu)
-            .collect(),
-    );
+    let empty = median_of(3, &make_test(suite, &["T=no-trial-has-this-name"])).cpu;
     println!("  (an empty selection: CPU {:.2} s)", empty.as_secs_f64());
     print!("  {:<12}", "language");
     for kind in kinds() {
@@ -127,24 +119,22 @@ fn trial_row(suite: &Suite, language: &Language, empty: Duration) {
             ),
         };
         let run = make_test(suite, &[&filter, &args]);
-        let cost = median((0..3).map(|_| measure(&run).cpu).collect());
+        let cost = median_of(3, &run).cpu;
         print!(" {:>11.2}", cost.saturating_sub(empty).as_secs_f64());
     }
     let whole = make_test(suite, &[&format!("T={PREFIX}/{}/", language.name)]);
-    let cost = median((0..3).map(|_| measure(&whole).wall).collect());
-    println!(" {:>11.2}", cost.as_secs_f64());
+    println!(" {:>11.2}", median_of(3, &whole).wall.as_secs_f64());
 }
 
 /// Each runner's bare start-up (empty input): the floor under every case.
 fn start_ups(suite: &Suite, languages: &[&Language]) {
     println!("\n## Bare start-up of each runner (empty input), median of 10");
     for language in languages {
-        let runner = suite.runner(language);
-        let times: Vec<Duration> = (0..10).map(|_| wall(&runner.command)).collect();
+        let start_up = median_of(10, &suite.runner(language).command).wall;
         println!(
             "  {:<12} {:>6.1} ms",
             language.name,
-            median(times).as_secs_f64() * 1000.0
+            start_up.as_secs_f64() * 1000.0
         );
     }
 }
@@ -168,11 +158,44 @@ struct Cost {
     cpu: Duration,
 }
 
+impl Cost {
+    /// The median wall time and the median CPU time of `runs`.
+    fn median(runs: &[Cost]) -> Cost {
+        let median = |of: fn(&Cost) -> Duration| {
+            let mut times: Vec<Duration> = runs.iter().map(of).collect();
+            times.sort();
+            times[times.len() / 2]
+        };
+        Cost {
+            wall: median(|c| c.wall),
+            cpu: median(|c| c.cpu),
+        }
+    }
+}
+
+/// The median cost of `n` runs of `command`.
+fn median_of(n: usize, command: &exec::Command) -> Cost {
+    let runs: Vec<Cost> = (0..n).map(|_| measure(command)).collect();
+    Cost::median(&runs)
+}
+
+/// What one run (stdin empty) cost; a run that fails is reported, since
+/// its time would be meaningless.
 fn measure(command: &exec::Command) -> Cost {
     let before = children_cpu();
-    let wall = wall(command);
+    let started = Instant::now();
+    match exec::run(command, Stdin::Null) {
+        Ok(output) if output.success() => {}
+        Ok(output) => eprintln!(
+            "bench: `{}` failed ({}):\n{}",
+            command.label,
+            output.describe(),
+            parity::text::tail(&output.stdout.text(), 20)
+        ),
+        Err(e) => eprintln!("bench: `{}` could not start: {e}", command.label),
+    }
     Cost {
-        wall,
+        wall: started.elapsed(),
         cpu: children_cpu().saturating_sub(before),
     }
 }
@@ -193,31 +216,6 @@ fn children_cpu() -> Duration {
     time(usage.ru_utime) + time(usage.ru_stime)
 }
 
-/// The wall time of one run (stdin empty); a run that fails is
-/// reported, since its time would be meaningless.
-fn wall(command: &exec::Command) -> Duration {
-    let started = Instant::now();
-    match exec::run(command, Stdin::Null) {
-        Ok(output) if output.success() => {}
-        Ok(output) => eprintln!(
-            "bench: `{}` failed ({}):\n{}",
-            command.label,
-            output.describe(),
-            parity::text::tail(&output.stdout.text(), 20)
-        ),
-        Err(e) => eprintln!("bench: `{}` could not start: {e}", command.label),
-    }
-    started.elapsed()
-}
-
-fn seconds(costs: &[Cost]) -> String {
-    let shown: Vec<String> = costs
-        .iter()
-        .map(|c| format!("{:.2}", c.wall.as_secs_f64()))
-        .collect();
-    shown.join(" ")
-}
-
 /// The 1, 5 and 15 minute load averages, as the kernel reports them.
 fn load() -> String {
     std::fs::read_to_string("/proc/loadavg")
@@ -228,9 +226,4 @@ fn load() -> String {
                 .join(" ")
         })
         .unwrap_or_else(|_| "unknown".to_owned())
-}
-
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
 }

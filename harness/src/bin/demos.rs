@@ -10,25 +10,18 @@ use parity::judge::{emit, Verdict};
 use parity::suite::Suite;
 
 fn main() -> ExitCode {
-    let suite = match Suite::from_env() {
-        Ok(suite) => suite,
-        Err(message) => {
-            eprintln!("demo: {message}");
-            return ExitCode::FAILURE;
-        }
-    };
+    run().unwrap_or_else(|why| {
+        eprintln!("demo: {why}");
+        ExitCode::FAILURE
+    })
+}
+
+/// Fails (with why) only when the Rust demo could not give the transcript.
+fn run() -> Result<ExitCode, String> {
+    let suite = Suite::from_env()?;
     let reference = suite.reference();
-    let transcript = match suite
-        .ready(reference)
-        .map_err(|why| why.to_string())
-        .and_then(|rust| suite.demo.run(rust, &suite.demo.config))
-    {
-        Ok(transcript) => transcript,
-        Err(why) => {
-            eprintln!("demo: {why}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let rust = suite.ready(reference).map_err(|why| why.to_string())?;
+    let transcript = suite.demo.run(rust, &suite.demo.config)?;
     println!("=== {} demo ===\n{transcript}", reference.name());
     let mut all_match = true;
     for port in suite.ports.iter().filter(|p| p.name() != reference.name()) {
@@ -50,9 +43,9 @@ fn main() -> ExitCode {
             }
         }
     }
-    if all_match {
+    Ok(if all_match {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
-    }
+    })
 }

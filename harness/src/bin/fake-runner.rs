@@ -12,7 +12,7 @@
 //! (100 MB, over it); whole-runner faults: `no-block` (a relay whose
 //! block-on-failure line is gone, the planted bug the differential run must
 //! find), `cannot-start` (exits at once like a syntax error), `exit-after`
-//! (answers every case, then exits 1); and as a demo, `demo-forever <config>`
+//! (answers every case, then exits 4); and as a demo, `demo-forever <config>`
 //! prints without end.
 //!
 //! `FAKE_PIDS=<file>`: the pids of the runner and of any grandchild it
@@ -23,6 +23,10 @@ use std::io::{self, BufRead, Write};
 use std::process::{Command, ExitCode};
 use std::time::Duration;
 
+use outbox::{Broker, MessageId, OutboxTable};
+use outbox_cases::protocol::{decode, Request};
+use parity::oracle::passes::{self, Hook, Pass};
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [fault, target] = args.as_slice() else {
@@ -30,8 +34,14 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let mut out = io::stdout().lock();
-    if let Some(code) = before_input(fault, &mut out) {
-        return code;
+    if fault == "demo-forever" {
+        while writeln!(out, "the demo that never ends").is_ok() {}
+        return ExitCode::FAILURE;
+    }
+    record(&std::process::id().to_string());
+    if fault == "cannot-start" {
+        eprintln!("  File \"runner.py\", line 1\nSyntaxError: invalid syntax (fake)");
+        return ExitCode::FAILURE;
     }
     for line in io::stdin().lock().lines() {
         let line = line.expect("stdin is readable");
@@ -46,48 +56,24 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The faults that act before reading any input (a demo without end, a
-/// runner that cannot start), with the exit code; every other fault records
-/// the runner's pid first and reads on.
-fn before_input(fault: &str, out: &mut impl Write) -> Option<ExitCode> {
-    match fault {
-        "demo-forever" => loop {
-            if writeln!(out, "the demo that never ends").is_err() {
-                return Some(ExitCode::FAILURE);
-            }
-        },
-        "cannot-start" => {
-            record_pid(std::process::id());
-            eprintln!("  File \"runner.py\", line 1\nSyntaxError: invalid syntax (fake)");
-            Some(ExitCode::FAILURE)
-        }
-        _ => {
-            record_pid(std::process::id());
-            None
-        }
-    }
-}
-
 /// Answers one request line: like the reference unless the case is
 /// targeted (or the fault is `no-block`); `Some` ends the runner with
 /// that exit code.
 fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<ExitCode> {
-    if fault == "no-block" {
-        writeln!(out, "{}", without_blocking(line))
-            .and_then(|()| out.flush())
-            .expect("stdout is writable");
-        return None;
-    }
-    let answer = parity::oracle::answer(line);
+    let answer = if fault == "no-block" {
+        without_blocking(line)
+    } else {
+        parity::oracle::answer(line)
+    };
     let value: serde_json::Value = serde_json::from_str(&answer).expect("the runner answers JSON");
     let targeted = target == "*" || target.split(',').any(|t| value["name"].as_str() == Some(t));
-    let reply = if targeted {
-        if let Some(code) = end_on(fault, target, out) {
-            return Some(code);
-        }
-        bad_reply(fault, target, answer, value, out)
-    } else {
+    let reply = if !targeted || fault == "no-block" {
         answer
+    } else {
+        match misbehave(fault, target, answer, value, out) {
+            Ok(reply) => reply,
+            Err(code) => return Some(code),
+        }
     };
     writeln!(out, "{reply}")
         .and_then(|()| out.flush())
@@ -95,53 +81,78 @@ fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<
     None
 }
 
-/// The faults that end the runner on a targeted case (a crash, a hang, a
-/// flood, a stop), with the exit code; `None` for the faults that answer.
-fn end_on(fault: &str, target: &str, out: &mut impl Write) -> Option<ExitCode> {
-    match fault {
+/// What a targeted case gets: `Err` ends the runner with that exit code
+/// (a crash, a hang, a flood, a stop); `Ok` is the reply, wrong, malformed,
+/// oversized, doubled, or (`none`, `exit-after`) right.
+fn misbehave(
+    fault: &str,
+    target: &str,
+    answer: String,
+    mut value: serde_json::Value,
+    out: &mut impl Write,
+) -> Result<String, ExitCode> {
+    let (field, wrong) = match fault {
         "crash" => {
             eprintln!("fake runner: crashing on purpose on {target}");
-            Some(ExitCode::from(3))
+            return Err(ExitCode::from(3));
         }
         "nasty-stderr" => {
             // What XML forbids, what acts on a terminal, then a crash.
             eprintln!(
                 "fake runner: FAILED\rok      \u{202e}desrever \u{fffe}\u{ffff}\u{0}\u{1b}[2J end"
             );
-            Some(ExitCode::from(3))
+            return Err(ExitCode::from(3));
         }
         "hang" => {
-            record_hanging();
+            record("hanging");
             std::thread::sleep(Duration::from_secs(3600));
-            Some(ExitCode::FAILURE)
+            return Err(ExitCode::FAILURE);
         }
         "grandchild" => {
             leave_grandchild();
-            Some(ExitCode::FAILURE)
+            return Err(ExitCode::FAILURE);
         }
         "setsid" => {
             hang_beside_own_session_grandchild();
-            Some(ExitCode::FAILURE)
+            return Err(ExitCode::FAILURE);
         }
         "stderr-flood" => {
             let chunk = "fake runner: flooding stderr ".repeat(1000);
             let mut err = io::stderr().lock();
             while writeln!(err, "{chunk}").is_ok() {}
-            Some(ExitCode::FAILURE)
+            return Err(ExitCode::FAILURE);
         }
         "endless-line" => {
             let chunk = "x".repeat(64 * 1024);
             while out.write_all(chunk.as_bytes()).is_ok() {}
-            Some(ExitCode::FAILURE)
+            return Err(ExitCode::FAILURE);
         }
-        "stop" => Some(ExitCode::SUCCESS),
-        _ => None,
-    }
+        "stop" => return Err(ExitCode::SUCCESS),
+        "big-string" => ("journal", serde_json::json!(["y".repeat(7_000_000)])),
+        "huge-string" => ("journal", serde_json::json!(["y".repeat(100_000_000)])),
+        "wrong-name" => ("name", "someone_else".into()),
+        "wrong-result" => ("duplicates", 999.into()),
+        "null-list" => ("sent", serde_json::Value::Null),
+        "garbage" => return Ok("this is not the protocol".to_owned()),
+        "error" => return Ok(serde_json::json!({"name": target, "error": "boom"}).to_string()),
+        "twice" => {
+            writeln!(out, "{answer}").expect("stdout is writable");
+            return Ok(answer);
+        }
+        "chatter" => {
+            writeln!(out, "{answer}").expect("stdout is writable");
+            return Ok("and one more thing".to_owned());
+        }
+        "none" | "exit-after" => return Ok(answer),
+        other => panic!("unknown fault {other}"),
+    };
+    value[field] = wrong;
+    Ok(value.to_string())
 }
 
 /// Starts a grandchild that inherits stdout and outlives us: only killing
-/// the process group closes the pipe. Its pid goes to
-/// [`grandchild_pid_file`].
+/// the process group closes the pipe. Its pid goes under the target folder
+/// (`CARGO_TARGET_DIR` when set), where the test looks.
 fn leave_grandchild() {
     // Never waited for, on purpose.
     #[allow(clippy::zombie_processes)]
@@ -149,7 +160,11 @@ fn leave_grandchild() {
         .arg("30")
         .spawn()
         .expect("sleep starts");
-    let _ = std::fs::write(grandchild_pid_file(), grandchild.id().to_string());
+    let target = parity::config::target_dir(&parity::repo_root());
+    let _ = std::fs::write(
+        target.join("parity/fake-grandchild.pid"),
+        grandchild.id().to_string(),
+    );
 }
 
 /// Starts a grandchild that leaves the runner's group and session (killing
@@ -166,70 +181,14 @@ fn hang_beside_own_session_grandchild() {
     }
     #[allow(clippy::zombie_processes)]
     let grandchild = command.spawn().expect("sleep starts");
-    record_pid(grandchild.id());
-    record_hanging();
+    record(&grandchild.id().to_string());
+    record("hanging");
     std::thread::sleep(Duration::from_secs(3600));
 }
 
-/// The reply a targeted case gets under the faults that answer: wrong,
-/// malformed, oversized, doubled, or (`none`, `exit-after`) right.
-fn bad_reply(
-    fault: &str,
-    target: &str,
-    answer: String,
-    mut value: serde_json::Value,
-    out: &mut impl Write,
-) -> String {
-    match fault {
-        "big-string" | "huge-string" => {
-            let size = if fault == "big-string" { 7 } else { 100 } * 1_000_000;
-            value["journal"] = serde_json::json!(["y".repeat(size)]);
-            value.to_string()
-        }
-        "twice" => {
-            writeln!(out, "{answer}").expect("stdout is writable");
-            answer
-        }
-        "garbage" => "this is not the protocol".to_owned(),
-        "wrong-name" => {
-            value["name"] = "someone_else".into();
-            value.to_string()
-        }
-        "error" => serde_json::json!({"name": target, "error": "boom"}).to_string(),
-        "wrong-result" => {
-            value["duplicates"] = 999.into();
-            value.to_string()
-        }
-        "null-list" => {
-            value["sent"] = serde_json::Value::Null;
-            value.to_string()
-        }
-        "chatter" => {
-            writeln!(out, "{answer}").expect("stdout is writable");
-            "and one more thing".to_owned()
-        }
-        "none" | "exit-after" => answer,
-        other => panic!("unknown fault {other}"),
-    }
-}
-
-/// Where the `grandchild` fault leaves its grandchild's pid: under the
-/// target folder (`CARGO_TARGET_DIR` when set).
-pub fn grandchild_pid_file() -> std::path::PathBuf {
-    parity::config::target_dir(&parity::repo_root()).join("parity/fake-grandchild.pid")
-}
-
-/// Appends `pid` to the file `FAKE_PIDS` names, if any.
-fn record_pid(pid: u32) {
-    record(&pid.to_string());
-}
-
-/// Appends `hanging` to the `FAKE_PIDS` file: the runner is now on the case
-/// it hangs on, which a test waits for instead of sleeping.
-fn record_hanging() {
-    record("hanging");
-}
-
+/// Appends `line` to the file `FAKE_PIDS` names, if any: the pids of the
+/// runner and its grandchildren, and `hanging` once the runner is on the
+/// case it hangs on, which a test waits for instead of sleeping.
 fn record(line: &str) {
     if let Some(path) = std::env::var_os("FAKE_PIDS") {
         let mut file = std::fs::OpenOptions::new()
@@ -241,40 +200,46 @@ fn record(line: &str) {
     }
 }
 
-/// The reference's relay loop with the block-on-failure line removed: a
-/// failed message no longer holds back the later events of its order.
+/// The reference's relay with the block-on-failure line removed, in the
+/// oracle's pass loop: a failed message no longer holds back the later
+/// events of its order.
+struct NoBlock(Vec<Vec<MessageId>>);
+
+impl<B: Broker> Hook<B> for NoBlock {
+    fn pass(
+        &mut self,
+        table: &mut OutboxTable,
+        broker: &mut B,
+        batch: usize,
+        _: u64,
+    ) -> Vec<MessageId> {
+        let mut ids = Vec::new();
+        for message in table.unsent(batch) {
+            if broker.publish(&message).is_ok() {
+                table.mark_sent(message.id);
+                ids.push(message.id);
+            }
+        }
+        ids
+    }
+
+    fn after(&mut self, pass: Pass) -> bool {
+        self.0.push(pass.sent);
+        true
+    }
+}
+
 fn without_blocking(line: &str) -> String {
-    use outbox::{Broker, Message, OutboxTable};
-    use outbox_cases::protocol::{decode, Request};
-    use parity::oracle::passes;
     let Ok(Request { name, scenario }) = decode(line) else {
         return parity::oracle::answer(line);
     };
-    let mut table = OutboxTable::new();
     let mut broker = passes::broker(&scenario);
-    let batch_size = usize::try_from(scenario.batch_size).unwrap_or(usize::MAX);
-    let mut rows = scenario.messages.iter().peekable();
-    let mut sent = Vec::new();
-    for pass in 0..=scenario.passes {
-        if pass > 0 {
-            let mut ids = Vec::new();
-            for message in table.unsent(batch_size) {
-                if broker.publish(&message).is_ok() {
-                    table.mark_sent(message.id);
-                    ids.push(message.id);
-                }
-            }
-            sent.push(ids);
-        }
-        while let Some(row) = rows.next_if(|row| row.written_after_pass <= pass) {
-            let message = Message::new(row.id, &*row.aggregate, &*row.event_type);
-            table.add(message).expect("a valid case");
-        }
-    }
+    let mut sent = NoBlock(Vec::new());
+    passes::drive(&scenario, &mut broker, &mut sent).expect("a valid case");
     let consumer = broker.consumer();
     serde_json::json!({
         "name": name,
-        "sent": sent,
+        "sent": sent.0,
         "journal": consumer.journal(),
         "duplicates": consumer.duplicates(),
     })

@@ -19,7 +19,6 @@ use parity::exec::{self, Stdin};
 use parity::judge::demo::BAD_CONFIG_EXIT;
 use parity::protocol::{self, Request};
 use parity::suite::{executor, Suite};
-use parity::table::Case;
 
 /// How long any one process may take: far more than any does, so only a
 /// hang meets it (its group is then killed, and the run is a failure).
@@ -34,19 +33,20 @@ const KEEP: usize = 256 * 1024 * 1024;
 /// it must give.
 struct Job {
     command: exec::Command,
-    input: Vec<u8>,
+    stdin: Stdin,
     lines: Option<usize>,
     code: i32,
 }
 
 fn main() -> ExitCode {
     let runs = match std::env::args().skip(1).collect::<Vec<_>>().as_slice() {
-        [] => 1,
-        [flag, n] if flag == "--runs" => match n.parse::<usize>() {
-            Ok(n) if n >= 1 => n,
-            _ => return usage(),
-        },
-        _ => return usage(),
+        [] => Some(1),
+        [flag, n] if flag == "--runs" => n.parse::<usize>().ok().filter(|&n| n >= 1),
+        _ => None,
+    };
+    let Some(runs) = runs else {
+        eprintln!("usage: floor [--runs N]");
+        return ExitCode::from(2);
     };
     let jobs = match jobs() {
         Ok(jobs) => jobs,
@@ -68,49 +68,44 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn usage() -> ExitCode {
-    eprintln!("usage: floor [--runs N]");
-    ExitCode::from(2)
-}
-
 /// Every process a warm `make test` starts for the ports, ready to start.
 fn jobs() -> Result<Vec<Job>, String> {
     let suite = Suite::from_env()?;
     let generated = suite.generated_cases().map_err(str::to_owned)?;
-    let table: Vec<&Case> = suite.cases.iter().chain(generated).collect();
-    let mut requests = String::new();
-    let mut all = Request::cases(table.iter().copied());
+    let mut all = Request::cases(suite.cases.iter().chain(generated));
     all.extend(protocol::refusal_requests());
     let count = all.len();
-    for request in all {
-        requests.push_str(&request.line);
-        requests.push('\n');
-    }
+    let requests: String = all.iter().map(|r| format!("{}\n", r.line)).collect();
+    let requests = requests.into_bytes();
     let fixtures = suite.fixtures()?;
     let mut jobs = Vec::new();
     // Every language, as make test's: one that is not ready is an error.
     for ready in suite.ready_languages("floor", &[], |_| false)? {
-        let mut job = |mut command: exec::Command, input: &[u8], lines, code| {
+        let mut job = |mut command: exec::Command, stdin, lines, code| {
             (command.deadline, command.keep) = (DEADLINE, KEEP);
-            let input = input.to_vec();
             jobs.push(Job {
                 command,
-                input,
+                stdin,
                 lines,
                 code,
             });
         };
         let runner = suite.runner(ready).command;
-        job(runner, requests.as_bytes(), Some(count), 0);
+        job(runner, Stdin::Bytes(requests.clone()), Some(count), 0);
         for config in [&suite.demo.config, &fixtures.second] {
-            job(suite.demo.command(ready, config, KEEP), &[], None, 0);
+            job(
+                suite.demo.command(ready, config, KEEP),
+                Stdin::Null,
+                None,
+                0,
+            );
         }
         for config in &fixtures.bad {
             let demo = suite.demo.command(ready, &config.path, KEEP);
-            job(demo, &[], None, BAD_CONFIG_EXIT);
+            job(demo, Stdin::Null, None, BAD_CONFIG_EXIT);
         }
         let unit = executor::unit_command(ready, &suite.root, DEADLINE);
-        job(unit, &[], None, 0);
+        job(unit, Stdin::Null, None, 0);
     }
     Ok(jobs)
 }
@@ -118,7 +113,9 @@ fn jobs() -> Result<Vec<Job>, String> {
 /// Starts every job at once and waits for all; what went wrong, if any.
 fn run(jobs: &[Job]) -> Vec<String> {
     std::thread::scope(|scope| {
-        let running: Vec<_> = jobs.iter().map(|job| scope.spawn(|| one(job))).collect();
+        let running: Vec<_> = (jobs.iter())
+            .map(|job| scope.spawn(|| start_and_wait(job)))
+            .collect();
         running
             .into_iter()
             .filter_map(|thread| {
@@ -130,29 +127,16 @@ fn run(jobs: &[Job]) -> Vec<String> {
     })
 }
 
-fn one(job: &Job) -> Option<String> {
-    let started = Instant::now();
-    let problem = start_and_wait(job);
-    if std::env::var_os("FLOOR_VERBOSE").is_some() {
-        eprintln!(
-            "{:>7.3} s  {}",
-            started.elapsed().as_secs_f64(),
-            job.command.argv.join(" ")
-        );
-    }
-    problem
-}
-
 /// Runs a job through [`exec::run`], as the harness runs it (its own
 /// group, a deadline, bounded output), and says what went wrong, if any.
 fn start_and_wait(job: &Job) -> Option<String> {
     let shown = job.command.argv.join(" ");
-    let stdin = if job.input.is_empty() {
-        Stdin::Null
-    } else {
-        Stdin::Bytes(job.input.clone())
-    };
-    let output = match exec::run(&job.command, stdin) {
+    let started = Instant::now();
+    let output = exec::run(&job.command, job.stdin.clone());
+    if std::env::var_os("FLOOR_VERBOSE").is_some() {
+        eprintln!("{:>7.3} s  {shown}", started.elapsed().as_secs_f64());
+    }
+    let output = match output {
         Ok(output) => output,
         Err(e) => return Some(format!("`{shown}` could not start: {e}")),
     };

@@ -10,24 +10,32 @@ pub mod properties;
 pub mod shrink;
 
 use crate::judge::compare::compare;
+use crate::oracle;
 use crate::protocol::{Reply, Request};
 use crate::session::{Answers, Runner};
-use crate::table::{Case, Outcome};
-use generate::{draw, Drawn, MAX_ROWS};
+use crate::table::{Case, Outcome, Scenario};
+use generate::{draw, MAX_ROWS};
 
 pub use shrink::{shrink, Finding};
 
 /// The two cases sent for scenario `index` of `seed`: as drawn, and with a
 /// new relay before every pass; `Err` when the reference itself fails on
 /// it, naming the scenario.
-pub fn case_pair(drawn: &Drawn, seed: u64, index: usize) -> Result<[Case; 2], String> {
-    let name = format!("generated-{seed}-{index}");
-    let description = format!("Scenario {index} drawn from seed {seed}.");
-    let plain = drawn.to_case(&name, &description, false).map_err(|e| {
-        format!("the reference fails on generated scenario {index} of seed {seed}: {e}\n{drawn:?}")
+pub fn case_pair(scenario: &Scenario, seed: u64, index: usize) -> Result<[Case; 2], String> {
+    let expect = oracle::try_expect(scenario).map_err(|e| {
+        format!(
+            "the reference fails on generated scenario {index} of seed {seed}: {e}\n{scenario:?}"
+        )
     })?;
+    let plain = Case {
+        file: "(generated)".into(),
+        name: format!("generated-{seed}-{index}"),
+        description: format!("Scenario {index} drawn from seed {seed}."),
+        scenario: scenario.clone(),
+        expect,
+    };
     let mut restart = plain.clone();
-    restart.name = format!("{name}-restart");
+    restart.name.push_str("-restart");
     restart.scenario.restart_each_pass = true;
     Ok([plain, restart])
 }

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::table::{Failure, Outcome, Row, Scenario};
+use crate::table::{Failure, Outcome, Scenario};
 
 /// `Err` names the first property the outcome breaks.
 ///
@@ -92,15 +92,13 @@ fn check_sendable(
 /// The journal: each entry a message of the table, done once, in insertion
 /// order within its aggregate, and every sent message in it.
 fn check_journal(case: &Scenario, outcome: &Outcome, sent: &HashSet<usize>) -> Result<(), String> {
-    let entry_of = |i: usize| {
-        format!(
-            "{} {}",
-            case.messages[i].aggregate, case.messages[i].event_type
-        )
-    };
+    let row_of: HashMap<String, usize> = (case.messages.iter().enumerate())
+        .map(|(i, m)| (format!("{} {}", m.aggregate, m.event_type), i))
+        .collect();
+    // Row by row, in journal order: `journalled[k]` is the row of entry k.
     let mut journalled: Vec<usize> = Vec::new();
     for entry in &outcome.journal {
-        let Some(i) = case.messages.iter().position(|m| is_entry_of(entry, m)) else {
+        let Some(&i) = row_of.get(entry) else {
             return Err(format!(
                 "the journal holds {entry:?}, which is no message of the table"
             ));
@@ -110,13 +108,13 @@ fn check_journal(case: &Scenario, outcome: &Outcome, sent: &HashSet<usize>) -> R
                 "the journal holds {entry:?} twice: the consumer did the work twice"
             ));
         }
-        if let Some(&later) = journalled
-            .iter()
-            .find(|&&j| j > i && case.messages[j].aggregate == case.messages[i].aggregate)
+        let aggregate = &case.messages[i].aggregate;
+        if let Some(later) =
+            (journalled.iter()).position(|&j| j > i && case.messages[j].aggregate == *aggregate)
         {
             return Err(format!(
                 "the journal holds {:?} before {entry:?}: out of insertion order within the aggregate",
-                entry_of(later)
+                outcome.journal[later]
             ));
         }
         journalled.push(i);
@@ -128,15 +126,6 @@ fn check_journal(case: &Scenario, outcome: &Outcome, sent: &HashSet<usize>) -> R
         ));
     }
     Ok(())
-}
-
-/// Whether `entry` is `"<aggregate> <type>"` of `m`, compared without
-/// building the string for every row.
-fn is_entry_of(entry: &str, m: &Row) -> bool {
-    entry.len() == m.aggregate.len() + 1 + m.event_type.len()
-        && entry.starts_with(m.aggregate.as_str())
-        && entry[m.aggregate.len()..].starts_with(' ')
-        && entry.ends_with(m.event_type.as_str())
 }
 
 /// Only a lost ack may make a duplicate, so there are no more duplicates

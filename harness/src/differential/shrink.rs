@@ -1,19 +1,21 @@
 //! Shrinking a scenario a language gets wrong to the smallest one it still
 //! gets wrong, and reporting it as a ready case.
 
-use proptest::strategy::ValueTree;
+use std::cell::Cell;
 
-use super::generate::{draw, Drawn, MAX_ROWS};
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
+
+use super::generate::{draw, MAX_ROWS};
 use super::{case_pair, cases_up_to, check_all, judge_pair, properties, Problem};
 use crate::oracle;
-use crate::protocol::Reply;
-use crate::protocol::Request;
+use crate::protocol::{Reply, Request};
 use crate::session::Runner;
-use crate::table::{layout, Case};
+use crate::table::{layout, Case, Scenario};
 
 /// How many shrink steps to try at most, so a pathological runner cannot
 /// keep the shrinker busy for ever.
-const MAX_SHRINK_STEPS: usize = 1000;
+const MAX_SHRINK_STEPS: u32 = 1000;
 /// How many smaller scenarios to draw in each search below a shrunk one.
 const SMALLER_DRAWS: usize = 2000;
 
@@ -30,9 +32,9 @@ pub struct Finding {
     pub shrunk: Case,
     /// What is wrong with the shrunk scenario.
     pub shrunk_problem: String,
-    /// Whether the reference satisfies every property on the shrunk case,
-    /// so its `expect` can be trusted.
-    pub reference_is_right: bool,
+    /// The property the reference breaks on the shrunk case, if any: then
+    /// its `expect` cannot be trusted.
+    pub reference_broken: Option<String>,
 }
 
 /// Shrinks scenario `index` of `seed`, which `runner` gets wrong, to the
@@ -47,45 +49,41 @@ pub struct Finding {
 /// drawn and streamed through the runner; one that fails is shrunk in turn,
 /// until no smaller one fails.
 pub fn shrink(runner: &dyn Runner, seed: u64, index: usize, problem: String) -> Finding {
-    let tree = draw(seed, index + 1, MAX_ROWS)
-        .pop()
-        .expect("draw gives index + 1 trees");
-    let (mut drawn, mut shrunk_problem, mut faulted) = shrink_tree(runner, tree, problem.clone());
+    let faulted = Cell::new(false);
+    let (mut scenario, mut shrunk_problem) = shrink_tree(
+        runner,
+        &faulted,
+        nth(seed, index, MAX_ROWS),
+        problem.clone(),
+    );
     let mut round = 0u64;
-    while !faulted && !drawn.rows.is_empty() {
+    while !faulted.get() && !scenario.messages.is_empty() {
         round += 1;
         let round_seed = seed.wrapping_mul(1_000_003).wrapping_add(round);
-        let smaller = drawn.rows.len() - 1;
+        let smaller = scenario.messages.len() - 1;
         let Ok(candidates) = cases_up_to(round_seed, SMALLER_DRAWS, smaller) else {
             break;
         };
-        let requests = Request::cases(&candidates);
-        let checked = check_all(runner, &candidates, &requests);
-        // A runner fault is not the property failure being shrunk: give up
-        // rather than restart a faulty runner again and again.
-        let Some(Problem {
-            index: i,
-            text: candidate_problem,
-            fault: false,
-        }) = checked.problems.into_iter().next()
-        else {
-            break;
-        };
-        if checked.runner_fault.is_some() {
-            break;
+        let checked = check_all(runner, &candidates, &Request::cases(&candidates));
+        // A runner fault is not the failure being shrunk: give up rather
+        // than restart a faulty runner again and again.
+        match checked.problems.into_iter().next() {
+            Some(Problem {
+                index: i,
+                text,
+                fault: false,
+            }) if checked.runner_fault.is_none() => {
+                let tree = nth(round_seed, i, smaller);
+                (scenario, shrunk_problem) = shrink_tree(runner, &faulted, tree, text);
+            }
+            _ => break,
         }
-        let tree = draw(round_seed, i + 1, smaller)
-            .pop()
-            .expect("draw gives i + 1 trees");
-        (drawn, shrunk_problem, faulted) = shrink_tree(runner, tree, candidate_problem);
     }
-    let name = format!("regression_s{seed}_{index}");
-    let scenario = drawn.scenario(false);
     let expect = oracle::try_expect(&scenario).unwrap_or_default();
-    let reference_is_right = properties::check(&scenario, &expect).is_ok();
+    let reference_broken = properties::check(&scenario, &expect).err();
     let shrunk = Case {
         file: "(generated)".into(),
-        name,
+        name: format!("regression_s{seed}_{index}"),
         description: format!(
             "Found by the differential run (seed {seed}, scenario {index}) and shrunk: {}",
             first_line(&shrunk_problem)
@@ -99,50 +97,55 @@ pub fn shrink(runner: &dyn Runner, seed: u64, index: usize, problem: String) -> 
         problem,
         shrunk,
         shrunk_problem,
-        reference_is_right,
+        reference_broken,
     }
 }
 
-/// proptest's shrink loop over one value tree: simplify while the runner
-/// still fails, step back when it passes; stop at a runner fault (then the
-/// third value is true).
+/// The value tree of scenario `index` of `seed`.
+fn nth(seed: u64, index: usize, max_rows: usize) -> Box<dyn ValueTree<Value = Scenario>> {
+    let mut trees = draw(seed, index + 1, max_rows);
+    trees.pop().expect("draw gives index + 1 trees")
+}
+
+/// proptest's own shrink loop over one value tree, the runner as the test;
+/// at the runner's first fault `faulted` is set and every later candidate
+/// passes untried, so proptest settles back on the smallest failure.
 fn shrink_tree(
     runner: &dyn Runner,
-    mut tree: Box<dyn ValueTree<Value = Drawn>>,
+    faulted: &Cell<bool>,
+    tree: Box<dyn ValueTree<Value = Scenario>>,
     problem: String,
-) -> (Drawn, String, bool) {
-    // `Err` when the runner faulted: shrinking stops there.
-    let fails = |drawn: &Drawn| -> Result<Option<String>, ()> {
-        let Ok(pair) = case_pair(drawn, 0, 0) else {
-            return Ok(None);
+) -> (Scenario, String) {
+    let test = |scenario: Scenario| {
+        let Ok(pair) = case_pair(&scenario, 0, 0) else {
+            return Ok(());
         };
+        if faulted.get() {
+            return Ok(());
+        }
         let answers = runner.run_all(&Request::cases(&pair));
         match answers.replies.as_slice() {
-            [Reply::Fault(_), _] | [_, Reply::Fault(_)] => Err(()),
-            _ if answers.after.is_some() => Err(()),
-            [a, b] => Ok(judge_pair(&pair[0], [a, b]).err()),
-            _ => Err(()),
+            [a, b]
+                if answers.after.is_none()
+                    && ![a, b].iter().any(|r| matches!(r, Reply::Fault(_))) =>
+            {
+                judge_pair(&pair[0], [a, b]).map_err(TestCaseError::fail)
+            }
+            _ => {
+                faulted.set(true);
+                Ok(())
+            }
         }
     };
-    let mut smallest = (tree.current(), problem);
-    if !tree.simplify() {
-        return (smallest.0, smallest.1, false);
+    let original = tree.current();
+    let config = Config {
+        max_shrink_iters: MAX_SHRINK_STEPS,
+        ..Config::default()
+    };
+    match TestRunner::new(config).run_one(tree, test) {
+        Err(TestError::Fail(why, smallest)) => (smallest, why.message().to_owned()),
+        _ => (original, problem),
     }
-    for _ in 0..MAX_SHRINK_STEPS {
-        let candidate = tree.current();
-        let more = match fails(&candidate) {
-            Err(()) => return (smallest.0, smallest.1, true),
-            Ok(Some(problem)) => {
-                smallest = (candidate, problem);
-                tree.simplify()
-            }
-            Ok(None) => tree.complicate(),
-        };
-        if !more {
-            break;
-        }
-    }
-    (smallest.0, smallest.1, false)
 }
 
 fn first_line(text: &str) -> &str {
@@ -164,18 +167,14 @@ impl Finding {
             self.shrunk.scenario.messages.len(),
             self.shrunk_problem
         );
-        if self.reference_is_right {
-            text.push_str("\nAs a ready case (expect from the reference; `make fuzz SAVE=1` appends such cases to cases/regressions.json):\n");
-            text.push_str(&layout::case_text(&self.shrunk, true, 0));
-        } else {
-            let broken = properties::check(&self.shrunk.scenario, &self.shrunk.expect)
-                .err()
-                .unwrap_or_default();
-            text.push_str(&format!(
+        match &self.reference_broken {
+            None => text.push_str("\nAs a ready case (expect from the reference; `make fuzz SAVE=1` appends such cases to cases/regressions.json):\n"),
+            Some(broken) => text.push_str(&format!(
                 "\nThe reference is wrong here too ({broken}), so no expect can be trusted; the case without it:\n"
-            ));
-            text.push_str(&layout::case_text(&self.shrunk, false, 0));
+            )),
         }
+        let trusted = self.reference_broken.is_none();
+        text.push_str(&layout::case_text(&self.shrunk, trusted, 0));
         text.push('\n');
         text
     }

@@ -15,7 +15,7 @@ use outbox::{
     Broker, FlakyBroker, IdempotentConsumer, Message, MessageId, OutboxRelay, OutboxTable,
 };
 
-use outbox_cases::{Failure, Row, Scenario};
+use outbox_cases::{Failure, Scenario};
 
 /// One pass as [`drive`] reports it to its hook.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,37 +73,22 @@ pub fn broker(scenario: &Scenario) -> FlakyBroker {
 /// A scenario's rows by the pass they are written after (0: before the
 /// first pass), each pass's in list order: every write of the loop,
 /// planned before it starts. A pass that writes nothing has no entry.
-struct Schedule(BTreeMap<u64, Vec<Message>>);
+type Schedule = BTreeMap<u64, Vec<Message>>;
 
-impl Schedule {
-    fn of(rows: &[Row]) -> Self {
-        let mut by_pass = BTreeMap::<u64, Vec<Message>>::new();
-        for row in rows {
-            let message = Message::new(row.id, &*row.aggregate, &*row.event_type);
-            by_pass
-                .entry(row.written_after_pass)
-                .or_default()
-                .push(message);
-        }
-        Schedule(by_pass)
-    }
-
-    /// Takes the rows due after `pass` out of the plan and adds them
-    /// through the table's ordinary `add`, handing them back; `Err` is the
-    /// table's refusal (an id that does not increase).
-    fn write_after(&mut self, pass: u64, table: &mut OutboxTable) -> Result<Vec<Message>, String> {
-        let due = self.0.remove(&pass).unwrap_or_default();
-        due.iter().try_for_each(|message| {
-            let refused = |e| format!("message {}: {e}", message.id);
-            table.add(message.clone()).map_err(refused)
-        })?;
-        Ok(due)
-    }
-
-    /// Whether every planned row has been written.
-    fn is_spent(&self) -> bool {
-        self.0.is_empty()
-    }
+/// Takes the rows due after `pass` out of the plan and adds them through
+/// the table's ordinary `add`, handing them back; `Err` is the table's
+/// refusal (an id that does not increase).
+fn write_after(
+    plan: &mut Schedule,
+    pass: u64,
+    table: &mut OutboxTable,
+) -> Result<Vec<Message>, String> {
+    let due = plan.remove(&pass).unwrap_or_default();
+    due.iter().try_for_each(|message| {
+        let refused = |e| format!("message {}: {e}", message.id);
+        table.add(message.clone()).map_err(refused)
+    })?;
+    Ok(due)
 }
 
 /// Plays `scenario` over a new table and `broker`: the rows due before the
@@ -115,14 +100,21 @@ pub fn drive<B: Broker>(
     broker: &mut B,
     hook: &mut impl Hook<B>,
 ) -> Result<Vec<Message>, String> {
-    let mut schedule = Schedule::of(&scenario.messages);
+    let mut schedule = Schedule::new();
+    for row in &scenario.messages {
+        let message = Message::new(row.id, &*row.aggregate, &*row.event_type);
+        schedule
+            .entry(row.written_after_pass)
+            .or_default()
+            .push(message);
+    }
     let mut table = OutboxTable::new();
     let batch_size = scenario.batch_size.try_into().unwrap_or(usize::MAX);
-    let before_first = schedule.write_after(0, &mut table)?;
+    let before_first = write_after(&mut schedule, 0, &mut table)?;
     for number in 1..=scenario.passes {
         let sent = hook.pass(&mut table, broker, batch_size, number);
-        let written_after = schedule.write_after(number, &mut table)?;
-        let idle = schedule.is_spent() && !table.has_unsent();
+        let written_after = write_after(&mut schedule, number, &mut table)?;
+        let idle = schedule.is_empty() && !table.has_unsent();
         let pass = Pass {
             number,
             sent,
