@@ -57,7 +57,6 @@ fn each_fault_reads_as_users_know_it() {
             left: 4,
             last_case: "lost_ack".into(),
             last: Box::new(garbage),
-            log: Some(PathBuf::from("target/parity/go/runner-1-0.stderr")),
         },
         Stderr::NotShown,
     );
@@ -154,7 +153,6 @@ fn one_of_each() -> Vec<FaultKind> {
             left: 0,
             last_case: line(),
             last: Box::new(fault(FaultKind::Stopped, Stderr::Empty)),
-            log: None,
         },
         FaultKind::CouldNotStart {
             argv: Vec::new(),

@@ -118,12 +118,12 @@ impl Job {
             let label = &runner.command.label;
             let verdict = answers::refusals(label, &split.refusals.replies, after);
             let verdict = port.listed(Kind::Protocol.name(), verdict);
-            repeat::changed(&split.refusals.changed).unwrap_or(verdict)
+            repeat::changed(&split.refusals.changed, None).unwrap_or(verdict)
         });
         let cases = self.judge_cases(&stream, split.table, split.after.as_ref());
         let generated = stream
             .generated_failure
-            .or_else(|| answers::flaky_generated(&split.generated.changed))
+            .or_else(|| repeat::changed(&split.generated.changed, Some(GENERATED_SEED)))
             .or_else(|| {
                 selection.has(Kind::Generated).then(|| {
                     let replies = &split.generated.replies;
