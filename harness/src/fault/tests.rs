@@ -69,11 +69,10 @@ fn each_fault_reads_as_users_know_it() {
          the other faults.)"
     );
     assert_eq!(spent.id(), "budget_spent");
-    assert_eq!(spent.log(), garbage_log());
-}
-
-fn garbage_log() -> Option<&'static Path> {
-    Some(Path::new("target/parity/go/runner-1-0.stderr"))
+    assert_eq!(
+        spent.log(),
+        Some(Path::new("target/parity/go/runner-1-0.stderr"))
+    );
 }
 
 /// Paths under the folder a runner starts in (the root) are made

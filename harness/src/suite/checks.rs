@@ -94,7 +94,8 @@ impl Suite {
     /// tool's final report must prove them.
     pub fn check_unit(&self, port: &Port) -> Verdict {
         let language = port.current();
-        let (command, ran) = executor::unit(language, &self.root, self.settings.build_timeout);
+        let command = executor::unit_command(language, &self.root, self.settings.build_timeout);
+        let ran = crate::exec::run(&command, crate::exec::Stdin::Null);
         let tests = format!("{} (`{}`)", command.label, command.argv.join(" "));
         let counter = port.manifest.as_ref().and_then(|m| m.unit.counter);
         port.listed(Kind::Unit.name(), judge::unit(tests, ran, counter))
