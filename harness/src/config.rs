@@ -154,15 +154,11 @@ impl Settings {
             Ok("1") => true,
             Ok(other) => return Err(format!("PARITY_STRICT={other:?}: use 1 (strict) or 0")),
         };
+        let (low, high) = SECONDS.into_inner();
+        let wanted = format!("give a number of seconds from {low} to {high} (a day)");
         let seconds = |variable, default| {
-            let wanted = format!(
-                "give a number of seconds from {} to {} (a day)",
-                SECONDS.start(),
-                SECONDS.end()
-            );
-            Ok::<_, String>(
-                number(variable, SECONDS, &wanted)?.map_or(default, Duration::from_secs_f64),
-            )
+            let seconds = number(variable, SECONDS, &wanted)?;
+            Ok::<_, String>(seconds.map_or(default, Duration::from_secs_f64))
         };
         Ok(Settings {
             extra_cases,
