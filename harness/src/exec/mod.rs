@@ -219,23 +219,18 @@ pub fn spawn(command: &Command, input: Vec<u8>, limits: Vec<usize>) -> std::io::
 }
 
 impl Child {
-    /// The next stdout line, or `Err` when none came within `timeout`.
+    /// The next stdout line, or `Err` when none came within `timeout`; at
+    /// the end of output, the exit status (a child that closed stdout but
+    /// lives on is not waited for long).
     pub fn next(&mut self, timeout: Duration) -> Result<Next, RecvTimeoutError> {
-        let next = self.lines.next(timeout)?;
-        Ok(match next {
-            Next::Eof(_) => Next::Eof(self.wait_briefly()),
+        Ok(match self.lines.next(timeout)? {
+            Next::Eof(_) => Next::Eof(
+                (self.handle.wait_timeout(Duration::from_millis(500)).ok())
+                    .flatten()
+                    .map(|output| output.status),
+            ),
             other => other,
         })
-    }
-
-    /// The exit status once stdout has ended; a child that closed stdout
-    /// but lives on is not waited for long.
-    fn wait_briefly(&self) -> Option<ExitStatus> {
-        self.handle
-            .wait_timeout(Duration::from_millis(500))
-            .ok()
-            .flatten()
-            .map(|output| output.status)
     }
 
     /// Kills the whole group and returns what it wrote to stderr.

@@ -5,7 +5,7 @@
 //! once for all of its selected cases, lazily and in a thread of its own, so
 //! languages build and run side by side while trials wait for their verdict.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
@@ -41,19 +41,15 @@ struct Job {
     checks: HashMap<Kind, OnceLock<Verdict>>,
 }
 
-/// Which of a language's trials the filter selected: the plan.
+/// Which of a language's trials the filter selected: the plan. The
+/// generated scenarios and the protocol's refusals go in the runner's
+/// stream, after the cases.
 #[derive(Default)]
-struct Selection {
-    /// The table's cases, by their place in it.
-    cases: Vec<usize>,
-    /// The other kinds; the generated scenarios and the protocol's
-    /// refusals go in the runner's stream, after the cases.
-    kinds: Vec<Kind>,
-}
+struct Selection(HashSet<RowId>);
 
 impl Selection {
     fn has(&self, kind: Kind) -> bool {
-        self.kinds.contains(&kind)
+        self.0.contains(&RowId::Kind(kind))
     }
 }
 
@@ -248,21 +244,18 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             })
         };
         let mut selection = Selection::default();
-        for (case_index, case) in suite.cases.iter().enumerate() {
-            let case_trial = trial(RowId::Case(case.name.clone()));
-            if is_selected(args, &case_trial) {
-                selection.cases.push(case_index);
+        let cases = suite
+            .cases
+            .iter()
+            .map(|case| RowId::Case(case.name.clone()));
+        for row in cases.chain(Kind::ALL.map(RowId::Kind)) {
+            let row_trial = trial(row.clone());
+            if is_selected(args, &row_trial) {
+                selection.0.insert(row);
             }
-            trials.push(case_trial);
+            trials.push(row_trial);
         }
-        for kind in Kind::ALL {
-            let kind_trial = trial(RowId::Kind(kind));
-            if is_selected(args, &kind_trial) {
-                selection.kinds.push(kind);
-            }
-            trials.push(kind_trial);
-        }
-        let busy = !selection.cases.is_empty() || !selection.kinds.is_empty();
+        let busy = !selection.0.is_empty();
         let _ = job.selection.set(selection);
         if busy && !args.list {
             jobs.push(job);
@@ -271,7 +264,11 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
     for job in jobs {
         std::thread::spawn(move || {
             job.run();
-            for &kind in job.selection.get().map_or(&[][..], |s| &s.kinds) {
+            let selection = job.selection.get();
+            for kind in Kind::ALL
+                .into_iter()
+                .filter(|&k| selection.is_some_and(|s| s.has(k)))
+            {
                 job.verdict(&RowId::Kind(kind));
             }
         });

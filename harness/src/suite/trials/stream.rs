@@ -5,6 +5,7 @@ use super::Selection;
 use crate::config::Kind;
 use crate::judge::{Reason, Verdict};
 use crate::protocol::{self, Request};
+use crate::report::trial::RowId;
 use crate::suite::Suite;
 use crate::table::Case;
 
@@ -21,7 +22,8 @@ pub(super) struct Stream<'a> {
 impl<'a> Stream<'a> {
     /// The stream for the trials `selection` names.
     pub(super) fn selected(suite: &'a Suite, selection: &Selection) -> Self {
-        let table: Vec<&Case> = selection.cases.iter().map(|&i| &suite.cases[i]).collect();
+        let selected = |case: &&Case| selection.0.contains(&RowId::Case(case.name.clone()));
+        let table: Vec<&Case> = suite.cases.iter().filter(selected).collect();
         let (generated, generated_failure): (&[Case], Option<Verdict>) =
             match (selection.has(Kind::Generated), suite.generated_cases()) {
                 (false, _) => (&[], None),
