@@ -10,13 +10,10 @@ use crate::suite::Suite;
 /// How many of `trials` the arguments select (not filtered out, not
 /// skipped, not ignored by a flag): what the run must run.
 pub fn selected(args: &Arguments, trials: &[Trial]) -> usize {
-    trials.iter().filter(|t| is_selected(args, t)).count()
-}
-
-/// Whether the arguments select `trial`: not filtered out, not skipped,
-/// not ignored by a flag.
-pub fn is_selected(args: &Arguments, trial: &Trial) -> bool {
-    !args.is_filtered_out(trial) && !args.is_ignored(trial)
+    trials
+        .iter()
+        .filter(|t| !args.is_filtered_out(t) && !args.is_ignored(t))
+        .count()
 }
 
 /// When the arguments select no trial: a line naming the filter and what

@@ -20,7 +20,6 @@ use crate::judge::emit;
 use crate::judge::{Flaky, Reason, Verdict};
 use crate::protocol::Reply;
 use crate::report::trial::{Recorded, RowId, TrialId};
-use crate::selection::is_selected;
 use crate::session::{Answers, Session};
 use crate::toolchain::{Language, NotReady};
 
@@ -274,4 +273,8 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
         });
     }
     trials
+}
+
+fn is_selected(args: &Arguments, trial: &Trial) -> bool {
+    !args.is_filtered_out(trial) && !args.is_ignored(trial)
 }
