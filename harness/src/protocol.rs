@@ -162,47 +162,38 @@ fn describe(value: &Value) -> &'static str {
     }
 }
 
-/// One request a runner must refuse (SPEC.md, "Refusals"), and how.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    /// The request's name, which the error answer must carry.
-    pub name: &'static str,
-    /// The request line (constant data, never from a case file).
-    pub line: &'static str,
-    /// How the error text must start.
-    pub prefix: &'static str,
-}
-
 /// The requests of the `protocol` trial: each refusal every runner must
-/// make. They go at the end of the runner's one stream (no process start
-/// of their own), followed by one valid case, which must be answered: a
-/// runner goes on with the next line after a refusal.
-pub const REFUSALS: [Refusal; 5] = [
-    Refusal {
-        name: "protocol_version_2",
-        line: r#"{"kind":"case","version":2,"name":"protocol_version_2","batch_size":1,"messages":[],"failures":{},"passes":1}"#,
-        prefix: "unsupported protocol version",
-    },
-    Refusal {
-        name: "protocol_no_version",
-        line: r#"{"kind":"case","name":"protocol_no_version","batch_size":1,"messages":[],"failures":{},"passes":1}"#,
-        prefix: "unsupported protocol version",
-    },
-    Refusal {
-        name: "protocol_unknown_kind",
-        line: r#"{"kind":"replay","version":1,"name":"protocol_unknown_kind"}"#,
-        prefix: "unknown request kind",
-    },
-    Refusal {
-        name: "protocol_no_kind",
-        line: r#"{"version":1,"name":"protocol_no_kind"}"#,
-        prefix: "unknown request kind",
-    },
-    Refusal {
-        name: "protocol_unknown_failure",
-        line: r#"{"kind":"case","version":1,"name":"protocol_unknown_failure","batch_size":1,"messages":[{"id":1,"aggregate":"order-1","type":"OrderPlaced"}],"failures":{"1":"timeout"},"passes":1}"#,
-        prefix: "unknown failure kind",
-    },
+/// make (SPEC.md, "Refusals"), as its name (which the error answer must
+/// carry), how the error text must start, and its line (constant data,
+/// never from a case file). They go at the end of the runner's one stream
+/// (no process start of their own), followed by one valid case, which
+/// must be answered: a runner goes on with the next line after a refusal.
+const REFUSALS: [(&str, &str, &str); 5] = [
+    (
+        "protocol_version_2",
+        "unsupported protocol version",
+        r#"{"kind":"case","version":2,"name":"protocol_version_2","batch_size":1,"messages":[],"failures":{},"passes":1}"#,
+    ),
+    (
+        "protocol_no_version",
+        "unsupported protocol version",
+        r#"{"kind":"case","name":"protocol_no_version","batch_size":1,"messages":[],"failures":{},"passes":1}"#,
+    ),
+    (
+        "protocol_unknown_kind",
+        "unknown request kind",
+        r#"{"kind":"replay","version":1,"name":"protocol_unknown_kind"}"#,
+    ),
+    (
+        "protocol_no_kind",
+        "unknown request kind",
+        r#"{"version":1,"name":"protocol_no_kind"}"#,
+    ),
+    (
+        "protocol_unknown_failure",
+        "unknown failure kind",
+        r#"{"kind":"case","version":1,"name":"protocol_unknown_failure","batch_size":1,"messages":[{"id":1,"aggregate":"order-1","type":"OrderPlaced"}],"failures":{"1":"timeout"},"passes":1}"#,
+    ),
 ];
 
 /// The valid case after the refusals, and the answer it must get.
@@ -215,7 +206,7 @@ const AFTER_REFUSALS: (&str, &str) = (
 pub fn refusal_requests() -> Vec<Request> {
     REFUSALS
         .iter()
-        .map(|r| (r.name, r.line))
+        .map(|&(name, _, line)| (name, line))
         .chain([AFTER_REFUSALS])
         .map(|(name, line)| Request {
             name: name.to_owned(),
@@ -231,21 +222,20 @@ pub fn refusal_requests() -> Vec<Request> {
 /// answer naming another request is a fault the session already caught.)
 pub fn judge_refusals(replies: &[Reply]) -> Vec<String> {
     let mut problems = Vec::new();
-    for (refusal, reply) in REFUSALS.iter().zip(replies) {
-        let shown = crate::text::excerpt(refusal.line, 100);
+    for (&(name, prefix, line), reply) in REFUSALS.iter().zip(replies) {
+        let shown = crate::text::excerpt(line, 100);
         match reply {
-            Reply::Error(error) if error.starts_with(refusal.prefix) => {}
+            Reply::Error(error) if error.starts_with(prefix) => {}
             Reply::Error(error) => problems.push(format!(
-                "`{}` ({shown}): the error must start with `{}`, it was {error:?}",
-                refusal.name, refusal.prefix
+                "`{name}` ({shown}): the error must start with `{prefix}`, it was {error:?}"
             )),
             Reply::Answer(outcome) => problems.push(format!(
-                "`{}` ({shown}): played instead of refused (sent {:?}); the error must start with `{}`",
-                refusal.name, outcome.sent, refusal.prefix
+                "`{name}` ({shown}): played instead of refused (sent {:?}); the error must start \
+                 with `{prefix}`",
+                outcome.sent
             )),
             Reply::Fault(fault) => problems.push(format!(
-                "`{}` ({shown}): no error answer: {}",
-                refusal.name,
+                "`{name}` ({shown}): no error answer: {}",
                 crate::text::excerpt(&fault.to_string(), 600)
             )),
         }
