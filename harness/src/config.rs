@@ -1,7 +1,9 @@
 //! What a run is told from outside: the environment's settings, where the
 //! harness keeps its files, and the names trials are known by.
 
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::time::Duration;
 
 /// Every trial name starts with this.
@@ -152,6 +154,12 @@ impl Settings {
             Ok("1") => true,
             Ok(other) => return Err(format!("PARITY_STRICT={other:?}: use 1 (strict) or 0")),
         };
+        let (low, high) = SECONDS.into_inner();
+        let wanted = format!("give a number of seconds from {low} to {high} (a day)");
+        let seconds = |variable, default| {
+            let seconds = number(variable, SECONDS, &wanted)?;
+            Ok::<_, String>(seconds.map_or(default, Duration::from_secs_f64))
+        };
         Ok(Settings {
             extra_cases,
             timeout: seconds("PARITY_TIMEOUT", defaults.timeout)?,
@@ -164,40 +172,29 @@ impl Settings {
 /// The range a timeout in seconds may take: under 10 ms no runner starts,
 /// over a day is a typo, and both would make the run say something untrue
 /// (every case a timeout, or a hang that never ends).
-const SECONDS: std::ops::RangeInclusive<f64> = 0.01..=86_400.0;
-
-fn seconds(variable: &str, default: Duration) -> Result<Duration, String> {
-    let Ok(text) = std::env::var(variable) else {
-        return Ok(default);
-    };
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|s| SECONDS.contains(s))
-        .map(Duration::from_secs_f64)
-        .ok_or_else(|| {
-            format!(
-                "{variable}={text:?}: give a number of seconds from {} to {} (a day)",
-                SECONDS.start(),
-                SECONDS.end()
-            )
-        })
-}
+const SECONDS: RangeInclusive<f64> = 0.01..=86_400.0;
 
 /// `PARITY_REPEAT` (`make test REPEAT=N`): how many times each selected
 /// trial runs, default 1; a value that is not a whole number from 1 to
 /// 1000 is an error naming it.
 pub fn repeat() -> Result<usize, String> {
-    match std::env::var("PARITY_REPEAT").as_deref() {
-        Err(_) | Ok("") => Ok(1),
-        Ok(text) => text
-            .trim()
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=1000).contains(n))
-            .ok_or_else(|| {
-                format!("PARITY_REPEAT={text:?}: give a whole number of runs from 1 to 1000")
-            }),
+    let wanted = "give a whole number of runs from 1 to 1000";
+    Ok(number("PARITY_REPEAT", 1..=1000, wanted)?.unwrap_or(1))
+}
+
+/// `variable` read as a number in `range`, `None` when it is unset or
+/// empty; any other value is an error naming it, asking for `wanted`.
+fn number<T: FromStr + PartialOrd>(
+    variable: &str,
+    range: RangeInclusive<T>,
+    wanted: &str,
+) -> Result<Option<T>, String> {
+    match std::env::var(variable).as_deref() {
+        Err(_) | Ok("") => Ok(None),
+        Ok(text) => (text.trim().parse().ok())
+            .filter(|n| range.contains(n))
+            .map(Some)
+            .ok_or_else(|| format!("{variable}={text:?}: {wanted}")),
     }
 }
 

@@ -82,10 +82,8 @@ pub enum FaultKind {
         left: usize,
         /// The case of the last fault counted.
         last_case: String,
-        /// The last fault counted.
+        /// The last fault counted (its log is this fault's).
         last: Box<Fault>,
-        /// The last start's stderr log, if it wrote any.
-        log: Option<PathBuf>,
     },
     /// The runner could not be started at all.
     CouldNotStart {
@@ -167,7 +165,7 @@ impl Fault {
                 },
                 _,
             ) => Some(log),
-            (_, FaultKind::BudgetSpent { log, .. }) => log.as_deref(),
+            (_, FaultKind::BudgetSpent { last, .. }) => last.log(),
             _ => None,
         }
     }
@@ -246,9 +244,8 @@ impl Fault {
             ),
             FaultKind::ReadError { error } => write!(f, "reading {runner}'s output failed: {error}"),
             FaultKind::Stopped => write!(f, "{runner} stopped answering."),
-            FaultKind::BudgetSpent { in_a_row, left, last_case, last, log } => {
-                let last = last.to_string();
-                let log = log.as_ref().map_or_else(
+            FaultKind::BudgetSpent { in_a_row, left, last_case, last } => {
+                let log = last.log().map_or_else(
                     || "it wrote nothing to stderr".to_owned(),
                     |log| format!("its stderr is in {}", log.display()),
                 );
@@ -257,7 +254,7 @@ impl Fault {
                     "not run: {runner} faulted on {in_a_row} cases in a row (not counting its known failures), so it \
                      was not started again for the {left} case(s) left. The last fault, on case `{last_case}`: {}\n({log}; the cases before name the \
                      other faults.)",
-                    excerpt(last.lines().next().unwrap_or_default(), LINE_EXCERPT),
+                    excerpt(last.to_string().lines().next().unwrap_or_default(), LINE_EXCERPT),
                 )
             }
             FaultKind::CouldNotStart { argv, error } => {

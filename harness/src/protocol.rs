@@ -84,8 +84,8 @@ pub fn parse_answer(line: &[u8], name: &str) -> Result<Reply, BadLine> {
 }
 
 fn parse_answer_slowly(line: &[u8], name: &str) -> Result<Reply, BadLine> {
-    let text = std::str::from_utf8(line)
-        .map_err(|_| BadLine::Malformed("the line is not UTF-8".into()))?;
+    let malformed = |why: &str| BadLine::Malformed(why.to_owned());
+    let text = std::str::from_utf8(line).map_err(|_| malformed("the line is not UTF-8"))?;
     // Strictly, as case files: serde_json's own `Value` keeps the last of two
     // repeated keys, so `{"name":"c","error":"a","error":"b"}` would pass as "b".
     let (value, _) = json::parse_value(text).map_err(|e| match e.classify() {
@@ -93,12 +93,12 @@ fn parse_answer_slowly(line: &[u8], name: &str) -> Result<Reply, BadLine> {
         _ => BadLine::Malformed(format!("not JSON ({})", json::explain(text, &e))),
     })?;
     let Value::Object(mut fields) = value else {
-        return Err(BadLine::Malformed("not a JSON object".into()));
+        return Err(malformed("not a JSON object"));
     };
     match fields.shift_remove("name") {
         Some(Value::String(answered)) if answered == name => {}
         Some(Value::String(answered)) => return Err(BadLine::OtherCase(answered)),
-        _ => return Err(BadLine::Malformed("no string field `name`".into())),
+        _ => return Err(malformed("no string field `name`")),
     }
     if let Some(error) = fields.shift_remove("error") {
         return match (error, fields.keys().next()) {
@@ -106,65 +106,49 @@ fn parse_answer_slowly(line: &[u8], name: &str) -> Result<Reply, BadLine> {
             (Value::String(_), Some(extra)) => Err(BadLine::Malformed(format!(
                 "an `error` answer has an extra field `{extra}`"
             ))),
-            _ => Err(BadLine::Malformed("`error` is not a string".into())),
+            _ => Err(malformed("`error` is not a string")),
         };
     }
-    let ids = |(pass, ids): (usize, &Value)| match ids {
-        Value::Array(ids) => ids
-            .iter()
-            .map(Value::as_u64)
-            .collect::<Option<Vec<u64>>>()
-            .ok_or_else(|| {
-                BadLine::Malformed(format!("`sent[{pass}]` holds something that is not an id"))
-            }),
-        other => Err(BadLine::Malformed(format!(
-            "`sent[{pass}]` is {} instead of a list of ids",
-            describe(other)
-        ))),
-    };
-    let sent = match fields.shift_remove("sent") {
-        Some(Value::Array(passes)) => passes
-            .iter()
-            .enumerate()
-            .map(ids)
-            .collect::<Result<_, _>>()?,
-        other => return Err(wrong_field("sent", "a list of lists of ids", other)),
-    };
-    let journal = match fields.shift_remove("journal") {
-        Some(Value::Array(entries)) => entries
-            .into_iter()
-            .map(|entry| match entry {
-                Value::String(s) => Ok(s),
-                _ => Err(BadLine::Malformed(
-                    "`journal` holds something that is not a string".into(),
-                )),
-            })
-            .collect::<Result<Vec<_>, _>>()?,
-        other => return Err(wrong_field("journal", "a list of strings", other)),
-    };
-    let duplicates = fields.shift_remove("duplicates");
-    let Some(duplicates) = duplicates.as_ref().and_then(Value::as_u64) else {
-        return Err(wrong_field(
-            "duplicates",
-            "a non-negative integer",
-            duplicates,
-        ));
-    };
-    if let Some(extra) = fields.keys().next() {
-        return Err(BadLine::Malformed(format!("unknown field `{extra}`")));
+    for (field, levels) in FIELDS {
+        let value = (fields.get(field)).ok_or_else(|| malformed(&format!("no field `{field}`")))?;
+        check(value, field, levels)?;
     }
-    Ok(Reply::Answer(Outcome {
-        sent,
-        journal,
-        duplicates,
-    }))
+    // The shapes are right: what is left to refuse is an unknown field.
+    let outcome = serde_json::from_value(Value::Object(fields));
+    outcome
+        .map(Reply::Answer)
+        .map_err(|e| BadLine::Malformed(e.to_string()))
 }
 
-fn wrong_field(field: &str, wanted: &str, got: Option<Value>) -> BadLine {
-    BadLine::Malformed(match got {
-        None => format!("no field `{field}`"),
-        Some(value) => format!("`{field}` is {} instead of {wanted}", describe(&value)),
-    })
+/// What each field of an answer holds, outermost first: every level but
+/// the last is a list; the last is a string or a non-negative integer.
+const FIELDS: [(&str, &[&str]); 3] = [
+    (
+        "sent",
+        &["a list of lists of ids", "a list of ids", "an id"],
+    ),
+    ("journal", &["a list of strings", "a string"]),
+    ("duplicates", &["a non-negative integer"]),
+];
+
+/// Where `value` (at `path` in the answer) first departs from `levels`.
+fn check(value: &Value, path: &str, levels: &[&str]) -> Result<(), BadLine> {
+    let fits = match levels {
+        [_, _, ..] => value.is_array(),
+        ["a string"] => value.is_string(),
+        _ => value.as_u64().is_some(),
+    };
+    if !fits {
+        let wanted = levels.first().copied().unwrap_or_default();
+        return Err(BadLine::Malformed(format!(
+            "`{path}` is {} instead of {wanted}",
+            describe(value)
+        )));
+    }
+    for (at, item) in value.as_array().into_iter().flatten().enumerate() {
+        check(item, &format!("{path}[{at}]"), &levels[1..])?;
+    }
+    Ok(())
 }
 
 fn describe(value: &Value) -> &'static str {
@@ -178,47 +162,38 @@ fn describe(value: &Value) -> &'static str {
     }
 }
 
-/// One request a runner must refuse (SPEC.md, "Refusals"), and how.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    /// The request's name, which the error answer must carry.
-    pub name: &'static str,
-    /// The request line (constant data, never from a case file).
-    pub line: &'static str,
-    /// How the error text must start.
-    pub prefix: &'static str,
-}
-
 /// The requests of the `protocol` trial: each refusal every runner must
-/// make. They go at the end of the runner's one stream (no process start
-/// of their own), followed by one valid case, which must be answered: a
-/// runner goes on with the next line after a refusal.
-pub const REFUSALS: [Refusal; 5] = [
-    Refusal {
-        name: "protocol_version_2",
-        line: r#"{"kind":"case","version":2,"name":"protocol_version_2","batch_size":1,"messages":[],"failures":{},"passes":1}"#,
-        prefix: "unsupported protocol version",
-    },
-    Refusal {
-        name: "protocol_no_version",
-        line: r#"{"kind":"case","name":"protocol_no_version","batch_size":1,"messages":[],"failures":{},"passes":1}"#,
-        prefix: "unsupported protocol version",
-    },
-    Refusal {
-        name: "protocol_unknown_kind",
-        line: r#"{"kind":"replay","version":1,"name":"protocol_unknown_kind"}"#,
-        prefix: "unknown request kind",
-    },
-    Refusal {
-        name: "protocol_no_kind",
-        line: r#"{"version":1,"name":"protocol_no_kind"}"#,
-        prefix: "unknown request kind",
-    },
-    Refusal {
-        name: "protocol_unknown_failure",
-        line: r#"{"kind":"case","version":1,"name":"protocol_unknown_failure","batch_size":1,"messages":[{"id":1,"aggregate":"order-1","type":"OrderPlaced"}],"failures":{"1":"timeout"},"passes":1}"#,
-        prefix: "unknown failure kind",
-    },
+/// make (SPEC.md, "Refusals"), as its name (which the error answer must
+/// carry), how the error text must start, and its line (constant data,
+/// never from a case file). They go at the end of the runner's one stream
+/// (no process start of their own), followed by one valid case, which
+/// must be answered: a runner goes on with the next line after a refusal.
+const REFUSALS: [(&str, &str, &str); 5] = [
+    (
+        "protocol_version_2",
+        "unsupported protocol version",
+        r#"{"kind":"case","version":2,"name":"protocol_version_2","batch_size":1,"messages":[],"failures":{},"passes":1}"#,
+    ),
+    (
+        "protocol_no_version",
+        "unsupported protocol version",
+        r#"{"kind":"case","name":"protocol_no_version","batch_size":1,"messages":[],"failures":{},"passes":1}"#,
+    ),
+    (
+        "protocol_unknown_kind",
+        "unknown request kind",
+        r#"{"kind":"replay","version":1,"name":"protocol_unknown_kind"}"#,
+    ),
+    (
+        "protocol_no_kind",
+        "unknown request kind",
+        r#"{"version":1,"name":"protocol_no_kind"}"#,
+    ),
+    (
+        "protocol_unknown_failure",
+        "unknown failure kind",
+        r#"{"kind":"case","version":1,"name":"protocol_unknown_failure","batch_size":1,"messages":[{"id":1,"aggregate":"order-1","type":"OrderPlaced"}],"failures":{"1":"timeout"},"passes":1}"#,
+    ),
 ];
 
 /// The valid case after the refusals, and the answer it must get.
@@ -231,7 +206,7 @@ const AFTER_REFUSALS: (&str, &str) = (
 pub fn refusal_requests() -> Vec<Request> {
     REFUSALS
         .iter()
-        .map(|r| (r.name, r.line))
+        .map(|&(name, _, line)| (name, line))
         .chain([AFTER_REFUSALS])
         .map(|(name, line)| Request {
             name: name.to_owned(),
@@ -247,21 +222,20 @@ pub fn refusal_requests() -> Vec<Request> {
 /// answer naming another request is a fault the session already caught.)
 pub fn judge_refusals(replies: &[Reply]) -> Vec<String> {
     let mut problems = Vec::new();
-    for (refusal, reply) in REFUSALS.iter().zip(replies) {
-        let shown = crate::text::excerpt(refusal.line, 100);
+    for (&(name, prefix, line), reply) in REFUSALS.iter().zip(replies) {
+        let shown = crate::text::excerpt(line, 100);
         match reply {
-            Reply::Error(error) if error.starts_with(refusal.prefix) => {}
+            Reply::Error(error) if error.starts_with(prefix) => {}
             Reply::Error(error) => problems.push(format!(
-                "`{}` ({shown}): the error must start with `{}`, it was {error:?}",
-                refusal.name, refusal.prefix
+                "`{name}` ({shown}): the error must start with `{prefix}`, it was {error:?}"
             )),
             Reply::Answer(outcome) => problems.push(format!(
-                "`{}` ({shown}): played instead of refused (sent {:?}); the error must start with `{}`",
-                refusal.name, outcome.sent, refusal.prefix
+                "`{name}` ({shown}): played instead of refused (sent {:?}); the error must start \
+                 with `{prefix}`",
+                outcome.sent
             )),
             Reply::Fault(fault) => problems.push(format!(
-                "`{}` ({shown}): no error answer: {}",
-                refusal.name,
+                "`{name}` ({shown}): no error answer: {}",
                 crate::text::excerpt(&fault.to_string(), 600)
             )),
         }
@@ -316,56 +290,53 @@ mod tests {
             parse(r#"{"name":"d","error":"x"}"#),
             Err(BadLine::OtherCase("d".into()))
         );
+        let answer = r#""name":"c","sent":[],"journal":[],"duplicates":0"#;
         for (line, why) in [
-            ("hello", "not JSON"),
+            ("hello".to_owned(), "not JSON"),
             (
-                r#"{"name":"c","sent":[],"journal":["\ud800"],"duplicates":0}"#,
+                r#"{"name":"c","sent":[],"journal":["\ud800"],"duplicates":0}"#.to_owned(),
                 r"not JSON (a lone surrogate (\ud800) is not valid UTF-8 text at line 1 column 35)",
             ),
-            ("[1]", "not a JSON object"),
-            (r#"{"sent":[]}"#, "no string field `name`"),
+            ("[1]".to_owned(), "not a JSON object"),
+            (r#"{"sent":[]}"#.to_owned(), "no string field `name`"),
             (
-                r#"{"name":"c","sent":null,"journal":[],"duplicates":0}"#,
-                "`sent` is null",
+                r#"{"name":"c","sent":null,"journal":[],"duplicates":0}"#.to_owned(),
+                "`sent` is null (empty lists are written `[]`) instead of a list of lists of ids",
             ),
             (
-                r#"{"name":"c","sent":[null],"journal":[],"duplicates":0}"#,
-                "`sent[0]` is null",
+                r#"{"name":"c","sent":[[1,"2"]],"journal":[],"duplicates":0}"#.to_owned(),
+                "`sent[0][1]` is a string instead of an id",
             ),
             (
-                r#"{"name":"c","sent":[],"journal":[],"duplicates":-1}"#,
-                "`duplicates` is a number",
+                r#"{"name":"c","sent":[],"journal":[3],"duplicates":0}"#.to_owned(),
+                "`journal[0]` is a number instead of a string",
             ),
             (
-                r#"{"name":"c","sent":[],"journal":[],"duplicates":0,"x":1}"#,
-                "unknown field `x`",
+                r#"{"name":"c","sent":[],"journal":[],"duplicates":-1}"#.to_owned(),
+                "`duplicates` is a number instead of a non-negative integer",
             ),
-        ] {
-            match parse(line) {
-                Err(BadLine::Malformed(m)) => assert!(m.contains(why), "{line}: {m}"),
-                other => panic!("{line}: {other:?}"),
-            }
-        }
-    }
-
-    #[test]
-    fn refuses_every_repeated_key() {
-        let answer = r#""name":"c","sent":[],"journal":[],"duplicates":0"#;
-        for (line, key) in [
-            (format!(r#"{{"name":"d",{answer}}}"#), "name"),
+            (r#"{"name":"c","sent":[]}"#.to_owned(), "no field `journal`"),
+            (format!(r#"{{{answer},"x":1}}"#), "unknown field `x`"),
+            (
+                r#"{"name":"c","error":"a","x":1}"#.to_owned(),
+                "an `error` answer has an extra field `x`",
+            ),
+            // Every repeated key is refused, never read as its last value.
+            (
+                format!(r#"{{"name":"d",{answer}}}"#),
+                "repeated key \"name\" in one object",
+            ),
             (
                 r#"{"name":"c","error":"a","error":"b"}"#.to_owned(),
-                "error",
+                "repeated key \"error\" in one object",
             ),
-            (format!(r#"{{{answer},"duplicates":1}}"#), "duplicates"),
+            (
+                format!(r#"{{{answer},"duplicates":1}}"#),
+                "repeated key \"duplicates\"",
+            ),
         ] {
             match parse(&line) {
-                Err(BadLine::Malformed(m)) => assert!(
-                    m.starts_with(&format!(
-                        "repeated key \"{key}\" in one object at line 1 column "
-                    )),
-                    "{line}: {m}"
-                ),
+                Err(BadLine::Malformed(m)) => assert!(m.contains(why), "{line}: {m}"),
                 other => panic!("{line}: {other:?}"),
             }
         }

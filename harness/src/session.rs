@@ -20,29 +20,25 @@ use crate::text::{excerpt, tail};
 /// Something that answers requests: a runner process, the reference in
 /// this process, or a fake in the harness's tests.
 pub trait Runner {
-    /// One reply per request, in order.
-    fn run(&self, requests: &[Request]) -> Vec<Reply>;
+    /// One reply per request, in order, and the runner's fault after its
+    /// last answer; the cases `expected` names (a language's known failures)
+    /// may fault without using a fault budget (a runner without one
+    /// ignores it).
+    fn answer(&self, requests: &[Request], expected: &dyn Fn(&str) -> bool) -> Answers;
 
-    /// One reply per request, and what went wrong after the last answer (a
-    /// non-zero exit, more output): a fault of the runner, not of any case.
+    /// [`Runner::answer`] with no fault expected.
     fn run_all(&self, requests: &[Request]) -> Answers {
-        Answers {
-            replies: self.run(requests),
-            after: None,
-        }
+        self.answer(requests, &|_| false)
     }
 
-    /// [`Runner::run_all`], where the cases `expected` names (a language's
-    /// known failures) may fault without using a fault budget; a runner
-    /// without one ignores it.
-    fn run_all_expecting(&self, requests: &[Request], expected: &dyn Fn(&str) -> bool) -> Answers {
-        let _ = expected;
-        self.run_all(requests)
+    /// The replies of [`Runner::run_all`] alone.
+    fn run(&self, requests: &[Request]) -> Vec<Reply> {
+        self.run_all(requests).replies
     }
 }
 
 /// A session's replies, and the runner's fault after its last answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Answers {
     /// One reply per request, in order.
     pub replies: Vec<Reply>,
@@ -69,14 +65,6 @@ pub const FAULT_BUDGET: usize = 3;
 /// Numbers each runner start of this process, for its log's name.
 static STARTS: AtomicU64 = AtomicU64::new(0);
 
-/// How one runner start ended.
-struct Stretch {
-    /// The fault after the last answer, when the start answered every case.
-    after: Option<Fault>,
-    /// The stderr log of a start that faulted, when it wrote to stderr.
-    log: Option<PathBuf>,
-}
-
 /// What the line read where a case's answer was due turned out to be.
 enum Due {
     /// The case's answer.
@@ -89,23 +77,13 @@ enum Due {
 }
 
 impl Runner for Session {
-    fn run(&self, requests: &[Request]) -> Vec<Reply> {
-        self.run_all(requests).replies
-    }
-
-    fn run_all(&self, requests: &[Request]) -> Answers {
-        self.run_all_expecting(requests, &|_| false)
-    }
-
-    /// [`Runner::run_all`], where the cases `expected` names (a language's
-    /// known failures) may fault without using the fault budget: the runner
-    /// is started again after each fault, and only the faults on other
-    /// cases count towards [`FAULT_BUDGET`] in a row. The budget guards
-    /// against a broken runner, not against the failures a list admits.
-    fn run_all_expecting(&self, requests: &[Request], expected: &dyn Fn(&str) -> bool) -> Answers {
+    /// The runner is started again after each fault, and only the faults
+    /// on cases `expected` does not name count towards [`FAULT_BUDGET`] in
+    /// a row: the budget guards against a broken runner, not against the
+    /// failures a list admits.
+    fn answer(&self, requests: &[Request], expected: &dyn Fn(&str) -> bool) -> Answers {
         let mut replies: Vec<Reply> = Vec::with_capacity(requests.len());
         let mut after = None;
-        let mut last_log = None;
         while replies.len() < requests.len() {
             // Expected faults neither count nor break the row.
             let row: Vec<(&Fault, &Request)> = replies
@@ -118,37 +96,28 @@ impl Runner for Session {
                     _ => None,
                 })
                 .collect();
-            if let (true, Some(&(last, on))) = (row.len() >= FAULT_BUDGET, row.first()) {
-                let kind = FaultKind::BudgetSpent {
+            let stop = if let (true, Some(&(last, on))) = (row.len() >= FAULT_BUDGET, row.first()) {
+                FaultKind::BudgetSpent {
                     in_a_row: FAULT_BUDGET,
                     left: requests.len() - replies.len(),
                     last_case: on.name.clone(),
                     last: Box::new(last.clone()),
-                    log: last_log.clone(),
-                };
-                let why = self.fault(kind, Stderr::NotShown);
-                replies.resize(requests.len(), Reply::Fault(Box::new(why)));
-                break;
-            }
-            let start = replies.len();
-            match self.run_stretch(&requests[start..], &mut replies) {
-                Ok(stretch) => {
-                    after = stretch.after;
-                    if stretch.log.is_some() {
-                        last_log = stretch.log;
+                }
+            } else {
+                let start = replies.len();
+                match self.run_stretch(&requests[start..], &mut replies) {
+                    Ok(fault) => {
+                        after = fault;
+                        continue;
                     }
+                    Err(e) => FaultKind::CouldNotStart {
+                        argv: self.command.argv.iter().map(|w| self.shown(w)).collect(),
+                        error: e.to_string(),
+                    },
                 }
-                Err(e) => {
-                    let why = self.fault(
-                        FaultKind::CouldNotStart {
-                            argv: self.command.argv.iter().map(|w| self.shown(w)).collect(),
-                            error: e.to_string(),
-                        },
-                        Stderr::NotShown,
-                    );
-                    replies.resize(requests.len(), Reply::Fault(Box::new(why)));
-                }
-            }
+            };
+            let why = self.fault(stop, Stderr::NotShown);
+            replies.resize(requests.len(), Reply::Fault(Box::new(why)));
         }
         Answers { replies, after }
     }
@@ -171,34 +140,36 @@ impl Session {
         text.replace(&format!("{}/", self.command.dir.display()), "")
     }
 
+    /// This runner's fault `kind` once its group is killed: what it wrote
+    /// to stderr is then complete, and bounded.
+    fn killed(&self, child: &mut exec::Child, kind: FaultKind) -> Fault {
+        let stderr = self.stderr_report(&child.kill());
+        self.fault(kind, stderr)
+    }
+
     /// Starts one process for `requests` and reads its answers into
-    /// `replies`, up to and including the first case it faults on.
+    /// `replies`, up to and including the first case it faults on; the
+    /// fault after its last answer, when it answered every case.
     fn run_stretch(
         &self,
         requests: &[Request],
         replies: &mut Vec<Reply>,
-    ) -> std::io::Result<Stretch> {
+    ) -> std::io::Result<Option<Fault>> {
         let limits = requests.iter().map(|r| r.answer_limit).collect();
         let mut child = exec::spawn(&self.command, input_of(requests), limits)?;
         for (index, request) in requests.iter().enumerate() {
             let previous = index.checked_sub(1).map(|i| requests[i].name.as_str());
-            let fault = match self.read_answer(&mut child, request, previous) {
-                Due::Answer(reply) => {
-                    replies.push(reply);
-                    continue;
-                }
+            match self.read_answer(&mut child, request, previous) {
+                Due::Answer(reply) => replies.push(reply),
                 Due::Twice(why) => {
-                    let log = self.blame_previous(&mut child, replies, why);
-                    return Ok(Stretch { after: None, log });
+                    self.blame_previous(&mut child, replies, why);
+                    return Ok(None);
                 }
-                Due::Fault(fault) => fault,
-            };
-            // The group is killed before the message is finished: what it
-            // wrote to stderr is then complete, and bounded.
-            let stderr = self.stderr_report(&child.kill());
-            let log = stderr_log(&stderr);
-            replies.push(Reply::Fault(Box::new(self.fault(fault, stderr))));
-            return Ok(Stretch { after: None, log });
+                Due::Fault(why) => {
+                    replies.push(Reply::Fault(Box::new(self.killed(&mut child, why))));
+                    return Ok(None);
+                }
+            }
         }
         Ok(self.finish(&mut child, requests.last(), replies))
     }
@@ -237,57 +208,41 @@ impl Session {
         child: &mut exec::Child,
         last: Option<&Request>,
         replies: &mut [Reply],
-    ) -> Stretch {
+    ) -> Option<Fault> {
         let deadline = self.command.deadline;
         let last = last.map(|r| r.name.as_str());
         let after = match child.next(deadline) {
-            Ok(Next::Eof(Some(status))) if status.success() => None,
+            Ok(Next::Eof(Some(status))) if status.success() => {
+                child.kill();
+                return None;
+            }
             Ok(Next::Line(line)) if last.is_some_and(|name| is_answer_for(&line, name)) => {
                 let twice = FaultKind::AnsweredTwice {
                     next: None,
                     line: line_excerpt(&line),
                 };
-                let log = self.blame_previous(child, replies, twice);
-                return Stretch { after: None, log };
+                self.blame_previous(child, replies, twice);
+                return None;
             }
-            Ok(Next::Eof(status)) => Some(After::Exited { status }),
-            Ok(Next::Line(line)) | Ok(Next::TooLong(line, _)) => Some(After::PrintedMore {
+            Ok(Next::Eof(status)) => After::Exited { status },
+            Ok(Next::Line(line)) | Ok(Next::TooLong(line, _)) => After::PrintedMore {
                 line: line_excerpt(&line),
-            }),
-            Ok(Next::ReadError(e)) => Some(After::ReadError {
+            },
+            Ok(Next::ReadError(e)) => After::ReadError {
                 error: e.to_string(),
-            }),
-            Err(_) => Some(After::DidNotExit { deadline }),
+            },
+            Err(_) => After::DidNotExit { deadline },
         };
-        let stderr = child.kill();
-        let Some(after) = after else {
-            return Stretch {
-                after: None,
-                log: None,
-            };
-        };
-        let stderr = self.stderr_report(&stderr);
-        let log = stderr_log(&stderr);
-        Stretch {
-            after: Some(self.fault(FaultKind::AfterLastAnswer(after), stderr)),
-            log,
-        }
+        Some(self.killed(child, FaultKind::AfterLastAnswer(after)))
     }
 
     /// Turns the last reply into the fault `twice` (an answer printed
     /// twice) once the runner is killed.
-    fn blame_previous(
-        &self,
-        child: &mut exec::Child,
-        replies: &mut [Reply],
-        twice: FaultKind,
-    ) -> Option<PathBuf> {
-        let stderr = self.stderr_report(&child.kill());
-        let log = stderr_log(&stderr);
+    fn blame_previous(&self, child: &mut exec::Child, replies: &mut [Reply], twice: FaultKind) {
+        let fault = self.killed(child, twice);
         if let Some(last) = replies.last_mut() {
-            *last = Reply::Fault(Box::new(self.fault(twice, stderr)));
+            *last = Reply::Fault(Box::new(fault));
         }
-        log
     }
 
     /// The tail of a start's stderr for a message, the whole capture kept
@@ -340,16 +295,6 @@ fn judge_line(line: &[u8], request: &Request, previous: Option<&str>) -> Due {
 /// The start of a line as a message shows it.
 fn line_excerpt(line: &[u8]) -> String {
     excerpt(&String::from_utf8_lossy(line), LINE_EXCERPT)
-}
-
-/// The log a start's stderr report names, when it was kept.
-fn stderr_log(stderr: &Stderr) -> Option<PathBuf> {
-    match stderr {
-        Stderr::Written {
-            log, unkept: None, ..
-        } => Some(log.clone()),
-        _ => None,
-    }
 }
 
 /// Whether `line` is a JSON object whose `name` is `name` (well-formed or

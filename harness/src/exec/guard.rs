@@ -9,7 +9,7 @@ use std::time::Duration;
 
 /// The environment variable every child (and what it starts) inherits: the
 /// harness's pid, by which an orphan that left its group is recognised.
-pub const MARK: &str = "PARITY_HARNESS";
+pub(super) const MARK: &str = "PARITY_HARNESS";
 
 /// The process groups the harness started (each child leads its own, so
 /// the group ids are also the children's pids).
@@ -176,7 +176,7 @@ pub(super) fn die_with_parent(parent: libc::pid_t) -> std::io::Result<()> {
 /// The value of [`MARK`] this harness gives its children: its pid, its
 /// start time (so a reused pid is not taken for it) and its repository
 /// root (so a run only sweeps what a run of the same checkout left).
-pub fn mark() -> &'static str {
+pub(super) fn mark() -> &'static str {
     static VALUE: OnceLock<String> = OnceLock::new();
     VALUE.get_or_init(|| {
         let me = std::process::id() as libc::pid_t;
@@ -272,7 +272,6 @@ fn kill_everything() -> usize {
 
 /// One process as /proc shows it.
 struct Proc {
-    pid: libc::pid_t,
     state: char,
     parent: libc::pid_t,
     group: libc::pid_t,
@@ -293,7 +292,6 @@ fn read_proc(pid: libc::pid_t) -> Option<Proc> {
     // Fields 7 to 21 come before the start time (field 22).
     let started = fields.nth(15)?.parse().ok()?;
     Some(Proc {
-        pid,
         state,
         parent,
         group,
@@ -302,26 +300,20 @@ fn read_proc(pid: libc::pid_t) -> Option<Proc> {
     })
 }
 
-/// Whether a process carries this harness's mark in its environment.
-fn is_marked(pid: libc::pid_t) -> bool {
-    mark_value(pid).is_some_and(|value| value == mark())
-}
-
 /// Kills and reaps the orphans that became the harness's children: the
 /// descendants of children it started that outlived their parent, in a
 /// group it started, a session of their own, or carrying its mark. Its own
 /// children (listed, or in its own group, like a test's helper process)
-/// are left alone. Returns how many strays were killed.
-pub fn sweep() -> usize {
+/// are left alone.
+fn sweep() {
     let mut registry = registry();
     let me = std::process::id() as libc::pid_t;
     let Some(this) = read_proc(me) else {
-        return 0;
+        return;
     };
-    let mut killed = BTreeSet::new();
     for _ in 0..100 {
         let Some(candidates) = children_of(me).or_else(every_pid) else {
-            return killed.len();
+            return;
         };
         let mut dying = false;
         // A child reaped here had its own children handed to this process
@@ -333,13 +325,13 @@ pub fn sweep() -> usize {
             let Some(proc) = read_proc(pid) else {
                 continue;
             };
-            if proc.parent != me || registry.live.contains(&proc.pid) || proc.group == this.group {
+            if proc.parent != me || registry.live.contains(&pid) || proc.group == this.group {
                 continue;
             }
             let ours = registry.ever.contains(&proc.group)
-                || registry.strays.contains(&proc.pid)
+                || registry.strays.contains(&pid)
                 || proc.session != this.session
-                || is_marked(proc.pid);
+                || mark_value(pid).as_deref() == Some(mark());
             if !ours {
                 continue;
             }
@@ -347,21 +339,20 @@ pub fn sweep() -> usize {
                 // SAFETY: reaps one zombie child that no one else waits for
                 // (not listed, so not a child a handle waits on).
                 unsafe {
-                    libc::waitpid(proc.pid, std::ptr::null_mut(), libc::WNOHANG);
+                    libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG);
                 }
-                registry.strays.remove(&proc.pid);
+                registry.strays.remove(&pid);
                 reaped = true;
             } else if !registry.live.contains(&proc.group) {
                 // SAFETY: signals a stray and its group, both descendants
                 // of children this process started.
                 unsafe {
-                    libc::kill(proc.pid, libc::SIGKILL);
+                    libc::kill(pid, libc::SIGKILL);
                     if proc.group != this.group {
                         libc::killpg(proc.group, libc::SIGKILL);
                     }
                 }
-                killed.insert(proc.pid);
-                registry.strays.insert(proc.pid);
+                registry.strays.insert(pid);
                 dying = true;
             }
         }
@@ -371,7 +362,6 @@ pub fn sweep() -> usize {
             break;
         }
     }
-    killed.len()
 }
 
 /// The children of process `me` (this one) from its threads' `children`
@@ -412,31 +402,17 @@ fn every_pid() -> Option<Vec<libc::pid_t>> {
     )
 }
 
-/// A child's process group; killed when the child is done with or given up
-/// on, and on drop, so no exit path leaves it running.
-pub struct Group(Option<i32>);
+/// A child's process group (its leader's pid); killed when the child is
+/// done with or given up on, and on drop, so no exit path leaves it
+/// running.
+pub(super) struct Group(pub(super) Option<libc::pid_t>);
 
 impl Group {
-    pub(super) fn of(handle: &duct::Handle) -> Self {
-        Group(
-            handle
-                .pids()
-                .first()
-                .and_then(|&pid| libc::pid_t::try_from(pid).ok()),
-        )
-    }
-
-    /// Kills the group, reaps its leader and releases it: how every child
-    /// ends.
+    /// Kills the group, reaps its leader, unlists it and sweeps what it
+    /// left behind: how every child ends.
     pub(super) fn end(&self, handle: &duct::Handle) {
         self.kill();
         let _ = handle.wait();
-        self.release();
-    }
-
-    /// Once its leader is reaped: the group is no longer listed, and what
-    /// it left behind is swept.
-    fn release(&self) {
         if let Some(pid) = self.0 {
             registry().live.remove(&pid);
             sweep();
@@ -444,7 +420,7 @@ impl Group {
     }
 
     /// Kills every process of the group; a group already gone is fine.
-    pub fn kill(&self) {
+    fn kill(&self) {
         if let Some(pid) = self.0 {
             // SAFETY: killpg only sends a signal; the group id is the pid of a
             // child we started with process_group(0), so it names our group.

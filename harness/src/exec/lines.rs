@@ -21,9 +21,9 @@ pub enum Next {
 
 /// The longest line read after the lines a caller gave limits for (what a
 /// child prints after its last answer): enough to quote it.
-pub const AFTER_LAST_LINE: usize = 64 * 1024;
+const AFTER_LAST_LINE: usize = 64 * 1024;
 
-pub(super) enum Event {
+enum Event {
     /// Every whole line one read returned: a fast runner's answers arrive
     /// many to a read, and one wake-up per read (not per line) keeps the
     /// harness's share of the CPU small.
@@ -32,11 +32,24 @@ pub(super) enum Event {
 }
 
 pub(super) struct LineReceiver {
-    pub(super) events: Receiver<Event>,
-    pub(super) pending: std::collections::VecDeque<Next>,
+    events: Receiver<Event>,
+    pending: std::collections::VecDeque<Next>,
 }
 
 impl LineReceiver {
+    /// Reads `stdout` on a thread of its own, the n-th line within
+    /// `limits[n]` bytes. The channel is bounded: a child that floods
+    /// stdout waits for the harness instead of filling the harness's
+    /// memory (four reads' lines at most, each within its limit).
+    pub(super) fn read(stdout: os_pipe::PipeReader, limits: Vec<usize>) -> Self {
+        let (tx, events) = mpsc::sync_channel(4);
+        std::thread::spawn(move || read_lines(stdout, &tx, &limits));
+        LineReceiver {
+            events,
+            pending: std::collections::VecDeque::new(),
+        }
+    }
+
     pub(super) fn next(&mut self, timeout: Duration) -> Result<Next, RecvTimeoutError> {
         let deadline = Instant::now() + timeout;
         loop {
@@ -55,11 +68,7 @@ impl LineReceiver {
 /// Reads `reader` line by line; the n-th line may be `limits[n]` bytes
 /// long (later ones [`AFTER_LAST_LINE`]): a line over its limit is the
 /// last one read.
-pub(super) fn read_lines(
-    mut reader: os_pipe::PipeReader,
-    events: &mpsc::SyncSender<Event>,
-    limits: &[usize],
-) {
+fn read_lines(mut reader: os_pipe::PipeReader, events: &mpsc::SyncSender<Event>, limits: &[usize]) {
     let mut buffer = vec![0u8; 64 * 1024];
     let mut partial: Vec<u8> = Vec::new();
     let mut line = 0;

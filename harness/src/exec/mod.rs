@@ -30,16 +30,16 @@ use std::io::Write as _;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::ExitStatus;
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
 pub use capture::Capture;
-pub use guard::{guard_the_harness, mark, sweep, Group, MARK};
-pub use lines::{Next, AFTER_LAST_LINE};
+pub use guard::guard_the_harness;
+pub use lines::Next;
 
 use capture::{capture, Capturing};
-use guard::{die_with_parent, registry};
-use lines::{read_lines, LineReceiver};
+use guard::{die_with_parent, mark, registry, Group, MARK};
+use lines::LineReceiver;
 
 /// A command line the harness runs, with its limits.
 #[derive(Debug, Clone)]
@@ -103,10 +103,7 @@ pub fn describe_status(status: Option<ExitStatus>) -> String {
 
 /// Runs `command` to its end or its deadline, whichever comes first.
 pub fn run(command: &Command, stdin: Stdin) -> std::io::Result<Output> {
-    let (stdout, stdout_writer) = os_pipe::pipe()?;
-    let (stderr, stderr_writer) = os_pipe::pipe()?;
-    let handle = start(command, stdin, stdout_writer, stderr_writer)?;
-    let group = Group::of(&handle);
+    let (handle, group, stdout, stderr) = start(command, stdin)?;
     let stdout = capture(stdout, command.keep);
     let stderr = capture(stderr, command.keep);
     let status = handle
@@ -120,12 +117,19 @@ pub fn run(command: &Command, stdin: Stdin) -> std::io::Result<Output> {
     })
 }
 
+/// Starts `command` in a group of its own, listed: its handle, its group
+/// and the read ends of its stdout and stderr.
 fn start(
     command: &Command,
     stdin: Stdin,
-    stdout: os_pipe::PipeWriter,
-    stderr: os_pipe::PipeWriter,
-) -> std::io::Result<duct::Handle> {
+) -> std::io::Result<(
+    duct::Handle,
+    Group,
+    os_pipe::PipeReader,
+    os_pipe::PipeReader,
+)> {
+    let (stdout, stdout_writer) = os_pipe::pipe()?;
+    let (stderr, stderr_writer) = os_pipe::pipe()?;
     let (program, args) = command.argv.split_first().ok_or_else(|| {
         std::io::Error::new(std::io::ErrorKind::InvalidInput, "empty command line")
     })?;
@@ -138,8 +142,8 @@ fn start(
     let expression = duct::cmd(program, args)
         .dir(&command.dir)
         .env(MARK, mark())
-        .stdout_file(stdout)
-        .stderr_file(stderr)
+        .stdout_file(stdout_writer)
+        .stderr_file(stderr_writer)
         .unchecked()
         .before_spawn(|child| {
             child.process_group(0);
@@ -178,15 +182,15 @@ fn start(
             handle
         }
     };
-    if let Some(pid) = handle
+    let pid = handle
         .pids()
         .first()
-        .and_then(|&pid| libc::pid_t::try_from(pid).ok())
-    {
+        .and_then(|&p| libc::pid_t::try_from(p).ok());
+    if let Some(pid) = pid {
         registry.live.insert(pid);
         registry.ever.insert(pid);
     }
-    Ok(handle)
+    Ok((handle, Group(pid), stdout, stderr))
 }
 
 /// A child whose stdout is read line by line as it comes: a runner session.
@@ -204,45 +208,29 @@ pub struct Child {
 /// Starts `command` with `input` on stdin, reading its stdout line by line,
 /// the n-th line within `limits[n]` bytes.
 pub fn spawn(command: &Command, input: Vec<u8>, limits: Vec<usize>) -> std::io::Result<Child> {
-    let (stdout, stdout_writer) = os_pipe::pipe()?;
-    let (stderr, stderr_writer) = os_pipe::pipe()?;
-    let handle = start(command, Stdin::Bytes(input), stdout_writer, stderr_writer)?;
-    let group = Group::of(&handle);
-    // A bounded channel: a child that floods stdout waits for the harness
-    // instead of filling the harness's memory (four reads' lines at most,
-    // each within its limit).
-    let (tx, events) = mpsc::sync_channel(4);
-    std::thread::spawn(move || read_lines(stdout, &tx, &limits));
+    let (handle, group, stdout, stderr) = start(command, Stdin::Bytes(input))?;
     Ok(Child {
         handle,
         group,
-        lines: LineReceiver {
-            events,
-            pending: std::collections::VecDeque::new(),
-        },
+        lines: LineReceiver::read(stdout, limits),
         stderr: Some(capture(stderr, command.keep)),
         _same_thread: std::marker::PhantomData,
     })
 }
 
 impl Child {
-    /// The next stdout line, or `Err` when none came within `timeout`.
+    /// The next stdout line, or `Err` when none came within `timeout`; at
+    /// the end of output, the exit status (a child that closed stdout but
+    /// lives on is not waited for long).
     pub fn next(&mut self, timeout: Duration) -> Result<Next, RecvTimeoutError> {
-        let next = self.lines.next(timeout)?;
-        Ok(match next {
-            Next::Eof(_) => Next::Eof(self.wait_briefly()),
+        Ok(match self.lines.next(timeout)? {
+            Next::Eof(_) => Next::Eof(
+                (self.handle.wait_timeout(Duration::from_millis(500)).ok())
+                    .flatten()
+                    .map(|output| output.status),
+            ),
             other => other,
         })
-    }
-
-    /// The exit status once stdout has ended; a child that closed stdout
-    /// but lives on is not waited for long.
-    fn wait_briefly(&self) -> Option<ExitStatus> {
-        self.handle
-            .wait_timeout(Duration::from_millis(500))
-            .ok()
-            .flatten()
-            .map(|output| output.status)
     }
 
     /// Kills the whole group and returns what it wrote to stderr.

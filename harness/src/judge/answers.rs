@@ -4,8 +4,7 @@
 
 use std::path::Path;
 
-use super::compare::compare;
-use super::{Carrier, CaseHeader, Flaky, Reason, Refusals, RunnerFault, Verdict};
+use super::{Carrier, CaseHeader, Reason, Refusals, RunnerFault, Verdict};
 use crate::config::{GENERATED_COUNT, GENERATED_SEED};
 use crate::fault::Fault;
 use crate::protocol::{self, Reply};
@@ -18,9 +17,7 @@ pub fn answers(root: &Path, language: &str, cases: &[&Case], replies: Vec<Reply>
     let verdict = |case: &Case, reply| {
         let case_header = CaseHeader::of(case, root);
         Verdict::Fail(match reply {
-            Reply::Answer(actual) if compare(&case.expect, &actual).is_ok() => {
-                return Verdict::Pass
-            }
+            Reply::Answer(actual) if actual == case.expect => return Verdict::Pass,
             Reply::Answer(actual) => Reason::Mismatch {
                 case: case_header,
                 expected: Box::new(case.expect.clone()),
@@ -79,22 +76,6 @@ pub fn refusals(runner: &str, replies: &[Reply], after: Option<Fault>) -> Verdic
         problems,
         after: after.map(Box::new),
     }))
-}
-
-/// The generated trial's failure when some scenarios' answers changed
-/// between the runs of `make test REPEAT=N`.
-pub fn flaky_generated(changed: &[Option<String>]) -> Option<Verdict> {
-    let mut flaky = changed
-        .iter()
-        .enumerate()
-        .filter_map(|(at, why)| Some((at, why.clone()?)));
-    let first = flaky.next()?;
-    Some(Verdict::Fail(Reason::Flaky(Flaky::Generated {
-        changed: 1 + flaky.count(),
-        total: changed.len(),
-        seed: GENERATED_SEED,
-        first,
-    })))
 }
 
 /// The fixed-seed scenarios' verdict: how many `failed`, the index and

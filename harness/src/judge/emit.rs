@@ -199,15 +199,16 @@ fn flaky_text(flaky: &Flaky) -> String {
         Flaky::Requests {
             changed,
             total,
-            first,
+            first: (_, first),
+            seed: None,
         } => format!(
             "{changed} of its {total} requests got replies that changed between runs; the first: {first}"
         ),
-        Flaky::Generated {
+        Flaky::Requests {
             changed,
             total,
-            seed,
             first: (index, runs),
+            seed: Some(seed),
         } => format!(
             "{changed} of the {total} generated requests (seed {seed}; each scenario is sent twice) got \
              answers that changed between runs. The first, request {index}: {runs}"
@@ -306,12 +307,12 @@ mod tests {
         let first = || "its answer changed".to_owned();
         for (flaky, expected) in [
             (
-                Flaky::Requests { changed: 2, total: 9, first: first() },
+                Flaky::Requests { changed: 2, total: 9, first: (0, first()), seed: None },
                 "2 of its 9 requests got replies that changed between runs; the first: its answer \
                  changed",
             ),
             (
-                Flaky::Generated { changed: 1, total: 400, seed: 7, first: (12, first()) },
+                Flaky::Requests { changed: 1, total: 400, first: (12, first()), seed: Some(7) },
                 "1 of the 400 generated requests (seed 7; each scenario is sent twice) got answers \
                  that changed between runs. The first, request 12: its answer changed",
             ),

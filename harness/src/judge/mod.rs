@@ -189,19 +189,11 @@ pub enum Flaky {
         changed: usize,
         /// How many requests the trial sent.
         total: usize,
-        /// The first that changed, as [`Flaky::Answer`] shows it.
-        first: String,
-    },
-    /// Some of the generated requests' answers.
-    Generated {
-        /// How many changed.
-        changed: usize,
-        /// How many requests were sent (each scenario twice).
-        total: usize,
-        /// Their seed.
-        seed: u64,
-        /// The first request that changed, and its runs' replies.
+        /// The first that changed: its index, shown as [`Flaky::Answer`].
         first: (usize, String),
+        /// The seed, when the requests are the generated scenarios (each
+        /// sent twice).
+        seed: Option<u64>,
     },
 }
 

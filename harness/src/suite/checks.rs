@@ -3,6 +3,8 @@
 //! its own unit tests; each observed by the [`super::executor`], judged by
 //! [`crate::judge`], and turned by the port's known-failures list.
 
+use std::path::PathBuf;
+
 use super::executor::{self, Fixtures};
 use super::{Port, Suite};
 use crate::config::Kind;
@@ -13,7 +15,7 @@ impl Suite {
     /// Judges a prepared port's demo: the committed transcript on the
     /// shared config, and the Rust demo's own output on a second config.
     pub fn check_demo(&self, port: &Port) -> Verdict {
-        let language = port.resolved().unwrap_or(&port.language);
+        let language = port.current();
         let name = &language.name;
         let committed = match self.demo.committed() {
             Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::NotRun(why))),
@@ -41,34 +43,31 @@ impl Suite {
     /// found once (the reference is prepared here if it is not yet); it
     /// must differ from the committed transcript, or the check proves
     /// nothing.
-    fn second_demo(&self) -> Result<(std::path::PathBuf, String), String> {
-        self.second.get_or_init(|| self.reference_second()).clone()
-    }
-
-    fn reference_second(&self) -> Result<(std::path::PathBuf, String), String> {
-        let path = self.fixtures()?.second.clone();
-        let rust = self
-            .ready(self.reference())
-            .map_err(|why| why.to_string())?;
-        let transcript = self
-            .demo
-            .run(rust, &path)
-            .map_err(|why| format!("the Rust demo on {}: {why}", path.display()))?;
-        if Ok(&transcript) == self.demo.committed().as_ref() {
-            return Err(format!(
-                "the Rust demo prints the same transcript on {} as on {}: the second \
-                 config checks nothing",
-                path.display(),
-                self.demo.config.display()
-            ));
-        }
-        Ok((path, transcript))
+    fn second_demo(&self) -> Result<(PathBuf, String), String> {
+        let found = || {
+            let path = self.fixtures()?.second.clone();
+            let rust = self
+                .ready(self.reference())
+                .map_err(|why| why.to_string())?;
+            let transcript = (self.demo.run(rust, &path))
+                .map_err(|why| format!("the Rust demo on {}: {why}", path.display()))?;
+            if Ok(&transcript) == self.demo.committed().as_ref() {
+                return Err(format!(
+                    "the Rust demo prints the same transcript on {} as on {}: the second \
+                     config checks nothing",
+                    path.display(),
+                    self.demo.config.display()
+                ));
+            }
+            Ok((path, transcript))
+        };
+        self.second.get_or_init(found).clone()
     }
 
     /// Judges how a prepared port's demo refuses bad configs: exit 2, and
     /// a first line of stderr that names the path and the key at fault.
     pub fn check_demo_config(&self, port: &Port) -> Verdict {
-        let language = port.resolved().unwrap_or(&port.language);
+        let language = port.current();
         let verdict = match self.fixtures() {
             Err(why) => Verdict::Fail(Reason::Harness(why)),
             Ok(Fixtures { bad, .. }) => match self.demo.refusals(language, bad) {
@@ -94,8 +93,9 @@ impl Suite {
     /// Runs a prepared port's own unit tests: they must exit 0 and their
     /// tool's final report must prove them.
     pub fn check_unit(&self, port: &Port) -> Verdict {
-        let language = port.resolved().unwrap_or(&port.language);
-        let (command, ran) = executor::unit(language, &self.root, self.settings.build_timeout);
+        let language = port.current();
+        let command = executor::unit_command(language, &self.root, self.settings.build_timeout);
+        let ran = crate::exec::run(&command, crate::exec::Stdin::Null);
         let tests = format!("{} (`{}`)", command.label, command.argv.join(" "));
         let counter = port.manifest.as_ref().and_then(|m| m.unit.counter);
         port.listed(Kind::Unit.name(), judge::unit(tests, ran, counter))

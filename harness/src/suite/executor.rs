@@ -171,18 +171,6 @@ impl Demo {
     }
 }
 
-/// A language's unit tests, run from `root` within `deadline`: the
-/// command, and its output or why it could not start.
-pub fn unit(
-    language: &Language,
-    root: &Path,
-    deadline: Duration,
-) -> (exec::Command, std::io::Result<exec::Output>) {
-    let command = unit_command(language, root, deadline);
-    let output = exec::run(&command, Stdin::Null);
-    (command, output)
-}
-
 /// The command of a language's unit tests (public for the floor, which
 /// starts the same commands).
 pub fn unit_command(language: &Language, root: &Path, deadline: Duration) -> exec::Command {

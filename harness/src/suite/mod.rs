@@ -81,6 +81,12 @@ impl Port {
         self.ready.get()?.as_ref().ok()
     }
 
+    /// The ready language when it was made ready, else the manifest's (a
+    /// test's fake is never prepared): what a check starts.
+    pub fn current(&self) -> &Language {
+        self.resolved().unwrap_or(&self.language)
+    }
+
     /// `verdict` as the port's known-failures list turns it.
     pub fn listed(&self, trial: &str, verdict: Verdict) -> Verdict {
         known_failures::apply(&self.known, self.name(), trial, verdict)

@@ -27,20 +27,15 @@ pub fn answers(
     repeat: usize,
 ) -> (Answers, Vec<Option<String>>) {
     let runs: Vec<Answers> = (1..=repeat.max(1))
-        .map(|run| match stretch(run) {
-            None => runner.run_all_expecting(requests, expected),
-            Some(size) => {
-                let mut all = Answers {
-                    replies: Vec::with_capacity(requests.len()),
-                    after: None,
-                };
-                for chunk in requests.chunks(size) {
-                    let answers = runner.run_all_expecting(chunk, expected);
-                    all.replies.extend(answers.replies);
-                    all.after = all.after.or(answers.after);
-                }
-                all
+        .map(|run| {
+            let mut all = Answers::default();
+            let size = stretch(run).unwrap_or(requests.len()).max(1);
+            for chunk in requests.chunks(size) {
+                let answers = runner.answer(chunk, expected);
+                all.replies.extend(answers.replies);
+                all.after = all.after.or(answers.after);
             }
+            all
         })
         .collect();
     let changed = (0..requests.len())
@@ -54,30 +49,18 @@ pub fn answers(
                 runs.len(),
                 runs.len()
             );
-            for (run, answers) in runs.iter().enumerate() {
-                shown.push_str(&format!(
-                    "\n  run {} ({}): {}",
-                    run + 1,
-                    describe_run(run + 1),
-                    describe(&answers.replies[at])
-                ));
+            for (run, answers) in (1..).zip(&runs) {
+                let how = match stretch(run) {
+                    None => "one runner for every case".to_owned(),
+                    Some(size) => format!("a fresh runner every {size} requests"),
+                };
+                let reply = describe(&answers.replies[at]);
+                shown.push_str(&format!("\n  run {run} ({how}): {reply}"));
             }
             Some(shown)
         })
         .collect();
-    let first = runs.into_iter().next().unwrap_or(Answers {
-        replies: Vec::new(),
-        after: None,
-    });
-    (first, changed)
-}
-
-/// How run `run` starts its runner, for messages.
-fn describe_run(run: usize) -> String {
-    match stretch(run) {
-        None => "one runner for every case".to_owned(),
-        Some(size) => format!("a fresh runner every {size} requests"),
-    }
+    (runs.into_iter().next().unwrap_or_default(), changed)
 }
 
 fn describe(reply: &Reply) -> String {
@@ -88,43 +71,37 @@ fn describe(reply: &Reply) -> String {
         ),
         Reply::Error(error) => format!("error answer: {error}"),
         Reply::Fault(fault) => {
-            format!(
-                "fault: {}",
-                fault.to_string().lines().next().unwrap_or_default()
-            )
+            let fault = fault.to_string();
+            format!("fault: {}", fault.lines().next().unwrap_or_default())
         }
     };
     crate::text::excerpt(&text, 400)
 }
 
 /// A failure for a trial of several requests when any request's reply
-/// changed between runs: the first such request's runs.
-pub fn changed(changed: &[Option<String>]) -> Option<Verdict> {
-    let count = changed.iter().flatten().count();
-    let first = changed.iter().flatten().next()?;
+/// changed between runs: how many, and the first such request's runs;
+/// `seed`: the generated scenarios' seed, when they are the requests.
+pub fn changed(changed: &[Option<String>], seed: Option<u64>) -> Option<Verdict> {
+    let mut flaky = (0..)
+        .zip(changed)
+        .filter_map(|(at, why)| Some((at, why.clone()?)));
+    let first = flaky.next()?;
     Some(Verdict::Fail(Reason::Flaky(Flaky::Requests {
-        changed: count,
+        changed: 1 + flaky.count(),
         total: changed.len(),
-        first: first.clone(),
+        first,
+        seed,
     })))
 }
 
 /// A check run `repeat` times: its verdict when every run agrees, else a
 /// failure showing each run's.
 pub fn verdict(repeat: usize, check: impl Fn() -> Verdict) -> Verdict {
-    let verdicts: Vec<Verdict> = (0..repeat.max(1)).map(|_| check()).collect();
-    flaky(&verdicts).unwrap_or_else(|| verdicts[0].clone())
-}
-
-/// A failure showing each run's verdict when they differ.
-pub fn flaky(verdicts: &[Verdict]) -> Option<Verdict> {
-    let first = verdicts.first()?;
-    if verdicts.iter().all(|v| v == first) {
-        return None;
+    let mut verdicts: Vec<Verdict> = (0..repeat.max(1)).map(|_| check()).collect();
+    if verdicts.iter().all(|v| *v == verdicts[0]) {
+        return verdicts.swap_remove(0);
     }
-    Some(Verdict::Fail(Reason::Flaky(Flaky::Verdicts(
-        verdicts.to_vec(),
-    ))))
+    Verdict::Fail(Reason::Flaky(Flaky::Verdicts(verdicts)))
 }
 
 #[cfg(test)]
@@ -140,20 +117,20 @@ mod tests {
     struct Starts(Cell<usize>);
 
     impl Runner for Starts {
-        fn run(&self, requests: &[Request]) -> Vec<Reply> {
+        fn answer(&self, requests: &[Request], _: &dyn Fn(&str) -> bool) -> Answers {
             self.0.set(self.0.get() + 1);
             let start = self.0.get();
-            requests
-                .iter()
-                .enumerate()
-                .map(|(at, _)| {
-                    Reply::Answer(Outcome {
-                        sent: vec![vec![u64::from(at == 0 || start == 1)]],
-                        journal: Vec::new(),
-                        duplicates: 0,
-                    })
+            let replies = (0..requests.len()).map(|at| {
+                Reply::Answer(Outcome {
+                    sent: vec![vec![u64::from(at == 0 || start == 1)]],
+                    journal: Vec::new(),
+                    duplicates: 0,
                 })
-                .collect()
+            });
+            Answers {
+                replies: replies.collect(),
+                after: None,
+            }
         }
     }
 
@@ -167,11 +144,13 @@ mod tests {
             .collect()
     }
 
-    /// Answers that change with the runner's restarts are named, each with
-    /// every run's answer; the first request of a stretch answers alike in
-    /// every run, so it is not.
+    /// Runs vary their process boundaries; answers that change with the
+    /// runner's restarts are named, each with every run's answer; the first
+    /// request of a stretch answers alike in every run, so it is not.
     #[test]
     fn an_answer_that_changes_between_runs_is_named() {
+        let boundaries: Vec<_> = (1..=4).map(stretch).collect();
+        assert_eq!(boundaries, [None, Some(6), None, Some(8)]);
         let (first, changed) = answers(&Starts(Cell::new(0)), &requests(8), &|_| false, 2);
         assert_eq!(first.replies.len(), 8);
         assert!(changed[0].is_none(), "{:?}", changed[0]);
@@ -195,11 +174,12 @@ mod tests {
     fn answers_that_agree_in_every_run_pass() {
         struct Same;
         impl Runner for Same {
-            fn run(&self, requests: &[Request]) -> Vec<Reply> {
-                requests
-                    .iter()
-                    .map(|r| Reply::Error(r.name.clone()))
-                    .collect()
+            fn answer(&self, requests: &[Request], _: &dyn Fn(&str) -> bool) -> Answers {
+                let replies = requests.iter().map(|r| Reply::Error(r.name.clone()));
+                Answers {
+                    replies: replies.collect(),
+                    after: None,
+                }
             }
         }
         let (_, changed) = answers(&Same, &requests(20), &|_| false, 4);
@@ -207,16 +187,8 @@ mod tests {
     }
 
     #[test]
-    fn runs_vary_their_process_boundaries() {
-        assert_eq!(stretch(1), None);
-        assert_eq!(stretch(2), Some(6));
-        assert_eq!(stretch(3), None);
-        assert_eq!(stretch(4), Some(8));
-    }
-
-    #[test]
     fn a_changed_verdict_is_a_failure_that_shows_each_run() {
-        assert_eq!(flaky(&[Verdict::Pass, Verdict::Pass]), None);
+        assert_eq!(verdict(2, || Verdict::Pass), Verdict::Pass);
         let runs = [
             Verdict::Pass,
             Verdict::Fail(Reason::Demo(DemoFailure::NotRun(
@@ -224,8 +196,12 @@ mod tests {
             ))),
             Verdict::Pass,
         ];
-        let verdict = flaky(&runs);
-        let Some(Verdict::Fail(reason @ Reason::Flaky(Flaky::Verdicts(shown)))) = &verdict else {
+        let run = Cell::new(0);
+        let verdict = verdict(3, || {
+            run.set(run.get() + 1);
+            runs[run.get() - 1].clone()
+        });
+        let Verdict::Fail(reason @ Reason::Flaky(Flaky::Verdicts(shown))) = &verdict else {
             panic!("not flaky");
         };
         assert_eq!(shown, &runs);

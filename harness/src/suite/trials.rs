@@ -5,7 +5,7 @@
 //! once for all of its selected cases, lazily and in a thread of its own, so
 //! languages build and run side by side while trials wait for their verdict.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
@@ -18,13 +18,14 @@ use crate::fault::Fault;
 use crate::judge::answers::{self, after_last_answer};
 use crate::judge::emit;
 use crate::judge::{Flaky, Reason, Verdict};
+use crate::protocol::Reply;
 use crate::report::trial::{Recorded, RowId, TrialId};
-use crate::session::Session;
+use crate::session::{Answers, Session};
 use crate::toolchain::{Language, NotReady};
 
 mod stream;
 
-use stream::{Part, Stream};
+use stream::Stream;
 
 /// One language's work in a run, done once and shared by its trials.
 struct Job {
@@ -39,19 +40,15 @@ struct Job {
     checks: HashMap<Kind, OnceLock<Verdict>>,
 }
 
-/// Which of a language's trials the filter selected: the plan.
+/// Which of a language's trials the filter selected: the plan. The
+/// generated scenarios and the protocol's refusals go in the runner's
+/// stream, after the cases.
 #[derive(Default)]
-struct Selection {
-    /// The table's cases, by their place in it.
-    cases: Vec<usize>,
-    /// The other kinds; the generated scenarios and the protocol's
-    /// refusals go in the runner's stream, after the cases.
-    kinds: Vec<Kind>,
-}
+struct Selection(HashSet<RowId>);
 
 impl Selection {
     fn has(&self, kind: Kind) -> bool {
-        self.kinds.contains(&kind)
+        self.0.contains(&RowId::Kind(kind))
     }
 }
 
@@ -105,29 +102,33 @@ impl Job {
         // A known failure's fault restarts the runner but does not use
         // its fault budget (which guards against a broken runner).
         let expected = |case: &str| port.known.contains_key(case);
-        let mut split = stream.answer(runner, &expected, self.suite.repeat);
+        let (answers, changed) =
+            repeat::answers(runner, &stream.requests(), &expected, self.suite.repeat);
+        let Answers {
+            mut replies,
+            mut after,
+        } = answers;
+        // The replies split back by the part of the stream they answer.
+        let table = stream.table.len();
+        let cases = table + stream.generated.len();
+        let refusals = replies.split_off(cases);
+        let scenarios = replies.split_off(table);
         // A fault after the last answer is the runner's: the generated
         // trial carries it when it ran, else the last case's, else (the
         // refusals alone in the stream) the protocol trial.
         let protocol = selection.has(Kind::Protocol).then(|| {
-            let after = if stream.table.is_empty() && stream.generated.is_empty() {
-                split.after.take()
-            } else {
-                None
-            };
-            let label = &runner.command.label;
-            let verdict = answers::refusals(label, &split.refusals.replies, after);
+            let after = if cases == 0 { after.take() } else { None };
+            let verdict = answers::refusals(&runner.command.label, &refusals, after);
             let verdict = port.listed(Kind::Protocol.name(), verdict);
-            repeat::changed(&split.refusals.changed).unwrap_or(verdict)
+            repeat::changed(&changed[cases..], None).unwrap_or(verdict)
         });
-        let cases = self.judge_cases(&stream, split.table, split.after.as_ref());
+        let verdicts = self.judge_cases(&stream, replies, &changed[..table], after.as_ref());
         let generated = stream
             .generated_failure
-            .or_else(|| answers::flaky_generated(&split.generated.changed))
+            .or_else(|| repeat::changed(&changed[table..cases], Some(GENERATED_SEED)))
             .or_else(|| {
                 selection.has(Kind::Generated).then(|| {
-                    let replies = &split.generated.replies;
-                    let problems = differential::judge_all(stream.generated, replies);
+                    let problems = differential::judge_all(stream.generated, &scenarios);
                     let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
                         let why = wrong.text.clone();
                         differential::shrink(runner, GENERATED_SEED, wrong.index, why)
@@ -136,8 +137,8 @@ impl Job {
                     let faults: Vec<(usize, &str)> = (problems.iter().filter(|p| p.fault))
                         .map(|p| (p.index, p.text.as_str()))
                         .collect();
-                    let after = split.after.as_ref();
-                    let verdict = answers::generated(problems.len(), &faults, shrunk, after);
+                    let verdict =
+                        answers::generated(problems.len(), &faults, shrunk, after.as_ref());
                     port.listed(Kind::Generated.name(), verdict)
                 })
             });
@@ -145,26 +146,27 @@ impl Job {
         let kinds = kinds
             .into_iter()
             .filter_map(|(kind, v)| Some((RowId::Kind(kind), v?)));
-        cases.into_iter().chain(kinds).collect()
+        verdicts.into_iter().chain(kinds).collect()
     }
 
     /// The table's verdicts by case name; the last one carries the fault
     /// after the last answer when no generated scenario came after it.
-    fn judge_cases(&self, stream: &Stream, part: Part, after: Option<&Fault>) -> Run {
-        let verdicts = answers::answers(
-            &self.suite.root,
-            self.port.name(),
-            &stream.table,
-            part.replies,
-        );
+    fn judge_cases(
+        &self,
+        stream: &Stream,
+        replies: Vec<Reply>,
+        changed: &[Option<String>],
+        after: Option<&Fault>,
+    ) -> Run {
+        let verdicts = answers::answers(&self.suite.root, self.port.name(), &stream.table, replies);
         let mut verdicts: Vec<Verdict> = (stream.table.iter().zip(verdicts))
             .map(|(case, verdict)| self.port.listed(&case.name, verdict))
             .collect();
         // A changed answer fails whatever the known-failures list says:
         // a flaky port is not a known failure.
-        for (verdict, changed) in verdicts.iter_mut().zip(part.changed) {
+        for (verdict, changed) in verdicts.iter_mut().zip(changed) {
             if let Some(why) = changed {
-                *verdict = Verdict::Fail(Reason::Flaky(Flaky::Answer(why)));
+                *verdict = Verdict::Fail(Reason::Flaky(Flaky::Answer(why.clone())));
             }
         }
         if stream.generated.is_empty() {
@@ -241,21 +243,18 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             })
         };
         let mut selection = Selection::default();
-        for (case_index, case) in suite.cases.iter().enumerate() {
-            let case_trial = trial(RowId::Case(case.name.clone()));
-            if is_selected(args, &case_trial) {
-                selection.cases.push(case_index);
+        let cases = suite
+            .cases
+            .iter()
+            .map(|case| RowId::Case(case.name.clone()));
+        for row in cases.chain(Kind::ALL.map(RowId::Kind)) {
+            let row_trial = trial(row.clone());
+            if is_selected(args, &row_trial) {
+                selection.0.insert(row);
             }
-            trials.push(case_trial);
+            trials.push(row_trial);
         }
-        for kind in Kind::ALL {
-            let kind_trial = trial(RowId::Kind(kind));
-            if is_selected(args, &kind_trial) {
-                selection.kinds.push(kind);
-            }
-            trials.push(kind_trial);
-        }
-        let busy = !selection.cases.is_empty() || !selection.kinds.is_empty();
+        let busy = !selection.0.is_empty();
         let _ = job.selection.set(selection);
         if busy && !args.list {
             jobs.push(job);
@@ -264,7 +263,11 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
     for job in jobs {
         std::thread::spawn(move || {
             job.run();
-            for &kind in job.selection.get().map_or(&[][..], |s| &s.kinds) {
+            let selection = job.selection.get();
+            for kind in Kind::ALL
+                .into_iter()
+                .filter(|&k| selection.is_some_and(|s| s.has(k)))
+            {
                 job.verdict(&RowId::Kind(kind));
             }
         });
