@@ -12,6 +12,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use clap::builder::NonEmptyStringValueParser;
 use parity::differential::{self, Checked, Finding};
 use parity::protocol::Request;
 use parity::session::Session;
@@ -19,57 +20,29 @@ use parity::suite::Suite;
 use parity::table::{bless, Case, Draft};
 use parity::toolchain::NotReady;
 
+/// The flags of the usage above.
+#[derive(clap::Parser)]
 struct Options {
+    #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
+    #[arg(long, value_name = "N")]
     count: Option<u64>,
-    budget: Option<Duration>,
+    #[arg(long, value_name = "S")]
+    seconds: Option<u64>,
+    #[arg(long, value_name = "N", default_value_t = 4000)]
     batch: u64,
+    #[arg(long)]
     save: bool,
+    #[arg(long = "language", value_name = "NAME", value_parser = NonEmptyStringValueParser::new())]
     only: Vec<String>,
 }
 
-fn parse_args() -> Result<Options, String> {
-    let mut options = Options {
-        seed: 1,
-        count: None,
-        budget: None,
-        batch: 4000,
-        save: false,
-        only: Vec::new(),
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let mut value = || {
-            (args.next().filter(|v| !v.is_empty())).ok_or_else(|| format!("{flag} needs a value"))
-        };
-        let mut number = || {
-            let text = value()?;
-            (text.parse::<u64>()).map_err(|_| format!("{text:?} is not a whole number"))
-        };
-        match flag.as_str() {
-            "--seed" => options.seed = number()?,
-            "--count" => options.count = Some(number()?),
-            "--seconds" => options.budget = Some(Duration::from_secs(number()?)),
-            "--batch" => options.batch = number()?.max(1),
-            "--save" => options.save = true,
-            "--language" => options.only.push(value()?),
-            other => return Err(format!("unknown argument {other:?}; usage: fuzz [--seed N] [--count N] [--seconds S] [--batch N] [--save] [--language NAME]...")),
-        }
-    }
-    if options.count.is_none() && options.budget.is_none() {
+fn main() -> ExitCode {
+    let mut options = <Options as clap::Parser>::parse();
+    options.batch = options.batch.max(1);
+    if options.count.is_none() && options.seconds.is_none() {
         options.count = Some(20_000);
     }
-    Ok(options)
-}
-
-fn main() -> ExitCode {
-    let options = match parse_args() {
-        Ok(options) => options,
-        Err(e) => {
-            eprintln!("fuzz: {e}");
-            return ExitCode::from(2);
-        }
-    };
     run(&options).unwrap_or_else(|e| {
         eprintln!("fuzz: {e}");
         ExitCode::FAILURE
@@ -167,7 +140,8 @@ impl Options {
     /// the time budget (counted from `started`) is reached.
     fn size(&self, done: u64, started: Instant) -> usize {
         let left = (self.count).map_or(self.batch, |count| count.saturating_sub(done));
-        let out_of_time = (self.budget).is_some_and(|budget| started.elapsed() >= budget);
+        let out_of_time =
+            (self.seconds).is_some_and(|s| started.elapsed() >= Duration::from_secs(s));
         if out_of_time {
             0
         } else {
