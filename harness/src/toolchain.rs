@@ -5,7 +5,6 @@
 //! (`runners/<language>/language.toml`, see [`manifest`]): adding a
 //! language is adding a folder.
 
-use std::fmt;
 use std::path::Path;
 use std::time::Duration;
 
@@ -71,9 +70,10 @@ impl Step {
 
 /// Why a language cannot run: never a pass, so a caller cannot mistake it
 /// for one.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NotReady {
     /// Its toolchain is not installed: the probe could not run.
+    #[error("{language} toolchain not available ({probe}); {hint}")]
     Missing {
         /// The language.
         language: String,
@@ -83,6 +83,7 @@ pub enum NotReady {
         hint: String,
     },
     /// A build step failed or ran out of time.
+    #[error("building {language} failed: `{step}` {output}")]
     BuildFailed {
         /// The language.
         language: String,
@@ -91,23 +92,6 @@ pub enum NotReady {
         /// How it ended and the tail of what it printed.
         output: String,
     },
-}
-
-impl fmt::Display for NotReady {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NotReady::Missing {
-                language,
-                probe,
-                hint,
-            } => write!(f, "{language} toolchain not available ({probe}); {hint}"),
-            NotReady::BuildFailed {
-                language,
-                step,
-                output,
-            } => write!(f, "building {language} failed: `{step}` {output}"),
-        }
-    }
 }
 
 impl Language {
