@@ -99,12 +99,7 @@ fn choose<'a>(manifests: &'a [Manifest], names: &[String]) -> Result<Vec<&'a Man
     }
     names
         .iter()
-        .map(|name| {
-            manifests.iter().find(|m| &m.name == name).ok_or_else(|| {
-                let known: Vec<&str> = manifests.iter().map(|m| m.name.as_str()).collect();
-                format!("no language `{name}`; one of: {}", known.join(", "))
-            })
-        })
+        .map(|name| manifest::named(manifests, name))
         .collect()
 }
 
