@@ -282,31 +282,27 @@ fn print_summary(tally: &Tally, lanes: &[Lane], seed: u64, started: Instant) {
 /// any case file: a saved case may have been moved to another) is not
 /// saved again, or the table would then be refused for a repeated name.
 fn save(path: &std::path::Path, lanes: &[Lane], table: &[Case]) -> Result<(), String> {
-    let mut found: Vec<&str> = Vec::new();
-    let mut drafts: Vec<Draft> = Vec::new();
-    for (language, finding) in lanes
+    let found = lanes
         .iter()
-        .filter_map(|l| Some((&l.name, l.finding.as_ref()?)))
-    {
-        if finding.reference_broken.is_none() {
-            found.push(language);
-            let case = finding.shrunk.clone();
-            drafts.push(Draft {
-                case,
-                has_expect: true,
-            });
-        } else {
-            let name = &finding.shrunk.name;
-            eprintln!("fuzz: not saving {name}: the reference is wrong there too");
-        }
+        .filter_map(|l| Some((&l.name, l.finding.as_ref()?)));
+    let (trusted, broken): (Vec<_>, Vec<_>) =
+        found.partition(|(_, finding)| finding.reference_broken.is_none());
+    for (_, finding) in broken {
+        let name = &finding.shrunk.name;
+        eprintln!("fuzz: not saving {name}: the reference is wrong there too");
     }
-    if drafts.is_empty() {
+    if trusted.is_empty() {
         // Nothing to add: the file is left as it is (or not made at all).
         return Ok(());
     }
+    let draft = |finding: &Finding| Draft {
+        case: finding.shrunk.clone(),
+        has_expect: true,
+    };
+    let drafts: Vec<Draft> = trusted.iter().map(|(_, finding)| draft(finding)).collect();
     let already = bless::append_new(path, &drafts, table)?;
-    for ((draft, language), there) in drafts.iter().zip(found).zip(already) {
-        let name = &draft.case.name;
+    for ((language, finding), there) in trusted.into_iter().zip(already) {
+        let name = &finding.shrunk.name;
         match there {
             Some(there) => eprintln!("fuzz: {name} is already in {}", there.display()),
             None => eprintln!(
