@@ -139,14 +139,11 @@ impl Options {
     /// The next batch's size after `done` scenarios: 0 once the count or
     /// the time budget (counted from `started`) is reached.
     fn size(&self, done: u64, started: Instant) -> usize {
-        let left = (self.count).map_or(self.batch, |count| count.saturating_sub(done));
-        let out_of_time =
-            (self.seconds).is_some_and(|s| started.elapsed() >= Duration::from_secs(s));
-        if out_of_time {
-            0
-        } else {
-            left.min(self.batch) as usize
+        if (self.seconds).is_some_and(|s| started.elapsed() >= Duration::from_secs(s)) {
+            return 0;
         }
+        let left = (self.count).map_or(self.batch, |count| count.saturating_sub(done));
+        left.min(self.batch) as usize
     }
 }
 
