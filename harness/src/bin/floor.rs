@@ -38,7 +38,8 @@ struct Job {
     code: i32,
 }
 
-/// `floor [--runs N]`.
+/// `make floor`: the processes of a warm `make test` started directly;
+/// prints the wall time in seconds.
 #[derive(clap::Parser)]
 struct Options {
     /// How many times to run the work, one line each.

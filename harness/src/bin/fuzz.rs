@@ -20,19 +20,28 @@ use parity::suite::Suite;
 use parity::table::{bless, Case, Draft};
 use parity::toolchain::NotReady;
 
-/// The flags of the usage above.
+/// `make fuzz`: generated scenarios through every available language (or
+/// those named), checked against the reference; a count, a time budget or
+/// both (the first reached stops it), 20,000 scenarios when neither is given.
 #[derive(clap::Parser)]
 struct Options {
+    /// The run's seed: the same seed draws the same scenarios.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
+    /// How many scenarios to check.
     #[arg(long, value_name = "N")]
     count: Option<u64>,
+    /// How many seconds to check for.
     #[arg(long, value_name = "S")]
     seconds: Option<u64>,
+    /// Scenarios drawn and sent at once.
     #[arg(long, value_name = "N", default_value_t = 4000)]
     batch: u64,
+    /// Append the shrunk failures the reference gets right to
+    /// cases/regressions.json.
     #[arg(long)]
     save: bool,
+    /// A language to run (repeatable).
     #[arg(long = "language", value_name = "NAME", value_parser = NonEmptyStringValueParser::new())]
     only: Vec<String>,
 }
