@@ -26,7 +26,7 @@ fn run() -> Result<(), String> {
         return Err("usage: known-failures <language> (make known-failures LANG=go)".into());
     };
     let root = parity::repo_root();
-    let manifests = parity::toolchain::manifest::read_all(&root).map_err(|e| e.to_string())?;
+    let manifests = parity::toolchain::manifest::read_all(&root)?;
     parity::toolchain::manifest::named(&manifests, language)?;
     let results_path = std::env::var_os("PARITY_RESULTS")
         .filter(|p| !p.is_empty())
