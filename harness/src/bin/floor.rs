@@ -38,16 +38,17 @@ struct Job {
     code: i32,
 }
 
+/// `make floor`: the processes of a warm `make test` started directly;
+/// prints the wall time in seconds.
+#[derive(clap::Parser)]
+struct Options {
+    /// How many times to run the work, one line each.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    runs: u64,
+}
+
 fn main() -> ExitCode {
-    let runs = match std::env::args().skip(1).collect::<Vec<_>>().as_slice() {
-        [] => Some(1),
-        [flag, n] if flag == "--runs" => n.parse::<usize>().ok().filter(|&n| n >= 1),
-        _ => None,
-    };
-    let Some(runs) = runs else {
-        eprintln!("usage: floor [--runs N]");
-        return ExitCode::from(2);
-    };
+    let Options { runs } = clap::Parser::parse();
     let jobs = match jobs() {
         Ok(jobs) => jobs,
         Err(why) => {

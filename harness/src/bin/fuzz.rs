@@ -12,6 +12,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use clap::builder::NonEmptyStringValueParser;
 use parity::differential::{self, Checked, Finding};
 use parity::protocol::Request;
 use parity::session::Session;
@@ -19,57 +20,38 @@ use parity::suite::Suite;
 use parity::table::{bless, Case, Draft};
 use parity::toolchain::NotReady;
 
+/// `make fuzz`: generated scenarios through every available language (or
+/// those named), checked against the reference; a count, a time budget or
+/// both (the first reached stops it), 20,000 scenarios when neither is given.
+#[derive(clap::Parser)]
 struct Options {
+    /// The run's seed: the same seed draws the same scenarios.
+    #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
+    /// How many scenarios to check.
+    #[arg(long, value_name = "N")]
     count: Option<u64>,
-    budget: Option<Duration>,
+    /// How many seconds to check for.
+    #[arg(long, value_name = "S")]
+    seconds: Option<u64>,
+    /// Scenarios drawn and sent at once.
+    #[arg(long, value_name = "N", default_value_t = 4000)]
     batch: u64,
+    /// Append the shrunk failures the reference gets right to
+    /// cases/regressions.json.
+    #[arg(long)]
     save: bool,
+    /// A language to run (repeatable).
+    #[arg(long = "language", value_name = "NAME", value_parser = NonEmptyStringValueParser::new())]
     only: Vec<String>,
 }
 
-fn parse_args() -> Result<Options, String> {
-    let mut options = Options {
-        seed: 1,
-        count: None,
-        budget: None,
-        batch: 4000,
-        save: false,
-        only: Vec::new(),
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let mut value = || {
-            (args.next().filter(|v| !v.is_empty())).ok_or_else(|| format!("{flag} needs a value"))
-        };
-        let mut number = || {
-            let text = value()?;
-            (text.parse::<u64>()).map_err(|_| format!("{text:?} is not a whole number"))
-        };
-        match flag.as_str() {
-            "--seed" => options.seed = number()?,
-            "--count" => options.count = Some(number()?),
-            "--seconds" => options.budget = Some(Duration::from_secs(number()?)),
-            "--batch" => options.batch = number()?.max(1),
-            "--save" => options.save = true,
-            "--language" => options.only.push(value()?),
-            other => return Err(format!("unknown argument {other:?}; usage: fuzz [--seed N] [--count N] [--seconds S] [--batch N] [--save] [--language NAME]...")),
-        }
-    }
-    if options.count.is_none() && options.budget.is_none() {
+fn main() -> ExitCode {
+    let mut options = <Options as clap::Parser>::parse();
+    options.batch = options.batch.max(1);
+    if options.count.is_none() && options.seconds.is_none() {
         options.count = Some(20_000);
     }
-    Ok(options)
-}
-
-fn main() -> ExitCode {
-    let options = match parse_args() {
-        Ok(options) => options,
-        Err(e) => {
-            eprintln!("fuzz: {e}");
-            return ExitCode::from(2);
-        }
-    };
     run(&options).unwrap_or_else(|e| {
         eprintln!("fuzz: {e}");
         ExitCode::FAILURE
@@ -166,13 +148,11 @@ impl Options {
     /// The next batch's size after `done` scenarios: 0 once the count or
     /// the time budget (counted from `started`) is reached.
     fn size(&self, done: u64, started: Instant) -> usize {
-        let left = (self.count).map_or(self.batch, |count| count.saturating_sub(done));
-        let out_of_time = (self.budget).is_some_and(|budget| started.elapsed() >= budget);
-        if out_of_time {
-            0
-        } else {
-            left.min(self.batch) as usize
+        if (self.seconds).is_some_and(|s| started.elapsed() >= Duration::from_secs(s)) {
+            return 0;
         }
+        let left = (self.count).map_or(self.batch, |count| count.saturating_sub(done));
+        left.min(self.batch) as usize
     }
 }
 
@@ -308,31 +288,27 @@ fn print_summary(tally: &Tally, lanes: &[Lane], seed: u64, started: Instant) {
 /// any case file: a saved case may have been moved to another) is not
 /// saved again, or the table would then be refused for a repeated name.
 fn save(path: &std::path::Path, lanes: &[Lane], table: &[Case]) -> Result<(), String> {
-    let mut found: Vec<&str> = Vec::new();
-    let mut drafts: Vec<Draft> = Vec::new();
-    for (language, finding) in lanes
+    let found = lanes
         .iter()
-        .filter_map(|l| Some((&l.name, l.finding.as_ref()?)))
-    {
-        if finding.reference_broken.is_none() {
-            found.push(language);
-            let case = finding.shrunk.clone();
-            drafts.push(Draft {
-                case,
-                has_expect: true,
-            });
-        } else {
-            let name = &finding.shrunk.name;
-            eprintln!("fuzz: not saving {name}: the reference is wrong there too");
-        }
+        .filter_map(|l| Some((&l.name, l.finding.as_ref()?)));
+    let (trusted, broken): (Vec<_>, Vec<_>) =
+        found.partition(|(_, finding)| finding.reference_broken.is_none());
+    for (_, finding) in broken {
+        let name = &finding.shrunk.name;
+        eprintln!("fuzz: not saving {name}: the reference is wrong there too");
     }
-    if drafts.is_empty() {
+    if trusted.is_empty() {
         // Nothing to add: the file is left as it is (or not made at all).
         return Ok(());
     }
+    let draft = |finding: &Finding| Draft {
+        case: finding.shrunk.clone(),
+        has_expect: true,
+    };
+    let drafts: Vec<Draft> = trusted.iter().map(|(_, finding)| draft(finding)).collect();
     let already = bless::append_new(path, &drafts, table)?;
-    for ((draft, language), there) in drafts.iter().zip(found).zip(already) {
-        let name = &draft.case.name;
+    for ((language, finding), there) in trusted.into_iter().zip(already) {
+        let name = &finding.shrunk.name;
         match there {
             Some(there) => eprintln!("fuzz: {name} is already in {}", there.display()),
             None => eprintln!(

@@ -26,14 +26,8 @@ fn run() -> Result<(), String> {
         return Err("usage: known-failures <language> (make known-failures LANG=go)".into());
     };
     let root = parity::repo_root();
-    let manifests = parity::toolchain::manifest::read_all(&root).map_err(|e| e.to_string())?;
-    if !manifests.iter().any(|m| &m.name == language) {
-        let names: Vec<&str> = manifests.iter().map(|m| m.name.as_str()).collect();
-        return Err(format!(
-            "no language `{language}`; one of: {}",
-            names.join(", ")
-        ));
-    }
+    let manifests = parity::toolchain::manifest::read_all(&root)?;
+    parity::toolchain::manifest::named(&manifests, language)?;
     let results_path = std::env::var_os("PARITY_RESULTS")
         .filter(|p| !p.is_empty())
         .map(|p| root.join(p))

@@ -99,12 +99,7 @@ fn choose<'a>(manifests: &'a [Manifest], names: &[String]) -> Result<Vec<&'a Man
     }
     names
         .iter()
-        .map(|name| {
-            manifests.iter().find(|m| &m.name == name).ok_or_else(|| {
-                let known: Vec<&str> = manifests.iter().map(|m| m.name.as_str()).collect();
-                format!("no language `{name}`; one of: {}", known.join(", "))
-            })
-        })
+        .map(|name| manifest::named(manifests, name))
         .collect()
 }
 
@@ -127,19 +122,17 @@ fn lint(root: &std::path::Path, chosen: &[&Manifest]) -> ExitCode {
                 deadline,
                 keep: exec::KEEP,
             };
-            match exec::run(&command, Stdin::Null) {
+            let failed = match exec::run(&command, Stdin::Null) {
                 Ok(output) => {
                     print!("{}", output.stdout.text());
                     eprint!("{}", output.stderr.text());
-                    if !output.success() {
-                        eprintln!("lint: {} failed ({})", command.label, output.describe());
-                        return ExitCode::FAILURE;
-                    }
+                    (!output.success()).then(|| format!("failed ({})", output.describe()))
                 }
-                Err(e) => {
-                    eprintln!("lint: {} could not start: {e}", command.label);
-                    return ExitCode::FAILURE;
-                }
+                Err(e) => Some(format!("could not start: {e}")),
+            };
+            if let Some(why) = failed {
+                eprintln!("lint: {} {why}", command.label);
+                return ExitCode::FAILURE;
             }
         }
     }

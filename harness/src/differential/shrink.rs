@@ -174,7 +174,7 @@ impl Finding {
             )),
         }
         let trusted = self.reference_broken.is_none();
-        text.push_str(&layout::case_text(&self.shrunk, trusted, 0));
+        text.push_str(&layout::case_text(&self.shrunk, trusted));
         text.push('\n');
         text
     }

@@ -245,7 +245,6 @@ impl Hook<ObservedBroker> for Tracer {
         table: &mut OutboxTable,
         broker: &mut ObservedBroker,
         batch_size: usize,
-        _number: u64,
     ) -> Vec<u64> {
         if self.run.passes.len() < MAX_DRAWN_PASSES {
             let (sent, events) = traced_pass(table, broker, batch_size);

@@ -30,9 +30,9 @@ fn case_value(case: &Case, with_expect: bool) -> Value {
     serde_json::to_value(spec).expect("a case serializes")
 }
 
-/// A case as text, indented by `level` steps of two spaces.
-pub fn case_text(case: &Case, with_expect: bool, level: usize) -> String {
-    pretty(&case_value(case, with_expect), 2 * level)
+/// A case as text, as a case file holds it at the top level.
+pub fn case_text(case: &Case, with_expect: bool) -> String {
+    pretty(&case_value(case, with_expect), 0)
 }
 
 /// A whole case file where some cases have no `expect` yet, with the

@@ -16,27 +16,17 @@ pub const ERROR_ROOM: usize = 64 * 1024;
 /// case's verdict never depends on the cases before it. What a session
 /// keeps is bounded by the sum of its cases' limits, which is of the order
 /// of the case table's own size.
+///
+/// Counted in u64, which cannot overflow: the case rules bound `passes`
+/// (a million) and the rows by the case file's size.
 pub fn answer_limit(name: &str, scenario: &Scenario) -> usize {
-    let passes = usize::try_from(scenario.passes).unwrap_or(usize::MAX);
-    let rows: usize = scenario
-        .messages
-        .iter()
-        .map(|row| {
-            // The id and its separator in `sent`, the journal entry
-            // `"<aggregate> <type>"` escaped at worst, and its separator.
-            24usize
-                .saturating_add(
-                    row.aggregate
-                        .len()
-                        .saturating_add(row.event_type.len() + 1)
-                        .saturating_mul(6),
-                )
-                .saturating_add(4)
-        })
-        .fold(0usize, usize::saturating_add);
-    ERROR_ROOM
-        .saturating_add(name.len().saturating_mul(6))
-        .saturating_add(passes.saturating_mul(4))
-        .saturating_add(rows)
-        .saturating_add(256)
+    // Each row: its id and separator in `sent`, its journal entry
+    // `"<aggregate> <type>"` escaped at worst, and its separator.
+    let row = |text: usize| 28 + 6 * text as u64;
+    let rows = scenario.messages.iter();
+    let rows: u64 = rows
+        .map(|r| row(r.aggregate.len() + r.event_type.len() + 1))
+        .sum();
+    let limit = ERROR_ROOM as u64 + 6 * name.len() as u64 + 4 * scenario.passes + rows + 256;
+    usize::try_from(limit).unwrap_or(usize::MAX)
 }

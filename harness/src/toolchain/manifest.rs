@@ -225,6 +225,15 @@ pub fn read_all(root: &Path) -> Result<Vec<Manifest>, String> {
     Ok(manifests)
 }
 
+/// The manifest of language `name`, or an error naming the languages there
+/// are (for a front given a language's name).
+pub fn named<'a>(manifests: &'a [Manifest], name: &str) -> Result<&'a Manifest, String> {
+    manifests.iter().find(|m| m.name == name).ok_or_else(|| {
+        let known: Vec<&str> = manifests.iter().map(|m| m.name.as_str()).collect();
+        format!("no language `{name}`; one of: {}", known.join(", "))
+    })
+}
+
 /// The manifest of `folder`, parsed and checked; the problem names the
 /// field.
 fn read(root: &Path, folder: &Path) -> Result<Manifest, String> {
