@@ -1,9 +1,9 @@
 //! `make known-failures` and the files a run reads or appends to (issue
-//! 29): a FIFO as the results file, the step summary or a known-failures
-//! list, a language that never got ready, a list with a repeated key, a symlinked list, and a
-//! case only a `PARITY_CASES` file has. The tool's tests run
-//! [`known::update`], what the tool runs, on a scratch root whose `cases`
-//! leads to the repository's table.
+//! 29): every one of them a FIFO or `/dev/zero` (case files and manifests
+//! too), a language that never got ready, a list with a repeated key, a
+//! symlinked list, and a case only a `PARITY_CASES` file has. The tool's
+//! tests run [`known::update`], what the tool runs, on a scratch root whose
+//! `cases` leads to the repository's table.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -14,8 +14,8 @@ use parity::judge::known_failures::{self, PLACEHOLDER};
 use parity::report::known;
 use parity::report::results::{Outcome, Results, RunRecord, TrialResult, VERSION};
 use parity::report::trial::{RowId, TrialId};
-use parity::table;
-use parity::toolchain::Step;
+use parity::table::{self, bless};
+use parity::toolchain::{manifest, Step};
 
 mod common;
 
@@ -63,55 +63,104 @@ fn written(root: &Path) -> HashMap<String, String> {
     serde_json::from_str(&std::fs::read_to_string(list_path(root)).unwrap()).unwrap()
 }
 
-/// A FIFO at `root/name`, and `f` of its path, failing if `f` does not
-/// end within 5 s: a regression fails, not hangs.
-fn on_a_fifo<T: Send + 'static>(
-    root: &Path,
-    name: &str,
-    f: impl FnOnce(&Path) -> T + Send + 'static,
-) -> T {
-    let fifo = root.join(name);
-    common::mkfifo(&fifo);
-    common::within(Duration::from_secs(5), move || f(&fifo))
-}
+/// How a test reads one file of a run, its error as text.
+type Reader<'a> = &'a dyn Fn(&Path) -> Result<(), String>;
 
-/// A FIFO (or `/dev/zero`) in place of a file a run reads or appends to is
-/// refused unopened, saying what it is; a regular file is appended to.
+/// A FIFO, or a link to `/dev/zero`, in place of any file a run reads or
+/// appends to (a results file, the step summary, a known-failures list, a
+/// case file found in a folder or named, the file `make bless` writes, a
+/// manifest) is refused unopened, saying what it is: a regression fails at
+/// the deadline, not hangs. A regular file is appended to.
 #[test]
 fn a_fifo_or_dev_zero_as_a_file_of_the_run_is_refused_unopened() {
     let root = scratch_root("fifo");
-    let why = on_a_fifo(&root, "results.json", Results::load).unwrap_err();
-    assert!(
-        why.ends_with(
-            "results.json: a named pipe (FIFO), not a regular file: a results file must be a regular file"
-        ),
-        "{why}"
-    );
-
-    let append = |path: &Path| table::append_regular(path, "x", "a step summary");
-    let why = on_a_fifo(&root, "summary.md", append).unwrap_err();
-    assert!(
-        why.starts_with(
-            "a named pipe (FIFO), not a regular file: a step summary must be a regular file"
-        ),
-        "{why}"
-    );
-    let file = root.join("summary.md.txt");
-    append(&file).unwrap();
-    append(&file).unwrap();
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), "xx");
-
-    let load = |root: PathBuf| move |_: &Path| known_failures::load(&root, "fake", &HashSet::new());
-    let list = known_failures::path("fake");
-    let why = on_a_fifo(&root, list.to_str().unwrap(), load(root.clone())).unwrap_err();
-    assert!(
-        why.contains("runners/fake/known-failures.json: a named pipe (FIFO), not a regular file"),
-        "{why}"
-    );
-    std::fs::remove_file(list_path(&root)).unwrap();
-    std::os::unix::fs::symlink("/dev/zero", list_path(&root)).unwrap();
-    let why = common::within(Duration::from_secs(5), move || load(root)(&list)).unwrap_err();
-    assert!(why.contains("a character device (/dev/zero)"), "{why}");
+    for folder in ["fifo-cases", "zero-cases"] {
+        std::fs::create_dir_all(root.join(folder)).unwrap();
+    }
+    common::within(Duration::from_secs(5), move || {
+        let (fifo, zero) = (
+            "a named pipe (FIFO), not a regular file",
+            "a character device (/dev/zero), not a regular file",
+        );
+        let case_file = "a case file must be a regular file";
+        let results = |path: &Path| Results::load(path).map(drop);
+        let summary = |path: &Path| table::append_regular(path, "x", "a step summary");
+        let names = HashSet::new();
+        let list = |_: &Path| known_failures::load(&root, "fake", &names).map(drop);
+        let load = |path: &Path| {
+            let loaded = table::load(&[path.to_path_buf()]).map(drop);
+            loaded.map_err(|errors| errors.iter().map(ToString::to_string).collect())
+        };
+        let in_folder = |path: &Path| load(path.parent().unwrap());
+        let bless = |path: &Path| bless::bless_file(path, bless::Which::Missing).map(drop);
+        let manifests = |_: &Path| manifest::read_all(&root).map(drop);
+        let rows: [(&str, bool, Reader, String); 9] = [
+            (
+                "results.json",
+                true,
+                &results,
+                format!("results.json: {fifo}: a results file must be a regular file"),
+            ),
+            (
+                "summary.md",
+                true,
+                &summary,
+                format!("{fifo}: a step summary must be a regular file"),
+            ),
+            (
+                "runners/fake/known-failures.json",
+                true,
+                &list,
+                format!("runners/fake/known-failures.json: {fifo}"),
+            ),
+            (
+                "runners/fake/known-failures.json",
+                false,
+                &list,
+                zero.into(),
+            ),
+            (
+                "fifo-cases/pipe.json",
+                true,
+                &in_folder,
+                format!("fifo-cases/pipe.json: {fifo}: {case_file}"),
+            ),
+            (
+                "fifo-cases/pipe.json",
+                true,
+                &load,
+                format!("fifo-cases/pipe.json: {fifo}: {case_file}"),
+            ),
+            (
+                "zero-cases/zero.json",
+                false,
+                &in_folder,
+                format!("zero-cases/zero.json: {zero}: {case_file}"),
+            ),
+            ("fifo-cases/pipe.json", true, &bless, fifo.into()),
+            (
+                "runners/fake/language.toml",
+                true,
+                &manifests,
+                format!("runners/fake/language.toml: {fifo}"),
+            ),
+        ];
+        for (file, is_fifo, read, expected) in rows {
+            let path = root.join(file);
+            let _ = std::fs::remove_file(&path);
+            if is_fifo {
+                common::mkfifo(&path);
+            } else {
+                std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+            }
+            let why = read(&path).unwrap_err();
+            assert!(why.contains(&expected), "{file}: {why}");
+        }
+        let file = root.join("summary.md.txt");
+        summary(&file).unwrap();
+        summary(&file).unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "xx");
+    });
 }
 
 #[test]

@@ -208,17 +208,3 @@ fn a_code_path_outside_the_repository_is_refused() {
     let outside = "field `code.message`: \"runners/go/escape\" leads outside";
     assert!(error.starts_with(GO) && error.contains(outside), "{error}");
 }
-
-/// A manifest that is a FIFO is refused, not waited on.
-#[test]
-fn a_manifest_that_is_not_a_regular_file_is_refused_unopened() {
-    load_go("manifest-fifo", |text| text.to_owned()).unwrap();
-    let scratch = crate::config::scratch_dir(&root(), "manifest-fifo");
-    let file = scratch.join("runners/go").join(FILE);
-    std::fs::remove_file(&file).unwrap();
-    let made = std::process::Command::new("mkfifo").arg(&file).status();
-    assert!(made.unwrap().success());
-    let error = read_all(&scratch).unwrap_err();
-    assert!(error.starts_with(GO), "{error}");
-    assert!(error.contains("not a regular file"), "{error}");
-}
