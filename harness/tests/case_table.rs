@@ -398,9 +398,8 @@ fn a_bad_case_or_schema_field_is_only_that() {
 #[test]
 fn a_name_used_in_two_files_is_refused() {
     let dir = common::scratch("duplicate-names");
-    let text = format!(r#"{{"cases": [{GOOD_CASE}]}}"#);
-    std::fs::write(dir.join("a.json"), &text).unwrap();
-    std::fs::write(dir.join("b.json"), &text).unwrap();
+    common::good_file(&dir, "a.json");
+    common::good_file(&dir, "b.json");
     let errors = case::load(std::slice::from_ref(&dir)).unwrap_err();
     assert_eq!(errors.len(), 1);
     let message = errors[0].to_string();

@@ -11,7 +11,7 @@ use parity::table::{self as case, validate, Case, CaseError};
 
 mod common;
 
-use common::GOOD_CASE;
+use common::{good_file, GOOD_CASE};
 
 /// `case::load(sources)`, failing the test instead of hanging.
 fn load_within(seconds: u64, sources: Vec<PathBuf>) -> Result<Vec<Case>, Vec<String>> {
@@ -22,12 +22,6 @@ fn load_within(seconds: u64, sources: Vec<PathBuf>) -> Result<Vec<Case>, Vec<Str
 
 fn scratch_dir(name: &str) -> PathBuf {
     common::scratch(&format!("loading/{name}"))
-}
-
-fn good_file(dir: &Path, file: &str) -> PathBuf {
-    let path = dir.join(file);
-    std::fs::write(&path, format!(r#"{{"cases": [{GOOD_CASE}]}}"#)).unwrap();
-    path
 }
 
 #[test]

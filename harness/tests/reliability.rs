@@ -24,7 +24,7 @@ use parity::toolchain::Language;
 mod common;
 
 use common::{
-    assert_gone, case_fault, counting, failure, fake, fault_of, is_gone, pids_in, seed_cases,
+    assert_gone, case_fault, counting, failure, fake, fault_of, is_gone, pids_in, seed_cases, stat,
     wait_for, FAKE_RUNNER,
 };
 
@@ -422,16 +422,10 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
     assert_gone(&pids, ten_s, "grandchildren of the build outlived it");
     // Killed, and reaped: no zombie is left a child of the harness.
     let me = std::process::id().to_string();
-    let ours = |pid: &i32| {
-        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-            stat.rsplit(')')
-                .next()
-                .and_then(|rest| rest.split_whitespace().nth(1))
-                == Some(&me)
-        })
-    };
+    let ours =
+        |pid: &i32| stat(*pid).is_some_and(|stat| stat.split_whitespace().nth(1) == Some(&me));
     wait_for(
-        &format!("a zombie of the harness was not reaped: {pids:?}: reaped"),
+        &format!("the harness reaped its zombies of {pids:?}"),
         ten_s,
         || !pids.iter().any(ours),
     );
