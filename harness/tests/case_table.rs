@@ -65,6 +65,13 @@ const REFUSED: &[(By, &str, &str, &str)] = &[
         "cases/bad.json: case `good`: field `passes`: required field is missing",
     ),
     (
+        By::Schema, // Read by `make test` too: it points to what fills `expect` in.
+        r#""expect":"#,
+        r#""expected":"#,
+        "cases/bad.json: case `good`: field `expect`: required field is missing: run `make bless` to \
+         compute it from the Rust reference, then review the diff",
+    ),
+    (
         By::Harness, // A number against the value of another field.
         r#"{"id": 2, "aggregate": "order-2", "type": "OrderPlaced"}"#,
         r#"{"id": 2, "aggregate": "order-2", "type": "OrderPlaced", "written_after_pass": 3}"#,
@@ -246,7 +253,7 @@ fn each_rule_is_refused_naming_the_file_case_and_field() {
 }
 
 #[test]
-fn the_good_case_the_seed_table_and_rows_written_later_are_accepted() {
+fn the_good_case_and_rows_written_later_are_accepted() {
     assert!(errors_for(&format!(
         r#"{{"$schema": "./schema.json", "cases": [{GOOD_CASE}]}}"#
     ))
@@ -258,22 +265,14 @@ fn the_good_case_the_seed_table_and_rows_written_later_are_accepted() {
     assert_eq!(errors_for(&later), Vec::<String>::new());
     let at_limit = broken("\"good\"", &format!("\"{}\"", "a".repeat(200)));
     assert_eq!(errors_for(&at_limit), Vec::<String>::new());
-    let cases = case::load(&[parity::repo_root().join("cases")]).expect("the seed table is valid");
-    assert!(cases.len() >= 5);
 }
 
 /// What no single replacement shows: the file as a whole, and the rules
 /// about several fields at once.
 #[test]
 fn a_broken_file_is_named_as_such() {
-    let errors = errors_for("{\"cases\": [\n  {\"name\": \"x\",}\n]}");
-    assert_eq!(errors.len(), 1);
-    assert!(
-        errors[0].starts_with("cases/bad.json: not valid JSON: ")
-            && errors[0].contains("line 2 column"),
-        "{errors:?}"
-    );
     for (text, error) in [
+        ("{\"cases\": [\n  {\"name\": \"x\",}\n]}", "not valid JSON: trailing comma at line 2 column 16"),
         (
             r#"{"cases": [], "$schema": "\uDC00x"}"#,
             "not valid JSON: a lone surrogate (\\uDC00) is not valid UTF-8 text at line 1 column 27",
