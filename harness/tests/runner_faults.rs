@@ -272,22 +272,17 @@ fn known_failures_that_crash_the_runner_use_no_fault_budget_and_stale_ones_fail(
 /// testsuite named for the language, counting one failure.
 fn junit_failure(xml: &str, trials: usize) -> (String, String) {
     let document = roxmltree::Document::parse(xml).expect("the report is well-formed XML");
-    let testcases = document
-        .descendants()
-        .filter(|n| n.has_tag_name("testcase"));
-    assert_eq!(testcases.clone().count(), trials);
-    let mut failed = testcases.filter(|c| c.children().any(|n| n.has_tag_name("failure")));
-    let failure = failed.next().expect("a failed testcase");
-    assert_eq!(failed.count(), 0, "one failed testcase");
-    let testsuite = document.descendants().find(|n| n.has_tag_name("testsuite"));
-    let testsuite = testsuite.expect("a testsuite");
+    let tagged = |tag| document.descendants().filter(move |n| n.has_tag_name(tag));
+    assert_eq!(tagged("testcase").count(), trials);
+    let failures: Vec<_> = tagged("failure").collect();
+    assert_eq!(failures.len(), 1, "one failed testcase");
+    let testsuite = tagged("testsuite").next().expect("a testsuite");
     assert_eq!(testsuite.attribute("name"), Some("fake-nasty"));
     assert_eq!(testsuite.attribute("failures"), Some("1"));
-    let text = failure.descendants().filter_map(|n| n.text()).collect();
-    (
-        failure.attribute("name").unwrap_or_default().to_owned(),
-        text,
-    )
+    let testcase = failures[0].parent().unwrap();
+    let text = testcase.descendants().filter_map(|n| n.text()).collect();
+    let name = testcase.attribute("name").unwrap_or_default();
+    (name.to_owned(), text)
 }
 
 /// What a faulting runner printed, as the files a run writes show it: the
@@ -380,10 +375,8 @@ fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
     let (what, _) = failed("fake-unit", &["/nonexistent/unit-tests"]);
     assert!(matches!(what, UnitWhat::CouldNotStart { .. }), "{what:?}");
     let (what, text) = failed("php", &["printf", "ok   a\nFAIL b\n"]);
-    let UnitWhat::Unproven { tally, .. } = what else {
-        panic!("unproven: {what:?}");
-    };
-    assert_eq!((tally.passed, tally.failed, tally.finished), (1, 1, false));
+    // The tally itself is toolchain::unit's tests'.
+    assert!(matches!(what, UnitWhat::Unproven { .. }), "{what:?}");
     assert!(
         text.contains("exited 0 without proving a test: its tool's final report is missing")
             && text.contains("1 passed, 1 failed, 0 skipped")
