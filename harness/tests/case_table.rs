@@ -187,6 +187,9 @@ const REFUSED: &[(By, &str, &str, &str)] = &[
         "order-1\\ud800\"",
         "cases/bad.json: not valid JSON: a lone surrogate (\\ud800) is not valid UTF-8 text at line 6 column 36",
     ),
+    // Read as a float, as 1e20 would be: out of range is what matters,
+    // however the number is written (in range, a fraction or an exponent is
+    // refused as such, as 1.0 above).
     (
         By::Schema,
         r#""batch_size": 10"#,
@@ -200,22 +203,6 @@ const REFUSED: &[(By, &str, &str, &str)] = &[
         r#"{"id": -18446744073709551616,"#,
         "cases/bad.json: case `good`: field `messages[0].id`: must be from 1 to 9007199254740991, not \
          -18446744073709551616: too small",
-    ),
-    // Out of range is what matters, however the number is written; in
-    // range, a fraction or an exponent is still refused as such.
-    (
-        By::Schema,
-        r#""batch_size": 10"#,
-        r#""batch_size": 1e20"#,
-        "cases/bad.json: case `good`: field `batch_size`: must be from 1 to 9007199254740991, not \
-         100000000000000000000: too large",
-    ),
-    (
-        By::Harness,
-        r#""batch_size": 10"#,
-        r#""batch_size": 1e1"#,
-        "cases/bad.json: case `good`: field `batch_size`: must be an integer from 1 to 9007199254740991 \
-         written without fraction or exponent, not 10.0",
     ),
 ];
 
