@@ -7,6 +7,10 @@ use std::path::PathBuf;
 use parity::table as case;
 use parity::table::bless::{bless_file, check, new_case, Which};
 
+mod common;
+
+use common::assert_holds;
+
 const WITHOUT_EXPECT: &str = r#"{
   "$schema": "./schema.json",
   "cases": [
@@ -105,10 +109,8 @@ fn bless_leaves_a_broken_file_alone() {
     let broken = WITHOUT_EXPECT.replace(r#""batch_size": 10"#, r#""batch_size": 0"#);
     let file = scratch("broken.json", &broken);
     let error = bless_file(&file, Which::Missing).unwrap_err();
-    assert!(
-        error.contains("case `lost_ack_again`: field `batch_size`: must be from 1"),
-        "{error}"
-    );
+    let batch_size = "case `lost_ack_again`: field `batch_size`: must be from 1";
+    assert_holds(&error, &[batch_size]);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), broken);
 }
 
@@ -130,10 +132,8 @@ fn new_case_starts_from_a_template_that_must_be_described_before_blessing() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), WITHOUT_EXPECT);
     new_case(&file, "my_new_case", &existing).unwrap();
     let error = bless_file(&file, Which::Missing).unwrap_err();
-    assert!(
-        error.contains("case `my_new_case`: field `description`: still holds the template's TODO"),
-        "{error}"
-    );
+    let todo = "case `my_new_case`: field `description`: still holds the template's TODO";
+    assert_holds(&error, &[todo]);
     let described = std::fs::read_to_string(&file).unwrap().replace(
         "TODO: what this case shows, in a sentence or two.",
         "The template as it comes.",
@@ -224,10 +224,7 @@ fn a_failed_write_leaves_the_old_file_byte_for_byte_and_says_so() {
     );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), WITHOUT_EXPECT);
     let error = new_case(&file, "never_written", &[]).unwrap_err();
-    assert!(
-        error.contains("cannot write (the file is unchanged)"),
-        "{error}"
-    );
+    assert_holds(&error, &["cannot write (the file is unchanged)"]);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), WITHOUT_EXPECT);
     std::fs::remove_dir(&temporary).unwrap();
 

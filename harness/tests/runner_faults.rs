@@ -17,7 +17,7 @@ use parity::toolchain::{Language, Step};
 
 mod common;
 
-use common::{fake, run_language, table_only};
+use common::{assert_holds, fake, run_language, table_only};
 
 const TIMEOUT: Duration = Duration::from_millis(1500);
 /// What a deadline may be overrun by on a busy machine; the grandchild that
@@ -49,13 +49,7 @@ fn run_fake(fault: &str, case: &str) -> (BTreeMap<String, Verdict>, Duration) {
 fn assert_only_case_fails(verdicts: &BTreeMap<String, Verdict>, case: &str, needles: &[&str]) {
     for (name, verdict) in verdicts {
         if name == case {
-            let message = emit::text(common::failure(verdicts, case));
-            for needle in needles {
-                assert!(
-                    message.contains(needle),
-                    "{case}: {needle:?} not in:\n{message}"
-                );
-            }
+            assert_holds(&emit::text(common::failure(verdicts, case)), needles);
         } else {
             assert_eq!(
                 verdict,
@@ -204,11 +198,8 @@ fn a_language_that_is_not_ready_says_why() {
     let Verdict::Ignore(reason) = not_ready(strict, why) else {
         panic!("ignored: {:?}", not_ready(strict, why));
     };
-    assert!(
-        reason.contains("fake-tool toolchain not available")
-            && reason.contains("install the fake toolchain"),
-        "{reason}"
-    );
+    let hint = "install the fake toolchain";
+    assert_holds(&reason, &["fake-tool toolchain not available", hint]);
     assert!(
         matches!(not_ready(true, why), Verdict::Fail(m) if emit::text(&m).contains("PARITY_STRICT=1"))
     );
@@ -220,12 +211,8 @@ fn a_language_that_is_not_ready_says_why() {
     let Verdict::Fail(reason) = not_ready(strict, why) else {
         panic!("failed: {:?}", not_ready(strict, why));
     };
-    let message = emit::text(&reason);
-    assert!(
-        message.contains("building fake-build failed")
-            && message.contains("error: compiler says no"),
-        "{message}"
-    );
+    let said = ["building fake-build failed", "error: compiler says no"];
+    assert_holds(&emit::text(&reason), &said);
 }
 
 /// Known failures are ignored with their reason, and a stale one fails
@@ -253,11 +240,8 @@ fn known_failures_that_crash_the_runner_use_no_fault_budget_and_stale_ones_fail(
         );
     }
     let stale = emit::text(common::failure(&verdicts, stale));
-    assert!(
-        stale.contains("listed as a known failure of fake-known (was broken once) but passes now")
-            && stale.contains("runners/fake-known/known-failures.json"),
-        "{stale}"
-    );
+    let listed = "listed as a known failure of fake-known (was broken once) but passes now";
+    assert_holds(&stale, &[listed, "runners/fake-known/known-failures.json"]);
     for (name, verdict) in &verdicts {
         if !names[..4].contains(name) {
             assert_eq!(verdict, &Verdict::Pass, "{name}");
@@ -304,15 +288,11 @@ fn a_faulting_runner_is_reported_in_every_file_and_acts_in_none() {
         name,
         "patterns/enterprise/outbox/practice/fake-nasty/lost_ack"
     );
-    assert!(
-        text.contains("the fake-nasty runner exited (exit status: 3) before answering this case")
-            && text.contains("\\u{fffe}\\u{ffff}\\u{0}"),
-        "{text}"
-    );
+    let exited = "the fake-nasty runner exited (exit status: 3) before answering this case";
+    assert_holds(&text, &[exited, "\\u{fffe}\\u{ffff}\\u{0}"]);
 
     let shown = std::fs::read_to_string(run.args.logfile.as_ref().unwrap()).unwrap();
-    assert!(shown.contains("FAILED\\rok"), "{shown}");
-    assert!(shown.contains("\\u{202e}desrever"), "{shown}");
+    assert_holds(&shown, &["FAILED\\rok", "\\u{202e}desrever"]);
     for raw in ['\r', '\u{202e}', '\u{1b}', '\u{0}'] {
         assert!(
             !shown.contains(raw),
@@ -377,10 +357,7 @@ fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
     let (what, text) = failed("php", &["printf", "ok   a\nFAIL b\n"]);
     // The tally itself is toolchain::unit's tests'.
     assert!(matches!(what, UnitWhat::Unproven { .. }), "{what:?}");
-    assert!(
-        text.contains("exited 0 without proving a test: its tool's final report is missing")
-            && text.contains("1 passed, 1 failed, 0 skipped")
-            && text.ends_with("FAIL b"),
-        "{text}"
-    );
+    let unproven = "exited 0 without proving a test: its tool's final report is missing";
+    assert_holds(&text, &[unproven, "1 passed, 1 failed, 0 skipped"]);
+    assert!(text.ends_with("FAIL b"), "{text}");
 }

@@ -212,6 +212,15 @@ pub fn run_language(
     run_suite(suite, inner_args(&log, skip))
 }
 
+/// Fails the test unless `text` holds every one of `needles`, naming the
+/// one missing and showing the text.
+#[track_caller]
+pub fn assert_holds(text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(text.contains(needle), "{needle:?} not in:\n{text}");
+    }
+}
+
 /// Fails the test when a check found `problems`, listing them one a line
 /// after `what`.
 pub fn assert_none(problems: &[String], what: &str) {
