@@ -245,7 +245,7 @@ pub fn stat(pid: i32) -> Option<String> {
 
 /// Whether the process `pid` is gone: none such, or a zombie.
 pub fn is_gone(pid: i32) -> bool {
-    stat(pid).map_or(true, |stat| stat.starts_with('Z'))
+    stat(pid).is_none_or(|stat| stat.starts_with('Z'))
 }
 
 /// Waits until every one of `pids` is gone, failing the test with `what`
