@@ -57,8 +57,7 @@ fn new_case_refuses_a_file_no_run_would_load() {
         let file = dir.join(name);
         let (succeeded, stderr) = new_case(&file);
         assert!(!succeeded, "{name}: {stderr}");
-        assert!(stderr.contains("no run would load it"), "{name}: {stderr}");
-        assert!(stderr.contains("end in `.json`"), "{name}: {stderr}");
+        common::assert_holds(&stderr, &["no run would load it", "end in `.json`"]);
         assert!(!file.exists(), "{name} was written");
     }
     // In the right place with the right name, but outside every source.
@@ -137,12 +136,8 @@ fn a_timeout_out_of_range_is_refused_naming_the_range() {
         let mut usage = bless(&["--usage"], &dir);
         usage.env("PARITY_TIMEOUT", value);
         let (_, stderr) = ended(usage);
-        assert!(
-            stderr.contains(&format!(
-                "PARITY_TIMEOUT={value:?}: give a number of seconds from 0.01 to 86400 (a day)"
-            )),
-            "{value}: {stderr}"
-        );
+        let range = "give a number of seconds from 0.01 to 86400 (a day)";
+        common::assert_holds(&stderr, &[&format!("PARITY_TIMEOUT={value:?}: {range}")]);
     }
     let mut usage = bless(&["--usage"], &dir);
     usage.env("PARITY_TIMEOUT", "2.5");
