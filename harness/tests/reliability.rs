@@ -47,12 +47,6 @@ fn session(name: &str, fault: &str, case: &str) -> Session {
     common::session(&format!("reliability/{name}"), fault, case, TIMEOUT)
 }
 
-/// The fake runner's command line, its pid (and its grandchildren's)
-/// appended to `pids` at each start.
-fn counted_argv(pids: &Path, fault: &str, case: &str) -> Vec<String> {
-    counting(pids, vec![FAKE_RUNNER.into(), fault.into(), case.into()])
-}
-
 /// This process's peak resident set so far, in MB.
 fn peak_rss_mb() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
@@ -219,10 +213,8 @@ fn run_trials(
 #[test]
 fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
     let pids = scratch("cannot-start").join("pids");
-    let language = Language {
-        runner: counted_argv(&pids, "cannot-start", "*"),
-        ..fake("fake-syntax", "none", "none")
-    };
+    let mut language = fake("fake-syntax", "cannot-start", "*");
+    language.runner = counting(&pids, language.runner);
     let (verdicts, elapsed) = run_trials("cannot-start-trials", language, false);
     let starts = pids_in(&pids).len();
     println!(
@@ -284,7 +276,7 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
     for (fault, requests) in [("hang", &table), ("setsid", &piped)] {
         let pids = scratch(&format!("{fault}-all")).join("pids");
         let mut runner = session(&format!("{fault}-all"), fault, "*");
-        runner.command.argv = counted_argv(&pids, fault, "*");
+        runner.command.argv = counting(&pids, runner.command.argv);
         runner.command.deadline = timeout;
         let started = Instant::now();
         let replies = runner.run(requests);
@@ -456,7 +448,7 @@ fn harness_with_a_hanging_runner() {
     let cases = seed_cases();
     let log_dir = format!("signal-{fault}-{}", std::process::id());
     let mut runner = session(&log_dir, &fault, &cases[1].name);
-    runner.command.argv = counted_argv(Path::new(&pids), &fault, &cases[1].name);
+    runner.command.argv = counting(Path::new(&pids), runner.command.argv);
     runner.command.deadline = Duration::from_secs(120);
     runner.run(&Request::cases(&cases));
 }
