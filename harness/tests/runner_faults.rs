@@ -189,27 +189,28 @@ fn a_runner_that_cannot_start_fails_every_case() {
 #[test]
 fn a_language_that_is_not_ready_says_why() {
     let suite = common::suite(TIMEOUT);
-    let strict = suite.settings.strict;
-    let mut tool = fake("fake-tool", "", "");
-    tool.probe = vec!["parity-no-such-tool".into(), "--version".into()];
-    tool.install_hint = "install the fake toolchain".into();
-    let tool = Port::new(tool);
-    let why = suite.ready(&tool).unwrap_err();
-    let Verdict::Ignore(reason) = not_ready(strict, why) else {
-        panic!("ignored: {:?}", not_ready(strict, why));
-    };
     let hint = "install the fake toolchain";
+    let tool = Port::new(Language {
+        probe: vec!["parity-no-such-tool".into(), "--version".into()],
+        install_hint: hint.into(),
+        ..fake("fake-tool", "", "")
+    });
+    let why = suite.ready(&tool).unwrap_err();
+    let Verdict::Ignore(reason) = not_ready(false, why) else {
+        panic!("ignored: {:?}", not_ready(false, why));
+    };
     assert_holds(&reason, &["fake-tool toolchain not available", hint]);
     assert!(
         matches!(not_ready(true, why), Verdict::Fail(m) if emit::text(&m).contains("PARITY_STRICT=1"))
     );
-    let mut build = fake("fake-build", "", "");
     let script = "echo 'error: compiler says no' >&2; exit 1";
-    build.build = vec![Step::always(vec!["sh".into(), "-c".into(), script.into()])];
-    let build = Port::new(build);
+    let build = Port::new(Language {
+        build: vec![Step::always(vec!["sh".into(), "-c".into(), script.into()])],
+        ..fake("fake-build", "", "")
+    });
     let why = suite.ready(&build).unwrap_err();
-    let Verdict::Fail(reason) = not_ready(strict, why) else {
-        panic!("failed: {:?}", not_ready(strict, why));
+    let Verdict::Fail(reason) = not_ready(false, why) else {
+        panic!("failed: {:?}", not_ready(false, why));
     };
     let said = ["building fake-build failed", "error: compiler says no"];
     assert_holds(&emit::text(&reason), &said);
