@@ -86,37 +86,36 @@ fn a_fifo_or_dev_zero_as_a_file_of_the_run_is_refused_unopened() {
         let in_folder = |path: &Path| load(path.parent().unwrap());
         let bless = |path: &Path| bless::bless_file(path, bless::Which::Missing).map(drop);
         let manifests = |_: &Path| manifest::read_all(&root).map(drop);
-        let rows: [(&str, bool, Reader, &str); 9] = [
-            ("results.json", true, &results, "a results file"),
-            ("summary.md", true, &summary, "a step summary"),
+        let (fifo, zero) = ("a named pipe (FIFO)", "a character device (/dev/zero)");
+        let rows: [(&str, &str, Reader, &str); 9] = [
+            ("results.json", fifo, &results, "a results file"),
+            ("summary.md", fifo, &summary, "a step summary"),
             (
                 "runners/fake/known-failures.json",
-                true,
+                fifo,
                 &list,
                 "a known-failures list",
             ),
             (
                 "runners/fake/known-failures.json",
-                false,
+                zero,
                 &list,
                 "a known-failures list",
             ),
-            ("fifo-cases/pipe.json", true, &in_folder, "a case file"),
-            ("fifo-cases/pipe.json", true, &load, "a case file"),
-            ("zero-cases/zero.json", false, &in_folder, "a case file"),
-            ("fifo-cases/pipe.json", true, &bless, "a case file"),
-            ("runners/fake/language.toml", true, &manifests, "a manifest"),
+            ("fifo-cases/pipe.json", fifo, &in_folder, "a case file"),
+            ("fifo-cases/pipe.json", fifo, &load, "a case file"),
+            ("zero-cases/zero.json", zero, &in_folder, "a case file"),
+            ("fifo-cases/pipe.json", fifo, &bless, "a case file"),
+            ("runners/fake/language.toml", fifo, &manifests, "a manifest"),
         ];
-        for (file, is_fifo, read, what) in rows {
+        for (file, kind, read, what) in rows {
             let path = root.join(file);
             let _ = std::fs::remove_file(&path);
-            let kind = if is_fifo {
+            if kind == fifo {
                 common::mkfifo(&path);
-                "a named pipe (FIFO)"
             } else {
                 std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
-                "a character device (/dev/zero)"
-            };
+            }
             let why = read(&path).unwrap_err();
             let said = format!("{file}: {kind}, not a regular file: {what} must be a regular file");
             assert!(why.contains(&said), "{file}: {why}");
