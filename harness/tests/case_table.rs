@@ -65,6 +65,13 @@ const REFUSED: &[(By, &str, &str, &str)] = &[
         "cases/bad.json: case `good`: field `passes`: required field is missing",
     ),
     (
+        By::Schema, // Read by `make test` too: it points to what fills `expect` in.
+        r#""expect":"#,
+        r#""expected":"#,
+        "cases/bad.json: case `good`: field `expect`: required field is missing: run `make bless` to \
+         compute it from the Rust reference, then review the diff",
+    ),
+    (
         By::Harness, // A number against the value of another field.
         r#"{"id": 2, "aggregate": "order-2", "type": "OrderPlaced"}"#,
         r#"{"id": 2, "aggregate": "order-2", "type": "OrderPlaced", "written_after_pass": 3}"#,
@@ -180,6 +187,9 @@ const REFUSED: &[(By, &str, &str, &str)] = &[
         "order-1\\ud800\"",
         "cases/bad.json: not valid JSON: a lone surrogate (\\ud800) is not valid UTF-8 text at line 6 column 36",
     ),
+    // Read as a float, as 1e20 would be: out of range is what matters,
+    // however the number is written (in range, a fraction or an exponent is
+    // refused as such, as 1.0 above).
     (
         By::Schema,
         r#""batch_size": 10"#,
@@ -193,22 +203,6 @@ const REFUSED: &[(By, &str, &str, &str)] = &[
         r#"{"id": -18446744073709551616,"#,
         "cases/bad.json: case `good`: field `messages[0].id`: must be from 1 to 9007199254740991, not \
          -18446744073709551616: too small",
-    ),
-    // Out of range is what matters, however the number is written; in
-    // range, a fraction or an exponent is still refused as such.
-    (
-        By::Schema,
-        r#""batch_size": 10"#,
-        r#""batch_size": 1e20"#,
-        "cases/bad.json: case `good`: field `batch_size`: must be from 1 to 9007199254740991, not \
-         100000000000000000000: too large",
-    ),
-    (
-        By::Harness,
-        r#""batch_size": 10"#,
-        r#""batch_size": 1e1"#,
-        "cases/bad.json: case `good`: field `batch_size`: must be an integer from 1 to 9007199254740991 \
-         written without fraction or exponent, not 10.0",
     ),
 ];
 
@@ -246,7 +240,7 @@ fn each_rule_is_refused_naming_the_file_case_and_field() {
 }
 
 #[test]
-fn the_good_case_the_seed_table_and_rows_written_later_are_accepted() {
+fn the_good_case_and_rows_written_later_are_accepted() {
     assert!(errors_for(&format!(
         r#"{{"$schema": "./schema.json", "cases": [{GOOD_CASE}]}}"#
     ))
@@ -258,22 +252,14 @@ fn the_good_case_the_seed_table_and_rows_written_later_are_accepted() {
     assert_eq!(errors_for(&later), Vec::<String>::new());
     let at_limit = broken("\"good\"", &format!("\"{}\"", "a".repeat(200)));
     assert_eq!(errors_for(&at_limit), Vec::<String>::new());
-    let cases = case::load(&[parity::repo_root().join("cases")]).expect("the seed table is valid");
-    assert!(cases.len() >= 5);
 }
 
 /// What no single replacement shows: the file as a whole, and the rules
 /// about several fields at once.
 #[test]
 fn a_broken_file_is_named_as_such() {
-    let errors = errors_for("{\"cases\": [\n  {\"name\": \"x\",}\n]}");
-    assert_eq!(errors.len(), 1);
-    assert!(
-        errors[0].starts_with("cases/bad.json: not valid JSON: ")
-            && errors[0].contains("line 2 column"),
-        "{errors:?}"
-    );
     for (text, error) in [
+        ("{\"cases\": [\n  {\"name\": \"x\",}\n]}", "not valid JSON: trailing comma at line 2 column 16"),
         (
             r#"{"cases": [], "$schema": "\uDC00x"}"#,
             "not valid JSON: a lone surrogate (\\uDC00) is not valid UTF-8 text at line 1 column 27",
@@ -398,9 +384,8 @@ fn a_bad_case_or_schema_field_is_only_that() {
 #[test]
 fn a_name_used_in_two_files_is_refused() {
     let dir = common::scratch("duplicate-names");
-    let text = format!(r#"{{"cases": [{GOOD_CASE}]}}"#);
-    std::fs::write(dir.join("a.json"), &text).unwrap();
-    std::fs::write(dir.join("b.json"), &text).unwrap();
+    common::good_file(&dir, "a.json");
+    common::good_file(&dir, "b.json");
     let errors = case::load(std::slice::from_ref(&dir)).unwrap_err();
     assert_eq!(errors.len(), 1);
     let message = errors[0].to_string();
@@ -429,12 +414,8 @@ fn extra_case_files_join_the_table_and_bad_ones_stop_the_run() {
 
     std::fs::write(dir.join("bad.json"), r#"{"cases": [{"name": "x"}]}"#).unwrap();
     let message = Suite::load(&parity::repo_root(), settings("bad.json")).unwrap_err();
-    assert!(
-        message.starts_with("the case table has 5 problem(s):\n")
-            && message
-                .contains("bad.json: case `x`: field `description`: required field is missing"),
-        "{message}"
-    );
+    let missing = "bad.json: case `x`: field `description`: required field is missing";
+    common::assert_holds(&message, &["the case table has 5 problem(s):\n", missing]);
 }
 
 /// The model writes every field the schema knows and no other: a case with

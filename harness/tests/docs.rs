@@ -15,23 +15,20 @@ mod common;
 
 use common::assert_none;
 
-/// The repository's root (the workspace is at the top).
-fn root() -> PathBuf {
-    parity::repo_root()
-        .canonicalize()
-        .expect("the repository root")
-}
-
-/// Paths of the files git tracks, relative to the root, `/`-separated, that
-/// exist in the work tree.
-fn tracked(root: &Path) -> Vec<String> {
-    let listed = duct::cmd!("git", "ls-files", "-z").dir(root).read();
+/// The repository's root (the workspace is at the top), and the paths of
+/// the files git tracks that exist in the work tree, relative to it and
+/// `/`-separated.
+fn tracked() -> (PathBuf, Vec<String>) {
+    let root = parity::repo_root().canonicalize();
+    let root = root.expect("the repository root");
+    let listed = duct::cmd!("git", "ls-files", "-z").dir(&root).read();
     let listed = listed.expect("these tests need git: `git ls-files` in the repository");
-    listed
+    let files = listed
         .split('\0')
         .filter(|p| !p.is_empty() && root.join(p).is_file())
         .map(str::to_owned)
-        .collect()
+        .collect();
+    (root, files)
 }
 
 /// The text of a tracked file, or None for a binary one.
@@ -243,8 +240,7 @@ fn outside_references(root: &Path, files: &[String]) -> Vec<String> {
 
 #[test]
 fn every_relative_markdown_link_resolves_inside_the_repository() {
-    let root = root();
-    let files = tracked(&root);
+    let (root, files) = tracked();
     for readme in ["README.md", "harness/README.md"] {
         assert!(files.iter().any(|f| f == readme), "{readme} is not tracked");
     }
@@ -256,8 +252,8 @@ fn every_relative_markdown_link_resolves_inside_the_repository() {
 
 #[test]
 fn no_tracked_file_refers_to_a_path_outside_the_repository() {
-    let root = root();
-    let problems = outside_references(&root, &tracked(&root));
+    let (root, files) = tracked();
+    let problems = outside_references(&root, &files);
     assert_none(
         &problems,
         "paths outside the repository (a clone does not have them)",
@@ -416,8 +412,7 @@ fn layout_problems(
 
 #[test]
 fn each_readmes_layout_is_the_tree() {
-    let root = root();
-    let files = tracked(&root);
+    let (root, files) = tracked();
     for (readme, covered) in COVERED {
         let markdown = std::fs::read_to_string(root.join(readme)).expect(readme);
         let paths = layout(&markdown);

@@ -1,9 +1,9 @@
 //! `make known-failures` and the files a run reads or appends to (issue
-//! 29): a FIFO as the results file, the step summary or a known-failures
-//! list, a language that never got ready, a list with a repeated key, a symlinked list, and a
-//! case only a `PARITY_CASES` file has. The tool's tests run
-//! [`known::update`], what the tool runs, on a scratch root whose `cases`
-//! leads to the repository's table.
+//! 29): every one of them a FIFO or `/dev/zero` (case files and manifests
+//! too), a language that never got ready, a list with a repeated key, a
+//! symlinked list, and a case only a `PARITY_CASES` file has. The tool's
+//! tests run [`known::update`], what the tool runs, on a scratch root whose
+//! `cases` leads to the repository's table.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -12,10 +12,10 @@ use std::time::Duration;
 use parity::config::Settings;
 use parity::judge::known_failures::{self, PLACEHOLDER};
 use parity::report::known;
-use parity::report::results::{Outcome, Results, RunRecord, TrialResult, VERSION};
+use parity::report::results::{Outcome, Results, TrialResult, VERSION};
 use parity::report::trial::{RowId, TrialId};
-use parity::table;
-use parity::toolchain::Step;
+use parity::table::{self, bless};
+use parity::toolchain::{manifest, Step};
 
 mod common;
 
@@ -42,16 +42,10 @@ fn results(trials: &[(&str, &str)]) -> Results {
         let state = serde_json::from_value(serde_json::json!(state)).unwrap();
         TrialResult::new(TrialId { language, row }, verdict, state, why)
     });
-    let run = RunRecord {
-        commit: "test".into(),
-        date: "today".into(),
-        ..Default::default()
-    };
-    let trials = trials.collect();
     Results {
         version: VERSION,
-        run,
-        trials,
+        trials: trials.collect(),
+        ..Results::default()
     }
 }
 
@@ -63,55 +57,74 @@ fn written(root: &Path) -> HashMap<String, String> {
     serde_json::from_str(&std::fs::read_to_string(list_path(root)).unwrap()).unwrap()
 }
 
-/// A FIFO at `root/name`, and `f` of its path, failing if `f` does not
-/// end within 5 s: a regression fails, not hangs.
-fn on_a_fifo<T: Send + 'static>(
-    root: &Path,
-    name: &str,
-    f: impl FnOnce(&Path) -> T + Send + 'static,
-) -> T {
-    let fifo = root.join(name);
-    common::mkfifo(&fifo);
-    common::within(Duration::from_secs(5), move || f(&fifo))
-}
+/// How a test reads one file of a run, its error as text.
+type Reader<'a> = &'a dyn Fn(&Path) -> Result<(), String>;
 
-/// A FIFO (or `/dev/zero`) in place of a file a run reads or appends to is
-/// refused unopened, saying what it is; a regular file is appended to.
+/// A FIFO, or a link to `/dev/zero`, in place of any file a run reads or
+/// appends to (a results file, the step summary, a known-failures list, a
+/// case file found in a folder or named, the file `make bless` writes, a
+/// manifest) is refused unopened, saying what it is: a regression fails at
+/// the deadline, not hangs. A regular file is appended to.
 #[test]
 fn a_fifo_or_dev_zero_as_a_file_of_the_run_is_refused_unopened() {
     let root = scratch_root("fifo");
-    let why = on_a_fifo(&root, "results.json", Results::load).unwrap_err();
-    assert!(
-        why.ends_with(
-            "results.json: a named pipe (FIFO), not a regular file: a results file must be a regular file"
-        ),
-        "{why}"
-    );
-
-    let append = |path: &Path| table::append_regular(path, "x", "a step summary");
-    let why = on_a_fifo(&root, "summary.md", append).unwrap_err();
-    assert!(
-        why.starts_with(
-            "a named pipe (FIFO), not a regular file: a step summary must be a regular file"
-        ),
-        "{why}"
-    );
-    let file = root.join("summary.md.txt");
-    append(&file).unwrap();
-    append(&file).unwrap();
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), "xx");
-
-    let load = |root: PathBuf| move |_: &Path| known_failures::load(&root, "fake", &HashSet::new());
-    let list = known_failures::path("fake");
-    let why = on_a_fifo(&root, list.to_str().unwrap(), load(root.clone())).unwrap_err();
-    assert!(
-        why.contains("runners/fake/known-failures.json: a named pipe (FIFO), not a regular file"),
-        "{why}"
-    );
-    std::fs::remove_file(list_path(&root)).unwrap();
-    std::os::unix::fs::symlink("/dev/zero", list_path(&root)).unwrap();
-    let why = common::within(Duration::from_secs(5), move || load(root)(&list)).unwrap_err();
-    assert!(why.contains("a character device (/dev/zero)"), "{why}");
+    for folder in ["fifo-cases", "zero-cases"] {
+        std::fs::create_dir_all(root.join(folder)).unwrap();
+    }
+    common::within(Duration::from_secs(5), move || {
+        let results = |path: &Path| Results::load(path).map(drop);
+        let summary = |path: &Path| {
+            let appended = table::append_regular(path, "x", "a step summary");
+            appended.map_err(|e| format!("{}: {e}", path.display()))
+        };
+        let names = HashSet::new();
+        let list = |_: &Path| known_failures::load(&root, "fake", &names).map(drop);
+        let load = |path: &Path| {
+            let loaded = table::load(&[path.to_path_buf()]).map(drop);
+            loaded.map_err(|errors| errors.iter().map(ToString::to_string).collect())
+        };
+        let in_folder = |path: &Path| load(path.parent().unwrap());
+        let bless = |path: &Path| bless::bless_file(path, bless::Which::Missing).map(drop);
+        let manifests = |_: &Path| manifest::read_all(&root).map(drop);
+        let (fifo, zero) = ("a named pipe (FIFO)", "a character device (/dev/zero)");
+        let rows: [(&str, &str, Reader, &str); 9] = [
+            ("results.json", fifo, &results, "a results file"),
+            ("summary.md", fifo, &summary, "a step summary"),
+            (
+                "runners/fake/known-failures.json",
+                fifo,
+                &list,
+                "a known-failures list",
+            ),
+            (
+                "runners/fake/known-failures.json",
+                zero,
+                &list,
+                "a known-failures list",
+            ),
+            ("fifo-cases/pipe.json", fifo, &in_folder, "a case file"),
+            ("fifo-cases/pipe.json", fifo, &load, "a case file"),
+            ("zero-cases/zero.json", zero, &in_folder, "a case file"),
+            ("fifo-cases/pipe.json", fifo, &bless, "a case file"),
+            ("runners/fake/language.toml", fifo, &manifests, "a manifest"),
+        ];
+        for (file, kind, read, what) in rows {
+            let path = root.join(file);
+            let _ = std::fs::remove_file(&path);
+            if kind == fifo {
+                common::mkfifo(&path);
+            } else {
+                std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+            }
+            let why = read(&path).unwrap_err();
+            let said = format!("{file}: {kind}, not a regular file: {what} must be a regular file");
+            assert!(why.contains(&said), "{file}: {why}");
+        }
+        let file = root.join("summary.md.txt");
+        summary(&file).unwrap();
+        summary(&file).unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "xx");
+    });
 }
 
 #[test]
@@ -153,10 +166,8 @@ fn a_case_only_parity_cases_has_is_left_out_of_the_list() {
     let root = scratch_root("extra");
     let run = results(&[("only_mine", "wrong_answer"), ("lost_ack", "runner_fault")]);
     let said = known::update(&root, "fake", &run).unwrap();
-    assert!(
-        said.contains("left out \"only_mine\": not a case of the repository's table (cases/)"),
-        "{said}"
-    );
+    let left_out = "left out \"only_mine\": not a case of the repository's table (cases/)";
+    common::assert_holds(&said, &[left_out]);
     assert_eq!(
         written(&root),
         HashMap::from([("lost_ack".to_owned(), PLACEHOLDER.to_owned())])

@@ -64,13 +64,20 @@ fn checks(metadata: &Value, declared: &str) -> Vec<String> {
     problems
 }
 
+/// And make setup's Rust floor (the reference's manifest) is that
+/// rust-version: the two cannot drift apart.
 #[test]
 fn no_locked_package_needs_a_newer_rust_than_the_workspace_declares() {
-    let text = std::fs::read_to_string(parity::repo_root().join("Cargo.toml")).unwrap();
+    let root = parity::repo_root();
+    let text = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
     let cargo: toml::Table = toml::from_str(&text).unwrap();
     let declared = cargo["workspace"]["package"]["rust-version"]
         .as_str()
         .unwrap();
+    let manifests = parity::toolchain::manifest::read_all(&root).unwrap();
+    let rust = manifests.iter().find(|m| m.name == "rust").unwrap();
+    let floor = rust.setup.versions.iter().find(|v| v.tool == "Rust");
+    assert_eq!(floor.map(|v| v.at_least.as_str()), Some(declared));
     let metadata = metadata();
     assert!(metadata["workspace_members"].as_array().unwrap().len() >= 3);
     let problems = checks(&metadata, declared);

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use parity::exec;
-use parity::fault::{After, Fault, FaultKind, Stderr};
+use parity::fault::{Fault, FaultKind, Stderr};
 use parity::judge::answers::answers as judge_answers;
 use parity::judge::{emit, Carrier, Reason, RunnerFault, Verdict};
 use parity::protocol::{Reply, Request};
@@ -24,8 +24,8 @@ use parity::toolchain::Language;
 mod common;
 
 use common::{
-    assert_gone, case_fault, counting, failure, fake, fault_of, is_gone, pids_in, seed_cases,
-    wait_for, FAKE_RUNNER,
+    assert_gone, assert_holds, case_fault, counting, failure, fake, fault_of, is_gone, pids_in,
+    seed_cases, stat, wait_for, FAKE_RUNNER,
 };
 
 const TIMEOUT: Duration = Duration::from_secs(2);
@@ -45,12 +45,6 @@ fn scratch(name: &str) -> PathBuf {
 /// [`TIMEOUT`], its logs in the folder `name`.
 fn session(name: &str, fault: &str, case: &str) -> Session {
     common::session(&format!("reliability/{name}"), fault, case, TIMEOUT)
-}
-
-/// The fake runner's command line, its pid (and its grandchildren's)
-/// appended to `pids` at each start.
-fn counted_argv(pids: &Path, fault: &str, case: &str) -> Vec<String> {
-    counting(pids, vec![FAKE_RUNNER.into(), fault.into(), case.into()])
 }
 
 /// This process's peak resident set so far, in MB.
@@ -143,7 +137,7 @@ fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
     let why = bounded("demo printing forever", || {
         demo.run(&language, &demo.config).unwrap_err()
     });
-    assert!(why.contains("did not finish within 2 s"), "{why:?}");
+    assert_holds(&why, &["did not finish within 2 s"]);
 }
 
 /// A 7 MB string under the case's answer limit is quoted cut; 100 MB, or
@@ -219,10 +213,8 @@ fn run_trials(
 #[test]
 fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
     let pids = scratch("cannot-start").join("pids");
-    let language = Language {
-        runner: counted_argv(&pids, "cannot-start", "*"),
-        ..fake("fake-syntax", "none", "none")
-    };
+    let mut language = fake("fake-syntax", "cannot-start", "*");
+    language.runner = counting(&pids, language.runner);
     let (verdicts, elapsed) = run_trials("cannot-start-trials", language, false);
     let starts = pids_in(&pids).len();
     println!(
@@ -284,7 +276,7 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
     for (fault, requests) in [("hang", &table), ("setsid", &piped)] {
         let pids = scratch(&format!("{fault}-all")).join("pids");
         let mut runner = session(&format!("{fault}-all"), fault, "*");
-        runner.command.argv = counted_argv(&pids, fault, "*");
+        runner.command.argv = counting(&pids, runner.command.argv);
         runner.command.deadline = timeout;
         let started = Instant::now();
         let replies = runner.run(requests);
@@ -313,13 +305,16 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
     }
 }
 
-/// The fault after the last answer a trial carries, and how it carries it.
-fn carried(reason: &Reason) -> (&After, &Carrier) {
+/// How a trial carries the runner's fault after the last answer.
+fn carrier(reason: &Reason) -> &Carrier {
     match reason {
-        Reason::Runner(RunnerFault { fault, carrier }) => match &fault.kind {
-            FaultKind::AfterLastAnswer(after) => (after, carrier),
-            other => panic!("not after the last answer: {other:?}"),
-        },
+        Reason::Runner(RunnerFault { fault, carrier }) => {
+            assert!(
+                matches!(fault.kind, FaultKind::AfterLastAnswer(_)),
+                "{fault:?}"
+            );
+            carrier
+        }
         other => panic!("not the runner's fault: {other:?}"),
     }
 }
@@ -332,17 +327,13 @@ fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
     let cases = seed_cases();
     let language = fake("fake-exit", "exit-after", "*");
     let (verdicts, _) = run_trials("exit-after", language, false);
+    // Its status (4) is differential.rs's, read from the scenarios' run.
     let generated = failure(&verdicts, "generated");
-    let (after, carrier) = carried(generated);
-    assert!(
-        matches!(after, After::Exited { status: Some(s) } if s.code() == Some(4)),
-        "{after:?}"
-    );
-    assert_eq!(carrier, &Carrier::Generated);
+    assert_eq!(carrier(generated), &Carrier::Generated);
     let text = emit::text(generated);
-    assert!(
-        text.contains("answered every generated scenario right, then faulted"),
-        "{text}"
+    assert_holds(
+        &text,
+        &["answered every generated scenario right, then faulted"],
     );
     for case in &cases {
         assert_eq!(verdicts[&case.name], Verdict::Pass, "{}", case.name);
@@ -356,13 +347,10 @@ fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
         let (verdicts, _) = run_trials(&format!("{fault}-table"), language, true);
         let reason = failure(&verdicts, last);
         let own = Box::new(Verdict::Pass);
-        assert_eq!(carried(reason).1, &Carrier::LastCase(own), "{fault}");
+        assert_eq!(carrier(reason), &Carrier::LastCase(own), "{fault}");
         let text = emit::text(reason);
         let after = format!("after answering every case, the fake-{fault} runner {did}");
-        assert!(
-            text.contains("its own answer was right") && text.contains(&after),
-            "{text}"
-        );
+        assert_holds(&text, &["its own answer was right", &after]);
         assert_eq!(verdicts[&cases[0].name], Verdict::Pass, "{fault}");
     }
 }
@@ -377,9 +365,9 @@ fn a_scenario_the_reference_refuses_is_named() {
         ..Default::default()
     };
     let why = parity::differential::case_pair(&scenario, 7, 42).unwrap_err();
-    assert!(
-        why.contains("the reference fails on generated scenario 42 of seed 7"),
-        "{why}"
+    assert_holds(
+        &why,
+        &["the reference fails on generated scenario 42 of seed 7"],
     );
 }
 
@@ -405,11 +393,8 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
         .unwrap_err()
         .to_string();
     let elapsed = started.elapsed();
-    assert!(
-        why.contains("did not finish within 0.8 s, PARITY_BUILD_TIMEOUT"),
-        "{why}"
-    );
-    assert!(why.contains("building"), "{why}");
+    let hung = "did not finish within 0.8 s, PARITY_BUILD_TIMEOUT";
+    assert_holds(&why, &[hung, "building"]);
     assert!(elapsed < SLACK, "took {elapsed:?}");
     let pids = pids_in(&pid_file);
     assert_eq!(pids.len(), 2, "both grandchildren started");
@@ -417,16 +402,10 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
     assert_gone(&pids, ten_s, "grandchildren of the build outlived it");
     // Killed, and reaped: no zombie is left a child of the harness.
     let me = std::process::id().to_string();
-    let ours = |pid: &i32| {
-        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-            stat.rsplit(')')
-                .next()
-                .and_then(|rest| rest.split_whitespace().nth(1))
-                == Some(&me)
-        })
-    };
+    let ours =
+        |pid: &i32| stat(*pid).is_some_and(|stat| stat.split_whitespace().nth(1) == Some(&me));
     wait_for(
-        &format!("a zombie of the harness was not reaped: {pids:?}: reaped"),
+        &format!("the harness reaped its zombies of {pids:?}"),
         ten_s,
         || !pids.iter().any(ours),
     );
@@ -464,7 +443,7 @@ fn harness_with_a_hanging_runner() {
     let cases = seed_cases();
     let log_dir = format!("signal-{fault}-{}", std::process::id());
     let mut runner = session(&log_dir, &fault, &cases[1].name);
-    runner.command.argv = counted_argv(Path::new(&pids), &fault, &cases[1].name);
+    runner.command.argv = counting(Path::new(&pids), runner.command.argv);
     runner.command.deadline = Duration::from_secs(120);
     runner.run(&Request::cases(&cases));
 }

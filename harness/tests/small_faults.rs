@@ -13,8 +13,6 @@ use parity::table::{self, bless, Draft};
 
 mod common;
 
-use common::GOOD_CASE;
-
 fn scratch_dir(name: &str) -> PathBuf {
     common::scratch(&format!("small-faults/{name}"))
 }
@@ -22,11 +20,7 @@ fn scratch_dir(name: &str) -> PathBuf {
 #[test]
 fn an_editors_lock_link_and_swap_file_are_not_case_files() {
     let dir = scratch_dir("editor");
-    std::fs::write(
-        dir.join("seed.json"),
-        format!(r#"{{"cases": [{GOOD_CASE}]}}"#),
-    )
-    .unwrap();
+    common::good_file(&dir, "seed.json");
     // Emacs's lock: a link to nowhere, named like a case file.
     std::os::unix::fs::symlink("someone@host.4242:1700000000", dir.join(".#seed.json")).unwrap();
     std::fs::write(dir.join(".seed.json.swp"), "not JSON").unwrap();
@@ -63,8 +57,7 @@ fn new_case_refuses_a_file_no_run_would_load() {
         let file = dir.join(name);
         let (succeeded, stderr) = new_case(&file);
         assert!(!succeeded, "{name}: {stderr}");
-        assert!(stderr.contains("no run would load it"), "{name}: {stderr}");
-        assert!(stderr.contains("end in `.json`"), "{name}: {stderr}");
+        common::assert_holds(&stderr, &["no run would load it", "end in `.json`"]);
         assert!(!file.exists(), "{name} was written");
     }
     // In the right place with the right name, but outside every source.
@@ -115,8 +108,7 @@ fn two_new_cases_at_once_are_both_added() {
 #[test]
 fn a_saved_case_moved_to_another_file_is_not_saved_again() {
     let dir = scratch_dir("save");
-    let moved = dir.join("moved.json");
-    std::fs::write(&moved, format!(r#"{{"cases": [{GOOD_CASE}]}}"#)).unwrap();
+    let moved = common::good_file(&dir, "moved.json");
     let table = table::load(std::slice::from_ref(&moved)).unwrap();
     let regressions = dir.join("regressions.json");
     let mut fresh = table[0].clone();
@@ -144,12 +136,8 @@ fn a_timeout_out_of_range_is_refused_naming_the_range() {
         let mut usage = bless(&["--usage"], &dir);
         usage.env("PARITY_TIMEOUT", value);
         let (_, stderr) = ended(usage);
-        assert!(
-            stderr.contains(&format!(
-                "PARITY_TIMEOUT={value:?}: give a number of seconds from 0.01 to 86400 (a day)"
-            )),
-            "{value}: {stderr}"
-        );
+        let range = "give a number of seconds from 0.01 to 86400 (a day)";
+        common::assert_holds(&stderr, &[&format!("PARITY_TIMEOUT={value:?}: {range}")]);
     }
     let mut usage = bless(&["--usage"], &dir);
     usage.env("PARITY_TIMEOUT", "2.5");

@@ -37,6 +37,13 @@ pub const GOOD_CASE: &str = r#"{
   "expect": {"sent": [[2], [1]], "journal": ["order-2 OrderPlaced", "order-1 OrderPlaced"], "duplicates": 0}
 }"#;
 
+/// A file `name` in `dir` holding the good case alone.
+pub fn good_file(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!(r#"{{"cases": [{GOOD_CASE}]}}"#)).unwrap();
+    path
+}
+
 /// The fake runner, which misbehaves as its first argument says.
 pub const FAKE_RUNNER: &str = env!("CARGO_BIN_EXE_fake-runner");
 
@@ -205,6 +212,15 @@ pub fn run_language(
     run_suite(suite, inner_args(&log, skip))
 }
 
+/// Fails the test unless `text` holds every one of `needles`, naming the
+/// one missing and showing the text.
+#[track_caller]
+pub fn assert_holds(text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(text.contains(needle), "{needle:?} not in:\n{text}");
+    }
+}
+
 /// Fails the test when a check found `problems`, listing them one a line
 /// after `what`.
 pub fn assert_none(problems: &[String], what: &str) {
@@ -215,33 +231,28 @@ pub fn assert_none(problems: &[String], what: &str) {
 pub fn wait_for(what: &str, within: Duration, ready: impl Fn() -> bool) {
     let deadline = Instant::now() + within;
     while !ready() {
-        assert!(Instant::now() < deadline, "{what} within {within:?}");
+        assert!(Instant::now() < deadline, "{what}: not within {within:?}");
         std::thread::sleep(Duration::from_millis(10));
     }
 }
 
+/// What `/proc/<pid>/stat` holds after the command's name (its state
+/// first, then its parent's pid), or None for no such process.
+pub fn stat(pid: i32) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    Some(stat.rsplit(')').next()?.trim_start().to_owned())
+}
+
 /// Whether the process `pid` is gone: none such, or a zombie.
 pub fn is_gone(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
-        stat.rsplit(')')
-            .next()
-            .is_some_and(|rest| rest.trim_start().starts_with('Z'))
-    })
+    stat(pid).is_none_or(|stat| stat.starts_with('Z'))
 }
 
 /// Waits until every one of `pids` is gone, failing the test with `what`
-/// and the pids left after `within`.
+/// and the pids after `within`.
 pub fn assert_gone(pids: &[i32], within: Duration, what: &str) {
-    let left = || {
-        pids.iter()
-            .filter(|&&pid| !is_gone(pid))
-            .collect::<Vec<_>>()
-    };
-    let deadline = Instant::now() + within;
-    while !left().is_empty() {
-        assert!(Instant::now() < deadline, "{what}: {:?}", left());
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let gone = || pids.iter().all(|&pid| is_gone(pid));
+    wait_for(&format!("{what}: {pids:?}"), within, gone);
 }
 
 /// `f()` on a thread, failing the test if it does not end within `limit`:
