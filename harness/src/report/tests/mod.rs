@@ -93,43 +93,57 @@ fn nothing_from_the_input_acts_on_the_page() {
     assert!(!page.chars().any(raw));
 }
 
+/// A report with every state, one cell each, plus a cell not selected.
+pub(super) fn every_state() -> Report {
+    use State::*;
+    let differs = "`lost_ack`: the result differs from expect\n  expected [2]\n  actual   [1, 2]\n";
+    let crashed = "`batch_of_two`: runner fault: crashed";
+    let stale = "known failure `generated` passes now";
+    let (harness, missing) = ("the reference failed", "the go toolchain is missing");
+    let lost = [("rust", Pass, ""), ("go", WrongAnswer, differs)];
+    let batch = [
+        ("rust", RunnerFault, crashed),
+        ("go", NotRun, "go is not installed"),
+    ];
+    let generated = [
+        ("rust", KnownFailure, "issue 3"),
+        ("go", StaleKnownFailure, stale),
+    ];
+    let unit = [("rust", HarnessFault, harness), ("go", NotRun, missing)];
+    report(vec![
+        row("lost_ack", Some(lost_ack()), &lost),
+        row("batch_of_two", Some(lost_ack()), &batch),
+        row("generated", None, &generated),
+        row("unit", None, &unit),
+        row("demo", None, &[("rust", Pass, "")]),
+    ])
+}
+
 /// A cell says its state in a word (colour is not the only signal), shows
 /// its summary and links to its full text, kept verbatim; the summary line
 /// of each language counts its cells, those it did not run among them.
 #[test]
 fn a_cell_says_its_state_links_to_its_text_and_is_counted() {
-    use State::*;
-    let failure = "sent differs in pass 1\n  expected [2]\n  actual   [1, 2]\n";
-    let lost = [("rust", Pass, ""), ("go", WrongAnswer, failure)];
-    let a = [("rust", Pass, ""), ("go", NotRun, "go is not installed")];
-    let b = [
-        ("rust", RunnerFault, "`b`: runner fault: crashed"),
-        ("go", KnownFailure, "issue 9"),
-    ];
-    let page = render(&report(vec![
-        row("lost_ack", Some(lost_ack()), &lost),
-        row("a", None, &a),
-        row("b", None, &b),
-        row("generated", None, &[("rust", Pass, "")]),
-    ]));
+    let page = render(&every_state());
+    let differs = "`lost_ack`: the result differs from expect";
     for shown in [
         "data-cell=\"lost_ack/rust\" data-status=\"pass\"><a href=\"#r-lost_ack--rust\">✓ pass</a></td>",
         "data-cell=\"lost_ack/go\" data-status=\"wrong_answer\" title=",
-        "<a href=\"#r-lost_ack--go\">✗ wrong answer</a><span class=\"why\">sent differs in pass 1</span>",
+        &format!("<a href=\"#r-lost_ack--go\">✗ wrong answer</a><span class=\"why\">{differs}</span>"),
         // The summary, then the text as it is.
-        &format!("id=\"r-lost_ack--go\"><b>go: ✗ wrong answer</b><pre tabindex=\"0\">sent differs in pass 1\n\n{failure}</pre>"),
-        "data-cell=\"b/rust\" data-status=\"runner_fault\"",
-        "⚠ runner fault</a><span class=\"why\">`b`: runner fault: crashed",
+        &format!("id=\"r-lost_ack--go\"><b>go: ✗ wrong answer</b><pre tabindex=\"0\">{differs}\n\n{differs}\n  expected [2]\n  actual   [1, 2]\n</pre>"),
+        "data-cell=\"batch_of_two/rust\" data-status=\"runner_fault\"",
+        "⚠ runner fault</a><span class=\"why\">`batch_of_two`: runner fault: crashed",
         "– not run</a><span class=\"why\">go is not installed",
-        "! known failure</a><span class=\"why\">issue 9",
-        "data-cell=\"generated/go\" data-status=\"not_selected\"><a href=\"#r-generated--go\">· not selected</a></td>",
-        "data-summary=\"rust\" data-passed=\"3\" data-failed=\"1\" data-ignored=\"0\" \
-         data-known-failures=\"0\" data-not-run=\"0\" class=\"bad\">rust: 3 passed, 1 failed, 0 not run, 0 known failures</li>",
-        ">go: 0 passed, 1 failed, 1 not run, 1 known failure, 1 not selected</li>",
+        "! known failure</a><span class=\"why\">issue 3",
+        "data-cell=\"demo/go\" data-status=\"not_selected\"><a href=\"#r-demo--go\">· not selected</a></td>",
+        "data-summary=\"rust\" data-passed=\"2\" data-failed=\"2\" data-ignored=\"0\" \
+         data-known-failures=\"1\" data-not-run=\"0\" class=\"bad\">rust: 2 passed, 2 failed, 0 not run, 1 known failure</li>",
+        ">go: 0 passed, 2 failed, 2 not run, 0 known failures, 1 not selected</li>",
     ] {
         assert!(page.contains(shown), "{shown} in {page}");
     }
-    assert_eq!(page.matches("<td class=\"cell ").count(), 8);
+    assert_eq!(page.matches("<td class=\"cell ").count(), 10);
 }
 
 /// The page replaces the file (through `atomic::write`, whose own test

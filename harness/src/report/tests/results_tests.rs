@@ -3,37 +3,11 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::super::*;
-use super::{lost_ack, report, row, scratch};
+use super::{every_state, row, scratch};
 use crate::config::Kind;
 use crate::judge::known_failures::{self, KnownFailures, PLACEHOLDER};
 use results::{Results, State};
 use trial::RowId;
-
-/// A report with every state, one cell each, plus a cell not selected.
-fn every_state() -> Report {
-    use State::*;
-    let differs = "`lost_ack`: the result differs from expect\n\ndiff";
-    let crashed = "`batch_of_two`: runner fault: crashed";
-    let stale = "known failure `generated` passes now";
-    let (harness, missing) = ("the reference failed", "the go toolchain is missing");
-    let lost = [("rust", Pass, ""), ("go", WrongAnswer, differs)];
-    let batch = [
-        ("rust", RunnerFault, crashed),
-        ("go", NotRun, "go is not installed"),
-    ];
-    let generated = [
-        ("rust", KnownFailure, "issue 3"),
-        ("go", StaleKnownFailure, stale),
-    ];
-    let unit = [("rust", HarnessFault, harness), ("go", NotRun, missing)];
-    report(vec![
-        row("lost_ack", Some(lost_ack()), &lost),
-        row("batch_of_two", Some(lost_ack()), &batch),
-        row("generated", None, &generated),
-        row("unit", None, &unit),
-        row("demo", None, &[("rust", Pass, "")]),
-    ])
-}
 
 fn schema() -> serde_json::Value {
     let path = crate::repo_root().join("harness/results.schema.json");
