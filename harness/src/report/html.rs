@@ -85,8 +85,7 @@ fn matrix(out: &mut String, matrix: &Matrix) {
             "<tr><th scope=\"row\"><a href=\"#{id}\">{name}</a>{seed}</th>"
         );
         for language in matrix.languages() {
-            let trial = matrix.cell(row, language);
-            let state = matrix.state(row, language);
+            let (trial, state) = matrix.cell(row, language);
             let (class, word, to) = (state.id(), state.word(), result_id(row.id.name(), language));
             let title = trial.and_then(reason).map(|r| escape(&r));
             let title = title.map(|r| format!(" title=\"{r}\"")).unwrap_or_default();
@@ -146,8 +145,7 @@ fn case_section(out: &mut String, matrix: &Matrix, row: &Row) {
     }
     out.push_str("<ul class=\"results\">");
     for language in matrix.languages() {
-        let trial = matrix.cell(row, language);
-        let state = matrix.state(row, language);
+        let (trial, state) = matrix.cell(row, language);
         let (class, word, id) = (state.id(), state.word(), result_id(row.id.name(), language));
         let language = escape(language);
         let _ = write!(

@@ -90,15 +90,11 @@ impl<'a> Matrix<'a> {
         self.report.results.run.languages()
     }
 
-    /// `language`'s result for `row`, if it ran.
-    fn cell(&self, row: &Row, language: &str) -> Option<&'a TrialResult> {
-        self.cells.get(&(&row.id, language)).copied()
-    }
-
-    /// What `language`'s cell of `row` says: not selected when it did not run.
-    fn state(&self, row: &Row, language: &str) -> State {
-        self.cell(row, language)
-            .map_or(State::NotSelected, |t| t.state)
+    /// `language`'s result for `row`, if it ran, and what its cell says:
+    /// not selected when it did not run.
+    fn cell(&self, row: &Row, language: &str) -> (Option<&'a TrialResult>, State) {
+        let trial = self.cells.get(&(&row.id, language)).copied();
+        (trial, trial.map_or(State::NotSelected, |t| t.state))
     }
 
     /// The counts of `language`'s column: [passed, failed, ignored, known
@@ -107,7 +103,7 @@ impl<'a> Matrix<'a> {
     fn summary(&self, language: &str) -> [usize; 5] {
         let mut counts = [0; 5];
         for row in &self.report.rows {
-            counts[match self.cell(row, language).map(|t| t.verdict) {
+            counts[match self.cell(row, language).0.map(|t| t.verdict) {
                 Some(results::Outcome::Pass) => 0,
                 Some(results::Outcome::Fail) => 1,
                 Some(results::Outcome::Ignored) => 2,
