@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 pub(super) use super::fixture::message;
-use super::fixture::{self, Cell};
+use super::fixture::{self, row};
 use super::markup::escape;
 use super::results::State;
 use super::*;
@@ -40,16 +40,6 @@ pub(super) fn scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
-/// The row `name` (a trial kind's, if one has that name), without a
-/// description.
-pub(super) fn row(
-    name: &str,
-    scenario: Option<Scenario>,
-    cells: &[Cell],
-) -> (Row, Vec<TrialResult>) {
-    fixture::row(name, "", scenario, cells)
-}
-
 /// A report of `rows`, with columns rust and go.
 pub(super) fn report(rows: Vec<(Row, Vec<TrialResult>)>) -> Report {
     fixture::report(&[("rust", "rustc 1.80.0"), ("go", "go1.22.2")], rows)
@@ -66,8 +56,8 @@ fn nothing_from_the_input_acts_on_the_page() {
     let mut scenario = lost_ack();
     scenario.messages[0].aggregate = "<b>order</b>".to_string();
     let cells = [("go", State::WrongAnswer, hostile)];
-    let mut r = row("case_<x>", Some(scenario), &cells);
-    r.0.description = "order-1 ✓ sent \u{2067}[1, 2]\u{2069} \u{200f}".into();
+    let description = "order-1 ✓ sent \u{2067}[1, 2]\u{2069} \u{200f}";
+    let r = row("case_<x>", description, Some(scenario), &cells);
     let mut report = report(vec![r]);
     report.results.run.filter = "lost_ack --skip /unit".into();
     report.results.run.commit = "\"><script>bell\u{7}esc\u{1b}[31mnul\u{0}".into();
@@ -111,11 +101,11 @@ pub(super) fn every_state() -> Report {
     ];
     let unit = [("rust", HarnessFault, harness), ("go", NotRun, missing)];
     report(vec![
-        row("lost_ack", Some(lost_ack()), &lost),
-        row("batch_of_two", Some(lost_ack()), &batch),
-        row("generated", None, &generated),
-        row("unit", None, &unit),
-        row("demo", None, &[("rust", Pass, "")]),
+        row("lost_ack", "", Some(lost_ack()), &lost),
+        row("batch_of_two", "", Some(lost_ack()), &batch),
+        row("generated", "", None, &generated),
+        row("unit", "", None, &unit),
+        row("demo", "", None, &[("rust", Pass, "")]),
     ])
 }
 
@@ -152,7 +142,7 @@ fn a_cell_says_its_state_links_to_its_text_and_is_counted() {
 fn write_replaces_the_file_and_names_it_in_an_error() {
     let dir = scratch("write");
     let path = dir.join("report.html");
-    let report = report(vec![row("lost_ack", Some(lost_ack()), &[])]);
+    let report = report(vec![row("lost_ack", "", Some(lost_ack()), &[])]);
     std::fs::write(&path, "old").unwrap();
     write(&path, &report).unwrap();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), render(&report));

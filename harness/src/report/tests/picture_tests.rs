@@ -117,7 +117,7 @@ fn thirty_cases_in_five_languages_stay_well_under_a_megabyte() {
                     false => (l, State::Pass, ""),
                 })
                 .collect();
-            row(&format!("case_{i}"), Some(scenario.clone()), &cells)
+            row(&format!("case_{i}"), "", Some(scenario.clone()), &cells)
         })
         .collect();
     let page = render(&fixture::report(&languages.map(|l| (l, "")), rows));

@@ -160,11 +160,11 @@ fn four_flips() -> Report {
         ("rust", State::WrongAnswer, differs),
         ("go", State::Pass, ""),
     ];
-    let flipped = row("lost_ack", None, &flipped).1;
+    let flipped = row("lost_ack", "", None, &flipped).1;
     let trials = &mut now.results.trials;
     trials.splice(0..2, flipped);
     trials.retain(|t| !(t.language == "rust" && t.row == RowId::Kind(Kind::Unit)));
-    trials.extend(row("demo", None, &[("go", State::Pass, "")]).1);
+    trials.extend(row("demo", "", None, &[("go", State::Pass, "")]).1);
     now
 }
 
@@ -214,7 +214,7 @@ fn the_page_and_the_summary_list_the_changes(report: &Report) {
 fn the_markdown_summary_has_the_matrix_the_failures_and_their_reasons() {
     let mut r = every_state();
     let wrong = [("go", State::WrongAnswer, "a | b\nsecond line")];
-    r.results.trials[3] = row("batch_of_two", None, &wrong).1.remove(0);
+    r.results.trials[3] = row("batch_of_two", "", None, &wrong).1.remove(0);
     let markdown = markdown::summary(&r);
     assert!(markdown.starts_with("## Parity: commit `4122aa5`\n"));
     assert!(markdown.contains("### Failures: 5\n"), "{markdown}");
@@ -280,12 +280,12 @@ fn the_known_failure_lists_are_told_what_to_add_and_remove_and_rewritten() {
 #[test]
 fn a_base_files_control_characters_act_neither_on_the_terminal_nor_in_the_summary() {
     let report = |rows| fixture::report(&[("go", "go1.22.2")], rows);
-    let mut now = report(vec![row("lost_ack", None, &[("go", State::Pass, "")])]);
+    let mut now = report(vec![row("lost_ack", "", None, &[("go", State::Pass, "")])]);
     let hostile = "x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
     let wrong = [("go", State::WrongAnswer, hostile)];
     let mut base = report(vec![
-        row("lost_ack", None, &wrong),
-        row(hostile, None, &wrong),
+        row("lost_ack", "", None, &wrong),
+        row(hostile, "", None, &wrong),
     ])
     .results;
     base.run.commit = hostile.into();
