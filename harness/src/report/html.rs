@@ -110,17 +110,6 @@ fn matrix(out: &mut String, matrix: &Matrix) {
     out.push_str("</p></section>");
 }
 
-fn legend(out: &mut String) {
-    out.push_str(
-        "<p class=\"legend\">Each picture is the Rust reference's own run of the case: \
-         a column per pass with the batch's rows in order, and the consumer below. \
-         <span class=\"published\">published</span><span class=\"down\">broker down: not delivered</span>\
-         <span class=\"acklost\">ack lost: delivered, sent again later</span>\
-         <span class=\"skipped\">skipped: its order is blocked for the pass</span>\
-         <span class=\"new\">row written into the outbox</span></p>",
-    );
-}
-
 /// The mark of a seed case, after its name.
 fn seed_mark(row: &Row) -> &'static str {
     if row.seed {
@@ -306,7 +295,15 @@ pub(super) fn page(matrix: &Matrix) -> String {
     summary(&mut out, matrix);
     self::matrix(&mut out, matrix);
     out.push_str("<section id=\"cases\"><h2>Cases</h2>");
-    legend(&mut out);
+    // The pictures' legend.
+    out.push_str(
+        "<p class=\"legend\">Each picture is the Rust reference's own run of the case: \
+         a column per pass with the batch's rows in order, and the consumer below. \
+         <span class=\"published\">published</span><span class=\"down\">broker down: not delivered</span>\
+         <span class=\"acklost\">ack lost: delivered, sent again later</span>\
+         <span class=\"skipped\">skipped: its order is blocked for the pass</span>\
+         <span class=\"new\">row written into the outbox</span></p>",
+    );
     for row in &report.rows {
         case_section(&mut out, matrix, row);
     }

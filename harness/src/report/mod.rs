@@ -131,11 +131,9 @@ pub fn write(path: &Path, report: &Report) -> io::Result<()> {
 /// folder, flushed, then renamed over `path`), creating the folder; the
 /// error names the file.
 pub(crate) fn write_file(path: &Path, text: &str) -> io::Result<()> {
-    let written = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => std::fs::create_dir_all(dir),
-        _ => Ok(()),
-    }
-    .and_then(|()| crate::atomic::write(path, text.as_bytes()));
+    // `create_dir_all` of a bare file name's parent, "", does nothing.
+    let dir = path.parent().map_or(Ok(()), std::fs::create_dir_all);
+    let written = dir.and_then(|()| crate::atomic::write(path, text.as_bytes()));
     written.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }
 

@@ -185,7 +185,17 @@ pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
     rows_list(out, &initial, "empty", plain_row);
     out.push_str("</div>");
     out.push_str(&painter.columns);
-    undrawn_columns(out, &painter);
+    if let Some((first, last, sent)) = painter.undrawn {
+        span_column(
+            out,
+            first,
+            last,
+            &format!("not drawn: {sent} more rows sent"),
+        );
+    }
+    if let Some((first, last)) = painter.idle {
+        span_column(out, first, last, "outbox empty: nothing to send");
+    }
     out.push_str("</div>");
 }
 
@@ -267,24 +277,15 @@ fn written_column(out: &mut String, pass: &passes::Pass, passes: u64) {
     out.push_str("</div>");
 }
 
-/// The summaries that end a long picture: busy passes beyond the drawn
-/// ones, then the idle passes after the last busy one.
-fn undrawn_columns(out: &mut String, painter: &Painter) {
-    let undrawn = painter.undrawn.map(|(first, last, sent)| {
-        let sent = format!("not drawn: {sent} more rows sent");
-        (first, last, sent)
-    });
-    let idle = painter
-        .idle
-        .map(|(first, last)| (first, last, "outbox empty: nothing to send".to_owned()));
-    for (first, last, what) in undrawn.into_iter().chain(idle) {
-        let span = match first == last {
-            true => format!("pass {first}"),
-            false => format!("passes {first}–{last}"),
-        };
-        let _ = write!(
-            out,
-            "<div class=\"col idle\"><h4>{span}</h4><p class=\"none\">{what}</p></div>"
-        );
-    }
+/// A column that sums up passes `first` to `last` (beyond the drawn ones,
+/// or idle after the last busy one): what they did.
+fn span_column(out: &mut String, first: u64, last: u64, what: &str) {
+    let span = match first == last {
+        true => format!("pass {first}"),
+        false => format!("passes {first}–{last}"),
+    };
+    let _ = write!(
+        out,
+        "<div class=\"col idle\"><h4>{span}</h4><p class=\"none\">{what}</p></div>"
+    );
 }
