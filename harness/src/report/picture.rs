@@ -100,15 +100,13 @@ fn delivery(out: &mut String, (message, duplicate): &(&Message, bool)) {
     };
 }
 
-/// Draws each pass as the oracle's loop ([`passes::drive`]) ends it: the
+/// Draws each pass as the oracle's loop ([`passes::drive`]) runs it: the
 /// first [`MAX_DRAWN_PASSES`] traced with [`traced_pass`] (the batch taken
 /// before the pass against the attempts the broker saw) and drawn into
 /// `columns`, the later busy ones only counted.
 struct Painter<'a> {
     scenario: &'a Scenario,
     columns: String,
-    /// The events of the pass being drawn, until it ends.
-    events: Vec<Event>,
     /// The busy passes after the drawn ones: the first, the last, and how
     /// many rows they sent.
     undrawn: Option<(u64, u64, usize)>,
@@ -128,15 +126,13 @@ impl Hook<ObservedBroker> for Painter<'_> {
             return OutboxRelay::new(table, broker, batch_size).run_once();
         }
         let (sent, events) = traced_pass(table, broker, batch_size);
-        self.events = events;
+        pass_column(&mut self.columns, number, &sent, &events, self.scenario);
         sent
     }
 
     fn after(&mut self, pass: passes::Pass) -> bool {
         let (number, passes) = (pass.number, self.scenario.passes);
         if number <= MAX_DRAWN_PASSES {
-            let events = std::mem::take(&mut self.events);
-            pass_column(&mut self.columns, &pass, &events, self.scenario);
             written_column(&mut self.columns, &pass, passes);
         } else {
             let (_, last, sent) = self.undrawn.get_or_insert((number, number, 0));
@@ -158,7 +154,6 @@ pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
     let mut painter = Painter {
         scenario,
         columns: String::new(),
-        events: Vec::new(),
         undrawn: None,
         idle: None,
     };
@@ -230,18 +225,17 @@ fn scenario_line(out: &mut String, scenario: &Scenario) {
 
 /// One pass's column: each row's fate at the broker, what the relay
 /// reported sent, and what the consumer did.
-fn pass_column(out: &mut String, pass: &passes::Pass, events: &[Event], scenario: &Scenario) {
-    let restart = match scenario.restart_each_pass && pass.number > 1 {
+fn pass_column(out: &mut String, number: u64, sent: &[u64], events: &[Event], scenario: &Scenario) {
+    let restart = match scenario.restart_each_pass && number > 1 {
         true => " <span class=\"restart\">new relay</span>",
         false => "",
     };
     let _ = write!(
         out,
-        "<div class=\"col passcol\"><h4>pass {}{restart}</h4>",
-        pass.number
+        "<div class=\"col passcol\"><h4>pass {number}{restart}</h4>"
     );
     rows_list(out, events, "nothing to send", event_row);
-    let _ = write!(out, "<p class=\"sent\">sent {:?}</p>", pass.sent);
+    let _ = write!(out, "<p class=\"sent\">sent {sent:?}</p>");
     // The consumer's side: every attempt that reached it, handled or
     // dropped as a duplicate.
     let deliveries: Vec<(&Message, bool)> = events
