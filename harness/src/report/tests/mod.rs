@@ -152,6 +152,10 @@ fn write_replaces_the_file_and_names_it_in_an_error() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+fn sources(parts: &[code::Part]) -> impl Iterator<Item = &code::Source> {
+    parts.iter().flat_map(|p| &p.languages).flat_map(|(_, s)| s)
+}
+
 #[test]
 fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
     let root = crate::repo_root();
@@ -167,7 +171,7 @@ fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
             .map(|(l, _)| l.as_str())
             .eq(languages.clone()));
     }
-    for source in parts.iter().flat_map(|p| &p.languages).flat_map(|(_, s)| s) {
+    for source in sources(&parts) {
         // The text is the file's, whatever the ports helper made it.
         let on_disk = std::fs::read_to_string(root.join(&source.path)).ok();
         assert_eq!(
@@ -186,11 +190,7 @@ fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
         .status();
     assert!(fifo.unwrap().success());
     let missing = code::parts(&manifests, &elsewhere);
-    for source in missing
-        .iter()
-        .flat_map(|p| &p.languages)
-        .flat_map(|(_, s)| s)
-    {
+    for source in sources(&missing) {
         let why = match source.path.as_str() {
             "runners/go/relay.go" => {
                 "a named pipe (FIFO), not a regular file: a source file must be a regular file"
