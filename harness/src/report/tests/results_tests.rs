@@ -155,14 +155,11 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
 /// and go/demo pass, rust/unit did not run.
 fn four_flips() -> Report {
     let mut now = every_state();
-    let differs = "`lost_ack`: the result differs from expect";
-    let flipped = [
-        ("rust", State::WrongAnswer, differs),
-        ("go", State::Pass, ""),
-    ];
-    let flipped = row("lost_ack", "", None, &flipped).1;
     let trials = &mut now.results.trials;
-    trials.splice(0..2, flipped);
+    // rust and go trade their lost_ack results.
+    trials[0].language = "go".into();
+    trials[1].language = "rust".into();
+    trials.swap(0, 1);
     trials.retain(|t| !(t.language == "rust" && t.row == RowId::Kind(Kind::Unit)));
     trials.extend(row("demo", "", None, &[("go", State::Pass, "")]).1);
     now
