@@ -206,7 +206,13 @@ fn record(line: &str) {
 struct NoBlock(Vec<Vec<MessageId>>);
 
 impl<B: Broker> Hook<B> for NoBlock {
-    fn pass(&mut self, table: &mut OutboxTable, broker: &mut B, batch: usize) -> Vec<MessageId> {
+    fn pass(
+        &mut self,
+        table: &mut OutboxTable,
+        broker: &mut B,
+        batch: usize,
+        _: u64,
+    ) -> Vec<MessageId> {
         let mut ids = Vec::new();
         for message in table.unsent(batch) {
             if broker.publish(&message).is_ok() {

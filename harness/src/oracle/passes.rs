@@ -33,7 +33,7 @@ pub struct Pass {
 
 /// What [`drive`] calls around each pass.
 pub trait Hook<B: Broker> {
-    /// Runs one pass over the table: by default the relay's
+    /// Runs pass `number` over the table: by default the relay's
     /// `run_once`, built anew for the pass. SPEC builds a relay before the
     /// first pass and, with `restart_each_pass`, before every one; the
     /// reference's relay borrows the table for as long as it lives and
@@ -44,7 +44,9 @@ pub trait Hook<B: Broker> {
         table: &mut OutboxTable,
         broker: &mut B,
         batch_size: usize,
+        number: u64,
     ) -> Vec<MessageId> {
+        let _ = number;
         OutboxRelay::new(table, broker, batch_size).run_once()
     }
 
@@ -110,7 +112,7 @@ pub fn drive<B: Broker>(
     let batch_size = scenario.batch_size.try_into().unwrap_or(usize::MAX);
     let before_first = write_after(&mut schedule, 0, &mut table)?;
     for number in 1..=scenario.passes {
-        let sent = hook.pass(&mut table, broker, batch_size);
+        let sent = hook.pass(&mut table, broker, batch_size, number);
         let written_after = write_after(&mut schedule, number, &mut table)?;
         let idle = schedule.is_empty() && !table.has_unsent();
         let pass = Pass {

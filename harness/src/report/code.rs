@@ -68,27 +68,3 @@ fn read_one(root: &Path, path: &str) -> Source {
         text,
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A FIFO where the panel's file should be is reported, not waited on.
-    #[test]
-    fn a_code_file_that_is_not_a_regular_file_is_never_opened() {
-        let root = crate::config::scratch_dir(&crate::repo_root(), "code-fifo");
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(root.join("runners/go")).unwrap();
-        let fifo = root.join("runners/go/relay.go");
-        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-        assert!(made.unwrap().success());
-        let source = read_one(&root, "runners/go/relay.go");
-        assert_eq!(
-            source.text,
-            Err(
-                "a named pipe (FIFO), not a regular file: a source file must be a regular file"
-                    .to_owned()
-            )
-        );
-    }
-}

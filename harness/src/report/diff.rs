@@ -28,12 +28,9 @@ pub struct Base {
 impl Base {
     /// The filter note, if the two runs chose their trials differently.
     pub fn filter_note(&self) -> Option<String> {
-        let shown = |f: &str| {
-            if f.is_empty() {
-                "every trial".to_owned()
-            } else {
-                format!("`{f}`")
-            }
+        let shown = |f: &str| match f {
+            "" => "every trial".to_owned(),
+            f => format!("`{f}`"),
         };
         self.filters.as_ref().map(|(base, now)| {
             format!(

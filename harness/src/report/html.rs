@@ -85,9 +85,8 @@ fn matrix(out: &mut String, matrix: &Matrix) {
             "<tr><th scope=\"row\"><a href=\"#{id}\">{name}</a>{seed}</th>"
         );
         for language in matrix.languages() {
-            let trial = matrix.cell(row, language);
-            let state = matrix.state(row, language);
-            let (class, word, to) = (state.id(), state.word(), result_id(row, language));
+            let (trial, state) = matrix.cell(row, language);
+            let (class, word, to) = (state.id(), state.word(), result_id(row.id.name(), language));
             let title = trial.and_then(reason).map(|r| escape(&r));
             let title = title.map(|r| format!(" title=\"{r}\"")).unwrap_or_default();
             let language = escape(language);
@@ -109,17 +108,6 @@ fn matrix(out: &mut String, matrix: &Matrix) {
         let _ = write!(out, "<span class=\"{class}\">{word}</span>");
     }
     out.push_str("</p></section>");
-}
-
-fn legend(out: &mut String) {
-    out.push_str(
-        "<p class=\"legend\">Each picture is the Rust reference's own run of the case: \
-         a column per pass with the batch's rows in order, and the consumer below. \
-         <span class=\"published\">published</span><span class=\"down\">broker down: not delivered</span>\
-         <span class=\"acklost\">ack lost: delivered, sent again later</span>\
-         <span class=\"skipped\">skipped: its order is blocked for the pass</span>\
-         <span class=\"new\">row written into the outbox</span></p>",
-    );
 }
 
 /// The mark of a seed case, after its name.
@@ -146,9 +134,8 @@ fn case_section(out: &mut String, matrix: &Matrix, row: &Row) {
     }
     out.push_str("<ul class=\"results\">");
     for language in matrix.languages() {
-        let trial = matrix.cell(row, language);
-        let state = matrix.state(row, language);
-        let (class, word, id) = (state.id(), state.word(), result_id(row, language));
+        let (trial, state) = matrix.cell(row, language);
+        let (class, word, id) = (state.id(), state.word(), result_id(row.id.name(), language));
         let language = escape(language);
         let _ = write!(
             out,
@@ -244,7 +231,7 @@ fn contents(out: &mut String, report: &Report) {
 
 /// What changed since the base, first on the page: each cell that flipped,
 /// linking to its details.
-fn changes(out: &mut String, matrix: &Matrix, base: &super::diff::Base) {
+fn changes(out: &mut String, base: &super::diff::Base) {
     let commit = escape(&base.commit);
     let _ = write!(
         out,
@@ -265,18 +252,14 @@ fn changes(out: &mut String, matrix: &Matrix, base: &super::diff::Base) {
     let _ = write!(out, "{changed}.</p><ul class=\"changes\">");
     for change in &base.changes {
         let class = change.after.map_or("not_selected", |s| s.id());
-        let shown = matrix
-            .report
-            .rows
-            .iter()
-            .find(|r| r.id.name() == change.case);
         let name = escape(&change.cell());
         let _ = write!(out, "<li class=\"change {class}\" data-change=\"{name}\">");
-        let _ = match shown.filter(|row| matrix.cell(row, &change.language).is_some()) {
-            Some(row) => write!(
+        // A cell this run has is on the page, to link to.
+        let _ = match change.after {
+            Some(_) => write!(
                 out,
                 "<a href=\"#{}\">{name}</a>",
-                result_id(row, &change.language)
+                result_id(&change.case, &change.language)
             ),
             None => write!(out, "<b>{name}</b>"),
         };
@@ -307,12 +290,20 @@ pub(super) fn page(matrix: &Matrix) -> String {
     // screen reader jumps to (axe's landmark-one-main and region rules).
     out.push_str("<main>");
     if let Some(base) = &report.base {
-        changes(&mut out, matrix, base);
+        changes(&mut out, base);
     }
     summary(&mut out, matrix);
     self::matrix(&mut out, matrix);
     out.push_str("<section id=\"cases\"><h2>Cases</h2>");
-    legend(&mut out);
+    // The pictures' legend.
+    out.push_str(
+        "<p class=\"legend\">Each picture is the Rust reference's own run of the case: \
+         a column per pass with the batch's rows in order, and the consumer below. \
+         <span class=\"published\">published</span><span class=\"down\">broker down: not delivered</span>\
+         <span class=\"acklost\">ack lost: delivered, sent again later</span>\
+         <span class=\"skipped\">skipped: its order is blocked for the pass</span>\
+         <span class=\"new\">row written into the outbox</span></p>",
+    );
     for row in &report.rows {
         case_section(&mut out, matrix, row);
     }

@@ -11,7 +11,7 @@ use crate::config::{PREFIX, RESERVED_NAMES};
 use crate::judge::known_failures::{self, KnownFailures, PLACEHOLDER};
 
 /// Where one language's list and its run disagree.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Advice {
     /// The language.
     pub language: String,
@@ -37,37 +37,32 @@ pub fn advice(
     lists: &HashMap<String, KnownFailures>,
     table: &HashSet<&str>,
 ) -> Vec<Advice> {
-    let mut order: Vec<&str> = Vec::new();
-    let mut by_language: HashMap<&str, Advice> = HashMap::new();
+    let mut advice: Vec<Advice> = Vec::new();
     for entry in &results.trials {
         let listed = lists
             .get(&entry.language)
             .is_some_and(|l| l.contains_key(entry.row.name()));
         let state = entry.state;
         let add = listable(state) && !listed && !not_ready(entry) && ours(entry, table);
-        let remove = state == State::StaleKnownFailure;
-        if !add && !remove {
+        if !add && state != State::StaleKnownFailure {
             continue;
         }
-        let advice = by_language.entry(&entry.language).or_insert_with(|| {
-            order.push(&entry.language);
-            Advice {
-                language: entry.language.clone(),
-                add: Vec::new(),
-                remove: Vec::new(),
-            }
+        let at = advice.iter().position(|a| a.language == entry.language);
+        let at = at.unwrap_or_else(|| {
+            let language = entry.language.clone();
+            advice.push(Advice {
+                language,
+                ..Advice::default()
+            });
+            advice.len() - 1
         });
-        if add {
-            let summary = entry.summary.clone().unwrap_or_default();
-            advice.add.push((entry.row.name().to_owned(), summary));
-        } else {
-            advice.remove.push(entry.row.name().to_owned());
+        let (name, summary) = (entry.row.name().to_owned(), entry.summary.clone());
+        match add {
+            true => advice[at].add.push((name, summary.unwrap_or_default())),
+            false => advice[at].remove.push(name),
         }
     }
-    order
-        .into_iter()
-        .filter_map(|language| by_language.remove(language))
-        .collect()
+    advice
 }
 
 /// The advice as the terminal prints it at the end of a run.

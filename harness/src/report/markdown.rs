@@ -108,7 +108,7 @@ fn matrix(out: &mut String, report: &Report) {
         let seed = if row.seed { " (seed)" } else { "" };
         let _ = write!(out, "| {}{seed} |", cell(row.id.name()));
         for language in matrix.languages() {
-            let _ = write!(out, " {} |", symbol(matrix.state(row, language)));
+            let _ = write!(out, " {} |", symbol(matrix.cell(row, language).1));
         }
         out.push('\n');
     }

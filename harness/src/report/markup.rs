@@ -38,8 +38,8 @@ pub(super) fn case_id(row: &Row) -> String {
     format!("case-{}", slug(row.id.name()))
 }
 
-pub(super) fn result_id(row: &Row, language: &str) -> String {
-    format!("r-{}--{}", slug(row.id.name()), slug(language))
+pub(super) fn result_id(row: &str, language: &str) -> String {
+    format!("r-{}--{}", slug(row), slug(language))
 }
 
 pub(super) fn plural(n: usize, one: &str, many: &str) -> String {

@@ -90,15 +90,11 @@ impl<'a> Matrix<'a> {
         self.report.results.run.languages()
     }
 
-    /// `language`'s result for `row`, if it ran.
-    fn cell(&self, row: &Row, language: &str) -> Option<&'a TrialResult> {
-        self.cells.get(&(&row.id, language)).copied()
-    }
-
-    /// What `language`'s cell of `row` says: not selected when it did not run.
-    fn state(&self, row: &Row, language: &str) -> State {
-        self.cell(row, language)
-            .map_or(State::NotSelected, |t| t.state)
+    /// `language`'s result for `row`, if it ran, and what its cell says:
+    /// not selected when it did not run.
+    fn cell(&self, row: &Row, language: &str) -> (Option<&'a TrialResult>, State) {
+        let trial = self.cells.get(&(&row.id, language)).copied();
+        (trial, trial.map_or(State::NotSelected, |t| t.state))
     }
 
     /// The counts of `language`'s column: [passed, failed, ignored, known
@@ -107,13 +103,8 @@ impl<'a> Matrix<'a> {
     fn summary(&self, language: &str) -> [usize; 5] {
         let mut counts = [0; 5];
         for row in &self.report.rows {
-            counts[match self.cell(row, language).map(|t| t.verdict) {
-                Some(results::Outcome::Pass) => 0,
-                Some(results::Outcome::Fail) => 1,
-                Some(results::Outcome::Ignored) => 2,
-                Some(results::Outcome::KnownFailure) => 3,
-                None => 4,
-            }] += 1;
+            // An outcome's place is its order in `Outcome`; not run is last.
+            counts[self.cell(row, language).0.map_or(4, |t| t.verdict as usize)] += 1;
         }
         counts
     }
@@ -135,11 +126,9 @@ pub fn write(path: &Path, report: &Report) -> io::Result<()> {
 /// folder, flushed, then renamed over `path`), creating the folder; the
 /// error names the file.
 pub(crate) fn write_file(path: &Path, text: &str) -> io::Result<()> {
-    let written = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => std::fs::create_dir_all(dir),
-        _ => Ok(()),
-    }
-    .and_then(|()| crate::atomic::write(path, text.as_bytes()));
+    // `create_dir_all` of a bare file name's parent, "", does nothing.
+    let dir = path.parent().map_or(Ok(()), std::fs::create_dir_all);
+    let written = dir.and_then(|()| crate::atomic::write(path, text.as_bytes()));
     written.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }
 

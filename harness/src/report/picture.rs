@@ -1,17 +1,25 @@
 //! A case's picture: the reference runs the scenario with an observed
-//! broker (see [`super::trace`]), and every event of its trace becomes a
-//! box in a column per pass.
+//! broker (see [`super::trace`]), and each pass is drawn as it ends, a box
+//! per row of its batch in a column of its own.
 //!
 //! The picture is drawn from what the reference did, never from the case's
 //! `expect`, so it teaches the behaviour every port is checked against.
 
 use std::fmt::Write as _;
 
-use outbox::Message;
+use outbox::{Message, OutboxRelay, OutboxTable};
 
 use super::markup::escape;
-use super::trace::{simulate, Cut, Event, Pass, Run};
+use super::trace::{traced_pass, Event, ObservedBroker};
 use super::{Failure, Scenario};
+use crate::oracle::passes::{self, Hook};
+
+/// Passes after the first this many are summarised, not drawn, and so are
+/// the rows of a column after its first [`MAX_DRAWN_ROWS`]: a long case
+/// keeps only its picture's HTML, which does not grow with the case
+/// (passes times rows).
+const MAX_DRAWN_PASSES: u64 = 12;
+const MAX_DRAWN_ROWS: usize = 40;
 
 fn describe(message: &Message) -> String {
     escape(&format!(
@@ -20,16 +28,18 @@ fn describe(message: &Message) -> String {
     ))
 }
 
-/// Rows of a column, the kept items and a line saying how many more there
-/// were; `empty` when there are none.
-fn rows_list<T>(out: &mut String, items: &Cut<T>, empty: &str, item: fn(&mut String, &T)) {
-    if items.all == 0 {
+/// Rows of a column, the first [`MAX_DRAWN_ROWS`] and a line saying how
+/// many more there were; `empty` when there are none.
+fn rows_list<T>(out: &mut String, items: &[T], empty: &str, item: fn(&mut String, &T)) {
+    if items.is_empty() {
         let _ = write!(out, "<p class=\"none\">{empty}</p>");
         return;
     }
     out.push_str("<ol class=\"rows\">");
-    items.kept.iter().for_each(|it| item(out, it));
-    let more = items.all - items.kept.len();
+    for it in items.iter().take(MAX_DRAWN_ROWS) {
+        item(out, it);
+    }
+    let more = items.len().saturating_sub(MAX_DRAWN_ROWS);
     if more > 0 {
         let _ = write!(out, "<li class=\"more\">… and {more} more rows</li>");
     }
@@ -77,7 +87,7 @@ fn event_row(out: &mut String, event: &Event) {
 }
 
 /// One delivery on the consumer's side: handled, or dropped as a duplicate.
-fn delivery(out: &mut String, (message, duplicate): &(Message, bool)) {
+fn delivery(out: &mut String, (message, duplicate): &(&Message, bool)) {
     let (id, aggregate, event) = (message.id, &message.aggregate, &message.event_type);
     let _ = match duplicate {
         true => write!(out, "<li class=\"c dup\">#{id} duplicate dropped</li>"),
@@ -90,13 +100,66 @@ fn delivery(out: &mut String, (message, duplicate): &(Message, bool)) {
     };
 }
 
+/// Draws each pass as the oracle's loop ([`passes::drive`]) runs it: the
+/// first [`MAX_DRAWN_PASSES`] traced with [`traced_pass`] (the batch taken
+/// before the pass against the attempts the broker saw) and drawn into
+/// `columns`, the later busy ones only counted.
+struct Painter<'a> {
+    scenario: &'a Scenario,
+    columns: String,
+    /// The busy passes after the drawn ones: the first, the last, and how
+    /// many rows they sent.
+    undrawn: Option<(u64, u64, usize)>,
+    /// The passes after the last busy one, all with nothing to send.
+    idle: Option<(u64, u64)>,
+}
+
+impl Hook<ObservedBroker> for Painter<'_> {
+    fn pass(
+        &mut self,
+        table: &mut OutboxTable,
+        broker: &mut ObservedBroker,
+        batch_size: usize,
+        number: u64,
+    ) -> Vec<u64> {
+        if number > MAX_DRAWN_PASSES {
+            return OutboxRelay::new(table, broker, batch_size).run_once();
+        }
+        let (sent, events) = traced_pass(table, broker, batch_size);
+        pass_column(&mut self.columns, number, &sent, &events, self.scenario);
+        sent
+    }
+
+    fn after(&mut self, pass: passes::Pass) -> bool {
+        let (number, passes) = (pass.number, self.scenario.passes);
+        if number <= MAX_DRAWN_PASSES {
+            written_column(&mut self.columns, &pass, passes);
+        } else {
+            let (_, last, sent) = self.undrawn.get_or_insert((number, number, 0));
+            *last = number;
+            *sent += pass.sent.len();
+        }
+        if pass.idle && number < passes {
+            self.idle = Some((number + 1, passes));
+        }
+        !pass.idle
+    }
+}
+
 /// The picture of `scenario` as an HTML fragment: a line stating the
 /// scenario, then the outbox at the start, a column per pass and a column
 /// wherever rows are written between passes.
 pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
     scenario_line(out, scenario);
-    let run = match simulate(scenario) {
-        Ok(run) => run,
+    let mut painter = Painter {
+        scenario,
+        columns: String::new(),
+        undrawn: None,
+        idle: None,
+    };
+    let mut broker = ObservedBroker::new(passes::broker(scenario));
+    let initial = match passes::drive(scenario, &mut broker, &mut painter) {
+        Ok(initial) => initial,
         Err(e) => {
             let why = escape(&e);
             let _ = write!(
@@ -114,13 +177,20 @@ pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
         escape(name)
     );
     out.push_str("<div class=\"col outbox\"><h4>outbox at start</h4>");
-    rows_list(out, &run.initial, "empty", plain_row);
+    rows_list(out, &initial, "empty", plain_row);
     out.push_str("</div>");
-    for pass in &run.passes {
-        pass_column(out, pass);
-        written_column(out, pass, scenario.passes);
+    out.push_str(&painter.columns);
+    if let Some((first, last, sent)) = painter.undrawn {
+        span_column(
+            out,
+            first,
+            last,
+            &format!("not drawn: {sent} more rows sent"),
+        );
     }
-    undrawn_columns(out, &run);
+    if let Some((first, last)) = painter.idle {
+        span_column(out, first, last, "outbox empty: nothing to send");
+    }
     out.push_str("</div>");
 }
 
@@ -155,27 +225,40 @@ fn scenario_line(out: &mut String, scenario: &Scenario) {
 
 /// One pass's column: each row's fate at the broker, what the relay
 /// reported sent, and what the consumer did.
-fn pass_column(out: &mut String, pass: &Pass) {
-    let restart = match pass.new_relay && pass.number > 1 {
+fn pass_column(out: &mut String, number: u64, sent: &[u64], events: &[Event], scenario: &Scenario) {
+    let restart = match scenario.restart_each_pass && number > 1 {
         true => " <span class=\"restart\">new relay</span>",
         false => "",
     };
     let _ = write!(
         out,
-        "<div class=\"col passcol\"><h4>pass {}{restart}</h4>",
-        pass.number
+        "<div class=\"col passcol\"><h4>pass {number}{restart}</h4>"
     );
-    rows_list(out, &pass.events, "nothing to send", event_row);
-    let _ = write!(out, "<p class=\"sent\">sent {:?}</p>", pass.sent);
+    rows_list(out, events, "nothing to send", event_row);
+    let _ = write!(out, "<p class=\"sent\">sent {sent:?}</p>");
+    // The consumer's side: every attempt that reached it, handled or
+    // dropped as a duplicate.
+    let deliveries: Vec<(&Message, bool)> = events
+        .iter()
+        .filter_map(|event| match event {
+            Event::Attempt {
+                message,
+                failure,
+                duplicate_dropped,
+                ..
+            } if *failure != Some(outbox::Failure::Down) => Some((message, *duplicate_dropped)),
+            _ => None,
+        })
+        .collect();
     out.push_str("<div class=\"consumer\"><h5>consumer</h5>");
-    rows_list(out, &pass.deliveries, "nothing delivered", delivery);
+    rows_list(out, &deliveries, "nothing delivered", delivery);
     out.push_str("</div></div>");
 }
 
 /// The column of rows written right after `pass`, if any were; after the
 /// last of the case's `passes` they are never sent, and the heading says so.
-fn written_column(out: &mut String, pass: &Pass, passes: u64) {
-    if pass.written_after.all == 0 {
+fn written_column(out: &mut String, pass: &passes::Pass, passes: u64) {
+    if pass.written_after.is_empty() {
         return;
     }
     let heading = if pass.number == passes {
@@ -188,24 +271,15 @@ fn written_column(out: &mut String, pass: &Pass, passes: u64) {
     out.push_str("</div>");
 }
 
-/// The summaries that end a long picture: busy passes beyond the drawn
-/// ones, then the idle passes after the last busy one.
-fn undrawn_columns(out: &mut String, run: &Run) {
-    let undrawn = run.undrawn.map(|u| {
-        let sent = format!("not drawn: {} more rows sent", u.sent);
-        (u.first, u.last, sent)
-    });
-    let idle = run
-        .idle_passes
-        .map(|(first, last)| (first, last, "outbox empty: nothing to send".to_owned()));
-    for (first, last, what) in undrawn.into_iter().chain(idle) {
-        let span = match first == last {
-            true => format!("pass {first}"),
-            false => format!("passes {first}–{last}"),
-        };
-        let _ = write!(
-            out,
-            "<div class=\"col idle\"><h4>{span}</h4><p class=\"none\">{what}</p></div>"
-        );
-    }
+/// A column that sums up passes `first` to `last` (beyond the drawn ones,
+/// or idle after the last busy one): what they did.
+fn span_column(out: &mut String, first: u64, last: u64, what: &str) {
+    let span = match first == last {
+        true => format!("pass {first}"),
+        false => format!("passes {first}–{last}"),
+    };
+    let _ = write!(
+        out,
+        "<div class=\"col idle\"><h4>{span}</h4><p class=\"none\">{what}</p></div>"
+    );
 }

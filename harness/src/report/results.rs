@@ -102,7 +102,8 @@ pub struct TrialResult {
     pub time_ms: u64,
 }
 
-/// How a trial ended, as libtest counts it.
+/// How a trial ended, as libtest counts it; in the order of the page's
+/// summary counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {

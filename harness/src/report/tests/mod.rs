@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 pub(super) use super::fixture::message;
-use super::fixture::{self, Cell};
+use super::fixture::{self, row};
 use super::markup::escape;
 use super::results::State;
 use super::*;
@@ -40,16 +40,6 @@ pub(super) fn scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
-/// The row `name` (a trial kind's, if one has that name), without a
-/// description.
-pub(super) fn row(
-    name: &str,
-    scenario: Option<Scenario>,
-    cells: &[Cell],
-) -> (Row, Vec<TrialResult>) {
-    fixture::row(name, "", scenario, cells)
-}
-
 /// A report of `rows`, with columns rust and go.
 pub(super) fn report(rows: Vec<(Row, Vec<TrialResult>)>) -> Report {
     fixture::report(&[("rust", "rustc 1.80.0"), ("go", "go1.22.2")], rows)
@@ -66,8 +56,8 @@ fn nothing_from_the_input_acts_on_the_page() {
     let mut scenario = lost_ack();
     scenario.messages[0].aggregate = "<b>order</b>".to_string();
     let cells = [("go", State::WrongAnswer, hostile)];
-    let mut r = row("case_<x>", Some(scenario), &cells);
-    r.0.description = "order-1 ✓ sent \u{2067}[1, 2]\u{2069} \u{200f}".into();
+    let description = "order-1 ✓ sent \u{2067}[1, 2]\u{2069} \u{200f}";
+    let r = row("case_<x>", description, Some(scenario), &cells);
     let mut report = report(vec![r]);
     report.results.run.filter = "lost_ack --skip /unit".into();
     report.results.run.commit = "\"><script>bell\u{7}esc\u{1b}[31mnul\u{0}".into();
@@ -93,43 +83,57 @@ fn nothing_from_the_input_acts_on_the_page() {
     assert!(!page.chars().any(raw));
 }
 
+/// A report with every state, one cell each, plus a cell not selected.
+pub(super) fn every_state() -> Report {
+    use State::*;
+    let differs = "`lost_ack`: the result differs from expect\n  expected [2]\n  actual   [1, 2]\n";
+    let crashed = "`batch_of_two`: runner fault: crashed";
+    let stale = "known failure `generated` passes now";
+    let (harness, missing) = ("the reference failed", "the go toolchain is missing");
+    let lost = [("rust", Pass, ""), ("go", WrongAnswer, differs)];
+    let batch = [
+        ("rust", RunnerFault, crashed),
+        ("go", NotRun, "go is not installed"),
+    ];
+    let generated = [
+        ("rust", KnownFailure, "issue 3"),
+        ("go", StaleKnownFailure, stale),
+    ];
+    let unit = [("rust", HarnessFault, harness), ("go", NotRun, missing)];
+    report(vec![
+        row("lost_ack", "", Some(lost_ack()), &lost),
+        row("batch_of_two", "", Some(lost_ack()), &batch),
+        row("generated", "", None, &generated),
+        row("unit", "", None, &unit),
+        row("demo", "", None, &[("rust", Pass, "")]),
+    ])
+}
+
 /// A cell says its state in a word (colour is not the only signal), shows
 /// its summary and links to its full text, kept verbatim; the summary line
 /// of each language counts its cells, those it did not run among them.
 #[test]
 fn a_cell_says_its_state_links_to_its_text_and_is_counted() {
-    use State::*;
-    let failure = "sent differs in pass 1\n  expected [2]\n  actual   [1, 2]\n";
-    let lost = [("rust", Pass, ""), ("go", WrongAnswer, failure)];
-    let a = [("rust", Pass, ""), ("go", NotRun, "go is not installed")];
-    let b = [
-        ("rust", RunnerFault, "`b`: runner fault: crashed"),
-        ("go", KnownFailure, "issue 9"),
-    ];
-    let page = render(&report(vec![
-        row("lost_ack", Some(lost_ack()), &lost),
-        row("a", None, &a),
-        row("b", None, &b),
-        row("generated", None, &[("rust", Pass, "")]),
-    ]));
+    let page = render(&every_state());
+    let differs = "`lost_ack`: the result differs from expect";
     for shown in [
         "data-cell=\"lost_ack/rust\" data-status=\"pass\"><a href=\"#r-lost_ack--rust\">✓ pass</a></td>",
         "data-cell=\"lost_ack/go\" data-status=\"wrong_answer\" title=",
-        "<a href=\"#r-lost_ack--go\">✗ wrong answer</a><span class=\"why\">sent differs in pass 1</span>",
+        &format!("<a href=\"#r-lost_ack--go\">✗ wrong answer</a><span class=\"why\">{differs}</span>"),
         // The summary, then the text as it is.
-        &format!("id=\"r-lost_ack--go\"><b>go: ✗ wrong answer</b><pre tabindex=\"0\">sent differs in pass 1\n\n{failure}</pre>"),
-        "data-cell=\"b/rust\" data-status=\"runner_fault\"",
-        "⚠ runner fault</a><span class=\"why\">`b`: runner fault: crashed",
+        &format!("id=\"r-lost_ack--go\"><b>go: ✗ wrong answer</b><pre tabindex=\"0\">{differs}\n\n{differs}\n  expected [2]\n  actual   [1, 2]\n</pre>"),
+        "data-cell=\"batch_of_two/rust\" data-status=\"runner_fault\"",
+        "⚠ runner fault</a><span class=\"why\">`batch_of_two`: runner fault: crashed",
         "– not run</a><span class=\"why\">go is not installed",
-        "! known failure</a><span class=\"why\">issue 9",
-        "data-cell=\"generated/go\" data-status=\"not_selected\"><a href=\"#r-generated--go\">· not selected</a></td>",
-        "data-summary=\"rust\" data-passed=\"3\" data-failed=\"1\" data-ignored=\"0\" \
-         data-known-failures=\"0\" data-not-run=\"0\" class=\"bad\">rust: 3 passed, 1 failed, 0 not run, 0 known failures</li>",
-        ">go: 0 passed, 1 failed, 1 not run, 1 known failure, 1 not selected</li>",
+        "! known failure</a><span class=\"why\">issue 3",
+        "data-cell=\"demo/go\" data-status=\"not_selected\"><a href=\"#r-demo--go\">· not selected</a></td>",
+        "data-summary=\"rust\" data-passed=\"2\" data-failed=\"2\" data-ignored=\"0\" \
+         data-known-failures=\"1\" data-not-run=\"0\" class=\"bad\">rust: 2 passed, 2 failed, 0 not run, 1 known failure</li>",
+        ">go: 0 passed, 2 failed, 2 not run, 0 known failures, 1 not selected</li>",
     ] {
         assert!(page.contains(shown), "{shown} in {page}");
     }
-    assert_eq!(page.matches("<td class=\"cell ").count(), 8);
+    assert_eq!(page.matches("<td class=\"cell ").count(), 10);
 }
 
 /// The page replaces the file (through `atomic::write`, whose own test
@@ -138,7 +142,7 @@ fn a_cell_says_its_state_links_to_its_text_and_is_counted() {
 fn write_replaces_the_file_and_names_it_in_an_error() {
     let dir = scratch("write");
     let path = dir.join("report.html");
-    let report = report(vec![row("lost_ack", Some(lost_ack()), &[])]);
+    let report = report(vec![row("lost_ack", "", Some(lost_ack()), &[])]);
     std::fs::write(&path, "old").unwrap();
     write(&path, &report).unwrap();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), render(&report));
@@ -146,6 +150,10 @@ fn write_replaces_the_file_and_names_it_in_an_error() {
     let err = write(&path.join("below-a-file.html"), &report).unwrap_err();
     assert!(err.to_string().contains("below-a-file.html"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn sources(parts: &[code::Part]) -> impl Iterator<Item = &code::Source> {
+    parts.iter().flat_map(|p| &p.languages).flat_map(|(_, s)| s)
 }
 
 #[test]
@@ -163,7 +171,7 @@ fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
             .map(|(l, _)| l.as_str())
             .eq(languages.clone()));
     }
-    for source in parts.iter().flat_map(|p| &p.languages).flat_map(|(_, s)| s) {
+    for source in sources(&parts) {
         // The text is the file's, whatever the ports helper made it.
         let on_disk = std::fs::read_to_string(root.join(&source.path)).ok();
         assert_eq!(
@@ -173,19 +181,30 @@ fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
             source.path
         );
     }
-    let elsewhere = root.join("target/parity/report-unit/no-sources");
+    // Elsewhere, every file is missing but go's relay, a FIFO: reported,
+    // not waited on.
+    let elsewhere = scratch("no-sources");
+    std::fs::create_dir_all(elsewhere.join("runners/go")).unwrap();
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(elsewhere.join("runners/go/relay.go"))
+        .status();
+    assert!(fifo.unwrap().success());
     let missing = code::parts(&manifests, &elsewhere);
-    assert!(missing
-        .iter()
-        .flat_map(|p| &p.languages)
-        .flat_map(|(_, s)| s)
-        .all(|s| s.text == Err("not found".to_string())));
+    for source in sources(&missing) {
+        let why = match source.path.as_str() {
+            "runners/go/relay.go" => {
+                "a named pipe (FIFO), not a regular file: a source file must be a regular file"
+            }
+            _ => "not found",
+        };
+        assert_eq!(source.text, Err(why.to_owned()), "{}", source.path);
+    }
     let mut page_report = report(Vec::new());
     page_report.code = missing;
     let page = render(&page_report);
     assert!(page.contains(
-        "<p class=\"path\"><code>runners/go/relay.go</code></p><p class=\"missing\" \
-         data-missing=\"runners/go/relay.go\">not found</p>"
+        "<p class=\"path\"><code>runners/python/outbox/relay.py</code></p><p class=\"missing\" \
+         data-missing=\"runners/python/outbox/relay.py\">not found</p>"
     ));
     page_report.code = parts;
     let page = render(&page_report);
@@ -196,25 +215,6 @@ fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
     assert!(page.contains(&escape(
         &std::fs::read_to_string(root.join("runners/php/src/OutboxRelay.php")).unwrap()
     )));
-}
-
-#[test]
-fn every_state_has_its_own_word_and_symbol_and_id() {
-    let words: std::collections::HashSet<&str> = State::ALL.iter().map(|s| s.word()).collect();
-    let symbols: std::collections::HashSet<char> = State::ALL
-        .iter()
-        .map(|s| s.word().chars().next().unwrap())
-        .collect();
-    assert_eq!(words.len(), State::ALL.len());
-    // A wrong answer, a stale known failure and a harness fault each ask
-    // something else of the reader: no two states share a symbol.
-    assert_eq!(symbols.len(), State::ALL.len(), "{symbols:?}");
-    for state in State::ALL {
-        // The results file writes a state as its id, and reads it back.
-        let id = serde_json::to_value(state).unwrap();
-        assert_eq!(id, state.id());
-        assert_eq!(serde_json::from_value::<State>(id).unwrap(), state);
-    }
 }
 
 #[test]
