@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use parity::exec;
 use parity::fault::{After, Fault, FaultKind, Stderr};
 use parity::judge::answers::answers as judge_answers;
-use parity::judge::{emit, Carrier, Reason, RunnerFault, Verdict};
+use parity::judge::{emit, Reason, Verdict};
 use parity::protocol::{Reply, Request};
 use parity::session::{Runner, Session};
 use parity::suite::executor::Demo;
@@ -313,11 +313,11 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
     }
 }
 
-/// The fault after the last answer a trial carries, and how it carries it.
-fn carried(reason: &Reason) -> (&After, &Carrier) {
+/// The fault after the last answer a trial carries, and its own verdict.
+fn carried(reason: &Reason) -> (&After, &Verdict) {
     match reason {
-        Reason::Runner(RunnerFault { fault, carrier }) => match &fault.kind {
-            FaultKind::AfterLastAnswer(after) => (after, carrier),
+        Reason::Runner { fault, own } => match &fault.kind {
+            FaultKind::AfterLastAnswer(after) => (after, own),
             other => panic!("not after the last answer: {other:?}"),
         },
         other => panic!("not the runner's fault: {other:?}"),
@@ -333,17 +333,14 @@ fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
     let language = fake("fake-exit", "exit-after", "*");
     let (verdicts, _) = run_trials("exit-after", language, false);
     let generated = failure(&verdicts, "generated");
-    let (after, carrier) = carried(generated);
+    let (after, own) = carried(generated);
     assert!(
         matches!(after, After::Exited { status: Some(s) } if s.code() == Some(4)),
         "{after:?}"
     );
-    assert_eq!(carrier, &Carrier::Generated);
+    assert_eq!(own, &Verdict::Pass);
     let text = emit::text(generated);
-    assert!(
-        text.contains("answered every generated scenario right, then faulted"),
-        "{text}"
-    );
+    assert!(text.contains("(on its own: pass)"), "{text}");
     for case in &cases {
         assert_eq!(verdicts[&case.name], Verdict::Pass, "{}", case.name);
     }
@@ -355,12 +352,11 @@ fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
         let language = fake(&format!("fake-{fault}"), fault, last);
         let (verdicts, _) = run_trials(&format!("{fault}-table"), language, true);
         let reason = failure(&verdicts, last);
-        let own = Box::new(Verdict::Pass);
-        assert_eq!(carried(reason).1, &Carrier::LastCase(own), "{fault}");
+        assert_eq!(carried(reason).1, &Verdict::Pass, "{fault}");
         let text = emit::text(reason);
         let after = format!("after answering every case, the fake-{fault} runner {did}");
         assert!(
-            text.contains("its own answer was right") && text.contains(&after),
+            text.contains("(on its own: pass)") && text.contains(&after),
             "{text}"
         );
         assert_eq!(verdicts[&cases[0].name], Verdict::Pass, "{fault}");

@@ -110,8 +110,6 @@ pub enum Reason {
         first_fault: Option<(usize, String)>,
         /// The first wrong result, shrunk to a ready case.
         shrunk: Option<String>,
-        /// The runner's fault after its last answer, if any.
-        after: Option<Box<Fault>>,
     },
     /// The demo failed, or printed another transcript, or refused a bad
     /// config otherwise than the Rust demo.
@@ -138,31 +136,18 @@ pub enum Reason {
     /// The Rust reference failed on a scenario, so nothing can be judged
     /// against it there.
     Reference(String),
-    /// The runner faulted after answering every case (a non-zero exit,
-    /// more output): its fault, not a case's; the message says which trial
-    /// carries it and why.
-    Runner(RunnerFault),
+    /// The runner faulted after answering every request (a non-zero exit,
+    /// more output): its fault, carried by one trial of its stream (the
+    /// generated one, else the last case's, else the protocol's), whose own
+    /// verdict the message shows too.
+    Runner {
+        /// The fault; paths relative to the repository root.
+        fault: Box<Fault>,
+        /// The carrying trial's verdict without the fault.
+        own: Box<Verdict>,
+    },
     /// A fault of the harness itself.
     Harness(String),
-}
-
-/// A runner's fault after its last answer, and the trial that carries it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunnerFault {
-    /// The fault; paths relative to the repository root.
-    pub fault: Box<Fault>,
-    /// Which trial carries it, and what that trial's own verdict was.
-    pub carrier: Carrier,
-}
-
-/// The trial that carries a runner's fault after its last answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Carrier {
-    /// The last case of the stream; its own verdict (a pass, a failure or
-    /// a known failure) is shown with the fault.
-    LastCase(Box<Verdict>),
-    /// The generated trial, whose scenarios were all answered right.
-    Generated,
 }
 
 /// What the runner got wrong about the refusals SPEC.md requires.
@@ -172,8 +157,6 @@ pub struct Refusals {
     pub runner: String,
     /// One line per refusal it got wrong; paths relative to the root.
     pub problems: Vec<String>,
-    /// Its fault after its last answer, when the refusals alone were sent.
-    pub after: Option<Box<Fault>>,
 }
 
 /// What changed between the runs of `make test REPEAT=N`.
@@ -299,11 +282,7 @@ impl Reason {
     /// results file names its kind and log.
     pub fn fault(&self) -> Option<&Fault> {
         match self {
-            Reason::Fault { fault, .. } => Some(fault),
-            Reason::Runner(RunnerFault { fault, .. }) => Some(fault),
-            Reason::Protocol(Refusals { after, .. }) | Reason::Generated { after, .. } => {
-                after.as_deref()
-            }
+            Reason::Fault { fault, .. } | Reason::Runner { fault, .. } => Some(fault),
             _ => None,
         }
     }
@@ -325,7 +304,7 @@ impl Reason {
             | Reason::Protocol(_)
             | Reason::Flaky(_) => ReasonKind::WrongAnswer,
             Reason::Fault { .. }
-            | Reason::Runner(_)
+            | Reason::Runner { .. }
             | Reason::NotReady(NotReady::BuildFailed { .. }) => ReasonKind::RunnerFault,
             Reason::NotReady(NotReady::Missing { .. }) => ReasonKind::NotRun,
             Reason::StaleKnownFailure { .. } => ReasonKind::StaleKnownFailure,
