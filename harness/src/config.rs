@@ -91,18 +91,12 @@ impl Kind {
     }
 }
 
-/// Names a case may not take because a trial of each language has them:
-/// [`Kind::ALL`]'s names (`cases/schema.json` lists the same, a self-test
-/// checks it).
-pub const RESERVED_NAMES: [&str; Kind::ALL.len()] = {
-    let mut names = [""; Kind::ALL.len()];
-    let mut at = 0;
-    while at < names.len() {
-        names[at] = Kind::ALL[at].name();
-        at += 1;
-    }
-    names
-};
+/// Names a case may not take because a trial of each language has them
+/// (`cases/schema.json` lists the same, a self-test checks it).
+pub fn reserved_names() -> [&'static str; Kind::ALL.len()] {
+    Kind::ALL.map(Kind::name)
+}
+
 /// The seed of the generated scenarios every `make test` checks.
 pub const GENERATED_SEED: u64 = 20_261_130;
 /// How many generated scenarios every `make test` checks per language.
@@ -235,7 +229,7 @@ mod tests {
             .filter_map(|v| v.as_str())
             .collect();
         reserved.sort_unstable();
-        let mut expected = RESERVED_NAMES.to_vec();
+        let mut expected = reserved_names().to_vec();
         expected.sort_unstable();
         assert_eq!(reserved, expected, "cases/schema.json's reserved names");
         let description = name["description"].as_str().unwrap_or_default();
