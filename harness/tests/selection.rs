@@ -40,7 +40,7 @@ fn a_filter_naming_no_language_matches_nothing_and_says_what_exists() {
     let message = unmatched(&args, &suite, count).expect("a line saying it");
     assert!(
         message
-            .contains("the filter `patterns/enterprise/outbox/practice/golang` matches no trial"),
+            .contains("the arguments `patterns/enterprise/outbox/practice/golang` match no trial"),
         "{message}"
     );
     assert!(message.contains("the languages are fake-ok"), "{message}");
@@ -89,7 +89,7 @@ fn skips_that_leave_nothing_are_named() {
     let (suite, _, count, _) = select(&args);
     let message = unmatched(&args, &suite, count).unwrap();
     assert!(
-        message.starts_with("--skip practice matches no trial"),
+        message.starts_with("the arguments `--skip practice` match no trial"),
         "{message}"
     );
 }
