@@ -233,15 +233,12 @@ impl Fault {
                 f,
                 "{runner} answered for case `{other}` while on this one (answers must come in input order, one per case):\n  {line}"
             ),
-            FaultKind::AnsweredTwice { next: Some(next), line } => write!(
-                f,
-                "{runner} answered this case twice (the second answer came where the next case's, \
-                 `{next}`, was due):\n  {line}"
-            ),
-            FaultKind::AnsweredTwice { next: None, line } => write!(
-                f,
-                "{runner} answered this case twice (the second answer came after the last case):\n  {line}"
-            ),
+            FaultKind::AnsweredTwice { next, line } => {
+                let came = next.as_ref().map_or("after the last case".to_owned(), |next| {
+                    format!("where the next case's, `{next}`, was due")
+                });
+                write!(f, "{runner} answered this case twice (the second answer came {came}):\n  {line}")
+            }
             FaultKind::ReadError { error } => write!(f, "reading {runner}'s output failed: {error}"),
             FaultKind::Stopped => write!(f, "{runner} stopped answering."),
             FaultKind::BudgetSpent { in_a_row, left, last_case, last } => {
