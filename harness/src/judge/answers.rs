@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{CaseHeader, Reason, Refusals, Verdict};
+use super::{CaseHeader, Reason, Verdict};
 use crate::config::{GENERATED_COUNT, GENERATED_SEED};
 use crate::fault::Fault;
 use crate::protocol::{self, Reply};
@@ -70,10 +70,10 @@ pub fn refusals(runner: &str, replies: &[Reply]) -> Verdict {
     if problems.is_empty() {
         return Verdict::Pass;
     }
-    Verdict::Fail(Reason::Protocol(Refusals {
+    Verdict::Fail(Reason::Protocol {
         runner: runner.to_owned(),
         problems,
-    }))
+    })
 }
 
 /// The fixed-seed scenarios' verdict: how many `failed`, the index and

@@ -8,7 +8,7 @@ use libtest_mimic::{Completion, Failed};
 
 use super::compare::differences;
 use super::demo::{transcript_difference, Against, DemoFailure, Transcripts};
-use super::{Flaky, Reason, Refusals, UnitFailure, UnitWhat, Verdict};
+use super::{Flaky, Reason, UnitWhat, Verdict};
 use crate::fault::Fault;
 use crate::text::{excerpt, for_terminal};
 use crate::toolchain::unit::Tally;
@@ -69,8 +69,12 @@ pub fn text(reason: &Reason) -> String {
             }
             text + shrunk.as_deref().unwrap_or_default()
         }
-        Reason::Protocol(refusals) => refusals_text(refusals),
-        Reason::Unit(unit) => unit_text(unit),
+        Reason::Protocol { runner, problems } => format!(
+            "{runner} does not refuse as SPEC.md (\"Refusals\") requires (each refusal is an error \
+             answer naming the request, and the runner goes on with the next line):\n  {}",
+            problems.join("\n  ")
+        ),
+        Reason::Unit { tests, what } => unit_text(tests, what),
         Reason::Runner { fault, own } => runner_text(fault, own),
         Reason::Flaky(flaky) => flaky_text(flaky),
         Reason::Demo(demo) => demo_text(demo),
@@ -119,8 +123,8 @@ pub fn summary(reason: &Reason) -> String {
             format!("known failure `{trial}` passes now")
         }
         Reason::Demo(_)
-        | Reason::Unit(_)
-        | Reason::Protocol(_)
+        | Reason::Unit { .. }
+        | Reason::Protocol { .. }
         | Reason::Flaky(_)
         | Reason::Reference(_)
         | Reason::Runner { .. }
@@ -193,7 +197,7 @@ fn flaky_text(flaky: &Flaky) -> String {
     }
 }
 
-fn unit_text(UnitFailure { tests, what }: &UnitFailure) -> String {
+fn unit_text(tests: &str, what: &UnitWhat) -> String {
     match what {
         UnitWhat::Failed { ended, tail } => format!("{tests} failed ({ended}):\n{tail}"),
         UnitWhat::Unproven { tally, tail } => {
@@ -228,15 +232,6 @@ fn unit_text(UnitFailure { tests, what }: &UnitFailure) -> String {
         }
         UnitWhat::CouldNotStart { error } => format!("{tests} could not be started: {error}"),
     }
-}
-
-fn refusals_text(refusals: &Refusals) -> String {
-    format!(
-        "{} does not refuse as SPEC.md (\"Refusals\") requires (each refusal is an error answer \
-         naming the request, and the runner goes on with the next line):\n  {}",
-        refusals.runner,
-        refusals.problems.join("\n  ")
-    )
 }
 
 fn runner_text(fault: &Fault, own: &Verdict) -> String {

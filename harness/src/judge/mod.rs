@@ -115,10 +115,20 @@ pub enum Reason {
     /// config otherwise than the Rust demo.
     Demo(demo::DemoFailure),
     /// The port's own unit tests failed, or their report does not prove them.
-    Unit(UnitFailure),
+    Unit {
+        /// The tests and their command line, as messages name them.
+        tests: String,
+        /// What went wrong.
+        what: UnitWhat,
+    },
     /// The runner did not refuse a request the protocol says it must
     /// refuse, or not as it must (SPEC.md, "Refusals").
-    Protocol(Refusals),
+    Protocol {
+        /// The runner as messages name it.
+        runner: String,
+        /// One line per refusal it got wrong; paths relative to the root.
+        problems: Vec<String>,
+    },
     /// Under `make test REPEAT=N`, the trial's verdict or answer changed
     /// between runs; the message shows each run's.
     Flaky(Flaky),
@@ -150,15 +160,6 @@ pub enum Reason {
     Harness(String),
 }
 
-/// What the runner got wrong about the refusals SPEC.md requires.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusals {
-    /// The runner as messages name it.
-    pub runner: String,
-    /// One line per refusal it got wrong; paths relative to the root.
-    pub problems: Vec<String>,
-}
-
 /// What changed between the runs of `make test REPEAT=N`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Flaky {
@@ -178,15 +179,6 @@ pub enum Flaky {
         /// sent twice).
         seed: Option<u64>,
     },
-}
-
-/// How a port's own unit tests failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnitFailure {
-    /// The tests and their command line, as messages name them.
-    pub tests: String,
-    /// What went wrong.
-    pub what: UnitWhat,
 }
 
 /// What went wrong with a port's own unit tests.
@@ -241,7 +233,7 @@ pub fn unit(tests: String, ran: std::io::Result<Output>, counter: Option<Counter
             }
         }
     };
-    Verdict::Fail(Reason::Unit(UnitFailure { tests, what }))
+    Verdict::Fail(Reason::Unit { tests, what })
 }
 
 /// What kind of failure a [`Reason`] is, for the report's cells, the
@@ -300,8 +292,8 @@ impl Reason {
             | Reason::ErrorAnswer { .. }
             | Reason::Generated { .. }
             | Reason::Demo(_)
-            | Reason::Unit(_)
-            | Reason::Protocol(_)
+            | Reason::Unit { .. }
+            | Reason::Protocol { .. }
             | Reason::Flaky(_) => ReasonKind::WrongAnswer,
             Reason::Fault { .. }
             | Reason::Runner { .. }
