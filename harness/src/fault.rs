@@ -197,15 +197,8 @@ impl FaultKind {
 }
 
 impl fmt::Display for Fault {
+    /// What happened, then what the runner wrote to stderr.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.head(f)?;
-        write!(f, "{}", self.stderr)
-    }
-}
-
-impl Fault {
-    /// The message's first part: what happened (the stderr report follows).
-    fn head(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let runner = &self.runner;
         match &self.kind {
             FaultKind::TimedOut { deadline } => write!(
@@ -257,36 +250,27 @@ impl Fault {
             FaultKind::CouldNotStart { argv, error } => {
                 write!(f, "{runner} could not be started ({}): {error}", argv.join(" "))
             }
-            FaultKind::AfterLastAnswer(after) => after.head(runner, f),
-            FaultKind::BadReference { why } => write!(f, "the reference answered badly: {why}"),
-        }
-    }
-}
-
-impl After {
-    fn head(&self, runner: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            After::Exited { status } => write!(
+            FaultKind::AfterLastAnswer(After::Exited { status }) => write!(
                 f,
                 "after answering every case, {runner} exited ({}).",
                 describe_status(*status)
             ),
-            After::PrintedMore { line } => {
-                write!(
-                    f,
-                    "after answering every case, {runner} printed more:\n  {line}"
-                )
-            }
-            After::ReadError { error } => write!(
+            FaultKind::AfterLastAnswer(After::PrintedMore { line }) => write!(
+                f,
+                "after answering every case, {runner} printed more:\n  {line}"
+            ),
+            FaultKind::AfterLastAnswer(After::ReadError { error }) => write!(
                 f,
                 "after answering every case, reading {runner}'s output failed: {error}"
             ),
-            After::DidNotExit { deadline } => write!(
+            FaultKind::AfterLastAnswer(After::DidNotExit { deadline }) => write!(
                 f,
                 "{runner} did not exit within {} s after its input ended.",
                 deadline.as_secs_f64()
             ),
-        }
+            FaultKind::BadReference { why } => write!(f, "the reference answered badly: {why}"),
+        }?;
+        write!(f, "{}", self.stderr)
     }
 }
 
