@@ -107,6 +107,21 @@ pub fn trial_name(language: &str, trial: &str) -> String {
     format!("{PREFIX}/{language}/{trial}")
 }
 
+/// The arguments that chose trials (the filter, `--skip`, `--exact`,
+/// `--ignored`), as libtest takes them; empty when every trial ran.
+pub fn arguments(args: &libtest_mimic::Arguments) -> String {
+    let mut words: Vec<String> = args.filter.iter().cloned().collect();
+    words.extend(args.skip.iter().map(|skip| format!("--skip {skip}")));
+    let flags = [(args.exact, "--exact"), (args.ignored, "--ignored")];
+    words.extend(
+        flags
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, f)| f.to_string()),
+    );
+    words.join(" ")
+}
+
 /// Settings read from the environment, with their defaults.
 #[derive(Debug, Clone)]
 pub struct Settings {

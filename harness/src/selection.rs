@@ -22,7 +22,7 @@ pub fn unmatched(args: &Arguments, suite: &Suite, selected: usize) -> Option<Str
     if selected > 0 {
         return None;
     }
-    let asked = match arguments(args) {
+    let asked = match crate::config::arguments(args) {
         words if words.is_empty() => "the arguments".to_owned(),
         words => format!("the arguments `{words}`"),
     };
@@ -37,25 +37,6 @@ pub fn unmatched(args: &Arguments, suite: &Suite, selected: usize) -> Option<Str
         cases.len(),
         cases.join(", ")
     ))
-}
-
-/// The arguments that chose trials (the filter, `--skip`, `--exact`,
-/// `--ignored`), as libtest takes them; empty when every trial ran.
-pub fn arguments(args: &Arguments) -> String {
-    let skips = args.skip.iter().map(|skip| format!("--skip {skip}"));
-    let flags = [(args.exact, "--exact"), (args.ignored, "--ignored")];
-    let flags = flags
-        .iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, f)| f.to_string());
-    let words: Vec<String> = args
-        .filter
-        .iter()
-        .cloned()
-        .chain(skips)
-        .chain(flags)
-        .collect();
-    words.join(" ")
 }
 
 /// In strict mode, why a run that ran `ran` of its `selected` trials is

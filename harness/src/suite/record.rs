@@ -27,7 +27,7 @@ impl Suite {
         let run = RunRecord {
             commit: self.commit(),
             date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
-            filter: crate::selection::arguments(args),
+            filter: crate::config::arguments(args),
             toolchains: self.toolchains(),
         };
         let code = report::code::parts(&manifests, &self.root);
