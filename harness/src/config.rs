@@ -91,18 +91,12 @@ impl Kind {
     }
 }
 
-/// Names a case may not take because a trial of each language has them:
-/// [`Kind::ALL`]'s names (`cases/schema.json` lists the same, a self-test
-/// checks it).
-pub const RESERVED_NAMES: [&str; Kind::ALL.len()] = {
-    let mut names = [""; Kind::ALL.len()];
-    let mut at = 0;
-    while at < names.len() {
-        names[at] = Kind::ALL[at].name();
-        at += 1;
-    }
-    names
-};
+/// Names a case may not take because a trial of each language has them
+/// (`cases/schema.json` lists the same, a self-test checks it).
+pub fn reserved_names() -> [&'static str; Kind::ALL.len()] {
+    Kind::ALL.map(Kind::name)
+}
+
 /// The seed of the generated scenarios every `make test` checks.
 pub const GENERATED_SEED: u64 = 20_261_130;
 /// How many generated scenarios every `make test` checks per language.
@@ -111,6 +105,21 @@ pub const GENERATED_COUNT: usize = 300;
 /// The full name of a language's trial.
 pub fn trial_name(language: &str, trial: &str) -> String {
     format!("{PREFIX}/{language}/{trial}")
+}
+
+/// The arguments that chose trials (the filter, `--skip`, `--exact`,
+/// `--ignored`), as libtest takes them; empty when every trial ran.
+pub fn arguments(args: &libtest_mimic::Arguments) -> String {
+    let mut words: Vec<String> = args.filter.iter().cloned().collect();
+    words.extend(args.skip.iter().map(|skip| format!("--skip {skip}")));
+    let flags = [(args.exact, "--exact"), (args.ignored, "--ignored")];
+    words.extend(
+        flags
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, f)| f.to_string()),
+    );
+    words.join(" ")
 }
 
 /// Settings read from the environment, with their defaults.
@@ -235,7 +244,7 @@ mod tests {
             .filter_map(|v| v.as_str())
             .collect();
         reserved.sort_unstable();
-        let mut expected = RESERVED_NAMES.to_vec();
+        let mut expected = reserved_names().to_vec();
         expected.sort_unstable();
         assert_eq!(reserved, expected, "cases/schema.json's reserved names");
         let description = name["description"].as_str().unwrap_or_default();

@@ -197,15 +197,8 @@ impl FaultKind {
 }
 
 impl fmt::Display for Fault {
+    /// What happened, then what the runner wrote to stderr.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.head(f)?;
-        write!(f, "{}", self.stderr)
-    }
-}
-
-impl Fault {
-    /// The message's first part: what happened (the stderr report follows).
-    fn head(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let runner = &self.runner;
         match &self.kind {
             FaultKind::TimedOut { deadline } => write!(
@@ -233,15 +226,12 @@ impl Fault {
                 f,
                 "{runner} answered for case `{other}` while on this one (answers must come in input order, one per case):\n  {line}"
             ),
-            FaultKind::AnsweredTwice { next: Some(next), line } => write!(
-                f,
-                "{runner} answered this case twice (the second answer came where the next case's, \
-                 `{next}`, was due):\n  {line}"
-            ),
-            FaultKind::AnsweredTwice { next: None, line } => write!(
-                f,
-                "{runner} answered this case twice (the second answer came after the last case):\n  {line}"
-            ),
+            FaultKind::AnsweredTwice { next, line } => {
+                let came = next.as_ref().map_or("after the last case".to_owned(), |next| {
+                    format!("where the next case's, `{next}`, was due")
+                });
+                write!(f, "{runner} answered this case twice (the second answer came {came}):\n  {line}")
+            }
             FaultKind::ReadError { error } => write!(f, "reading {runner}'s output failed: {error}"),
             FaultKind::Stopped => write!(f, "{runner} stopped answering."),
             FaultKind::BudgetSpent { in_a_row, left, last_case, last } => {
@@ -260,36 +250,27 @@ impl Fault {
             FaultKind::CouldNotStart { argv, error } => {
                 write!(f, "{runner} could not be started ({}): {error}", argv.join(" "))
             }
-            FaultKind::AfterLastAnswer(after) => after.head(runner, f),
-            FaultKind::BadReference { why } => write!(f, "the reference answered badly: {why}"),
-        }
-    }
-}
-
-impl After {
-    fn head(&self, runner: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            After::Exited { status } => write!(
+            FaultKind::AfterLastAnswer(After::Exited { status }) => write!(
                 f,
                 "after answering every case, {runner} exited ({}).",
                 describe_status(*status)
             ),
-            After::PrintedMore { line } => {
-                write!(
-                    f,
-                    "after answering every case, {runner} printed more:\n  {line}"
-                )
-            }
-            After::ReadError { error } => write!(
+            FaultKind::AfterLastAnswer(After::PrintedMore { line }) => write!(
+                f,
+                "after answering every case, {runner} printed more:\n  {line}"
+            ),
+            FaultKind::AfterLastAnswer(After::ReadError { error }) => write!(
                 f,
                 "after answering every case, reading {runner}'s output failed: {error}"
             ),
-            After::DidNotExit { deadline } => write!(
+            FaultKind::AfterLastAnswer(After::DidNotExit { deadline }) => write!(
                 f,
                 "{runner} did not exit within {} s after its input ended.",
                 deadline.as_secs_f64()
             ),
-        }
+            FaultKind::BadReference { why } => write!(f, "the reference answered badly: {why}"),
+        }?;
+        write!(f, "{}", self.stderr)
     }
 }
 

@@ -22,26 +22,15 @@ pub fn unmatched(args: &Arguments, suite: &Suite, selected: usize) -> Option<Str
     if selected > 0 {
         return None;
     }
-    let mut asked = Vec::new();
-    if let Some(filter) = &args.filter {
-        asked.push(format!(
-            "the filter `{filter}`{}",
-            if args.exact { " (--exact)" } else { "" }
-        ));
-    }
-    if !args.skip.is_empty() {
-        asked.push(format!("--skip {}", args.skip.join(", --skip ")));
-    }
-    let asked = if asked.is_empty() {
-        "the arguments".to_owned()
-    } else {
-        asked.join(" with ")
+    let asked = match crate::config::arguments(args) {
+        words if words.is_empty() => "the arguments".to_owned(),
+        words => format!("the arguments `{words}`"),
     };
     let languages: Vec<&str> = suite.ports.iter().map(|p| p.name()).collect();
     let cases: Vec<&str> = suite.cases.iter().map(|c| c.name.as_str()).collect();
     let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
     Some(format!(
-        "{asked} matches no trial. Trials are named {PREFIX}/<language>/<trial>; the languages are {}; \
+        "{asked} match no trial. Trials are named {PREFIX}/<language>/<trial>; the languages are {}; \
          the trials of each are {} and one per case ({}: {}). `--list` shows them all.",
         languages.join(", "),
         kinds.join(", "),

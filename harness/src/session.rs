@@ -65,17 +65,6 @@ pub const FAULT_BUDGET: usize = 3;
 /// Numbers each runner start of this process, for its log's name.
 static STARTS: AtomicU64 = AtomicU64::new(0);
 
-/// What the line read where a case's answer was due turned out to be.
-enum Due {
-    /// The case's answer.
-    Answer(Reply),
-    /// The previous case's answer printed again: that case's fault, so this
-    /// one gets a fresh runner.
-    Twice(FaultKind),
-    /// The runner's fault on this case.
-    Fault(FaultKind),
-}
-
 impl Runner for Session {
     /// The runner is started again after each fault, and only the faults
     /// on cases `expected` does not name count towards [`FAULT_BUDGET`] in
@@ -160,12 +149,14 @@ impl Session {
         for (index, request) in requests.iter().enumerate() {
             let previous = index.checked_sub(1).map(|i| requests[i].name.as_str());
             match self.read_answer(&mut child, request, previous) {
-                Due::Answer(reply) => replies.push(reply),
-                Due::Twice(why) => {
-                    self.blame_previous(&mut child, replies, why);
+                Ok(reply) => replies.push(reply),
+                // The previous case's answer printed again: that case's
+                // fault, so this one gets a fresh runner.
+                Err(twice @ FaultKind::AnsweredTwice { .. }) => {
+                    self.blame_previous(&mut child, replies, twice);
                     return Ok(None);
                 }
-                Due::Fault(why) => {
+                Err(why) => {
                     replies.push(Reply::Fault(Box::new(self.killed(&mut child, why))));
                     return Ok(None);
                 }
@@ -174,15 +165,15 @@ impl Session {
         Ok(self.finish(&mut child, requests.last(), replies))
     }
 
-    /// Reads the line due as `request`'s answer, and says whose it is or
-    /// what went wrong instead.
+    /// Reads the line due as `request`'s answer, or says what went wrong
+    /// instead.
     fn read_answer(
         &self,
         child: &mut exec::Child,
         request: &Request,
         previous: Option<&str>,
-    ) -> Due {
-        Due::Fault(match child.next(self.command.deadline) {
+    ) -> Result<Reply, FaultKind> {
+        Err(match child.next(self.command.deadline) {
             Ok(Next::Line(line)) => return judge_line(&line, request, previous),
             Ok(Next::TooLong(start, length)) => FaultKind::TooLong {
                 length,
@@ -270,26 +261,21 @@ impl Session {
 
 /// What a whole line printed where `request`'s answer was due is: its
 /// answer, the previous case's printed again, or a fault.
-fn judge_line(line: &[u8], request: &Request, previous: Option<&str>) -> Due {
-    match parse_answer(line, &request.name) {
-        Ok(reply) => Due::Answer(reply),
-        // The answer printed twice is the previous case's fault: this case
-        // gets a fresh runner.
-        Err(BadLine::OtherCase(other)) if Some(other.as_str()) == previous => {
-            Due::Twice(FaultKind::AnsweredTwice {
-                next: Some(request.name.clone()),
-                line: line_excerpt(line),
-            })
-        }
-        Err(BadLine::Malformed(why)) => Due::Fault(FaultKind::Malformed {
+fn judge_line(line: &[u8], request: &Request, previous: Option<&str>) -> Result<Reply, FaultKind> {
+    parse_answer(line, &request.name).map_err(|bad| match bad {
+        BadLine::OtherCase(other) if Some(other.as_str()) == previous => FaultKind::AnsweredTwice {
+            next: Some(request.name.clone()),
+            line: line_excerpt(line),
+        },
+        BadLine::Malformed(why) => FaultKind::Malformed {
             why,
             line: line_excerpt(line),
-        }),
-        Err(BadLine::OtherCase(other)) => Due::Fault(FaultKind::OtherCase {
+        },
+        BadLine::OtherCase(other) => FaultKind::OtherCase {
             other,
             line: line_excerpt(line),
-        }),
-    }
+        },
+    })
 }
 
 /// The start of a line as a message shows it.
@@ -308,10 +294,6 @@ fn is_answer_for(line: &[u8], name: &str) -> bool {
 
 /// The request lines a start is fed up front, one per line.
 fn input_of(requests: &[Request]) -> Vec<u8> {
-    let mut input = Vec::with_capacity(requests.iter().map(|r| r.line.len() + 1).sum());
-    for request in requests {
-        input.extend_from_slice(request.line.as_bytes());
-        input.push(b'\n');
-    }
-    input
+    let lines = requests.iter().map(|r| format!("{}\n", r.line));
+    lines.collect::<String>().into_bytes()
 }

@@ -116,7 +116,7 @@ fn new_case_starts_from_a_template_that_must_be_described_before_blessing() {
     assert!(new_case(&file, "lost_ack", &existing)
         .unwrap_err()
         .contains("already in"));
-    for name in parity::config::RESERVED_NAMES {
+    for name in parity::config::reserved_names() {
         assert_eq!(
             new_case(&file, name, &[]).unwrap_err(),
             format!("the case name {name:?} is reserved for a trial of each language: pick another name")

@@ -340,10 +340,10 @@ fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
         });
         port.manifest = suite.port(name).and_then(|p| p.manifest.clone());
         let verdict = suite.check_unit(&port);
-        let Verdict::Fail(reason @ Reason::Unit(unit)) = &verdict else {
+        let Verdict::Fail(reason @ Reason::Unit { what, .. }) = &verdict else {
             panic!("{name}: the unit trial fails: {verdict:?}");
         };
-        (unit.what.clone(), emit::text(reason))
+        (what.clone(), emit::text(reason))
     };
     let (what, text) = failed("fake-unit", &["sh", "-c", "echo boom; exit 1"]);
     let ended = "exit status: 1".into();

@@ -38,7 +38,7 @@ fn a_filter_naming_no_language_matches_nothing_and_says_what_exists() {
     let (suite, trials, count, recorder) = select(&args);
     assert_eq!(count, 0);
     let message = unmatched(&args, &suite, count).expect("a line saying it");
-    let filter = "the filter `patterns/enterprise/outbox/practice/golang` matches no trial";
+    let filter = "the arguments `patterns/enterprise/outbox/practice/golang` match no trial";
     common::assert_holds(&message, &[filter, "the languages are fake-ok", "lost_ack"]);
     // libtest itself calls this a pass: 0 passed, all filtered out.
     let conclusion = libtest_mimic::run(&args, trials);
@@ -84,7 +84,7 @@ fn skips_that_leave_nothing_are_named() {
     let (suite, _, count, _) = select(&args);
     let message = unmatched(&args, &suite, count).unwrap();
     assert!(
-        message.starts_with("--skip practice matches no trial"),
+        message.starts_with("the arguments `--skip practice` match no trial"),
         "{message}"
     );
 }

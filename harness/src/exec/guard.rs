@@ -239,13 +239,9 @@ fn mark_value(pid: libc::pid_t) -> Option<String> {
 /// The harness pid, start time and root in a process's mark, if it has one.
 fn mark_of(pid: libc::pid_t) -> Option<(libc::pid_t, u64, String)> {
     let value = mark_value(pid)?;
-    let (harness, rest) = value.split_once(':')?;
-    let (started, root) = rest.split_once(':')?;
-    Some((
-        harness.parse().ok()?,
-        started.parse().ok()?,
-        root.to_owned(),
-    ))
+    let mut parts = value.splitn(3, ':');
+    let (harness, started) = (parts.next()?.parse().ok()?, parts.next()?.parse().ok()?);
+    Some((harness, started, parts.next()?.to_owned()))
 }
 
 /// Kills every group the harness started that still runs, and the orphans;

@@ -23,16 +23,11 @@ pub enum Next {
 /// child prints after its last answer): enough to quote it.
 const AFTER_LAST_LINE: usize = 64 * 1024;
 
-enum Event {
-    /// Every whole line one read returned: a fast runner's answers arrive
-    /// many to a read, and one wake-up per read (not per line) keeps the
-    /// harness's share of the CPU small.
-    Lines(Vec<Next>),
-    End(Next),
-}
-
 pub(super) struct LineReceiver {
-    events: Receiver<Event>,
+    /// Every whole line one read returned (or the end): a fast runner's
+    /// answers arrive many to a read, and one wake-up per read (not per
+    /// line) keeps the harness's share of the CPU small.
+    events: Receiver<Vec<Next>>,
     pending: std::collections::VecDeque<Next>,
 }
 
@@ -57,10 +52,7 @@ impl LineReceiver {
                 return Ok(next);
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.events.recv_timeout(left)? {
-                Event::Lines(lines) => self.pending.extend(lines),
-                Event::End(end) => return Ok(end),
-            }
+            self.pending.extend(self.events.recv_timeout(left)?);
         }
     }
 }
@@ -68,7 +60,11 @@ impl LineReceiver {
 /// Reads `reader` line by line; the n-th line may be `limits[n]` bytes
 /// long (later ones [`AFTER_LAST_LINE`]): a line over its limit is the
 /// last one read.
-fn read_lines(mut reader: os_pipe::PipeReader, events: &mpsc::SyncSender<Event>, limits: &[usize]) {
+fn read_lines(
+    mut reader: os_pipe::PipeReader,
+    events: &mpsc::SyncSender<Vec<Next>>,
+    limits: &[usize],
+) {
     let mut buffer = vec![0u8; 64 * 1024];
     let mut partial: Vec<u8> = Vec::new();
     let mut line = 0;
@@ -77,15 +73,13 @@ fn read_lines(mut reader: os_pipe::PipeReader, events: &mpsc::SyncSender<Event>,
             Ok(count) => count,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => {
-                let _ = events.send(Event::End(Next::ReadError(e)));
+                let _ = events.send(vec![Next::ReadError(e)]);
                 return;
             }
         };
         if count == 0 {
-            if !partial.is_empty() {
-                let _ = events.send(Event::Lines(vec![Next::Line(partial)]));
-            }
-            let _ = events.send(Event::End(Next::Eof(None)));
+            let last = (!partial.is_empty()).then_some(Next::Line(partial));
+            let _ = events.send(last.into_iter().chain([Next::Eof(None)]).collect());
             return;
         }
         let mut lines = Vec::new();
@@ -98,7 +92,7 @@ fn read_lines(mut reader: os_pipe::PipeReader, events: &mpsc::SyncSender<Event>,
                 let length = partial.len();
                 partial.truncate(1024);
                 lines.push(Next::TooLong(partial, length));
-                let _ = events.send(Event::Lines(lines));
+                let _ = events.send(lines);
                 return;
             }
             if partial.ends_with(b"\n") {
@@ -107,7 +101,7 @@ fn read_lines(mut reader: os_pipe::PipeReader, events: &mpsc::SyncSender<Event>,
                 lines.push(Next::Line(std::mem::take(&mut partial)));
             }
         }
-        if !lines.is_empty() && events.send(Event::Lines(lines)).is_err() {
+        if !lines.is_empty() && events.send(lines).is_err() {
             return;
         }
     }

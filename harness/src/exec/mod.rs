@@ -117,17 +117,17 @@ pub fn run(command: &Command, stdin: Stdin) -> std::io::Result<Output> {
     })
 }
 
-/// Starts `command` in a group of its own, listed: its handle, its group
-/// and the read ends of its stdout and stderr.
-fn start(
-    command: &Command,
-    stdin: Stdin,
-) -> std::io::Result<(
+/// A started child: its handle, its group and the read ends of its stdout
+/// and stderr.
+type Started = (
     duct::Handle,
     Group,
     os_pipe::PipeReader,
     os_pipe::PipeReader,
-)> {
+);
+
+/// Starts `command` in a group of its own, listed.
+fn start(command: &Command, stdin: Stdin) -> std::io::Result<Started> {
     let (stdout, stdout_writer) = os_pipe::pipe()?;
     let (stderr, stderr_writer) = os_pipe::pipe()?;
     let (program, args) = command.argv.split_first().ok_or_else(|| {

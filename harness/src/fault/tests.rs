@@ -118,65 +118,53 @@ fn a_sessions_faults_name_paths_relative_to_the_root() {
     }
 }
 
-/// One fault of each kind; the match makes a new kind an edit here, so
-/// the schema test below sees it.
+/// One fault of each kind: each names the next in an exhaustive match, so
+/// a new kind is an edit here and the schema test below sees it.
 fn one_of_each() -> Vec<FaultKind> {
     let line = String::new;
-    let status = None;
-    let kinds = vec![
-        FaultKind::TimedOut {
+    let mut kinds = vec![FaultKind::Stopped];
+    while let Some(next) = match kinds.last() {
+        Some(FaultKind::Stopped) => Some(FaultKind::TimedOut {
             deadline: Duration::ZERO,
-        },
-        FaultKind::Exited { status },
-        FaultKind::Malformed {
+        }),
+        Some(FaultKind::TimedOut { .. }) => Some(FaultKind::Exited { status: None }),
+        Some(FaultKind::Exited { .. }) => Some(FaultKind::Malformed {
             why: line(),
             line: line(),
-        },
-        FaultKind::TooLong {
+        }),
+        Some(FaultKind::Malformed { .. }) => Some(FaultKind::TooLong {
             length: 0,
             limit: 0,
             start: line(),
-        },
-        FaultKind::OtherCase {
+        }),
+        Some(FaultKind::TooLong { .. }) => Some(FaultKind::OtherCase {
             other: line(),
             line: line(),
-        },
-        FaultKind::AnsweredTwice {
+        }),
+        Some(FaultKind::OtherCase { .. }) => Some(FaultKind::AnsweredTwice {
             next: None,
             line: line(),
-        },
-        FaultKind::ReadError { error: line() },
-        FaultKind::Stopped,
-        FaultKind::BudgetSpent {
+        }),
+        Some(FaultKind::AnsweredTwice { .. }) => Some(FaultKind::ReadError { error: line() }),
+        Some(FaultKind::ReadError { .. }) => Some(FaultKind::BudgetSpent {
             in_a_row: 0,
             left: 0,
             last_case: line(),
             last: Box::new(fault(FaultKind::Stopped, Stderr::Empty)),
-        },
-        FaultKind::CouldNotStart {
+        }),
+        Some(FaultKind::BudgetSpent { .. }) => Some(FaultKind::CouldNotStart {
             argv: Vec::new(),
             error: line(),
-        },
-        FaultKind::AfterLastAnswer(After::DidNotExit {
-            deadline: Duration::ZERO,
         }),
-        FaultKind::BadReference { why: line() },
-    ];
-    for kind in &kinds {
-        match kind {
-            FaultKind::TimedOut { .. }
-            | FaultKind::Exited { .. }
-            | FaultKind::Malformed { .. }
-            | FaultKind::TooLong { .. }
-            | FaultKind::OtherCase { .. }
-            | FaultKind::AnsweredTwice { .. }
-            | FaultKind::ReadError { .. }
-            | FaultKind::Stopped
-            | FaultKind::BudgetSpent { .. }
-            | FaultKind::CouldNotStart { .. }
-            | FaultKind::AfterLastAnswer(_)
-            | FaultKind::BadReference { .. } => {}
+        Some(FaultKind::CouldNotStart { .. }) => {
+            Some(FaultKind::AfterLastAnswer(After::DidNotExit {
+                deadline: Duration::ZERO,
+            }))
         }
+        Some(FaultKind::AfterLastAnswer(_)) => Some(FaultKind::BadReference { why: line() }),
+        Some(FaultKind::BadReference { .. }) | None => None,
+    } {
+        kinds.push(next);
     }
     kinds
 }

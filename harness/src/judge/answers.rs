@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{Carrier, CaseHeader, Reason, Refusals, RunnerFault, Verdict};
+use super::{CaseHeader, Reason, Verdict};
 use crate::config::{GENERATED_COUNT, GENERATED_SEED};
 use crate::fault::Fault;
 use crate::protocol::{self, Reply};
@@ -52,51 +52,36 @@ pub fn not_ready(strict: bool, why: &NotReady) -> Verdict {
     }
 }
 
-/// The verdict of the last case of a stream whose runner faulted after its
-/// last answer: a failure that names the runner, not the case.
-pub fn after_last_answer(fault: &Fault, verdict: &Verdict) -> Verdict {
-    if matches!(verdict, Verdict::Ignore(_)) {
-        return verdict.clone();
+/// The verdict of the trial that carries its runner's fault after the last
+/// answer: a failure that names the runner, showing the trial's `own`.
+pub fn after_last_answer(fault: Fault, own: Verdict) -> Verdict {
+    if matches!(own, Verdict::Ignore(_)) {
+        return own;
     }
-    Verdict::Fail(Reason::Runner(RunnerFault {
-        fault: Box::new(fault.clone()),
-        carrier: Carrier::LastCase(Box::new(verdict.clone())),
-    }))
+    Verdict::Fail(Reason::Runner {
+        fault: Box::new(fault),
+        own: Box::new(own),
+    })
 }
 
-/// A runner's replies to the refusals the protocol requires; a fault
-/// after its last answer is the runner's and shows here.
-pub fn refusals(runner: &str, replies: &[Reply], after: Option<Fault>) -> Verdict {
+/// A runner's replies to the refusals the protocol requires.
+pub fn refusals(runner: &str, replies: &[Reply]) -> Verdict {
     let problems = protocol::judge_refusals(replies);
-    if problems.is_empty() && after.is_none() {
+    if problems.is_empty() {
         return Verdict::Pass;
     }
-    Verdict::Fail(Reason::Protocol(Refusals {
+    Verdict::Fail(Reason::Protocol {
         runner: runner.to_owned(),
         problems,
-        after: after.map(Box::new),
-    }))
+    })
 }
 
 /// The fixed-seed scenarios' verdict: how many `failed`, the index and
 /// text of those the runner faulted on, the first wrong one `shrunk` to a
-/// ready case; a runner fault (on a scenario, or `after` the last answer)
-/// is shown as it is, never shrunk.
-pub fn generated(
-    failed: usize,
-    faults: &[(usize, &str)],
-    shrunk: Option<String>,
-    after: Option<&Fault>,
-) -> Verdict {
-    let after = after.map(|fault| Box::new(fault.clone()));
+/// ready case; a runner fault is shown as it is, never shrunk.
+pub fn generated(failed: usize, faults: &[(usize, &str)], shrunk: Option<String>) -> Verdict {
     if failed == 0 {
-        return match after {
-            None => Verdict::Pass,
-            Some(fault) => Verdict::Fail(Reason::Runner(RunnerFault {
-                fault,
-                carrier: Carrier::Generated,
-            })),
-        };
+        return Verdict::Pass;
     }
     Verdict::Fail(Reason::Generated {
         failed,
@@ -105,6 +90,5 @@ pub fn generated(
         runner_faults: faults.len(),
         first_fault: faults.first().map(|&(at, text)| (at, text.to_owned())),
         shrunk,
-        after,
     })
 }

@@ -8,7 +8,8 @@ use libtest_mimic::{Completion, Failed};
 
 use super::compare::differences;
 use super::demo::{transcript_difference, Against, DemoFailure, Transcripts};
-use super::{Carrier, Flaky, Reason, Refusals, RunnerFault, UnitFailure, UnitWhat, Verdict};
+use super::{Flaky, Reason, UnitWhat, Verdict};
+use crate::fault::Fault;
 use crate::text::{excerpt, for_terminal};
 use crate::toolchain::unit::Tally;
 use crate::toolchain::NotReady;
@@ -52,10 +53,29 @@ pub fn text(reason: &Reason) -> String {
             format!("{why} (PARITY_STRICT=1 makes this a failure)")
         }
         Reason::NotReady(why) => why.to_string(),
-        Reason::Generated { .. } => generated_text(reason),
-        Reason::Protocol(refusals) => refusals_text(refusals),
-        Reason::Unit(unit) => unit_text(unit),
-        Reason::Runner(fault) => runner_text(fault),
+        Reason::Generated {
+            runner_faults,
+            first_fault,
+            shrunk,
+            ..
+        } => {
+            let mut text = format!("{}.\n", summary(reason));
+            if let Some((index, what)) = first_fault {
+                let _ = writeln!(
+                    text,
+                    "{runner_faults} of them are runner faults (a crash, a hang, garbage), not \
+                     shrunk: a fault is not a wrong result. The first, on scenario {index}:\n{what}"
+                );
+            }
+            text + shrunk.as_deref().unwrap_or_default()
+        }
+        Reason::Protocol { runner, problems } => format!(
+            "{runner} does not refuse as SPEC.md (\"Refusals\") requires (each refusal is an error \
+             answer naming the request, and the runner goes on with the next line):\n  {}",
+            problems.join("\n  ")
+        ),
+        Reason::Unit { tests, what } => unit_text(tests, what),
+        Reason::Runner { fault, own } => runner_text(fault, own),
         Reason::Flaky(flaky) => flaky_text(flaky),
         Reason::Demo(demo) => demo_text(demo),
         Reason::Reference(why) | Reason::Harness(why) => why.clone(),
@@ -103,11 +123,11 @@ pub fn summary(reason: &Reason) -> String {
             format!("known failure `{trial}` passes now")
         }
         Reason::Demo(_)
-        | Reason::Unit(_)
-        | Reason::Protocol(_)
+        | Reason::Unit { .. }
+        | Reason::Protocol { .. }
         | Reason::Flaky(_)
         | Reason::Reference(_)
-        | Reason::Runner(_)
+        | Reason::Runner { .. }
         | Reason::Harness(_) => first_line(&text(reason)),
     }
 }
@@ -115,39 +135,6 @@ pub fn summary(reason: &Reason) -> String {
 /// The first line of `text`, short enough for a summary.
 fn first_line(text: &str) -> String {
     excerpt(text.lines().next().unwrap_or_default(), 200)
-}
-
-fn generated_text(reason: &Reason) -> String {
-    let Reason::Generated {
-        failed,
-        total,
-        seed,
-        runner_faults,
-        first_fault,
-        shrunk,
-        after,
-    } = reason
-    else {
-        return String::new();
-    };
-    let mut text = format!("{failed} of {total} generated scenarios (seed {seed}) failed.\n");
-    if let Some((index, what)) = first_fault {
-        let _ = writeln!(
-            text,
-            "{runner_faults} of them are runner faults (a crash, a hang, garbage), not shrunk: a \
-             fault is not a wrong result. The first, on scenario {index}:\n{what}"
-        );
-    }
-    if let Some(shrunk) = shrunk {
-        text.push_str(shrunk);
-    }
-    if let Some(fault) = after {
-        let _ = writeln!(
-            text,
-            "\nAnd after its last answer (the runner's fault, no scenario's):\n{fault}"
-        );
-    }
-    text
 }
 
 fn demo_text(demo: &DemoFailure) -> String {
@@ -185,13 +172,7 @@ fn flaky_text(flaky: &Flaky) -> String {
                 verdicts.len()
             );
             for (run, verdict) in verdicts.iter().enumerate() {
-                let shown = match verdict {
-                    Verdict::Pass => "pass".to_owned(),
-                    Verdict::Fail(reason) => format!("fail: {}", summary(reason)),
-                    Verdict::Ignore(why) => format!("ignored: {why}"),
-                    Verdict::KnownFailure(why) => known_failure(why),
-                };
-                let _ = write!(text, "\n  run {}: {shown}", run + 1);
+                let _ = write!(text, "\n  run {}: {}", run + 1, in_brief(verdict));
             }
             text
         }
@@ -216,7 +197,7 @@ fn flaky_text(flaky: &Flaky) -> String {
     }
 }
 
-fn unit_text(UnitFailure { tests, what }: &UnitFailure) -> String {
+fn unit_text(tests: &str, what: &UnitWhat) -> String {
     match what {
         UnitWhat::Failed { ended, tail } => format!("{tests} failed ({ended}):\n{tail}"),
         UnitWhat::Unproven { tally, tail } => {
@@ -253,45 +234,31 @@ fn unit_text(UnitFailure { tests, what }: &UnitFailure) -> String {
     }
 }
 
-fn refusals_text(refusals: &Refusals) -> String {
-    let mut problems = refusals.problems.clone();
-    if let Some(fault) = &refusals.after {
-        problems.push(format!(
-            "after its last answer (the runner's fault, no request's): {fault}"
-        ));
+fn runner_text(fault: &Fault, own: &Verdict) -> String {
+    let mut text = format!(
+        "{} faulted after its last answer: the runner's fault, not this trial's, which carries \
+         it as a part of the runner's stream (on its own: {}).\n{fault}",
+        fault.runner,
+        in_brief(own)
+    );
+    if let Verdict::Fail(reason) = own {
+        let _ = write!(
+            text,
+            "\n\nThis trial's own failure:\n{}",
+            self::text(reason)
+        );
     }
-    format!(
-        "{} does not refuse as SPEC.md (\"Refusals\") requires (each refusal is an error answer \
-         naming the request, and the runner goes on with the next line):\n  {}",
-        refusals.runner,
-        problems.join("\n  ")
-    )
+    text
 }
 
-fn runner_text(RunnerFault { fault, carrier }: &RunnerFault) -> String {
-    let runner = &fault.runner;
-    let mut text = match carrier {
-        Carrier::LastCase(own) => {
-            let own = match &**own {
-                Verdict::Fail(reason) => {
-                    format!("its own answer failed too:\n{}", self::text(reason))
-                }
-                Verdict::Pass => "its own answer was right".to_owned(),
-                Verdict::KnownFailure(why) => format!("its own answer is a known failure ({why})"),
-                Verdict::Ignore(why) => format!("its own answer was not judged ({why})"),
-            };
-            format!(
-                "{runner} faulted after its last answer: not this case's fault, but this trial \
-                 ends the runner's stream, so it carries it ({own})."
-            )
-        }
-        Carrier::Generated => format!(
-            "{runner} answered every generated scenario right, then faulted: not a scenario's \
-             fault, the runner's (nothing to shrink)."
-        ),
-    };
-    let _ = write!(text, "\n{fault}");
-    text
+/// A verdict in a few words, as a list of verdicts shows it.
+fn in_brief(verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Pass => "pass".to_owned(),
+        Verdict::Fail(reason) => format!("fail: {}", summary(reason)),
+        Verdict::Ignore(why) => format!("ignored: {why}"),
+        Verdict::KnownFailure(why) => known_failure(why),
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::{Reason, Verdict};
-use crate::config::RESERVED_NAMES;
+use crate::config::reserved_names;
 use serde_json::Value;
 
 /// The reason `make known-failures` writes for a new entry: the loader
@@ -87,7 +87,7 @@ fn read(
     };
     let mut known = KnownFailures::new();
     for (name, reason) in entries {
-        if !RESERVED_NAMES.contains(&name.as_str()) && !case_names.contains(name.as_str()) {
+        if !reserved_names().contains(&name.as_str()) && !case_names.contains(name.as_str()) {
             return Err(format!(
                 "{at}: `{name}` is not a case in the table: remove it, or fix the name"
             ));

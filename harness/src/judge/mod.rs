@@ -110,17 +110,25 @@ pub enum Reason {
         first_fault: Option<(usize, String)>,
         /// The first wrong result, shrunk to a ready case.
         shrunk: Option<String>,
-        /// The runner's fault after its last answer, if any.
-        after: Option<Box<Fault>>,
     },
     /// The demo failed, or printed another transcript, or refused a bad
     /// config otherwise than the Rust demo.
     Demo(demo::DemoFailure),
     /// The port's own unit tests failed, or their report does not prove them.
-    Unit(UnitFailure),
+    Unit {
+        /// The tests and their command line, as messages name them.
+        tests: String,
+        /// What went wrong.
+        what: UnitWhat,
+    },
     /// The runner did not refuse a request the protocol says it must
     /// refuse, or not as it must (SPEC.md, "Refusals").
-    Protocol(Refusals),
+    Protocol {
+        /// The runner as messages name it.
+        runner: String,
+        /// One line per refusal it got wrong; paths relative to the root.
+        problems: Vec<String>,
+    },
     /// Under `make test REPEAT=N`, the trial's verdict or answer changed
     /// between runs; the message shows each run's.
     Flaky(Flaky),
@@ -138,42 +146,18 @@ pub enum Reason {
     /// The Rust reference failed on a scenario, so nothing can be judged
     /// against it there.
     Reference(String),
-    /// The runner faulted after answering every case (a non-zero exit,
-    /// more output): its fault, not a case's; the message says which trial
-    /// carries it and why.
-    Runner(RunnerFault),
+    /// The runner faulted after answering every request (a non-zero exit,
+    /// more output): its fault, carried by one trial of its stream (the
+    /// generated one, else the last case's, else the protocol's), whose own
+    /// verdict the message shows too.
+    Runner {
+        /// The fault; paths relative to the repository root.
+        fault: Box<Fault>,
+        /// The carrying trial's verdict without the fault.
+        own: Box<Verdict>,
+    },
     /// A fault of the harness itself.
     Harness(String),
-}
-
-/// A runner's fault after its last answer, and the trial that carries it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunnerFault {
-    /// The fault; paths relative to the repository root.
-    pub fault: Box<Fault>,
-    /// Which trial carries it, and what that trial's own verdict was.
-    pub carrier: Carrier,
-}
-
-/// The trial that carries a runner's fault after its last answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Carrier {
-    /// The last case of the stream; its own verdict (a pass, a failure or
-    /// a known failure) is shown with the fault.
-    LastCase(Box<Verdict>),
-    /// The generated trial, whose scenarios were all answered right.
-    Generated,
-}
-
-/// What the runner got wrong about the refusals SPEC.md requires.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusals {
-    /// The runner as messages name it.
-    pub runner: String,
-    /// One line per refusal it got wrong; paths relative to the root.
-    pub problems: Vec<String>,
-    /// Its fault after its last answer, when the refusals alone were sent.
-    pub after: Option<Box<Fault>>,
 }
 
 /// What changed between the runs of `make test REPEAT=N`.
@@ -195,15 +179,6 @@ pub enum Flaky {
         /// sent twice).
         seed: Option<u64>,
     },
-}
-
-/// How a port's own unit tests failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnitFailure {
-    /// The tests and their command line, as messages name them.
-    pub tests: String,
-    /// What went wrong.
-    pub what: UnitWhat,
 }
 
 /// What went wrong with a port's own unit tests.
@@ -258,7 +233,7 @@ pub fn unit(tests: String, ran: std::io::Result<Output>, counter: Option<Counter
             }
         }
     };
-    Verdict::Fail(Reason::Unit(UnitFailure { tests, what }))
+    Verdict::Fail(Reason::Unit { tests, what })
 }
 
 /// What kind of failure a [`Reason`] is, for the report's cells, the
@@ -299,11 +274,7 @@ impl Reason {
     /// results file names its kind and log.
     pub fn fault(&self) -> Option<&Fault> {
         match self {
-            Reason::Fault { fault, .. } => Some(fault),
-            Reason::Runner(RunnerFault { fault, .. }) => Some(fault),
-            Reason::Protocol(Refusals { after, .. }) | Reason::Generated { after, .. } => {
-                after.as_deref()
-            }
+            Reason::Fault { fault, .. } | Reason::Runner { fault, .. } => Some(fault),
             _ => None,
         }
     }
@@ -321,11 +292,11 @@ impl Reason {
             | Reason::ErrorAnswer { .. }
             | Reason::Generated { .. }
             | Reason::Demo(_)
-            | Reason::Unit(_)
-            | Reason::Protocol(_)
+            | Reason::Unit { .. }
+            | Reason::Protocol { .. }
             | Reason::Flaky(_) => ReasonKind::WrongAnswer,
             Reason::Fault { .. }
-            | Reason::Runner(_)
+            | Reason::Runner { .. }
             | Reason::NotReady(NotReady::BuildFailed { .. }) => ReasonKind::RunnerFault,
             Reason::NotReady(NotReady::Missing { .. }) => ReasonKind::NotRun,
             Reason::StaleKnownFailure { .. } => ReasonKind::StaleKnownFailure,

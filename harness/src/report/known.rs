@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::results::{Results, State, TrialResult, BUILD_FAILED};
-use crate::config::{PREFIX, RESERVED_NAMES};
+use crate::config::{reserved_names, PREFIX};
 use crate::judge::known_failures::{self, KnownFailures, PLACEHOLDER};
 
 /// Where one language's list and its run disagree.
@@ -89,7 +89,7 @@ pub fn text(advice: &[Advice]) -> String {
 /// Whether `entry` is a trial a list may name: a case of `table`, the
 /// repository's own, or a trial kind every language has.
 fn ours(entry: &TrialResult, table: &HashSet<&str>) -> bool {
-    table.contains(entry.row.name()) || RESERVED_NAMES.contains(&entry.row.name())
+    table.contains(entry.row.name()) || reserved_names().contains(&entry.row.name())
 }
 
 /// Whether `entry` says its language never got ready (its build failed,

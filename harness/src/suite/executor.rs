@@ -143,29 +143,19 @@ impl Demo {
     ) -> Result<Vec<Refusal>, String> {
         let refuse = |config: &BadConfig| -> Result<Refusal, String> {
             let (_, output) = self.start(language, &config.path, exec::KEEP)?;
+            let stderr = output.stderr.text();
             Ok(Refusal {
                 code: output.status.and_then(|s| s.code()),
-                first_line: output
-                    .stderr
-                    .text()
-                    .lines()
-                    .next()
-                    .unwrap_or_default()
-                    .to_owned(),
+                first_line: stderr.lines().next().unwrap_or_default().to_owned(),
             })
         };
         std::thread::scope(|scope| {
-            let running: Vec<_> = configs
-                .iter()
+            let running: Vec<_> = (configs.iter())
                 .map(|config| scope.spawn(|| refuse(config)))
                 .collect();
-            running
-                .into_iter()
-                .map(|thread| {
-                    thread
-                        .join()
-                        .unwrap_or_else(|_| Err("a demo thread panicked".to_owned()))
-                })
+            let panicked = || Err("a demo thread panicked".to_owned());
+            (running.into_iter())
+                .map(|thread| thread.join().unwrap_or_else(|_| panicked()))
                 .collect()
         })
     }

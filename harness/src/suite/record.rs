@@ -27,7 +27,7 @@ impl Suite {
         let run = RunRecord {
             commit: self.commit(),
             date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
-            filter: selection(args),
+            filter: crate::config::arguments(args),
             toolchains: self.toolchains(),
         };
         let code = report::code::parts(&manifests, &self.root);
@@ -75,20 +75,4 @@ impl Suite {
         let describe = "git describe --always --dirty --abbrev=12 --exclude=*";
         self.first_line_of(&describe.split(' ').map(str::to_owned).collect::<Vec<_>>())
     }
-}
-
-/// The arguments that chose trials (the filter, `--skip`, `--exact`,
-/// `--ignored`), as libtest takes them; empty when every trial ran.
-fn selection(args: &Arguments) -> String {
-    let mut words: Vec<String> = args.filter.iter().cloned().collect();
-    for skip in &args.skip {
-        words.push(format!("--skip {skip}"));
-    }
-    if args.exact {
-        words.push("--exact".to_owned());
-    }
-    if args.ignored {
-        words.push("--ignored".to_owned());
-    }
-    words.join(" ")
 }

@@ -14,11 +14,9 @@ use libtest_mimic::{Arguments, Trial};
 use super::{repeat, Port, Suite};
 use crate::config::{Kind, GENERATED_SEED};
 use crate::differential;
-use crate::fault::Fault;
-use crate::judge::answers::{self, after_last_answer};
+use crate::judge::answers;
 use crate::judge::emit;
 use crate::judge::{Flaky, Reason, Verdict};
-use crate::protocol::Reply;
 use crate::report::trial::{Recorded, RowId, TrialId};
 use crate::session::{Answers, Session};
 use crate::toolchain::{Language, NotReady};
@@ -104,25 +102,30 @@ impl Job {
         let expected = |case: &str| port.known.contains_key(case);
         let (answers, changed) =
             repeat::answers(runner, &stream.requests(), &expected, self.suite.repeat);
-        let Answers {
-            mut replies,
-            mut after,
-        } = answers;
+        let Answers { mut replies, after } = answers;
         // The replies split back by the part of the stream they answer.
         let table = stream.table.len();
         let cases = table + stream.generated.len();
         let refusals = replies.split_off(cases);
         let scenarios = replies.split_off(table);
-        // A fault after the last answer is the runner's: the generated
-        // trial carries it when it ran, else the last case's, else (the
-        // refusals alone in the stream) the protocol trial.
         let protocol = selection.has(Kind::Protocol).then(|| {
-            let after = if cases == 0 { after.take() } else { None };
-            let verdict = answers::refusals(&runner.command.label, &refusals, after);
+            let verdict = answers::refusals(&runner.command.label, &refusals);
             let verdict = port.listed(Kind::Protocol.name(), verdict);
             repeat::changed(&changed[cases..], None).unwrap_or(verdict)
         });
-        let verdicts = self.judge_cases(&stream, replies, &changed[..table], after.as_ref());
+        let verdicts = answers::answers(&self.suite.root, port.name(), &stream.table, replies);
+        let cases_judged = stream.table.iter().zip(verdicts).zip(&changed[..table]);
+        let mut run: Run = cases_judged
+            .map(|((case, verdict), changed)| {
+                // A changed answer fails whatever the known-failures list
+                // says: a flaky port is not a known failure.
+                let verdict = match changed {
+                    Some(why) => Verdict::Fail(Reason::Flaky(Flaky::Answer(why.clone()))),
+                    None => port.listed(&case.name, verdict),
+                };
+                (RowId::Case(case.name.clone()), verdict)
+            })
+            .collect();
         let generated = stream
             .generated_failure
             .or_else(|| repeat::changed(&changed[table..cases], Some(GENERATED_SEED)))
@@ -137,45 +140,30 @@ impl Job {
                     let faults: Vec<(usize, &str)> = (problems.iter().filter(|p| p.fault))
                         .map(|p| (p.index, p.text.as_str()))
                         .collect();
-                    let verdict =
-                        answers::generated(problems.len(), &faults, shrunk, after.as_ref());
+                    let verdict = answers::generated(problems.len(), &faults, shrunk);
                     port.listed(Kind::Generated.name(), verdict)
                 })
             });
         let kinds = [(Kind::Generated, generated), (Kind::Protocol, protocol)];
-        let kinds = kinds
-            .into_iter()
-            .filter_map(|(kind, v)| Some((RowId::Kind(kind), v?)));
-        verdicts.into_iter().chain(kinds).collect()
-    }
-
-    /// The table's verdicts by case name; the last one carries the fault
-    /// after the last answer when no generated scenario came after it.
-    fn judge_cases(
-        &self,
-        stream: &Stream,
-        replies: Vec<Reply>,
-        changed: &[Option<String>],
-        after: Option<&Fault>,
-    ) -> Run {
-        let verdicts = answers::answers(&self.suite.root, self.port.name(), &stream.table, replies);
-        let mut verdicts: Vec<Verdict> = (stream.table.iter().zip(verdicts))
-            .map(|(case, verdict)| self.port.listed(&case.name, verdict))
-            .collect();
-        // A changed answer fails whatever the known-failures list says:
-        // a flaky port is not a known failure.
-        for (verdict, changed) in verdicts.iter_mut().zip(changed) {
-            if let Some(why) = changed {
-                *verdict = Verdict::Fail(Reason::Flaky(Flaky::Answer(why.clone())));
+        run.extend(
+            kinds
+                .into_iter()
+                .filter_map(|(kind, v)| Some((RowId::Kind(kind), v?))),
+        );
+        // A fault after the last answer is the runner's: the generated
+        // trial carries it when it ran, else the last case's, else (the
+        // refusals alone in the stream) the protocol trial.
+        if let Some(fault) = after {
+            let carrier = match (stream.generated.is_empty(), stream.table.last()) {
+                (false, _) => RowId::Kind(Kind::Generated),
+                (true, Some(last)) => RowId::Case(last.name.clone()),
+                (true, None) => RowId::Kind(Kind::Protocol),
+            };
+            if let Some(own) = run.remove(&carrier) {
+                run.insert(carrier, answers::after_last_answer(fault, own));
             }
         }
-        if stream.generated.is_empty() {
-            if let (Some(why), Some(last)) = (after, verdicts.last_mut()) {
-                *last = after_last_answer(why, last);
-            }
-        }
-        let rows = stream.table.iter().map(|c| RowId::Case(c.name.clone()));
-        rows.zip(verdicts).collect()
+        run
     }
 
     /// The verdict of the language's trial `row`: the one place that says

@@ -379,7 +379,7 @@ pub fn name_problem(name: &str) -> Option<String> {
         Some(format!(
             "is {length} characters long, over the limit of {MAX_NAME_CHARS}: shorten it"
         ))
-    } else if crate::config::RESERVED_NAMES.contains(&name) {
+    } else if crate::config::reserved_names().contains(&name) {
         Some(format!(
             "{name:?} is reserved for a trial of each language: pick another name"
         ))
