@@ -99,12 +99,9 @@ impl Language {
     /// each from `root` within `deadline`; the language ready, with the
     /// program its probe printed (if any) in place of the probe's program.
     pub fn prepare(&self, root: &Path, deadline: Duration) -> Result<Language, NotReady> {
-        let command = |argv: &[String]| exec::Command {
-            label: format!("`{}`", argv.join(" ")),
-            argv: argv.to_vec(),
-            dir: root.to_path_buf(),
-            deadline,
-            keep: exec::KEEP,
+        let command = |argv: &[String]| {
+            let label = format!("`{}`", argv.join(" "));
+            exec::Command::new(label, argv.to_vec(), root, deadline)
         };
         let printed = match exec::run(&command(&self.probe), Stdin::Null) {
             Ok(output) if output.success() => output.stdout.text(),

@@ -254,11 +254,8 @@ fn probe<T: DeserializeOwned>(
     argv.push(format!("--user-data-dir={}", profile.display()));
     argv.push(format!("file://{}", page.display()));
     let command = exec::Command {
-        label: format!("Chromium ({name})"),
-        argv,
-        dir: dir.clone(),
-        deadline: TIMEOUT,
         keep: 16 * 1024 * 1024,
+        ..exec::Command::new(format!("Chromium ({name})"), argv, &dir, TIMEOUT)
     };
     let out = exec::run(&command, Stdin::Null).unwrap_or_else(|e| panic!("{name}: {e}"));
     let _ = std::fs::remove_dir_all(&profile);
@@ -563,11 +560,8 @@ fn checkers(program: &Path) {
         let mut argv = argv.map(str::to_owned).to_vec();
         argv.extend([&config, &path].map(|p| p.to_string_lossy().into_owned()));
         let command = exec::Command {
-            label: "html-validate".to_owned(),
-            argv,
-            dir: tools.clone(),
-            deadline: TIMEOUT,
             keep: 1024 * 1024,
+            ..exec::Command::new("html-validate", argv, &tools, TIMEOUT)
         };
         let output = exec::run(&command, Stdin::Null).unwrap_or_else(|e| panic!("{name}: {e}"));
         let printed = output.stdout.text() + &output.stderr.text();

@@ -141,12 +141,11 @@ fn start_ups(suite: &Suite, languages: &[&Language]) {
 
 /// A command from the repository root with a generous deadline.
 fn command(suite: &Suite, argv: &[&str]) -> exec::Command {
+    let owned = argv.iter().map(|s| (*s).to_owned()).collect();
+    let deadline = Duration::from_secs(1800);
     exec::Command {
-        label: argv.join(" "),
-        argv: argv.iter().map(|s| (*s).to_owned()).collect(),
-        dir: suite.root.clone(),
-        deadline: Duration::from_secs(1800),
         keep: 4096,
+        ..exec::Command::new(argv.join(" "), owned, &suite.root, deadline)
     }
 }
 

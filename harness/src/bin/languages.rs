@@ -115,13 +115,9 @@ fn lint(root: &std::path::Path, chosen: &[&Manifest]) -> ExitCode {
         for line in &m.lint {
             let line = m.shell(line, &target);
             println!("[{}] {line}", m.name);
-            let command = exec::Command {
-                label: format!("{}'s lint `{line}`", m.name),
-                argv: vec!["sh".into(), "-c".into(), line.clone()],
-                dir: root.to_path_buf(),
-                deadline,
-                keep: exec::KEEP,
-            };
+            let label = format!("{}'s lint `{line}`", m.name);
+            let argv = vec!["sh".into(), "-c".into(), line.clone()];
+            let command = exec::Command::new(label, argv, root, deadline);
             let failed = match exec::run(&command, Stdin::Null) {
                 Ok(output) => {
                     print!("{}", output.stdout.text());

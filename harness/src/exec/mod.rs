@@ -57,6 +57,26 @@ pub struct Command {
     pub keep: usize,
 }
 
+impl Command {
+    /// A command keeping [`KEEP`] bytes of each stream, the usual bound
+    /// (set `keep` after for another).
+    pub fn new(
+        label: impl Into<String>,
+        argv: Vec<String>,
+        dir: impl Into<PathBuf>,
+        deadline: Duration,
+    ) -> Self {
+        let (label, dir) = (label.into(), dir.into());
+        Command {
+            label,
+            argv,
+            dir,
+            deadline,
+            keep: KEEP,
+        }
+    }
+}
+
 /// What a child gets on stdin.
 #[derive(Debug, Clone)]
 pub enum Stdin {

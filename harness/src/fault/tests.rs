@@ -85,13 +85,7 @@ fn a_sessions_faults_name_paths_relative_to_the_root() {
     let root = crate::config::scratch_dir(&crate::repo_root(), "relative-faults");
     std::fs::create_dir_all(&root).unwrap();
     let session = |argv: Vec<String>| Session {
-        command: crate::exec::Command {
-            label: "the go runner".into(),
-            argv,
-            dir: root.clone(),
-            deadline: Duration::from_secs(10),
-            keep: crate::exec::KEEP,
-        },
+        command: crate::exec::Command::new("the go runner", argv, &root, Duration::from_secs(10)),
         log_dir: root.join("logs"),
     };
     let request = [Request {

@@ -45,12 +45,10 @@ impl Demo {
     pub fn command(&self, language: &Language, config: &Path, keep: usize) -> exec::Command {
         let mut argv = language.demo.clone();
         argv.push(config.to_string_lossy().into_owned());
+        let label = format!("the {} demo", language.name);
         exec::Command {
-            label: format!("the {} demo", language.name),
-            argv,
-            dir: self.root.clone(),
-            deadline: self.deadline,
             keep,
+            ..exec::Command::new(label, argv, &self.root, self.deadline)
         }
     }
 
@@ -164,11 +162,6 @@ impl Demo {
 /// The command of a language's unit tests (public for the floor, which
 /// starts the same commands).
 pub fn unit_command(language: &Language, root: &Path, deadline: Duration) -> exec::Command {
-    exec::Command {
-        label: format!("the {} unit tests", language.name),
-        argv: language.unit.clone(),
-        dir: root.to_path_buf(),
-        deadline,
-        keep: exec::KEEP,
-    }
+    let label = format!("the {} unit tests", language.name);
+    exec::Command::new(label, language.unit.clone(), root, deadline)
 }

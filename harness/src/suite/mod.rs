@@ -232,13 +232,12 @@ impl Suite {
     /// The runner session of a ready language.
     pub fn runner(&self, language: &Language) -> Session {
         Session {
-            command: exec::Command {
-                label: format!("the {} runner", language.name),
-                argv: language.runner.clone(),
-                dir: self.root.clone(),
-                deadline: self.settings.timeout,
-                keep: exec::KEEP,
-            },
+            command: exec::Command::new(
+                format!("the {} runner", language.name),
+                language.runner.clone(),
+                &self.root,
+                self.settings.timeout,
+            ),
             log_dir: config::work_dir(&self.root, &language.name),
         }
     }

@@ -49,12 +49,10 @@ impl Suite {
     }
 
     fn first_line_of(&self, argv: &[String]) -> String {
+        let label = format!("`{}`", argv.join(" "));
         let command = exec::Command {
-            label: format!("`{}`", argv.join(" ")),
-            argv: argv.to_vec(),
-            dir: self.root.clone(),
-            deadline: Duration::from_secs(30),
             keep: 4096,
+            ..exec::Command::new(label, argv.to_vec(), &self.root, Duration::from_secs(30))
         };
         match exec::run(&command, Stdin::Null) {
             Ok(output) if output.success() => output

@@ -87,14 +87,10 @@ pub fn fake(name: &str, fault: &str, case: &str) -> Language {
 /// A session of the fake runner with `fault` on `case` (`*`: every case),
 /// its logs in the fresh scratch folder `log_dir`.
 pub fn session(log_dir: &str, fault: &str, case: &str, deadline: Duration) -> Session {
+    let argv = vec![FAKE_RUNNER.into(), fault.into(), case.into()];
+    let label = format!("the fake-{fault} runner");
     Session {
-        command: exec::Command {
-            label: format!("the fake-{fault} runner"),
-            argv: vec![FAKE_RUNNER.into(), fault.into(), case.into()],
-            dir: parity::repo_root(),
-            deadline,
-            keep: exec::KEEP,
-        },
+        command: exec::Command::new(label, argv, parity::repo_root(), deadline),
         log_dir: scratch(log_dir),
     }
 }
