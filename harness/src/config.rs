@@ -210,10 +210,21 @@ fn number<T: FromStr + PartialOrd>(
 /// Cargo's target folder: `CARGO_TARGET_DIR` when set (relative to the
 /// root), else `target` under the root.
 pub fn target_dir(root: &Path) -> PathBuf {
-    match std::env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty()) {
-        Some(dir) => root.join(dir),
-        None => root.join("target"),
-    }
+    env_path(root, "CARGO_TARGET_DIR").unwrap_or_else(|| root.join("target"))
+}
+
+/// The path an environment variable names, from the root when relative;
+/// unset and empty alike mean none, as make passes an empty variable.
+pub fn env_path(root: &Path, variable: &str) -> Option<PathBuf> {
+    std::env::var_os(variable)
+        .filter(|p| !p.is_empty())
+        .map(|p| root.join(p))
+}
+
+/// The results file a run writes and `make known-failures` reads:
+/// `PARITY_RESULTS`, else `parity/results.json` in the target folder.
+pub fn results_file(root: &Path) -> PathBuf {
+    env_path(root, "PARITY_RESULTS").unwrap_or_else(|| target_dir(root).join("parity/results.json"))
 }
 
 /// Where the suite keeps what it builds and logs for a language.

@@ -89,16 +89,11 @@ struct Outputs {
 
 impl Outputs {
     fn from_env(root: &Path) -> Self {
-        let output = |variable: &str| {
-            std::env::var_os(variable)
-                .filter(|p| !p.is_empty())
-                .map(|p| root.join(p))
-        };
+        let output = |variable: &str| parity::config::env_path(root, variable);
         Outputs {
             junit: output("PARITY_JUNIT"),
             report: output("PARITY_REPORT"),
-            results: output("PARITY_RESULTS")
-                .unwrap_or_else(|| parity::config::target_dir(root).join("parity/results.json")),
+            results: parity::config::results_file(root),
             base: output("PARITY_BASE"),
         }
     }
@@ -131,8 +126,8 @@ impl Outputs {
         }
         written &= done(results.write(&self.results), "write the results file");
         page.base = base.map(|base| report::diff::compare(&base, &results));
-        if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
-            let path = parity::repo_root().join(path);
+        let summary_file = parity::config::env_path(&parity::repo_root(), "GITHUB_STEP_SUMMARY");
+        if let Some(path) = summary_file {
             let summary = report::markdown::summary(&page);
             let appended = parity::table::append_regular(&path, &summary, "a step summary");
             let what = format!("append the summary to {}", path.display());

@@ -517,10 +517,9 @@ fn a_real_run_page(program: &Path) {
 /// The pinned checkers (`harness/report-tools`), as `make report-tools`
 /// installs them: `PARITY_REPORT_TOOLS`, else `target/tools/report-tools`.
 fn report_tools() -> PathBuf {
-    match std::env::var_os("PARITY_REPORT_TOOLS").filter(|p| !p.is_empty()) {
-        Some(dir) => parity::repo_root().join(dir),
-        None => parity::repo_root().join("target/tools/report-tools"),
-    }
+    let root = parity::repo_root();
+    parity::config::env_path(&root, "PARITY_REPORT_TOOLS")
+        .unwrap_or_else(|| root.join("target/tools/report-tools"))
 }
 
 /// axe-core's violations on `html`, run in Chromium: a probe copy of the

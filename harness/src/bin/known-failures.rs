@@ -28,10 +28,7 @@ fn run() -> Result<(), String> {
     let root = parity::repo_root();
     let manifests = parity::toolchain::manifest::read_all(&root)?;
     parity::toolchain::manifest::named(&manifests, language)?;
-    let results_path = std::env::var_os("PARITY_RESULTS")
-        .filter(|p| !p.is_empty())
-        .map(|p| root.join(p))
-        .unwrap_or_else(|| parity::config::target_dir(&root).join("parity/results.json"));
+    let results_path = parity::config::results_file(&root);
     let results = Results::load(&results_path).map_err(|e| {
         if results_path.exists() {
             e
