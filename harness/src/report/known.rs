@@ -121,7 +121,7 @@ pub fn update(root: &Path, language: &str, results: &Results) -> Result<String, 
         )
     })?;
     let names: HashSet<&str> = table.iter().map(|c| c.name.as_str()).collect();
-    let existing = known_failures::load_unfinished(root, language, &names)?;
+    let existing = known_failures::load(root, language, &names, true)?;
     let (list, notes) = rewrite(results, language, &existing, &names);
     let relative = known_failures::path(language);
     let at = relative.display();

@@ -261,7 +261,7 @@ fn the_known_failure_lists_are_told_what_to_add_and_remove_and_rewritten() {
     std::fs::create_dir_all(root.join("runners/go")).unwrap();
     let path = root.join("runners/go/known-failures.json");
     std::fs::write(path, known::to_json(&list)).unwrap();
-    let err = known_failures::load(&root, "go", &names).unwrap_err();
+    let err = known_failures::load(&root, "go", &names, false).unwrap_err();
     assert!(
         err.contains("`lost_ack` still has the placeholder reason"),
         "{err}"
