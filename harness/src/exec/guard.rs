@@ -406,10 +406,12 @@ pub(super) struct Group(pub(super) Option<libc::pid_t>);
 impl Group {
     /// Kills the group, reaps its leader, unlists it and sweeps what it
     /// left behind: how every child ends.
-    pub(super) fn end(&self, handle: &duct::Handle) {
+    /// Once only: after it, the leader's pid is reaped and may be reused,
+    /// so a second kill (a drop after `end`) could signal a stranger.
+    pub(super) fn end(&mut self, handle: &duct::Handle) {
         self.kill();
         let _ = handle.wait();
-        if let Some(pid) = self.0 {
+        if let Some(pid) = self.0.take() {
             registry().live.remove(&pid);
             sweep();
         }

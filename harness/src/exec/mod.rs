@@ -123,7 +123,7 @@ pub fn describe_status(status: Option<ExitStatus>) -> String {
 
 /// Runs `command` to its end or its deadline, whichever comes first.
 pub fn run(command: &Command, stdin: Stdin) -> std::io::Result<Output> {
-    let (handle, group, stdout, stderr) = start(command, stdin)?;
+    let (handle, mut group, stdout, stderr) = start(command, stdin)?;
     let stdout = capture(stdout, command.keep);
     let stderr = capture(stderr, command.keep);
     let status = handle
