@@ -321,18 +321,27 @@ mod tests {
                 r#"{"name":"c","error":"a","x":1}"#.to_owned(),
                 "an `error` answer has an extra field `x`",
             ),
-            // Every repeated key is refused, never read as its last value.
+            // Every repeated key is refused, never read as its last value,
+            // even when both values are the same.
+            (
+                format!(r#"{{"name":"c",{answer}}}"#),
+                "repeated key \"name\" in one object at line 1 column ",
+            ),
             (
                 format!(r#"{{"name":"d",{answer}}}"#),
-                "repeated key \"name\" in one object",
+                "repeated key \"name\" in one object at line 1 column ",
             ),
             (
                 r#"{"name":"c","error":"a","error":"b"}"#.to_owned(),
-                "repeated key \"error\" in one object",
+                "repeated key \"error\" in one object at line 1 column ",
+            ),
+            (
+                format!(r#"{{"sent":[[1]],{answer}}}"#),
+                "repeated key \"sent\" in one object at line 1 column ",
             ),
             (
                 format!(r#"{{{answer},"duplicates":1}}"#),
-                "repeated key \"duplicates\"",
+                "repeated key \"duplicates\" in one object at line 1 column ",
             ),
         ] {
             match parse(&line) {
