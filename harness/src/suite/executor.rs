@@ -109,7 +109,6 @@ impl Demo {
         let write = |name: String, text: Option<&str>| -> std::io::Result<PathBuf> {
             let path = dir.join(name);
             let file = self.root.join(&path);
-            std::fs::create_dir_all(self.root.join(&dir))?;
             match text {
                 Some(text) => crate::atomic::write(&file, text.as_bytes())?,
                 None => match std::fs::remove_file(file) {
@@ -120,6 +119,7 @@ impl Demo {
             Ok(path)
         };
         let written = || -> std::io::Result<Fixtures> {
+            std::fs::create_dir_all(self.root.join(&dir))?;
             let mut bad = Vec::new();
             for (number, (text, key)) in BAD_CONFIGS.into_iter().enumerate() {
                 let path = write(format!("bad-{}.json", number + 1), text)?;
