@@ -122,9 +122,10 @@ impl Session {
         }
     }
 
-    /// `text` (what the runner printed, its command line) with the paths
+    /// `text` (the runner's stderr tail, its command line) with the paths
     /// under the folder it starts in shown relative to it, as every
-    /// message shows them, made so here where the fault is made.
+    /// message shows them, made so here where the fault is made. A stdout
+    /// line is quoted as printed: it is the protocol's evidence.
     fn shown(&self, text: &str) -> String {
         text.replace(&format!("{}/", self.command.dir.display()), "")
     }
