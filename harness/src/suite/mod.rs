@@ -143,7 +143,7 @@ impl Suite {
         let names: HashSet<&str> = cases.iter().map(|c| c.name.as_str()).collect();
         let target = config::target_dir(root);
         let mut ports = Vec::new();
-        for manifest in manifest::read_all(root).map_err(|e| e.to_string())? {
+        for manifest in manifest::read_all(root)? {
             ports.push(Arc::new(Port {
                 language: manifest.language(&target),
                 known: known_failures::load(root, &manifest.name, &names, false)?,
