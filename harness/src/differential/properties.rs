@@ -2,8 +2,9 @@
 //! bug in the reference is caught too. Checked on every language's answer to
 //! every generated scenario (and on the reference's own outcome).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 
+use crate::judge::compare::compare;
 use crate::table::{Failure, Outcome, Scenario};
 
 /// `Err` names the first property the outcome breaks.
@@ -55,38 +56,26 @@ fn check_sent(case: &Scenario, outcome: &Outcome) -> Result<HashSet<usize>, Stri
             if !sent.insert(i) {
                 return Err(format!("id {id} was sent twice (again in pass {pass})"));
             }
-            check_sendable(case, &sent, pass, i)?;
+            // Written by then, and sent after every earlier row of its aggregate.
+            let row = &case.messages[i];
+            if pass as u64 <= row.written_after_pass {
+                return Err(format!(
+                    "pass {pass} sent id {id}, which is only written after pass {}",
+                    row.written_after_pass
+                ));
+            }
+            let unsent =
+                |j: &usize| case.messages[*j].aggregate == row.aggregate && !sent.contains(j);
+            if let Some(earlier) = (0..i).find(unsent) {
+                return Err(format!(
+                    "pass {pass} sent id {id} while the earlier id {} of {} was unsent: \
+                     an event overtook an earlier one of its aggregate",
+                    case.messages[earlier].id, row.aggregate
+                ));
+            }
         }
     }
     Ok(sent)
-}
-
-/// Whether row `i`, just sent in `pass`, was written by then and sent after
-/// every earlier row of its aggregate (`sent` already holds it).
-fn check_sendable(
-    case: &Scenario,
-    sent: &HashSet<usize>,
-    pass: usize,
-    i: usize,
-) -> Result<(), String> {
-    let id = case.messages[i].id;
-    let written = case.messages[i].written_after_pass;
-    if pass as u64 <= written {
-        return Err(format!(
-            "pass {pass} sent id {id}, which is only written after pass {written}"
-        ));
-    }
-    let aggregate = &case.messages[i].aggregate;
-    if let Some(earlier) =
-        (0..i).find(|&j| case.messages[j].aggregate == *aggregate && !sent.contains(&j))
-    {
-        return Err(format!(
-            "pass {pass} sent id {id} while the earlier id {} of {aggregate} was unsent: \
-             an event overtook an earlier one of its aggregate",
-            case.messages[earlier].id
-        ));
-    }
-    Ok(())
 }
 
 /// The journal: each entry a message of the table, done once, in insertion
@@ -149,23 +138,21 @@ fn check_duplicates(case: &Scenario, outcome: &Outcome) -> Result<(), String> {
 /// a batch at a time, in id order.
 fn check_oldest_first(case: &Scenario, outcome: &Outcome) -> Result<(), String> {
     let batch = usize::try_from(case.batch_size).unwrap_or(usize::MAX);
-    let mut waiting: std::collections::VecDeque<u64> = std::collections::VecDeque::new();
+    let mut waiting: VecDeque<u64> = VecDeque::new();
     let mut rows = case.messages.iter().peekable();
-    let mut expected: Vec<Vec<u64>> = Vec::new();
+    // The outcome as it must be: its own journal and duplicates, these lists.
+    let mut expected = outcome.clone();
+    expected.sent.clear();
     for pass in 0..outcome.sent.len() as u64 {
         while let Some(row) = rows.next_if(|row| row.written_after_pass <= pass) {
             waiting.push_back(row.id);
         }
         let take = batch.min(waiting.len());
-        expected.push(waiting.drain(..take).collect());
+        expected.sent.push(waiting.drain(..take).collect());
     }
-    if outcome.sent != expected {
-        return Err(format!(
-            "with no failures, each pass must send the oldest rows written so far, {batch} per pass: \
-             expected {expected:?}"
-        ));
-    }
-    Ok(())
+    compare(&expected, outcome).map_err(|report| {
+        format!("with no failures, each pass must send the oldest rows written so far, {batch} per pass:\n{report}")
+    })
 }
 
 #[cfg(test)]
