@@ -7,9 +7,9 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 
 use super::generate::{draw, MAX_ROWS};
-use super::{case_pair, cases_up_to, check_all, judge_pair, properties, Problem};
+use super::{case_pair, cases_up_to, check_all, properties, Problem};
 use crate::oracle;
-use crate::protocol::{Reply, Request};
+use crate::protocol::Request;
 use crate::session::Runner;
 use crate::table::{layout, Case, Scenario};
 
@@ -50,12 +50,8 @@ pub struct Finding {
 /// until no smaller one fails.
 pub fn shrink(runner: &dyn Runner, seed: u64, index: usize, problem: String) -> Finding {
     let faulted = Cell::new(false);
-    let (mut scenario, mut shrunk_problem) = shrink_tree(
-        runner,
-        &faulted,
-        nth(seed, index, MAX_ROWS),
-        problem.clone(),
-    );
+    let tree = nth(seed, index, MAX_ROWS);
+    let (mut scenario, mut shrunk_problem) = shrink_tree(runner, &faulted, tree, problem.clone());
     let mut round = 0u64;
     while !faulted.get() && !scenario.messages.is_empty() {
         round += 1;
@@ -64,20 +60,11 @@ pub fn shrink(runner: &dyn Runner, seed: u64, index: usize, problem: String) -> 
         let Ok(candidates) = cases_up_to(round_seed, SMALLER_DRAWS, smaller) else {
             break;
         };
-        let checked = check_all(runner, &candidates, &Request::cases(&candidates));
-        // A runner fault is not the failure being shrunk: give up rather
-        // than restart a faulty runner again and again.
-        match checked.problems.into_iter().next() {
-            Some(Problem {
-                index: i,
-                text,
-                fault: false,
-            }) if checked.runner_fault.is_none() => {
-                let tree = nth(round_seed, i, smaller);
-                (scenario, shrunk_problem) = shrink_tree(runner, &faulted, tree, text);
-            }
-            _ => break,
-        }
+        let Some(wrong) = first_wrong(runner, &faulted, &candidates) else {
+            break;
+        };
+        let tree = nth(round_seed, wrong.index, smaller);
+        (scenario, shrunk_problem) = shrink_tree(runner, &faulted, tree, wrong.text);
     }
     let expect = oracle::try_expect(&scenario).unwrap_or_default();
     let reference_broken = properties::check(&scenario, &expect).err();
@@ -129,18 +116,9 @@ fn shrink_tree(
         let Ok(pair) = case_pair(&scenario, 0, 0) else {
             return Ok(());
         };
-        let answers = runner.run_all(&Request::cases(&pair));
-        match answers.replies.as_slice() {
-            [a, b]
-                if answers.after.is_none()
-                    && ![a, b].iter().any(|r| matches!(r, Reply::Fault(_))) =>
-            {
-                judge_pair(&pair[0], [a, b]).map_err(TestCaseError::fail)
-            }
-            _ => {
-                faulted.set(true);
-                Ok(())
-            }
+        match first_wrong(runner, faulted, &pair) {
+            Some(wrong) => Err(TestCaseError::fail(wrong.text)),
+            None => Ok(()),
         }
     };
     let original = tree.current();
@@ -152,6 +130,20 @@ fn shrink_tree(
         Err(TestError::Fail(why, smallest)) => (smallest, why.message().to_owned()),
         _ => (original, problem),
     }
+}
+
+/// The first scenario of `cases` (pairs, as [`cases_up_to`] makes them)
+/// that `runner` gets wrong. A runner fault is not the failure being
+/// shrunk: it sets `faulted` and gives `None`, so the runner is not started
+/// again and again.
+fn first_wrong(runner: &dyn Runner, faulted: &Cell<bool>, cases: &[Case]) -> Option<Problem> {
+    let checked = check_all(runner, cases, &Request::cases(cases));
+    let first = checked.problems.into_iter().next();
+    if checked.runner_fault.is_some() || first.as_ref().is_some_and(|p| p.fault) {
+        faulted.set(true);
+        return None;
+    }
+    first
 }
 
 fn first_line(text: &str) -> &str {
