@@ -12,7 +12,8 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use clap::builder::NonEmptyStringValueParser;
+use clap::builder::{ArgPredicate, NonEmptyStringValueParser};
+use clap::value_parser;
 use parity::differential::{self, Checked, Finding};
 use parity::protocol::Request;
 use parity::session::Session;
@@ -28,14 +29,19 @@ struct Options {
     /// The run's seed: the same seed draws the same scenarios.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
-    /// How many scenarios to check.
-    #[arg(long, value_name = "N")]
+    /// How many scenarios to check (20,000 unless --seconds is given).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "20000",
+        default_value_if("seconds", ArgPredicate::IsPresent, None)
+    )]
     count: Option<u64>,
     /// How many seconds to check for.
     #[arg(long, value_name = "S")]
     seconds: Option<u64>,
     /// Scenarios drawn and sent at once.
-    #[arg(long, value_name = "N", default_value_t = 4000)]
+    #[arg(long, value_name = "N", default_value_t = 4000, value_parser = value_parser!(u64).range(1..))]
     batch: u64,
     /// Append the shrunk failures the reference gets right to
     /// cases/regressions.json.
@@ -47,12 +53,7 @@ struct Options {
 }
 
 fn main() -> ExitCode {
-    let mut options = <Options as clap::Parser>::parse();
-    options.batch = options.batch.max(1);
-    if options.count.is_none() && options.seconds.is_none() {
-        options.count = Some(20_000);
-    }
-    run(&options).unwrap_or_else(|e| {
+    run(&clap::Parser::parse()).unwrap_or_else(|e| {
         eprintln!("fuzz: {e}");
         ExitCode::FAILURE
     })
@@ -93,7 +94,7 @@ fn run(options: &Options) -> Result<ExitCode, String> {
     );
 
     let started = Instant::now();
-    let tally = fuzz(options, started, &mut lanes)?;
+    let (done, failed) = fuzz(options, started, &mut lanes)?;
     for lane in &lanes {
         if let Some(finding) = &lane.finding {
             println!("{}", finding.report(&lane.name));
@@ -112,7 +113,19 @@ fn run(options: &Options) -> Result<ExitCode, String> {
             &suite.cases,
         )?;
     }
-    print_summary(&tally, &lanes, options.seed, started);
+    // The summary line on stdout, the one `make bench` keeps.
+    let elapsed = started.elapsed().as_secs_f64();
+    let faults = match lanes.iter().filter(|l| l.fault.is_some()).count() {
+        0 => String::new(),
+        n => format!(", {n} runner(s) faulted"),
+    };
+    println!(
+        "fuzz: {done} scenarios cross-checked in {} languages in {elapsed:.1} s ({:.0}/s, seed {}): {} passed, {failed} failed{faults}",
+        lanes.len(),
+        done as f64 / elapsed,
+        options.seed,
+        done - failed
+    );
     let clean = lanes
         .iter()
         .all(|l| l.finding.is_none() && l.fault.is_none());
@@ -137,11 +150,10 @@ impl Options {
     fn draw(&self, number: u64, size: usize) -> Result<Batch, String> {
         let seed = self.seed.wrapping_add(number.wrapping_mul(1_000_000_007));
         let cases = differential::cases(seed, size)?;
-        let requests = Request::cases(&cases);
         Ok(Batch {
             seed,
+            requests: Request::cases(&cases),
             cases,
-            requests,
         })
     }
 
@@ -156,40 +168,43 @@ impl Options {
     }
 }
 
-/// The scenarios checked so far and how many of them some language failed
-/// (each counted once), for the progress and summary lines.
-#[derive(Default)]
-struct Tally {
-    done: u64,
-    failed: u64,
-}
-
-/// The batch loop: each batch checked by every runner at once while the
-/// next is drawn, then recorded, until the options say stop.
-fn fuzz(options: &Options, started: Instant, lanes: &mut [Lane]) -> Result<Tally, String> {
+/// The batch loop: each batch checked by every runner not yet faulted, each
+/// in its own thread, while the next is drawn in another; then recorded,
+/// until the options say stop. Returns the scenarios checked and how many
+/// of them some language failed (each counted once).
+fn fuzz(options: &Options, started: Instant, lanes: &mut [Lane]) -> Result<(u64, u64), String> {
     let progress_in_place = std::io::stderr().is_terminal();
-    let mut tally = Tally::default();
-    let mut next = Some(options.draw(0, options.size(0, started)));
-    let mut number = 0;
-    while let Some(batch) = next.take() {
+    let (mut done, mut failed) = (0, 0);
+    let mut next = options.draw(0, options.size(0, started));
+    for number in 1.. {
         // Any message goes past the progress line.
-        let batch = batch.inspect_err(|_| eprintln!())?;
+        let batch = next.inspect_err(|_| eprintln!())?;
         if batch.cases.is_empty() {
             break;
         }
-        number += 1;
-        let size = batch.cases.len() / 2;
-        let upcoming = options.size(tally.done + size as u64, started);
-        let ahead = (upcoming > 0).then_some(|| options.draw(number, upcoming));
+        done += batch.cases.len() as u64 / 2;
+        let upcoming = options.size(done, started);
         let checked;
-        (checked, next) = check_batch(lanes, &batch, ahead);
-        tally.failed += record(lanes, checked, batch.seed);
-        tally.done += size as u64;
-        let rate = tally.done as f64 / started.elapsed().as_secs_f64();
-        let line = format!(
-            "{} scenarios, {rate:.0}/s, {} failed",
-            tally.done, tally.failed
-        );
+        let (cases, requests) = (&batch.cases, &batch.requests);
+        (checked, next) = std::thread::scope(|scope| {
+            let drawing = scope.spawn(|| options.draw(number, upcoming));
+            let checking: Vec<_> = (lanes.iter())
+                .map(|lane| {
+                    scope.spawn(move || match lane.fault {
+                        Some(_) => Checked::default(),
+                        None => differential::check_all(&lane.runner, cases, requests),
+                    })
+                })
+                .collect();
+            let checked = (checking.into_iter())
+                .map(|h| h.join().expect("a checking thread does not panic"))
+                .collect();
+            let drawn = drawing.join().expect("the drawing thread does not panic");
+            (checked, drawn)
+        });
+        failed += record(lanes, checked, batch.seed);
+        let rate = done as f64 / started.elapsed().as_secs_f64();
+        let line = format!("{done} scenarios, {rate:.0}/s, {failed} failed");
         if progress_in_place {
             eprint!("\r  {line}   ");
         } else {
@@ -200,33 +215,7 @@ fn fuzz(options: &Options, started: Instant, lanes: &mut [Lane]) -> Result<Tally
     if progress_in_place {
         eprintln!();
     }
-    Ok(tally)
-}
-
-/// Runs one batch through every runner not yet faulted, each in its own
-/// thread, while `ahead` (if any) draws the next batch in another.
-fn check_batch(
-    lanes: &[Lane],
-    batch: &Batch,
-    ahead: Option<impl FnOnce() -> Result<Batch, String> + Send>,
-) -> (Vec<Checked>, Option<Result<Batch, String>>) {
-    std::thread::scope(|scope| {
-        let drawing = ahead.map(|draw| scope.spawn(draw));
-        let handles: Vec<_> = lanes
-            .iter()
-            .map(|lane| {
-                scope.spawn(move || match lane.fault {
-                    Some(_) => Checked::default(),
-                    None => differential::check_all(&lane.runner, &batch.cases, &batch.requests),
-                })
-            })
-            .collect();
-        let checked = (handles.into_iter())
-            .map(|h| h.join().expect("a checking thread does not panic"))
-            .collect();
-        let drawn = drawing.map(|h| h.join().expect("the drawing thread does not panic"));
-        (checked, drawn)
-    })
+    Ok((done, failed))
 }
 
 /// Adds one batch's results (drawn under `seed`) to the lanes: each
@@ -265,26 +254,8 @@ fn record(lanes: &mut [Lane], checked: Vec<Checked>, seed: u64) -> u64 {
     bad.len() as u64
 }
 
-/// The summary line on stdout, the one `make bench` keeps.
-fn print_summary(tally: &Tally, lanes: &[Lane], seed: u64, started: Instant) {
-    let Tally { done, failed } = *tally;
-    let elapsed = started.elapsed().as_secs_f64();
-    let runner_faults = lanes.iter().filter(|l| l.fault.is_some()).count();
-    let faults = if runner_faults == 0 {
-        String::new()
-    } else {
-        format!(", {runner_faults} runner(s) faulted")
-    };
-    println!(
-        "fuzz: {done} scenarios cross-checked in {} languages in {elapsed:.1} s ({:.0}/s, seed {seed}): {} passed, {failed} failed{faults}",
-        lanes.len(),
-        done as f64 / elapsed,
-        done - failed
-    );
-}
-
 /// Appends the shrunk cases whose `expect` the reference can be trusted for,
-/// leaving the rest of the file as it is. A name already in the table (in
+/// leaving the rest of the file as it is (not made at all when none is). A name already in the table (in
 /// any case file: a saved case may have been moved to another) is not
 /// saved again, or the table would then be refused for a repeated name.
 fn save(path: &std::path::Path, lanes: &[Lane], table: &[Case]) -> Result<(), String> {
@@ -296,10 +267,6 @@ fn save(path: &std::path::Path, lanes: &[Lane], table: &[Case]) -> Result<(), St
     for (_, finding) in broken {
         let name = &finding.shrunk.name;
         eprintln!("fuzz: not saving {name}: the reference is wrong there too");
-    }
-    if trusted.is_empty() {
-        // Nothing to add: the file is left as it is (or not made at all).
-        return Ok(());
     }
     let draft = |finding: &Finding| Draft {
         case: finding.shrunk.clone(),
