@@ -49,22 +49,24 @@ struct Options {
 
 fn main() -> ExitCode {
     let Options { runs } = clap::Parser::parse();
-    let jobs = match jobs() {
-        Ok(jobs) => jobs,
-        Err(why) => {
-            eprintln!("floor: {why}");
-            return ExitCode::FAILURE;
+    let timed = jobs().and_then(|jobs| {
+        for _ in 0..runs {
+            let started = Instant::now();
+            let problems = run(&jobs);
+            let elapsed = started.elapsed();
+            if !problems.is_empty() {
+                return Err(format!(
+                    "the work was not done:\n  {}",
+                    problems.join("\n  ")
+                ));
+            }
+            println!("{:.3}", elapsed.as_secs_f64());
         }
-    };
-    for _ in 0..runs {
-        let started = Instant::now();
-        let problems = run(&jobs);
-        let elapsed = started.elapsed();
-        if !problems.is_empty() {
-            eprintln!("floor: the work was not done:\n  {}", problems.join("\n  "));
-            return ExitCode::FAILURE;
-        }
-        println!("{:.3}", elapsed.as_secs_f64());
+        Ok(())
+    });
+    if let Err(why) = timed {
+        eprintln!("floor: {why}");
+        return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
 }
@@ -117,40 +119,32 @@ fn run(jobs: &[Job]) -> Vec<String> {
         let running: Vec<_> = (jobs.iter())
             .map(|job| scope.spawn(|| start_and_wait(job)))
             .collect();
-        running
-            .into_iter()
-            .filter_map(|thread| {
-                thread
-                    .join()
-                    .unwrap_or_else(|_| Some("a thread panicked".into()))
-            })
+        let panicked = || Err("a thread panicked".to_owned());
+        (running.into_iter())
+            .filter_map(|thread| thread.join().unwrap_or_else(|_| panicked()).err())
             .collect()
     })
 }
 
 /// Runs a job through [`exec::run`], as the harness runs it (its own
-/// group, a deadline, bounded output), and says what went wrong, if any.
-fn start_and_wait(job: &Job) -> Option<String> {
+/// group, a deadline, bounded output); `Err` says what went wrong.
+fn start_and_wait(job: &Job) -> Result<(), String> {
     let shown = job.command.argv.join(" ");
     let started = Instant::now();
     let output = exec::run(&job.command, job.stdin.clone());
     if std::env::var_os("FLOOR_VERBOSE").is_some() {
         eprintln!("{:>7.3} s  {shown}", started.elapsed().as_secs_f64());
     }
-    let output = match output {
-        Ok(output) => output,
-        Err(e) => return Some(format!("`{shown}` could not start: {e}")),
-    };
+    let output = output.map_err(|e| format!("`{shown}` could not start: {e}"))?;
     let code = output.status.and_then(|s| s.code());
     if code != Some(job.code) {
-        return Some(format!("`{shown}` exited {code:?}, not {}", job.code));
+        return Err(format!("`{shown}` exited {code:?}, not {}", job.code));
     }
-    let Some(stdout) = output.stdout.whole() else {
-        return Some(format!("`{shown}` printed more than {KEEP} bytes"));
-    };
+    let cut = || format!("`{shown}` printed more than {KEEP} bytes");
+    let stdout = output.stdout.whole().ok_or_else(cut)?;
     let lines = stdout.iter().filter(|&&b| b == b'\n').count();
     match job.lines {
-        Some(want) if want != lines => Some(format!("`{shown}` printed {lines} lines, not {want}")),
-        _ => None,
+        Some(want) if want != lines => Err(format!("`{shown}` printed {lines} lines, not {want}")),
+        _ => Ok(()),
     }
 }
