@@ -19,21 +19,10 @@ use parity::toolchain::Language;
 
 /// Runs of warm `make test` and of the floor, interleaved.
 const SIDE_BY_SIDE: usize = 7;
-/// The kinds of trial a language has (the harness's [`Kind`]s); `cases` is
-/// every case of the table.
-fn kinds() -> Vec<&'static str> {
-    std::iter::once("cases")
-        .chain(Kind::ALL.map(Kind::name))
-        .collect()
-}
 
 fn main() -> ExitCode {
-    let suite = match Suite::from_env() {
-        Ok(suite) => suite,
-        Err(e) => {
-            eprintln!("bench: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Ok(suite) = Suite::from_env().inspect_err(|e| eprintln!("bench: {e}")) else {
+        return ExitCode::FAILURE;
     };
     // A bench measures what it can: any language not ready is skipped,
     // strict or not (so this cannot fail).
@@ -95,7 +84,9 @@ fn trial_costs(suite: &Suite, languages: &[&Language]) {
     let empty = median_of(3, &make_test(suite, &["T=no-trial-has-this-name"])).cpu;
     println!("  (an empty selection: CPU {:.2} s)", empty.as_secs_f64());
     print!("  {:<12}", "language");
-    for kind in kinds() {
+    // The columns: `cases` is every case of the table, then the harness's
+    // other [`Kind`]s of trial.
+    for kind in std::iter::once("cases").chain(Kind::ALL.map(Kind::name)) {
         print!(" {kind:>11}");
     }
     println!(" {:>11}", "T=language");
@@ -107,22 +98,20 @@ fn trial_costs(suite: &Suite, languages: &[&Language]) {
 /// One language's row of [`trial_costs`].
 fn trial_row(suite: &Suite, language: &Language, empty: Duration) {
     print!("  {:<12}", language.name);
-    for kind in kinds() {
-        let (filter, args) = match kind {
-            "cases" => (
-                format!("T={PREFIX}/{}/", language.name),
-                format!("ARGS={}", Kind::skip_all().join(" ")),
-            ),
-            _ => (
-                format!("T={}", trial_name(&language.name, kind)),
-                "ARGS=--exact".to_owned(),
-            ),
-        };
-        let run = make_test(suite, &[&filter, &args]);
-        let cost = median_of(3, &run).cpu;
+    let every_case = format!("T={PREFIX}/{}/", language.name);
+    let cases = [
+        every_case.clone(),
+        format!("ARGS={}", Kind::skip_all().join(" ")),
+    ];
+    let kinds = (Kind::ALL).map(|kind| {
+        let trial = trial_name(&language.name, kind.name());
+        [format!("T={trial}"), "ARGS=--exact".to_owned()]
+    });
+    for [filter, args] in std::iter::once(cases).chain(kinds) {
+        let cost = median_of(3, &make_test(suite, &[&filter, &args])).cpu;
         print!(" {:>11.2}", cost.saturating_sub(empty).as_secs_f64());
     }
-    let whole = make_test(suite, &[&format!("T={PREFIX}/{}/", language.name)]);
+    let whole = make_test(suite, &[&every_case]);
     println!(" {:>11.2}", median_of(3, &whole).wall.as_secs_f64());
 }
 
