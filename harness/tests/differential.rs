@@ -6,8 +6,7 @@ use parity::differential::{cases, check_all, shrink, Checked};
 use parity::fault::{After, FaultKind};
 use parity::in_process::Reference;
 use parity::protocol::Request;
-use parity::session::Session;
-use parity::table::Case;
+use parity::session::{Runner, Session};
 
 mod common;
 
@@ -17,28 +16,23 @@ fn runner(fault: &str) -> Session {
     common::session(&log_dir, fault, "*", Duration::from_secs(10))
 }
 
-fn scenarios(seed: u64) -> (Vec<Case>, Vec<Request>) {
+/// What `runner` gets wrong in 500 scenarios of `seed`.
+fn checked(runner: &dyn Runner, seed: u64) -> Checked {
     let cases = cases(seed, 500).expect("the reference runs every scenario");
-    let requests = Request::cases(&cases);
-    (cases, requests)
+    check_all(runner, &cases, &Request::cases(&cases))
 }
 
 #[test]
 fn a_correct_runner_agrees_on_every_scenario() {
-    let (cases, requests) = scenarios(99);
-    assert_eq!(
-        check_all(&runner("none"), &cases, &requests),
-        Checked::default()
-    );
-    assert_eq!(check_all(&Reference, &cases, &requests), Checked::default());
+    assert_eq!(checked(&runner("none"), 99), Checked::default());
+    assert_eq!(checked(&Reference, 99), Checked::default());
 }
 
 #[test]
 fn a_relay_that_does_not_block_is_found_and_shrunk_to_at_most_three_messages() {
     let seed = 1;
     let buggy = runner("no-block");
-    let (cases, requests) = scenarios(seed);
-    let checked = check_all(&buggy, &cases, &requests);
+    let checked = checked(&buggy, seed);
     let problem = checked
         .problems
         .first()
@@ -47,13 +41,9 @@ fn a_relay_that_does_not_block_is_found_and_shrunk_to_at_most_three_messages() {
     assert!(!problem.fault, "a wrong result, not a fault: {problem:?}");
     assert_eq!(checked.runner_fault, None);
     let finding = shrink(&buggy, seed, problem.index, problem.text);
-    assert!(
-        finding.shrunk.scenario.messages.len() <= 3,
-        "{}",
-        finding.report("fake")
-    );
-    assert_eq!(finding.reference_broken, None);
     let report = finding.report("fake");
+    assert!(finding.shrunk.scenario.messages.len() <= 3, "{report}");
+    assert_eq!(finding.reference_broken, None);
     assert!(report.contains("As a ready case"), "{report}");
     assert!(report.contains("\"name\": \"regression_s1_"), "{report}");
     println!("{report}");
@@ -79,8 +69,7 @@ fn the_shrinker_gives_up_on_a_runner_that_cannot_start() {
 
 #[test]
 fn a_fault_after_the_last_answer_is_the_runners_not_a_scenarios() {
-    let (cases, requests) = scenarios(6);
-    let checked = check_all(&runner("exit-after"), &cases, &requests);
+    let checked = checked(&runner("exit-after"), 6);
     assert_eq!(
         checked.problems,
         Vec::new(),
