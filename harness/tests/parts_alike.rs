@@ -73,13 +73,10 @@ fn first_sentence(language: &str, name: &str, doc: &str) -> String {
             .into_owned();
     }
     let end = text.find(". ").map_or(text.len(), |at| at + 1);
-    let mut sentence = text[..end].to_lowercase();
-    for markup in [
-        "{@code ", "{@link ", "}", "`", "[", "]", "()", "$", "_", "self.", "this.",
-    ] {
-        sentence = sentence.replace(markup, "");
-    }
-    sentence.split_whitespace().collect::<Vec<_>>().join(" ")
+    let sentence = text[..end].to_lowercase();
+    let markup = Regex::new(r"\{@code |\{@link |[}`\[\]$_]|\(\)|self\.|this\.").unwrap();
+    let words = markup.replace_all(&sentence, "");
+    words.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// A part's documented types and methods, constructors aside, in file
