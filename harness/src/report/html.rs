@@ -56,10 +56,8 @@ fn summary(out: &mut String, matrix: &Matrix) {
             0 => String::new(),
             n => format!(", {n} not selected"),
         };
-        let (name, bad) = (
-            escape(language),
-            if failed > 0 { " class=\"bad\"" } else { "" },
-        );
+        let name = escape(language);
+        let bad = if failed > 0 { " class=\"bad\"" } else { "" };
         let _ = write!(
             out,
             "<li data-summary=\"{name}\" data-passed=\"{passed}\" data-failed=\"{failed}\" \
