@@ -113,12 +113,7 @@ pub fn arguments(args: &libtest_mimic::Arguments) -> String {
     let mut words: Vec<String> = args.filter.iter().cloned().collect();
     words.extend(args.skip.iter().map(|skip| format!("--skip {skip}")));
     let flags = [(args.exact, "--exact"), (args.ignored, "--ignored")];
-    words.extend(
-        flags
-            .iter()
-            .filter(|(on, _)| *on)
-            .map(|(_, f)| f.to_string()),
-    );
+    words.extend(flags.into_iter().filter(|f| f.0).map(|f| f.1.to_owned()));
     words.join(" ")
 }
 
@@ -133,6 +128,10 @@ pub struct Settings {
     pub build_timeout: Duration,
     /// `PARITY_STRICT=1`: a missing toolchain is a failure.
     pub strict: bool,
+    /// `PARITY_REPEAT` (`make test REPEAT=N`): how many times each selected
+    /// trial runs, default 1; more than once, a trial whose verdict or
+    /// answer changes between runs fails.
+    pub repeat: usize,
 }
 
 impl Default for Settings {
@@ -142,13 +141,15 @@ impl Default for Settings {
             timeout: Duration::from_secs(10),
             build_timeout: Duration::from_secs(600),
             strict: false,
+            repeat: 1,
         }
     }
 }
 
 impl Settings {
-    /// Reads `PARITY_CASES`, `PARITY_TIMEOUT`, `PARITY_BUILD_TIMEOUT` and
-    /// `PARITY_STRICT`; a value that makes no sense is an error naming it.
+    /// Reads `PARITY_CASES`, `PARITY_TIMEOUT`, `PARITY_BUILD_TIMEOUT`,
+    /// `PARITY_STRICT` and `PARITY_REPEAT`; a value that makes no sense is
+    /// an error naming it.
     pub fn from_env() -> Result<Self, String> {
         let defaults = Settings::default();
         let extra_cases = std::env::var_os("PARITY_CASES")
@@ -158,37 +159,23 @@ impl Settings {
                     .collect()
             })
             .unwrap_or_default();
-        let strict = match std::env::var("PARITY_STRICT").as_deref() {
-            Err(_) | Ok("") | Ok("0") => false,
-            Ok("1") => true,
-            Ok(other) => return Err(format!("PARITY_STRICT={other:?}: use 1 (strict) or 0")),
-        };
-        let (low, high) = SECONDS.into_inner();
-        let wanted = format!("give a number of seconds from {low} to {high} (a day)");
+        // Under 10 ms no runner starts, over a day is a typo: both would
+        // make the run say something untrue (every case a timeout, or a
+        // hang that never ends).
         let seconds = |variable, default| {
-            let seconds = number(variable, SECONDS, &wanted)?;
+            let wanted = "give a number of seconds from 0.01 to 86400 (a day)";
+            let seconds = number(variable, 0.01..=86_400.0, wanted)?;
             Ok::<_, String>(seconds.map_or(default, Duration::from_secs_f64))
         };
+        let runs = "give a whole number of runs from 1 to 1000";
         Ok(Settings {
             extra_cases,
             timeout: seconds("PARITY_TIMEOUT", defaults.timeout)?,
             build_timeout: seconds("PARITY_BUILD_TIMEOUT", defaults.build_timeout)?,
-            strict,
+            strict: number("PARITY_STRICT", 0..=1, "use 1 (strict) or 0")? == Some(1u8),
+            repeat: number("PARITY_REPEAT", 1..=1000, runs)?.unwrap_or(defaults.repeat),
         })
     }
-}
-
-/// The range a timeout in seconds may take: under 10 ms no runner starts,
-/// over a day is a typo, and both would make the run say something untrue
-/// (every case a timeout, or a hang that never ends).
-const SECONDS: RangeInclusive<f64> = 0.01..=86_400.0;
-
-/// `PARITY_REPEAT` (`make test REPEAT=N`): how many times each selected
-/// trial runs, default 1; a value that is not a whole number from 1 to
-/// 1000 is an error naming it.
-pub fn repeat() -> Result<usize, String> {
-    let wanted = "give a whole number of runs from 1 to 1000";
-    Ok(number("PARITY_REPEAT", 1..=1000, wanted)?.unwrap_or(1))
 }
 
 /// `variable` read as a number in `range`, `None` when it is unset or

@@ -76,10 +76,8 @@ pub fn repo_root() -> PathBuf {
 fn find_root(manifest_dir: Option<&Path>, cwd: &Path) -> Result<PathBuf, String> {
     // A FIFO or a device named Cargo.toml is passed over unread.
     let is_root = |dir: &Path| {
-        let manifest = dir.join("Cargo.toml");
-        let members = Some(&manifest)
-            .filter(|m| m.is_file())
-            .and_then(|m| std::fs::read_to_string(m).ok())
+        let members = table::read_regular(&dir.join("Cargo.toml"), "a Cargo.toml")
+            .ok()
             .and_then(|text| text.parse::<toml::Table>().ok())
             .and_then(|t| t.get("workspace")?.get("members")?.as_array().cloned());
         members.is_some_and(|m| m.iter().any(|m| m.as_str() == Some("harness")))

@@ -42,19 +42,10 @@ pub fn unmatched(args: &Arguments, suite: &Suite, selected: usize) -> Option<Str
 /// In strict mode, why a run that ran `ran` of its `selected` trials is
 /// not a pass: it ran none, or fewer than it selected.
 pub fn shortfall(strict: bool, selected: usize, ran: usize) -> Option<String> {
-    if !strict {
-        return None;
-    }
-    if ran == 0 {
-        Some(
-            "PARITY_STRICT=1: the run executed no trial, so it checked nothing: not a pass"
-                .to_owned(),
-        )
-    } else if ran < selected {
-        Some(format!(
-            "PARITY_STRICT=1: the run executed {ran} of the {selected} trials it selected: not a pass"
-        ))
-    } else {
-        None
-    }
+    let executed = match ran {
+        0 => "no trial, so it checked nothing".to_owned(),
+        ran if ran < selected => format!("{ran} of the {selected} trials it selected"),
+        _ => return None,
+    };
+    strict.then(|| format!("PARITY_STRICT=1: the run executed {executed}: not a pass"))
 }

@@ -38,24 +38,24 @@ const WITHOUT_EXPECT: &str = r#"{
 }
 "#;
 
+/// A case file `name` holding `text`, alone in a fresh folder.
 fn scratch(name: &str, text: &str) -> PathBuf {
-    let dir = parity::config::scratch_dir(&parity::repo_root(), "bless");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    let path = common::scratch(&format!("bless/{name}")).join(name);
     std::fs::write(&path, text).unwrap();
     path
 }
 
+/// `make bless` fills in only a missing `expect`, leaving a wrong one to
+/// `BLESS=all`, and a second run changes nothing.
 #[test]
 fn bless_writes_the_references_expect_and_changes_nothing_else() {
     let file = scratch("bless.json", WITHOUT_EXPECT);
-    assert_eq!(
-        bless_file(&file, Which::Missing).unwrap().names,
-        ["lost_ack_again"]
-    );
-    let text = std::fs::read_to_string(&file).unwrap();
+    let names = |which| bless_file(&file, which).unwrap().names;
+    let text = || std::fs::read_to_string(&file).unwrap();
+    assert_eq!(names(Which::Missing), ["lost_ack_again"]);
+    let blessed = text();
     // SPEC.md's table for the lost ack: [2], [1, 3]; journal in delivery order; one duplicate.
-    let blessed = r#"      "passes": 2,
+    let expect = r#"      "passes": 2,
       "expect": {
         "sent": [[2], [1, 3]],
         "journal": ["order-1 OrderPlaced", "order-2 OrderPlaced", "order-1 OrderPaid"],
@@ -63,50 +63,20 @@ fn bless_writes_the_references_expect_and_changes_nothing_else() {
       }
     }"#;
     assert_eq!(
-        text,
-        WITHOUT_EXPECT.replace("      \"passes\": 2\n    }", blessed)
+        blessed,
+        WITHOUT_EXPECT.replace("      \"passes\": 2\n    }", expect)
     );
     let cases = case::load(std::slice::from_ref(&file)).expect("the blessed file is valid");
     assert_eq!(cases[1].expect.duplicates, 1);
+    assert_eq!(names(Which::Missing), Vec::<String>::new());
+    assert_eq!(text(), blessed, "a second bless changes nothing");
 
-    assert_eq!(
-        bless_file(&file, Which::Missing).unwrap().names,
-        Vec::<String>::new(),
-        "nothing left to bless"
-    );
-    assert_eq!(
-        std::fs::read_to_string(&file).unwrap(),
-        text,
-        "a second bless changes nothing"
-    );
-}
-
-#[test]
-fn bless_all_recomputes_a_wrong_expect() {
-    let wrong = WITHOUT_EXPECT.replace(r#""sent": [[1]]"#, r#""sent": [[]]"#);
-    let file = scratch("bless-all.json", &wrong);
-    assert_eq!(
-        bless_file(&file, Which::Missing).unwrap().names,
-        ["lost_ack_again"]
-    );
-    let text = || std::fs::read_to_string(&file).unwrap();
-    // Missing leaves it.
-    assert_holds(&text(), &[r#""sent": [[]]"#]);
-    assert_eq!(
-        bless_file(&file, Which::All).unwrap().names,
-        ["kept_as_it_is"]
-    );
-    assert_holds(&text(), &[r#""sent": [[1]]"#]);
-}
-
-#[test]
-fn bless_leaves_a_broken_file_alone() {
-    let broken = WITHOUT_EXPECT.replace(r#""batch_size": 10"#, r#""batch_size": 0"#);
-    let file = scratch("broken.json", &broken);
-    let error = bless_file(&file, Which::Missing).unwrap_err();
-    let batch_size = "case `lost_ack_again`: field `batch_size`: must be from 1";
-    assert_holds(&error, &[batch_size]);
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), broken);
+    let wrong = blessed.replace(r#""sent": [[1]]"#, r#""sent": [[]]"#);
+    std::fs::write(&file, &wrong).unwrap();
+    assert_eq!(names(Which::Missing), Vec::<String>::new());
+    assert_eq!(text(), wrong);
+    assert_eq!(names(Which::All), ["kept_as_it_is"]);
+    assert_eq!(text(), blessed);
 }
 
 #[test]
@@ -140,28 +110,6 @@ fn new_case_starts_from_a_template_that_must_be_described_before_blessing() {
     );
 }
 
-/// A case file in the canonical layout, with its author's own `$schema`.
-const CANONICAL: &str = r#"{
-  "$schema": "../../cases/schema.json",
-  "cases": [
-    {
-      "name": "hand_written",
-      "description": "Laid out by its author.",
-      "batch_size": 2,
-      "messages": [{"id": 1, "aggregate": "order-1", "type": "OrderPlaced"}],
-      "passes": 1,
-      "expect": {"sent": [[1]], "journal": ["order-1 OrderPlaced"], "duplicates": 0}
-    }
-  ]
-}
-"#;
-
-/// `CANONICAL` as its author laid it out, four spaces a level deep: not
-/// the canonical layout.
-fn hand_written() -> String {
-    CANONICAL.replace("\n  ", "\n    ")
-}
-
 /// One layout, written by the tools and checked by `make lint`: a file
 /// laid out by hand is refused by `bless --check` and laid out by `make
 /// bless`, even with nothing to bless; a canonical file with nothing to
@@ -169,7 +117,12 @@ fn hand_written() -> String {
 /// `$schema` as `make bless` does.
 #[test]
 fn bless_lays_out_a_hand_written_file_and_lint_checks_the_layout() {
-    let file = scratch("hand-laid-out.json", &hand_written());
+    let own_schema = WITHOUT_EXPECT.replace("./schema.json", "../../cases/schema.json");
+    let file = scratch("hand-laid-out.json", &own_schema);
+    bless_file(&file, Which::Missing).unwrap();
+    let canonical = std::fs::read_to_string(&file).unwrap();
+    // As its author laid it out, four spaces a level deep.
+    std::fs::write(&file, canonical.replace("\n  ", "\n    ")).unwrap();
     let error = check(&file).unwrap_err();
     assert_eq!(
         error,
@@ -180,11 +133,11 @@ fn bless_lays_out_a_hand_written_file_and_lint_checks_the_layout() {
     );
     let done = bless_file(&file, Which::Missing).unwrap();
     assert_eq!((done.names, done.written), (Vec::<String>::new(), true));
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), CANONICAL);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), canonical);
     check(&file).unwrap();
     let done = bless_file(&file, Which::All).unwrap();
     assert_eq!((done.names, done.written), (Vec::<String>::new(), false));
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), CANONICAL);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), canonical);
     new_case(&file, "with_own_schema", &[]).unwrap();
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(
@@ -203,7 +156,7 @@ fn bless_lays_out_a_hand_written_file_and_lint_checks_the_layout() {
 }
 
 #[test]
-fn a_failed_write_leaves_the_old_file_byte_for_byte_and_says_so() {
+fn a_failed_write_or_a_broken_file_leaves_the_old_file_byte_for_byte_and_says_so() {
     let file = scratch("failed-write.json", WITHOUT_EXPECT);
     // The temporary file's name taken by a folder: the write fails (even as
     // root, where a read-only folder would not stop it).
@@ -227,4 +180,14 @@ fn a_failed_write_leaves_the_old_file_byte_for_byte_and_says_so() {
     let error = new_case(&file.join("inside.json"), "never_written", &[]).unwrap_err();
     assert!(error.contains("inside.json"), "{error}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), WITHOUT_EXPECT);
+
+    // A broken file is left alone, its problems said.
+    let broken = WITHOUT_EXPECT.replace(r#""batch_size": 10"#, r#""batch_size": 0"#);
+    std::fs::write(&file, &broken).unwrap();
+    let error = bless_file(&file, Which::Missing).unwrap_err();
+    assert_holds(
+        &error,
+        &["case `lost_ack_again`: field `batch_size`: must be from 1"],
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), broken);
 }

@@ -184,7 +184,7 @@ const REFUSED: &[(By, &str, &str, &str)] = &[
     (
         By::Schema,
         "order-1\"",
-        "order-1\\ud800\"",
+        "order-1\\ud800\\u0041\"",
         "cases/bad.json: not valid JSON: a lone surrogate (\\ud800) is not valid UTF-8 text at line 6 column 36",
     ),
     // Read as a float, as 1e20 would be: out of range is what matters,
@@ -239,98 +239,91 @@ fn each_rule_is_refused_naming_the_file_case_and_field() {
     }
 }
 
+/// Whole files and every problem each has, exactly (after
+/// `cases/bad.json: `): the file as a whole, a case that is no object
+/// (not told to run `make bless` for its `expect`), a `$schema` of the
+/// wrong type listed with the cases' problems, not instead of them (as at
+/// 040425b), unknown fields with the known ones, and files with none.
 #[test]
-fn the_good_case_and_rows_written_later_are_accepted() {
-    assert!(errors_for(&format!(
-        r#"{{"$schema": "./schema.json", "cases": [{GOOD_CASE}]}}"#
-    ))
-    .is_empty());
-    let later = broken(
-        r#"{"id": 2, "aggregate": "order-2", "type": "OrderPlaced"}"#,
-        r#"{"id": 2, "aggregate": "order-2", "type": "OrderPlaced", "written_after_pass": 2}"#,
-    );
-    assert_eq!(errors_for(&later), Vec::<String>::new());
-    let at_limit = broken("\"good\"", &format!("\"{}\"", "a".repeat(200)));
-    assert_eq!(errors_for(&at_limit), Vec::<String>::new());
-}
-
-/// What no single replacement shows: the file as a whole, and the rules
-/// about several fields at once.
-#[test]
-fn a_broken_file_is_named_as_such() {
-    for (text, error) in [
-        ("{\"cases\": [\n  {\"name\": \"x\",}\n]}", "not valid JSON: trailing comma at line 2 column 16"),
+fn each_file_gets_exactly_its_problems() {
+    let row_2 = r#"{"id": 2, "aggregate": "order-2", "type": "OrderPlaced"}"#;
+    let later = row_2.replace('}', r#", "written_after_pass": 2}"#);
+    let without_passes = GOOD_CASE.replacen(r#""passes": 2,"#, "", 1);
+    let empty = "not valid JSON: the file is empty (a case file is at least `{\"cases\": []}`)";
+    let rows: [(String, &[&str]); 17] = [
+        (format!(r#"{{"$schema": "./schema.json", "cases": [{GOOD_CASE}]}}"#), &[]),
+        (broken(row_2, &later), &[]),
+        (broken("\"good\"", &format!("\"{}\"", "a".repeat(200))), &[]),
+        // A surrogate pair is one character.
+        (broken("A valid", r"\ud83d\ude00 A valid"), &[]),
         (
-            r#"{"cases": [], "$schema": "\uDC00x"}"#,
-            "not valid JSON: a lone surrogate (\\uDC00) is not valid UTF-8 text at line 1 column 27",
+            "{\"cases\": [\n  {\"name\": \"x\",}\n]}".into(),
+            &["not valid JSON: trailing comma at line 2 column 16"],
         ),
-        ("\u{feff}{\"cases\": []}", "starts with a UTF-8 byte order mark: save it without one"),
-        ("", "not valid JSON: the file is empty (a case file is at least `{\"cases\": []}`)"),
-        ("  \n", "not valid JSON: the file is empty (a case file is at least `{\"cases\": []}`)"),
-    ] {
-        assert_eq!(errors_for(text), [format!("cases/bad.json: {error}")]);
+        (
+            r#"{"cases": [], "$schema": "\uDC00x"}"#.into(),
+            &["not valid JSON: a lone surrogate (\\uDC00) is not valid UTF-8 text at line 1 column 27"],
+        ),
+        // Other bad escapes keep serde_json's words.
+        (
+            r#"{"cases": [], "$schema": "\uzzzz"}"#.into(),
+            &["not valid JSON: invalid escape at line 1 column 32"],
+        ),
+        (
+            "\u{feff}{\"cases\": []}".into(),
+            &["starts with a UTF-8 byte order mark: save it without one"],
+        ),
+        ("".into(), &[empty]),
+        ("  \n".into(), &[empty]),
+        // Over libtest-mimic's limit: it panics printing names over 65,535.
+        (
+            broken("\"good\"", &format!("\"{}\"", "a".repeat(70_000))),
+            &["case #1 (cases[0]): field `name`: is 70000 characters long, over the limit of 200: shorten it"],
+        ),
+        (
+            r#"{"cases": [1, null, []]}"#.into(),
+            &[
+                "case #1 (cases[0]): must be an object, not an integer",
+                "case #2 (cases[1]): must be an object, not null",
+                "case #3 (cases[2]): must be an object, not an array",
+            ],
+        ),
+        (
+            format!(r#"{{"$schema": 1, "cases": [{without_passes}]}}"#),
+            &[
+                "field `$schema`: must be a string, not an integer",
+                "case `good`: field `passes`: required field is missing",
+            ],
+        ),
+        (
+            r#"{"cases": [], "version": 2}"#.into(),
+            &["field `version`: unknown field (known fields: $schema, cases)"],
+        ),
+        (
+            broken(
+                r#""type": "OrderPlaced"}"#,
+                r#""type": "OrderPlaced", "payload": 1}"#,
+            ),
+            &["case `good`: field `messages[0].payload`: unknown field (known fields: aggregate, id, type, \
+               written_after_pass)"],
+        ),
+        (
+            broken(r#""passes": 2"#, r#""passes": 2, "pases": 2"#),
+            &["case `good`: field `pases`: unknown field (known fields: batch_size, description, expect, \
+               failures, messages, name, passes, restart_each_pass)"],
+        ),
+        (
+            broken(r#""duplicates": 0"#, r#""duplicates": 0, "note": """#),
+            &["case `good`: field `expect.note`: unknown field (known fields: duplicates, journal, sent)"],
+        ),
+    ];
+    for (text, expected) in rows {
+        let expected: Vec<String> = expected
+            .iter()
+            .map(|e| format!("cases/bad.json: {e}"))
+            .collect();
+        assert_eq!(errors_for(&text), expected, "{text:.300}");
     }
-    // A case name over libtest-mimic's limit (it panics printing names over 65,535).
-    let long = broken("\"good\"", &format!("\"{}\"", "a".repeat(70_000)));
-    assert_eq!(
-        errors_for(&long),
-        ["cases/bad.json: case #1 (cases[0]): field `name`: is 70000 characters long, over the limit of 200: \
-          shorten it"]
-    );
-}
-
-/// The fields of an object, sorted, as the message lists them.
-fn fields(object: &Value) -> String {
-    let mut names: Vec<&str> = object
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    names.sort_unstable();
-    names.join(", ")
-}
-
-/// The fields `cases/schema.json` knows at `pointer`.
-fn known(pointer: &str) -> String {
-    fields(schema().pointer(pointer).unwrap())
-}
-
-#[test]
-fn unknown_fields_are_refused_with_the_known_ones() {
-    let case = known("/$defs/case/properties");
-    let row = known("/$defs/case/properties/messages/items/properties");
-    let expect = known("/$defs/case/properties/expect/properties");
-    for (from, to, field, known) in [
-        (
-            r#""passes": 2"#,
-            r#""passes": 2, "pases": 2"#,
-            "pases",
-            case,
-        ),
-        (
-            r#""type": "OrderPlaced"}"#,
-            r#""type": "OrderPlaced", "payload": 1}"#,
-            "messages[0].payload",
-            row,
-        ),
-        (
-            r#""duplicates": 0"#,
-            r#""duplicates": 0, "note": """#,
-            "expect.note",
-            expect,
-        ),
-    ] {
-        assert_eq!(
-            errors_for(&broken(from, to)),
-            [format!("cases/bad.json: case `good`: field `{field}`: unknown field (known fields: {known})")]
-        );
-    }
-    let errors = errors_for(r#"{"cases": [], "version": 2}"#);
-    assert_eq!(
-        errors,
-        ["cases/bad.json: field `version`: unknown field (known fields: $schema, cases)"]
-    );
 }
 
 /// Every row missing every field is listed, each under the case's name:
@@ -354,31 +347,6 @@ fn every_missing_field_of_every_row_is_listed_under_the_case_name() {
         );
         assert_eq!(error, &expected);
     }
-}
-
-/// A case that is no object is refused as that alone (it is not told to
-/// run `make bless` for its `expect`), and a `$schema` of the wrong type
-/// is listed with the cases' problems, not instead of them (as at 040425b).
-#[test]
-fn a_bad_case_or_schema_field_is_only_that() {
-    let errors = errors_for(r#"{"cases": [1, null, []]}"#);
-    assert_eq!(
-        errors,
-        [
-            "cases/bad.json: case #1 (cases[0]): must be an object, not an integer",
-            "cases/bad.json: case #2 (cases[1]): must be an object, not null",
-            "cases/bad.json: case #3 (cases[2]): must be an object, not an array",
-        ]
-    );
-    let case = GOOD_CASE.replacen(r#""passes": 2,"#, "", 1);
-    let errors = errors_for(&format!(r#"{{"$schema": 1, "cases": [{case}]}}"#));
-    assert_eq!(
-        errors,
-        [
-            "cases/bad.json: field `$schema`: must be a string, not an integer",
-            "cases/bad.json: case `good`: field `passes`: required field is missing",
-        ]
-    );
 }
 
 #[test]
@@ -418,6 +386,18 @@ fn extra_case_files_join_the_table_and_bad_ones_stop_the_run() {
     common::assert_holds(&message, &["the case table has 5 problem(s):\n", missing]);
 }
 
+/// The fields of an object, sorted, as the message lists them.
+fn fields(object: &Value) -> String {
+    let mut names: Vec<&str> = object
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    names.sort_unstable();
+    names.join(", ")
+}
+
 /// The model writes every field the schema knows and no other: a case with
 /// every optional field set, serialized by the model, is valid and has
 /// exactly the schema's fields, at every level.
@@ -450,6 +430,7 @@ fn the_model_and_the_schema_know_the_same_fields() {
         ),
         ("/cases/0/expect", format!("{case}/expect/properties")),
     ] {
-        assert_eq!(fields(file.pointer(model).unwrap()), known(&at), "{at}");
+        let known = fields(schema().pointer(&at).unwrap());
+        assert_eq!(fields(file.pointer(model).unwrap()), known, "{at}");
     }
 }

@@ -5,7 +5,7 @@
 //! And each README's map of the tree (its Layout section) names only
 //! paths that exist, and leaves out no entry of the folders it covers.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use pulldown_cmark::{Event, LinkType, Parser, Tag, TagEnd};
@@ -59,102 +59,108 @@ fn folder(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
-/// The link targets of a Markdown text, with their line numbers, as
-/// CommonMark reads them: links, images and reference definitions, none
-/// in code. A link by reference is checked at its definition.
-fn links(markdown: &str) -> Vec<(usize, String)> {
+/// What the checks read in a Markdown text, as CommonMark reads it, none
+/// of it in code.
+#[derive(Default)]
+struct Markdown {
+    /// Link targets with their line numbers: links, images and reference
+    /// definitions; a link by reference is checked at its definition. A
+    /// target that names a scheme (`https:`, `mailto:`) leaves the
+    /// repository on purpose, and is left out, as is an empty one.
+    links: Vec<(usize, String)>,
+    /// The anchors GitHub gives the headings: the heading's text (a link's
+    /// or a code span's text included) in lower case, without punctuation,
+    /// spaces as hyphens, and `-1`, `-2`, ... after repeats.
+    anchors: BTreeSet<String>,
+    /// The first code block under the heading `Layout`: its first line's
+    /// number, and its text.
+    layout: (usize, String),
+}
+
+/// One pass of the parser over `markdown`.
+fn read(markdown: &str) -> Markdown {
     let line = |offset: usize| markdown[..offset].matches('\n').count() + 1;
     let parser = Parser::new(markdown);
-    let mut found: Vec<(usize, String)> = parser
-        .reference_definitions()
-        .iter()
-        .map(|(_, definition)| (line(definition.span.start), definition.dest.to_string()))
-        .collect();
-    for (event, at) in parser.into_offset_iter() {
-        if let Event::Start(
-            Tag::Link {
-                link_type,
-                dest_url,
-                ..
-            }
-            | Tag::Image {
-                link_type,
-                dest_url,
-                ..
-            },
-        ) = event
-        {
-            if matches!(link_type, LinkType::Inline | LinkType::Autolink) {
-                found.push((line(at.start), dest_url.to_string()));
-            }
-        }
-    }
-    found.sort_by_key(|(line, _)| *line);
-    found
-}
-
-/// A link target that names a scheme (`https:`, `mailto:`) leaves the
-/// repository on purpose.
-fn is_external(target: &str) -> bool {
-    Regex::new(r"^[A-Za-z0-9+.-]+:").unwrap().is_match(target)
-}
-
-/// The anchors GitHub gives a Markdown file's headings: the heading's text
-/// (a link's or a code span's text included) in lower case, without
-/// punctuation, spaces as hyphens, and `-1`, `-2`, ... after repeats.
-fn anchors(markdown: &str) -> BTreeSet<String> {
+    let definitions = parser.reference_definitions().iter();
+    let mut read = Markdown {
+        links: definitions
+            .map(|(_, definition)| (line(definition.span.start), definition.dest.to_string()))
+            .collect(),
+        ..Markdown::default()
+    };
     let mut seen: HashMap<String, usize> = HashMap::new();
-    let (mut anchors, mut title) = (BTreeSet::new(), None::<String>);
-    for event in Parser::new(markdown) {
+    let (mut title, mut section, mut in_layout) = (None::<String>, String::new(), false);
+    for (event, at) in parser.into_offset_iter() {
         match event {
+            Event::Start(
+                Tag::Link {
+                    link_type,
+                    dest_url,
+                    ..
+                }
+                | Tag::Image {
+                    link_type,
+                    dest_url,
+                    ..
+                },
+            ) if matches!(link_type, LinkType::Inline | LinkType::Autolink) => {
+                read.links.push((line(at.start), dest_url.to_string()));
+            }
             Event::Start(Tag::Heading { .. }) => title = Some(String::new()),
-            Event::Text(text) | Event::Code(text) => {
+            Event::Text(text) | Event::Code(text) if title.is_some() => {
                 title.iter_mut().for_each(|t| t.push_str(&text));
             }
             Event::End(TagEnd::Heading(_)) => {
-                let title = title.take().unwrap_or_default();
-                let slug: String = title
-                    .trim()
+                section = title.take().unwrap_or_default().trim().to_owned();
+                let slug: String = section
                     .to_lowercase()
                     .chars()
                     .filter(|&c| c.is_alphanumeric() || "-_ ".contains(c))
                     .map(|c| if c == ' ' { '-' } else { c })
                     .collect();
                 let count = seen.entry(slug.clone()).or_insert(0);
-                anchors.insert(match *count {
+                read.anchors.insert(match *count {
                     0 => slug,
                     n => format!("{slug}-{n}"),
                 });
                 *count += 1;
             }
+            // The section's first block only.
+            Event::Start(Tag::CodeBlock(_)) => {
+                in_layout = section == "Layout" && read.layout.1.is_empty();
+            }
+            Event::Text(text) if in_layout => {
+                if read.layout.1.is_empty() {
+                    read.layout.0 = line(at.start);
+                }
+                read.layout.1.push_str(&text);
+            }
+            Event::End(TagEnd::CodeBlock) => in_layout = false,
             _ => {}
         }
     }
-    anchors
+    let scheme = Regex::new(r"^[A-Za-z0-9+.-]+:").unwrap();
+    read.links
+        .retain(|(_, target)| !target.is_empty() && !scheme.is_match(target));
+    read.links.sort_by_key(|(line, _)| *line);
+    read
 }
 
 /// Every broken relative link in the tracked Markdown, one line each.
 fn broken_links(root: &Path, files: &[String]) -> Vec<String> {
-    let file_set: BTreeSet<&str> = files.iter().map(String::as_str).collect();
-    let is_folder = |path: &str| {
-        path.is_empty()
-            || files
-                .iter()
-                .any(|f| f.strip_prefix(path).is_some_and(|r| r.starts_with('/')))
-    };
     let mut problems = Vec::new();
+    let mut docs = BTreeMap::new();
     for path in files.iter().filter(|p| p.ends_with(".md")) {
-        let Some(markdown) = text(root, path) else {
-            problems.push(format!("{path}: not UTF-8 text"));
-            continue;
-        };
-        for (line, target) in links(&markdown) {
-            if target.is_empty() || is_external(&target) {
-                continue;
-            }
-            let (target_path, fragment) = target.split_once('#').unwrap_or((&target, ""));
+        match text(root, path) {
+            Some(markdown) => drop(docs.insert(path.as_str(), read(&markdown))),
+            None => problems.push(format!("{path}: not UTF-8 text")),
+        }
+    }
+    for (path, doc) in &docs {
+        for (line, target) in &doc.links {
+            let (target_path, fragment) = target.split_once('#').unwrap_or((target, ""));
             let resolved = match target_path {
-                "" => Some(path.clone()),
+                "" => Some(path.to_string()),
                 from_root if from_root.starts_with('/') => resolve("", from_root),
                 relative => resolve(folder(path), relative),
             };
@@ -164,21 +170,23 @@ fn broken_links(root: &Path, files: &[String]) -> Vec<String> {
                 ));
                 continue;
             };
-            if !file_set.contains(resolved.as_str()) {
-                if !is_folder(&resolved) {
-                    problems.push(format!(
-                        "{path}:{line}: `{target}`: no tracked file `{resolved}` in the repository"
-                    ));
-                }
-            } else if !fragment.is_empty() && resolved.ends_with(".md") {
-                let known = text(root, &resolved)
-                    .map(|t| anchors(&t))
-                    .unwrap_or_default();
-                if !known.contains(&fragment.to_lowercase()) {
-                    problems.push(format!(
-                        "{path}:{line}: `{target}`: `{resolved}` has no heading with the anchor #{fragment}"
-                    ));
-                }
+            // A file, or a folder (the root included).
+            let exists = files.iter().any(|f| {
+                f.strip_prefix(&resolved).is_some_and(|rest| {
+                    rest.is_empty() || rest.starts_with('/') || resolved.is_empty()
+                })
+            });
+            let anchors = docs.get(resolved.as_str()).map(|d| &d.anchors);
+            if !exists {
+                problems.push(format!(
+                    "{path}:{line}: `{target}`: no tracked file `{resolved}` in the repository"
+                ));
+            } else if anchors
+                .is_some_and(|a| !fragment.is_empty() && !a.contains(&fragment.to_lowercase()))
+            {
+                problems.push(format!(
+                    "{path}:{line}: `{target}`: `{resolved}` has no heading with the anchor #{fragment}"
+                ));
             }
         }
     }
@@ -192,10 +200,10 @@ fn broken_links(root: &Path, files: &[String]) -> Vec<String> {
 fn outside_references(root: &Path, files: &[String]) -> Vec<String> {
     // Built from parts, so that this file does not name it itself.
     let shared = ["..", "shared"].join("/");
-    let beside = root
-        .parent()
-        .filter(|p| p.parent().is_some() && *p != std::env::temp_dir())
-        .map(|p| format!("{}/", p.display()));
+    let mut outside = vec![(shared.clone(), "outside the repository")];
+    let beside = root.parent();
+    let beside = beside.filter(|p| p.parent().is_some() && *p != std::env::temp_dir());
+    outside.extend(beside.map(|p| (format!("{}/", p.display()), "the folder the checkout is in")));
     // `.../<language>` is an ellipsis, not a path; after a `/` the `../` is
     // part of a longer path, seen from its start or joined onto another
     // base (`__DIR__ . '/../x'`).
@@ -209,15 +217,8 @@ fn outside_references(root: &Path, files: &[String]) -> Vec<String> {
         };
         for (index, line) in content.lines().enumerate() {
             let at = format!("{path}:{}", index + 1);
-            if line.contains(&shared) {
-                problems.push(format!(
-                    "{at}: refers to `{shared}`, outside the repository"
-                ));
-            }
-            if let Some(beside) = beside.as_deref().filter(|b| line.contains(b)) {
-                problems.push(format!(
-                    "{at}: refers to `{beside}`, the folder the checkout is in"
-                ));
+            for (named, what) in outside.iter().filter(|(n, _)| line.contains(n.as_str())) {
+                problems.push(format!("{at}: refers to `{named}`, {what}"));
             }
             for token in climb.captures_iter(line) {
                 // A path at the end of a sentence.
@@ -260,8 +261,9 @@ fn no_tracked_file_refers_to_a_path_outside_the_repository() {
     );
 }
 
-/// The checks read Markdown as GitHub does: links outside code, anchors of
-/// headings; and paths resolve without leaving the root.
+/// The checks read Markdown as GitHub does: links outside code (one with a
+/// scheme, or empty, is none of theirs), anchors of headings; and paths
+/// resolve without leaving the root.
 #[test]
 fn links_and_anchors_are_read_as_github_reads_them() {
     let markdown = "\
@@ -271,26 +273,25 @@ See [the spec](SPEC.md#the-story \"title\") and ![x](<img a.png>).
 [also not](inside-a-fence.md)
 ```
 [ref]: cases/seed.json
-[web](https://example.com) [(nested)](a_(b).md)
+[web](https://example.com) [(nested)](a_(b).md) [mail](mailto:a@b) [up](#the-story) []()
 ";
     let expected = [
         (1, "SPEC.md#the-story"),
         (1, "img a.png"),
         (6, "cases/seed.json"),
-        (7, "https://example.com"),
         (7, "a_(b).md"),
+        (7, "#the-story"),
     ];
     assert_eq!(
-        links(markdown),
+        read(markdown).links,
         expected.map(|(line, target)| (line, target.to_owned()))
     );
-    assert!(is_external("https://example.com") && is_external("mailto:a@b"));
-    assert!(!is_external("SPEC.md") && !is_external("#anchor"));
-    let known = anchors(
+    let known = read(
         "# Outbox relay\n## Where the practice stops (known limits)\n\
          ## The `restart_each_pass` field\n## Notes\n## Notes\n## See [SPEC](SPEC.md) ##\n\
          ```\n# not a heading\n```\n",
-    );
+    )
+    .anchors;
     let expected = [
         "outbox-relay",
         "where-the-practice-stops-known-limits",
@@ -315,21 +316,12 @@ See [the spec](SPEC.md#the-story \"title\") and ![x](<img a.png>).
 /// line; deeper lines continue a description and name nothing. A folder
 /// ends in `/`; `*` stands for one path segment or part of one.
 fn layout(markdown: &str) -> Vec<(usize, String)> {
-    let (mut in_section, mut fences) = (false, 0);
+    let (first, block) = read(markdown).layout;
     let mut paths = Vec::new();
     let mut parent = String::new();
-    for (index, line) in markdown.lines().enumerate() {
-        if let Some(title) = line.strip_prefix("## ") {
-            in_section = title == "Layout";
-        }
-        fences += usize::from(in_section && line.starts_with("```"));
+    for (index, line) in block.lines().enumerate() {
         let indent = line.len() - line.trim_start().len();
-        if !in_section
-            || fences != 1
-            || line.starts_with("```")
-            || line.trim().is_empty()
-            || indent > 2
-        {
+        if line.trim().is_empty() || indent > 2 {
             continue;
         }
         let names = line.trim().split_once("  ").map_or(line.trim(), |(n, _)| n);
@@ -341,7 +333,7 @@ fn layout(markdown: &str) -> Vec<(usize, String)> {
         if indent == 0 {
             parent = named[0].clone();
         }
-        paths.extend(named.into_iter().map(|p| (index + 1, p)));
+        paths.extend(named.into_iter().map(|p| (first + index, p)));
     }
     paths
 }
@@ -354,12 +346,12 @@ fn pattern(path: &str) -> Regex {
     Regex::new(&format!("^{glob}{tail}$")).unwrap()
 }
 
-/// Which folders a layout must cover: every entry of each (a file, or a
-/// folder ending in `/`) must be a path the layout names, or hold one.
-/// At the root, only the folders count.
+/// Which folders (ending in `/`; "" the root) a layout must cover: every
+/// entry of each (a file, or a folder ending in `/`) must be a path the
+/// layout names, or hold one. At the root, only the folders count.
 const COVERED: &[(&str, &[&str])] = &[
     ("README.md", &[""]),
-    ("harness/README.md", &["harness/src", "runners"]),
+    ("harness/README.md", &["harness/src/", "runners/"]),
 ];
 
 /// What is wrong with the layout `paths` of `readme` read against the
@@ -385,23 +377,15 @@ fn layout_problems(
     let depth = |path: &str| path.trim_end_matches('/').split('/').count();
     let mut entries = BTreeSet::new();
     for folder in covered {
-        let prefix = if folder.is_empty() {
-            String::new()
-        } else {
-            format!("{folder}/")
-        };
-        for rest in files.iter().filter_map(|f| f.strip_prefix(&prefix)) {
-            match rest.split_once('/') {
-                Some((dir, _)) => entries.insert(format!("{prefix}{dir}/")),
-                None => !folder.is_empty() && entries.insert(format!("{prefix}{rest}")),
-            };
-        }
+        let entry = Regex::new(&format!("^{}[^/]+/?", regex::escape(folder))).unwrap();
+        let found = files.iter().filter_map(|f| Some(entry.find(f)?.as_str()));
+        entries.extend(found.filter(|e| !folder.is_empty() || e.ends_with('/')));
     }
     for entry in entries {
-        let named = files.iter().filter(|f| f.starts_with(&entry)).any(|f| {
+        let named = files.iter().filter(|f| f.starts_with(entry)).any(|f| {
             paths
                 .iter()
-                .any(|(_, p, names)| depth(p) >= depth(&entry) && names.is_match(f))
+                .any(|(_, p, names)| depth(p) >= depth(entry) && names.is_match(f))
         });
         if !named {
             problems.push(format!("{readme}: `{entry}` is in no line of the layout"));
@@ -474,7 +458,7 @@ not/layout/  ignored
     .map(str::to_owned)
     .into();
     assert_eq!(
-        layout_problems("R.md", &paths, &["", "harness/src", "runners"], &files),
+        layout_problems("R.md", &paths, &["", "harness/src/", "runners/"], &files),
         [
             "R.md:7: `runners/gone/` is not in the tree",
             "R.md:11: `.ci/` is not in the tree",

@@ -15,7 +15,7 @@ use parity::report::known;
 use parity::report::results::{Outcome, Results, TrialResult, VERSION};
 use parity::report::trial::{RowId, TrialId};
 use parity::table::{self, bless};
-use parity::toolchain::{manifest, Step};
+use parity::toolchain::manifest::{self, BuildStep};
 
 mod common;
 
@@ -187,8 +187,8 @@ fn a_case_only_parity_cases_has_is_left_out_of_the_list() {
 #[test]
 fn a_language_that_did_not_build_gets_no_list() {
     let mut suite = common::suite(Settings::default().timeout);
-    let unbuilt = parity::toolchain::Language {
-        build: vec![Step::always(vec!["false".into()])],
+    let unbuilt = parity::toolchain::Manifest {
+        build: vec![BuildStep::always(vec!["false".into()])],
         ..fake("fake-unbuilt", "none", "lost_ack")
     };
     suite.set_languages([unbuilt, fake("fake", "wrong-result", "lost_ack")]);

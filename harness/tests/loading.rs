@@ -20,13 +20,9 @@ fn load_within(seconds: u64, sources: Vec<PathBuf>) -> Result<Vec<Case>, Vec<Str
     })
 }
 
-fn scratch_dir(name: &str) -> PathBuf {
-    common::scratch(&format!("loading/{name}"))
-}
-
 #[test]
 fn a_symlink_loop_is_named_and_not_followed() {
-    let dir = scratch_dir("symlink-loop");
+    let dir = common::scratch("loading/symlink-loop");
     good_file(&dir, "a.json");
     std::os::unix::fs::symlink(".", dir.join("here")).unwrap();
     std::os::unix::fs::symlink(".", dir.join("again")).unwrap();
@@ -46,7 +42,7 @@ fn a_symlink_loop_is_named_and_not_followed() {
 
 #[test]
 fn each_real_file_is_read_once() {
-    let dir = scratch_dir("read-once");
+    let dir = common::scratch("loading/read-once");
     let file = good_file(&dir, "a.json");
     std::os::unix::fs::symlink("a.json", dir.join("b.json")).unwrap();
     std::fs::create_dir(dir.join("sub")).unwrap();
@@ -59,7 +55,7 @@ fn each_real_file_is_read_once() {
 
 #[test]
 fn a_case_file_over_the_size_cap_is_refused_unread() {
-    let dir = scratch_dir("size-cap");
+    let dir = common::scratch("loading/size-cap");
     let big = dir.join("big.json");
     // Sparse: 64 MiB and one byte on disk cost nothing.
     let file = std::fs::File::create(&big).unwrap();

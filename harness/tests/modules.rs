@@ -46,24 +46,23 @@ fn production_code(text: &str) -> String {
 /// `tests/`), `lib.rs`, `mod.rs` and `bin/` left out.
 fn modules(dir: &Path) -> BTreeMap<String, String> {
     let mut modules = BTreeMap::<String, String>::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(folder).unwrap() {
-            let file = entry.unwrap().path();
-            let relative = file.strip_prefix(dir).unwrap();
-            let first = relative.components().next().unwrap().as_os_str();
-            let name = first.to_string_lossy().trim_end_matches(".rs").to_owned();
-            let test = relative.iter().any(|c| c == "tests" || c == "tests.rs");
-            if file.is_dir() {
-                folders.push(file);
-            } else if file.extension().is_some_and(|e| e == "rs")
-                && !test
-                && !["lib", "mod", "bin"].contains(&name.as_str())
-            {
-                let text = std::fs::read_to_string(&file).unwrap();
-                let code = modules.entry(name).or_default();
-                code.push_str(&production_code(&text));
-            }
+    let mut paths = vec![dir.to_path_buf()];
+    while let Some(file) = paths.pop() {
+        if file.is_dir() {
+            paths.extend(std::fs::read_dir(&file).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        let relative = file.strip_prefix(dir).unwrap();
+        let first = relative.iter().next().unwrap().to_string_lossy();
+        let name = first.trim_end_matches(".rs");
+        let test = relative.iter().any(|c| c == "tests" || c == "tests.rs");
+        if file.extension().is_some_and(|e| e == "rs")
+            && !test
+            && !["lib", "mod", "bin"].contains(&name)
+        {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let code = modules.entry(name.to_owned()).or_default();
+            code.push_str(&production_code(&text));
         }
     }
     modules
@@ -81,18 +80,14 @@ fn named(text: &str) -> Vec<String> {
     let Some(list) = text.strip_prefix('{') else {
         return vec![ident(text)];
     };
-    let (mut items, mut depth, mut start) = (Vec::new(), 0, 0);
+    // An item starts the list or follows one of its own commas.
+    let (mut items, mut depth) = (vec![ident(list)], 0);
     for (at, c) in list.char_indices() {
         match c {
             '{' => depth += 1,
-            '}' if depth > 0 => depth -= 1,
-            ',' | '}' if depth == 0 => {
-                items.push(ident(&list[start..at]));
-                start = at + 1;
-                if c == '}' {
-                    break;
-                }
-            }
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            ',' if depth == 0 => items.push(ident(&list[at + 1..])),
             _ => {}
         }
     }
@@ -115,27 +110,26 @@ fn graph(modules: &BTreeMap<String, String>, prefixes: &[&str]) -> Graph {
     modules.iter().map(names).collect()
 }
 
-fn cycle_from(graph: &Graph, path: &mut Vec<String>) -> Option<Vec<String>> {
-    let last = path.last().unwrap().clone();
-    for next in graph.get(&last).into_iter().flatten() {
-        if let Some(at) = path.iter().position(|m| m == next) {
-            let mut cycle = path[at..].to_vec();
-            cycle.push(next.clone());
-            return Some(cycle);
-        }
-        path.push(next.clone());
-        if let Some(cycle) = cycle_from(graph, path) {
-            return Some(cycle);
-        }
-        path.pop();
-    }
-    None
-}
-
 /// A path through `graph` that comes back to where it started, if any.
 fn cycle(graph: &Graph) -> Option<String> {
-    let mut starts = graph.keys().map(|start| vec![start.clone()]);
-    starts.find_map(|mut path| Some(cycle_from(graph, &mut path)?.join(" -> ")))
+    // A module that imports none of those left is on no cycle.
+    let mut left: BTreeSet<&str> = graph.keys().map(String::as_str).collect();
+    let leaf = |left: &BTreeSet<&str>, m: &str| graph[m].iter().all(|d| !left.contains(d.as_str()));
+    while let Some(m) = left.iter().copied().find(|m| leaf(&left, m)) {
+        left.remove(m);
+    }
+    // Each module left imports one left: a walk from any comes back.
+    let mut path = vec![*left.first()?];
+    loop {
+        let next = graph[*path.last()?]
+            .iter()
+            .find(|d| left.contains(d.as_str()))?;
+        let seen = path.iter().position(|m| m == next);
+        path.push(next);
+        if let Some(at) = seen {
+            return Some(path[at..].join(" -> "));
+        }
+    }
 }
 
 /// The top-level modules, counting `crate::` paths; then the same rule one

@@ -14,16 +14,13 @@ fn moved_tree() -> PathBuf {
     let root = parity::repo_root();
     let tree = std::env::temp_dir().join(format!("parity-moved-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tree);
-    std::fs::create_dir_all(tree.join("cases")).unwrap();
+    std::fs::create_dir_all(&tree).unwrap();
     // As getcwd names it, which the messages print.
     let tree = tree.canonicalize().unwrap();
-    std::fs::copy(root.join("Cargo.toml"), tree.join("Cargo.toml")).unwrap();
-    for entry in std::fs::read_dir(root.join("cases")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "json") {
-            std::fs::copy(&path, tree.join("cases").join(path.file_name().unwrap())).unwrap();
-        }
-    }
+    let copy = duct::cmd!("cp", "-r", "Cargo.toml", "cases", &tree);
+    copy.dir(&root)
+        .run()
+        .expect("a copy of the workspace's table");
     tree
 }
 

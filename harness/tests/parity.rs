@@ -31,10 +31,9 @@ fn main() -> ExitCode {
     // The base is read before anything runs (a wrong path is a mistake to
     // hear about now, not after the whole suite) and before this run's
     // results replace it, so BASE may be the last run's own file.
-    let base = match outputs.base.as_deref().map(Results::load) {
-        None => None,
-        Some(Ok(base)) => Some(base),
-        Some(Err(e)) => return nothing_run(&format!("PARITY_BASE: {e}")),
+    let base = match outputs.base.as_deref().map(Results::load).transpose() {
+        Ok(base) => base,
+        Err(e) => return nothing_run(&format!("PARITY_BASE: {e}")),
     };
     // A run that stops early (a bad case file, Ctrl-C) must not leave the
     // last run's report behind, as if it were this run's. `--list` runs

@@ -18,8 +18,9 @@ use parity::judge::{emit, Reason, Verdict};
 use parity::protocol::{Reply, Request};
 use parity::session::{Runner, Session};
 use parity::suite::executor::Demo;
+use parity::suite::Port;
 use parity::table::Case;
-use parity::toolchain::Language;
+use parity::toolchain::manifest::{BuildStep, Manifest};
 
 mod common;
 
@@ -130,10 +131,10 @@ fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
         transcript: PathBuf::from("runners/demo.transcript.txt"),
         deadline: TIMEOUT,
     };
-    let language = Language {
+    let language = Port::from(Manifest {
         demo: vec![FAKE_RUNNER.into(), "demo-forever".into()],
         ..fake("fake-demo", "none", "none")
-    };
+    });
     let why = bounded("demo printing forever", || {
         demo.run(&language, &demo.config).unwrap_err()
     });
@@ -197,7 +198,7 @@ fn a_huge_string_in_an_answer_is_cut_in_the_message() {
 /// trial's verdict by name and how long it took.
 fn run_trials(
     name: &str,
-    language: Language,
+    language: Manifest,
     table_only: bool,
 ) -> (BTreeMap<String, Verdict>, Duration) {
     let skip = if table_only {
@@ -377,8 +378,8 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
         pids = pid_file.display()
     );
     let build = ["sh", "-c", &script].map(String::from).to_vec();
-    let language = Language {
-        build: vec![parity::toolchain::Step::always(build)],
+    let language = Manifest {
+        build: vec![BuildStep::always(build)],
         ..fake("fake-build", "none", "none")
     };
     let started = Instant::now();

@@ -232,17 +232,16 @@ const CANARY: &str = "parity canary: console.error is seen";
 /// profile, through the harness's one process layer (its own process group,
 /// a deadline, bounded output, the group killed whatever happens: the
 /// launcher script and Chromium's helpers must not outlive it). Returns
-/// what the script handed `done(value)` (see [`DONE`]) and the DOM after
-/// load. Headless Chromium logs every console call and uncaught exception
-/// as `INFO:CONSOLE`; the page has no script, so any line but the
-/// [`CANARY`] is an error.
+/// what the script handed `done(value)` (see [`DONE`]). Headless Chromium
+/// logs every console call and uncaught exception as `INFO:CONSOLE`; the
+/// page has no script, so any line but the [`CANARY`] is an error.
 fn probe<T: DeserializeOwned>(
     program: &Path,
     name: &str,
     html: &str,
     script: &str,
     args: &[&str],
-) -> (T, String) {
+) -> T {
     let dir = page_dir();
     let page = dir.join(format!("{name}.html"));
     let profile = dir.join(format!("profile-{name}"));
@@ -276,9 +275,7 @@ fn probe<T: DeserializeOwned>(
     let json = json.and_then(|r| r.split("</pre>").next());
     let json =
         json.unwrap_or_else(|| panic!("{name}: the probe wrote no result; stderr ends:\n{tail}"));
-    let value = serde_json::from_str(json)
-        .unwrap_or_else(|e| panic!("{name}: the probe's result: {e}: {json}"));
-    (value, dom)
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("{name}: the probe's result: {e}: {json}"))
 }
 
 /// The relay.py loop header, and a line inside that loop.
@@ -290,8 +287,9 @@ const INSIDE: &str = "self._table.mark_sent(message.id)";
 struct Seen {
     /// The page's width and the window's.
     width: [u64; 2],
-    /// Every link's and stylesheet's `href`.
-    hrefs: Vec<String>,
+    /// Every link's and stylesheet's `href` that leads off the page (not
+    /// a fragment, not `data:`).
+    outside: Vec<String>,
     /// Each matrix cell: its `data-cell`, its `data-status`, and whether
     /// its link leads to a details entry on the page.
     cells: Vec<(String, String, bool)>,
@@ -302,6 +300,10 @@ struct Seen {
     /// The line boxes (left, top) of [`HEADER`] and [`INSIDE`] in relay.py.
     header: Vec<[f64; 2]>,
     inside: Vec<[f64; 2]>,
+    /// The text a reader sees (the body's), failure texts as printed.
+    text: String,
+    /// Whether the DOM, attributes included, holds a bidi override.
+    bidi: bool,
 }
 
 /// The probe that reads a page into a [`Seen`] (`HEADER` and `INSIDE`
@@ -317,7 +319,8 @@ const LOOK: &str = "<script>(function () {\
          return [].map.call(range.getClientRects(), function (r) { return [r.left, r.top]; }); };\
        var counts = ['passed', 'failed', 'ignored', 'knownFailures', 'notRun'];\
        done({ width: [document.documentElement.scrollWidth, window.innerWidth],\
-         hrefs: all('a, link', function (a) { return a.getAttribute('href') || ''; }),\
+         outside: all('a, link', function (a) { return a.getAttribute('href') || ''; })\
+           .filter(function (href) { return !/^(#|data:)/.test(href); }),\
          cells: all('table.matrix td', function (td) {\
            var a = td.querySelector('a'), to = a && document.getElementById(a.getAttribute('href').slice(1));\
            return [td.dataset.cell, td.dataset.status, !!to && to.tagName === 'LI']; }),\
@@ -326,14 +329,15 @@ const LOOK: &str = "<script>(function () {\
          parts: all('section.part', function (part) {\
            return [].map.call(part.querySelectorAll('figure.code'), function (f) {\
              var r = f.getBoundingClientRect(); return [f.dataset.code, r.left, r.top]; }); }),\
-         header: rects(HEADER), inside: rects(INSIDE) }); })()</script>";
+         header: rects(HEADER), inside: rects(INSIDE), text: document.body.textContent,\
+         bidi: document.documentElement.outerHTML.indexOf('\\u202e') >= 0 }); })()</script>";
 
 /// Writes `report` as `<name>.html`, checks that nothing in it is fetched
 /// (so it works from file:// and offline), and looks at it in Chromium at
 /// 1000 px and at 1280 px, keeping a screenshot of each: no wider than the
 /// window either time, no bidi override in the DOM. Returns what was seen
-/// at 1280 px, and the DOM.
-fn load(program: &Path, name: &str, report: &Report) -> (Seen, String) {
+/// at 1280 px.
+fn load(program: &Path, name: &str, report: &Report) -> Seen {
     let dir = page_dir();
     let page = dir.join(format!("{name}.html"));
     report::write(&page, report).unwrap();
@@ -351,7 +355,7 @@ fn load(program: &Path, name: &str, report: &Report) -> (Seen, String) {
             format!("--window-size={width},1800"),
             format!("--screenshot={}", shot.display()),
         ];
-        let (seen, dom): (Seen, String) = probe(
+        let seen: Seen = probe(
             program,
             &name,
             &html,
@@ -363,22 +367,14 @@ fn load(program: &Path, name: &str, report: &Report) -> (Seen, String) {
             page <= window,
             "{name}: the page is {page} px wide in a {window} px window"
         );
-        assert!(
-            !dom.contains('\u{202e}'),
-            "{name}: a bidi override in the DOM"
-        );
+        assert!(!seen.bidi, "{name}: a bidi override in the DOM");
         assert!(shot.is_file(), "no screenshot at {}", shot.display());
-        let outside = seen
-            .hrefs
-            .iter()
-            .filter(|h| !h.starts_with('#') && !h.starts_with("data:"));
-        assert_eq!(
-            outside.count(),
-            0,
-            "{name} links outside itself: {:?}",
-            seen.hrefs
+        let outside = &seen.outside;
+        assert!(
+            outside.is_empty(),
+            "{name} links outside itself: {outside:?}"
         );
-        (seen, dom)
+        seen
     });
     at_1280
 }
@@ -418,7 +414,7 @@ fn assert_code_panel_readable(seen: &Seen, parts: &[code::Part]) {
             header[0][0]
         ));
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    common::assert_none(&problems, "the code panel");
 }
 
 /// The matrix of a loaded page, checked against `report`: one cell per
@@ -443,21 +439,16 @@ fn check_matrix(seen: &Seen, report: &Report) {
 /// The hand-written fixture: every kind of cell, counted by hand.
 fn the_fixture_page(program: &Path) {
     let report = fixture();
-    let (seen, dom) = load(program, "fixture", &report);
+    let seen = load(program, "fixture", &report);
     check_matrix(&seen, &report);
     assert_code_panel_readable(&seen, &report.code);
     let expected = EXPECTED_SUMMARY
         .iter()
         .map(|&(l, counts)| (l.to_owned(), counts));
     assert_eq!(seen.summaries, expected.collect(), "the summary lines");
-    // The failure text survives verbatim (re-escaped by the serializer),
-    // below its summary.
-    let escaped = GO_FAILURE
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
-    let shown = format!("<pre tabindex=\"0\">sent differs in pass 1\n\n{escaped}</pre>");
-    assert!(dom.contains(&shown), "go's failure text");
+    // The failure text survives verbatim, below its summary.
+    let shown = format!("go: ✗ wrong answersent differs in pass 1\n\n{GO_FAILURE}");
+    assert!(seen.text.contains(&shown), "go's failure text");
 }
 
 /// A real run of the suite over three fake languages: one right, one
@@ -476,16 +467,20 @@ fn a_real_run_page(program: &Path) {
     let skip = vec!["/generated".into(), "/demo".into()];
     let run = common::run_suite(suite, common::inner_args(&page_dir().join("run.log"), skip));
     let (conclusion, report) = (&run.conclusion, run.report());
-    let (seen, dom) = load(program, "run", &report);
+    let seen = load(program, "run", &report);
     check_matrix(&seen, &report);
-    let ran = conclusion.num_passed + conclusion.num_failed + conclusion.num_ignored;
-    assert_eq!(
-        report.results.trials.len() as u64,
-        ran,
-        "one result per trial that ran"
-    );
+    let libtest = [
+        conclusion.num_passed,
+        conclusion.num_failed,
+        conclusion.num_ignored,
+    ];
+    let ran: u64 = libtest.iter().sum();
     let selected = seen.cells.iter().filter(|c| c.1 != "not_selected").count();
-    assert_eq!(selected as u64, ran, "one matrix cell per trial of the run");
+    assert_eq!(
+        [report.results.trials.len(), selected].map(|n| n as u64),
+        [ran; 2],
+        "one result and one matrix cell per trial that ran"
+    );
     // The CI summary lists exactly the two failures, each in its state.
     let markdown = report::markdown::summary(&report);
     for shown in [
@@ -499,17 +494,12 @@ fn a_real_run_page(program: &Path) {
     // known failure is ignored).
     let sum = |[p, f, i]: [usize; 3], c: &[usize; 5]| [p + c[0], f + c[1], i + c[2] + c[3]];
     let counts = seen.summaries.values().fold([0; 3], sum).map(|n| n as u64);
-    let libtest = [
-        conclusion.num_passed,
-        conclusion.num_failed,
-        conclusion.num_ignored,
-    ];
     assert_eq!(
         counts, libtest,
         "the page's counts against libtest's summary"
     );
     assert!(
-        dom.contains("duplicates: expected 1, actual 999"),
+        seen.text.contains("duplicates: expected 1, actual 999"),
         "the failing cell's diff is on the page"
     );
 }
@@ -533,7 +523,7 @@ fn axe(program: &Path, tools: &Path, name: &str, html: &str) -> Vec<String> {
         })); });</script>";
     let args = ["--virtual-time-budget=30000", "--window-size=1400,1800"];
     let script = format!("<script>{axe}</script>{script}");
-    probe(program, &format!("axe-{name}"), html, &script, &args).0
+    probe(program, &format!("axe-{name}"), html, &script, &args)
 }
 
 /// The page, and a page without anything, pass html-validate (run with

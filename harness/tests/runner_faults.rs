@@ -13,7 +13,7 @@ use parity::report::junit;
 use parity::session::Runner;
 use parity::suite::Port;
 use parity::table::Case;
-use parity::toolchain::{Language, Step};
+use parity::toolchain::manifest::{BuildStep, Manifest, Unit};
 
 mod common;
 
@@ -26,12 +26,12 @@ const SLACK: Duration = Duration::from_secs(15);
 
 /// Runs every case of the table through `language`'s runner; returns the
 /// verdicts by case name and how long the run took.
-fn run(language: Language) -> (BTreeMap<String, Verdict>, Duration) {
+fn run(language: Manifest) -> (BTreeMap<String, Verdict>, Duration) {
     let suite = common::suite(TIMEOUT);
     let cases: Vec<&Case> = suite.cases.iter().collect();
     let started = Instant::now();
     let replies = suite
-        .runner(&language)
+        .runner(&Port::from(language.clone()))
         .run(&Request::cases(cases.iter().copied()));
     let elapsed = started.elapsed();
     let verdicts = answers(&suite.root, &language.name, &cases, replies);
@@ -169,7 +169,7 @@ fn an_answer_printed_twice_blames_the_case_answered_twice() {
 
 #[test]
 fn a_runner_that_cannot_start_fails_every_case() {
-    let language = Language {
+    let language = Manifest {
         runner: vec!["/nonexistent/runner".into()],
         ..fake("fake-missing", "none", "none")
     };
@@ -190,7 +190,7 @@ fn a_runner_that_cannot_start_fails_every_case() {
 fn a_language_that_is_not_ready_says_why() {
     let suite = common::suite(TIMEOUT);
     let hint = "install the fake toolchain";
-    let tool = Port::new(Language {
+    let tool = Port::from(Manifest {
         probe: vec!["parity-no-such-tool".into(), "--version".into()],
         install_hint: hint.into(),
         ..fake("fake-tool", "", "")
@@ -204,8 +204,12 @@ fn a_language_that_is_not_ready_says_why() {
         matches!(not_ready(true, why), Verdict::Fail(m) if emit::text(&m).contains("PARITY_STRICT=1"))
     );
     let script = "echo 'error: compiler says no' >&2; exit 1";
-    let build = Port::new(Language {
-        build: vec![Step::always(vec!["sh".into(), "-c".into(), script.into()])],
+    let build = Port::from(Manifest {
+        build: vec![BuildStep::always(vec![
+            "sh".into(),
+            "-c".into(),
+            script.into(),
+        ])],
         ..fake("fake-build", "", "")
     });
     let why = suite.ready(&build).unwrap_err();
@@ -224,7 +228,7 @@ fn known_failures_that_crash_the_runner_use_no_fault_budget_and_stale_ones_fail(
     let suite = common::suite(TIMEOUT);
     let names: Vec<String> = suite.cases.iter().map(|c| c.name.clone()).collect();
     let (crashing, stale) = (&names[..3], &names[3]);
-    let mut port = Port::new(fake("fake-known", "crash", &crashing.join(",")));
+    let mut port = Port::from(fake("fake-known", "crash", &crashing.join(",")));
     let tracked = "crashes the port, tracked elsewhere";
     port.known = crashing
         .iter()
@@ -333,12 +337,12 @@ fn a_faulting_runner_is_reported_in_every_file_and_acts_in_none() {
 fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
     let suite = common::suite(TIMEOUT);
     let failed = |name: &str, unit: &[&str]| {
-        let unit = unit.iter().map(|a| a.to_string()).collect();
-        let mut port = Port::new(Language {
-            unit,
+        let run = unit.iter().map(|a| a.to_string()).collect();
+        let counter = suite.port(name).and_then(|p| p.unit.counter);
+        let port = Port::from(Manifest {
+            unit: Unit { run, counter },
             ..fake(name, "none", "none")
         });
-        port.manifest = suite.port(name).and_then(|p| p.manifest.clone());
         let verdict = suite.check_unit(&port);
         let Verdict::Fail(reason @ Reason::Unit { what, .. }) = &verdict else {
             panic!("{name}: the unit trial fails: {verdict:?}");

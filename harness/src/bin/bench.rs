@@ -14,8 +14,7 @@ use std::time::{Duration, Instant};
 
 use parity::config::{trial_name, Kind, PREFIX};
 use parity::exec::{self, Stdin};
-use parity::suite::Suite;
-use parity::toolchain::Language;
+use parity::suite::{Port, Suite};
 
 /// Runs of warm `make test` and of the floor, interleaved.
 const SIDE_BY_SIDE: usize = 7;
@@ -79,7 +78,7 @@ fn side_by_side(suite: &Suite) {
 /// The table of each trial kind's CPU cost per language, less what an
 /// empty selection costs (the harness's own start), and each language's
 /// whole wall time.
-fn trial_costs(suite: &Suite, languages: &[&Language]) {
+fn trial_costs(suite: &Suite, languages: &[&Port]) {
     println!("\n## CPU time of each trial kind, s (make test T=<trial> ARGS=--exact, user + sys of every process, median of 3, less an empty selection's); the last column: wall time of make test T=.../<language>");
     let empty = median_of(3, &make_test(suite, &["T=no-trial-has-this-name"])).cpu;
     println!("  (an empty selection: CPU {:.2} s)", empty.as_secs_f64());
@@ -96,7 +95,7 @@ fn trial_costs(suite: &Suite, languages: &[&Language]) {
 }
 
 /// One language's row of [`trial_costs`].
-fn trial_row(suite: &Suite, language: &Language, empty: Duration) {
+fn trial_row(suite: &Suite, language: &Port, empty: Duration) {
     print!("  {:<12}", language.name);
     let every_case = format!("T={PREFIX}/{}/", language.name);
     let cases = [
@@ -116,7 +115,7 @@ fn trial_row(suite: &Suite, language: &Language, empty: Duration) {
 }
 
 /// Each runner's bare start-up (empty input): the floor under every case.
-fn start_ups(suite: &Suite, languages: &[&Language]) {
+fn start_ups(suite: &Suite, languages: &[&Port]) {
     println!("\n## Bare start-up of each runner (empty input), median of 10");
     for language in languages {
         let start_up = median_of(10, &suite.runner(language).command).wall;

@@ -71,7 +71,6 @@ fn run() -> Result<ExitCode, String> {
         }
         "setup" => {
             for m in &chosen {
-                let target = parity::config::target_dir(&root);
                 for apt in &m.setup.apt {
                     println!("apt\t{}\t{}", apt.command, apt.package);
                 }
@@ -82,7 +81,7 @@ fn run() -> Result<ExitCode, String> {
                     );
                 }
                 for line in &m.setup.after {
-                    println!("after\t{}", m.shell(line, &target));
+                    println!("after\t{line}");
                 }
             }
         }
@@ -110,10 +109,8 @@ fn lint(root: &std::path::Path, chosen: &[&Manifest]) -> ExitCode {
     let deadline = parity::config::Settings::from_env()
         .map(|s| s.build_timeout)
         .unwrap_or(Duration::from_secs(600));
-    let target = parity::config::target_dir(root);
     for m in chosen {
         for line in &m.lint {
-            let line = m.shell(line, &target);
             println!("[{}] {line}", m.name);
             let label = format!("{}'s lint `{line}`", m.name);
             let argv = vec!["sh".into(), "-c".into(), line.clone()];

@@ -6,6 +6,7 @@
 use super::results::{Outcome, Results, RunRecord, State, Toolchain, TrialResult, VERSION};
 use super::trial::{RowId, TrialId};
 use super::{Report, Row, Scenario};
+use crate::config::Kind;
 
 /// One language's cell: its state and what it says (its first line the
 /// summary); not run is an ignored trial, a known failure one, the other
@@ -28,9 +29,8 @@ pub fn row(
     scenario: Option<Scenario>,
     cells: &[Cell],
 ) -> (Row, Vec<TrialResult>) {
-    // As the results file reads a row: a kind's name, else a case's.
-    let id: RowId = serde_json::from_value(serde_json::json!({"kind": name, "case": name}))
-        .expect("two strings are a row");
+    let kind = Kind::ALL.into_iter().find(|kind| kind.name() == name);
+    let id = kind.map_or_else(|| RowId::Case(name.to_owned()), RowId::Kind);
     let trials = cells
         .iter()
         .map(|&(language, state, text)| {

@@ -10,8 +10,8 @@ use super::results::{Outcome, State, TrialResult};
 use super::style::STYLE;
 use super::{picture, Matrix, Report, Row};
 
-/// What a cell says in full: a failure's summary above its text, another
-/// verdict's reason; nothing for a pass.
+/// What a cell says in full, escaped: a failure's summary above its text,
+/// another verdict's reason; nothing for a pass.
 fn reason(trial: &TrialResult) -> Option<String> {
     let (summary, text) = (trial.summary.as_deref(), trial.text.as_deref());
     match trial.verdict {
@@ -19,6 +19,7 @@ fn reason(trial: &TrialResult) -> Option<String> {
         Outcome::Fail => Some(format!("{}\n\n{}", summary?, text.unwrap_or_default())),
         Outcome::Ignored | Outcome::KnownFailure => text.or(summary).map(str::to_owned),
     }
+    .map(|reason| escape(&reason))
 }
 
 fn header(out: &mut String, report: &Report) {
@@ -55,10 +56,8 @@ fn summary(out: &mut String, matrix: &Matrix) {
             0 => String::new(),
             n => format!(", {n} not selected"),
         };
-        let (name, bad) = (
-            escape(language),
-            if failed > 0 { " class=\"bad\"" } else { "" },
-        );
+        let name = escape(language);
+        let bad = if failed > 0 { " class=\"bad\"" } else { "" };
         let _ = write!(
             out,
             "<li data-summary=\"{name}\" data-passed=\"{passed}\" data-failed=\"{failed}\" \
@@ -87,8 +86,8 @@ fn matrix(out: &mut String, matrix: &Matrix) {
         for language in matrix.languages() {
             let (trial, state) = matrix.cell(row, language);
             let (class, word, to) = (state.id(), state.word(), result_id(row.id.name(), language));
-            let title = trial.and_then(reason).map(|r| escape(&r));
-            let title = title.map(|r| format!(" title=\"{r}\"")).unwrap_or_default();
+            let title = trial.and_then(reason).map(|r| format!(" title=\"{r}\""));
+            let title = title.unwrap_or_default();
             let language = escape(language);
             let _ = write!(
                 out,
@@ -141,10 +140,7 @@ fn case_section(out: &mut String, matrix: &Matrix, row: &Row) {
             out,
             "<li class=\"result {class}\" id=\"{id}\"><b>{language}: {word}</b>"
         );
-        let _ = match (
-            trial.map(|t| t.verdict),
-            trial.and_then(reason).map(|r| escape(&r)),
-        ) {
+        let _ = match (trial.map(|t| t.verdict), trial.and_then(reason)) {
             // Long text scrolls inside the box: focusable, so a keyboard
             // can scroll it too.
             (Some(Outcome::Fail), Some(text)) => write!(out, "<pre tabindex=\"0\">{text}</pre>"),
@@ -186,16 +182,12 @@ fn code_panel(out: &mut String, parts: &[Part]) {
             );
             for source in sources {
                 let path = escape(&source.path);
+                let _ = write!(out, "<p class=\"path\"><code>{path}</code></p>");
                 let _ = match &source.text {
-                    Ok(text) => write!(
-                        out,
-                        "<p class=\"path\"><code>{path}</code></p><pre><code>{}</code></pre>",
-                        escape(text)
-                    ),
+                    Ok(text) => write!(out, "<pre><code>{}</code></pre>", escape(text)),
                     Err(why) => write!(
                         out,
-                        "<p class=\"path\"><code>{path}</code></p><p class=\"missing\" \
-                         data-missing=\"{path}\">{}</p>",
+                        "<p class=\"missing\" data-missing=\"{path}\">{}</p>",
                         escape(why)
                     ),
                 };

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use outbox::{Message, OutboxRelay, OutboxTable};
 
 use super::markup::escape;
-use super::trace::{traced_pass, Event, ObservedBroker};
+use super::trace::{traced_pass, Attempt, Event, ObservedBroker};
 use super::{Failure, Scenario};
 use crate::oracle::passes::{self, Hook};
 
@@ -29,75 +29,62 @@ fn describe(message: &Message) -> String {
 }
 
 /// Rows of a column, the first [`MAX_DRAWN_ROWS`] and a line saying how
-/// many more there were; `empty` when there are none.
-fn rows_list<T>(out: &mut String, items: &[T], empty: &str, item: fn(&mut String, &T)) {
-    if items.is_empty() {
+/// many more there were; `empty` when there are none. Only the drawn rows
+/// are rendered.
+fn rows_list(out: &mut String, items: impl ExactSizeIterator<Item = String>, empty: &str) {
+    if items.len() == 0 {
         let _ = write!(out, "<p class=\"none\">{empty}</p>");
         return;
     }
-    out.push_str("<ol class=\"rows\">");
-    for it in items.iter().take(MAX_DRAWN_ROWS) {
-        item(out, it);
-    }
     let more = items.len().saturating_sub(MAX_DRAWN_ROWS);
+    out.push_str("<ol class=\"rows\">");
+    out.extend(items.take(MAX_DRAWN_ROWS));
     if more > 0 {
         let _ = write!(out, "<li class=\"more\">… and {more} more rows</li>");
     }
     out.push_str("</ol>");
 }
 
-fn plain_row(out: &mut String, message: &Message) {
+fn plain_row(message: &Message) -> String {
     let message = describe(message);
-    let _ = write!(
-        out,
-        "<li class=\"ev new\"><span class=\"msg\">{message}</span></li>"
-    );
+    format!("<li class=\"ev new\"><span class=\"msg\">{message}</span></li>")
 }
 
 /// The text of an event's box: the row, then what happened to it.
-fn event_row(out: &mut String, event: &Event) {
-    let (class, what) = match event {
-        Event::Attempt {
-            attempt, failure, ..
-        } => {
+fn event_row(event: &Event) -> String {
+    let (class, what) = match event.attempt {
+        Some(Attempt {
+            number, failure, ..
+        }) => {
             let (class, what) = match failure {
                 None => ("published", "published"),
                 Some(outbox::Failure::Down) => ("down", "broker down"),
                 Some(outbox::Failure::LostAck) => ("acklost", "ack lost (delivered)"),
             };
-            (class, format!("attempt {attempt}: {what}"))
+            (class, format!("attempt {number}: {what}"))
         }
-        Event::HeldBack { message } => {
-            ("skipped", format!("skipped: {} blocked", message.aggregate))
-        }
+        None => (
+            "skipped",
+            format!("skipped: {} blocked", event.message.aggregate),
+        ),
     };
-    let (message, what) = (describe(event.message()), escape(&what));
-    let _ = write!(
-        out,
-        "<li class=\"ev {class}\"><span class=\"msg\">{message}</span><span class=\"what\">{what}</span>"
-    );
-    if let Event::Attempt {
-        duplicate_dropped: true,
-        ..
-    } = event
-    {
-        out.push_str("<span class=\"dup\">consumer: duplicate dropped</span>");
-    }
-    out.push_str("</li>");
+    let (message, what) = (describe(&event.message), escape(&what));
+    let dropped = match event.attempt.is_some_and(|a| a.duplicate_dropped) {
+        true => "<span class=\"dup\">consumer: duplicate dropped</span>",
+        false => "",
+    };
+    format!(
+        "<li class=\"ev {class}\"><span class=\"msg\">{message}</span><span class=\"what\">{what}</span>{dropped}</li>"
+    )
 }
 
 /// One delivery on the consumer's side: handled, or dropped as a duplicate.
-fn delivery(out: &mut String, (message, duplicate): &(&Message, bool)) {
-    let (id, aggregate, event) = (message.id, &message.aggregate, &message.event_type);
-    let _ = match duplicate {
-        true => write!(out, "<li class=\"c dup\">#{id} duplicate dropped</li>"),
-        false => write!(
-            out,
-            "<li class=\"c handled\">handled {} {}</li>",
-            escape(aggregate),
-            escape(event)
-        ),
-    };
+fn delivery(message: &Message, duplicate: bool) -> String {
+    let (aggregate, event) = (escape(&message.aggregate), escape(&message.event_type));
+    match duplicate {
+        true => format!("<li class=\"c dup\">#{} duplicate dropped</li>", message.id),
+        false => format!("<li class=\"c handled\">handled {aggregate} {event}</li>"),
+    }
 }
 
 /// Draws each pass as the oracle's loop ([`passes::drive`]) runs it: the
@@ -177,7 +164,7 @@ pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
         escape(name)
     );
     out.push_str("<div class=\"col outbox\"><h4>outbox at start</h4>");
-    rows_list(out, &initial, "empty", plain_row);
+    rows_list(out, initial.iter().map(plain_row), "empty");
     out.push_str("</div>");
     out.push_str(&painter.columns);
     if let Some((first, last, sent)) = painter.undrawn {
@@ -234,24 +221,20 @@ fn pass_column(out: &mut String, number: u64, sent: &[u64], events: &[Event], sc
         out,
         "<div class=\"col passcol\"><h4>pass {number}{restart}</h4>"
     );
-    rows_list(out, events, "nothing to send", event_row);
+    rows_list(out, events.iter().map(event_row), "nothing to send");
     let _ = write!(out, "<p class=\"sent\">sent {sent:?}</p>");
     // The consumer's side: every attempt that reached it, handled or
     // dropped as a duplicate.
-    let deliveries: Vec<(&Message, bool)> = events
+    let deliveries: Vec<String> = events
         .iter()
-        .filter_map(|event| match event {
-            Event::Attempt {
-                message,
-                failure,
-                duplicate_dropped,
-                ..
-            } if *failure != Some(outbox::Failure::Down) => Some((message, *duplicate_dropped)),
-            _ => None,
+        .filter_map(|event| {
+            let attempt = event.attempt?;
+            let delivered = attempt.failure != Some(outbox::Failure::Down);
+            delivered.then(|| delivery(&event.message, attempt.duplicate_dropped))
         })
         .collect();
     out.push_str("<div class=\"consumer\"><h5>consumer</h5>");
-    rows_list(out, &deliveries, "nothing delivered", delivery);
+    rows_list(out, deliveries.into_iter(), "nothing delivered");
     out.push_str("</div></div>");
 }
 
@@ -267,7 +250,7 @@ fn written_column(out: &mut String, pass: &passes::Pass, passes: u64) {
         format!("written after pass {}", pass.number)
     };
     let _ = write!(out, "<div class=\"col written\"><h4>{heading}</h4>");
-    rows_list(out, &pass.written_after, "", plain_row);
+    rows_list(out, pass.written_after.iter().map(plain_row), "");
     out.push_str("</div>");
 }
 

@@ -11,10 +11,9 @@ h2 { font-size: 1.2rem; margin: 1.6rem 0 .5rem; border-bottom: 1px solid #ccc; }
 h3 { font-size: 1.05rem; margin: 0 0 .3rem; }
 h4 { font-size: .9rem; margin: 0 0 .3rem; }
 h5 { font-size: .8rem; margin: .2rem 0; color: #444; }
-code, pre { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+code, pre, .msg { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 .run, .toolchains, .contents { margin: .2rem 0; color: #333; }
-.toolchains { padding-left: 1.2rem; }
-.summary { padding-left: 1.2rem; }
+.toolchains, .summary, .changes { padding-left: 1.2rem; }
 .summary .bad { color: #8b0000; font-weight: 600; }
 table.matrix { border-collapse: collapse; }
 .matrix th, .matrix td { border: 1px solid #bbb; padding: .25rem .5rem; text-align: left; vertical-align: top; }
@@ -41,8 +40,7 @@ table.matrix { border-collapse: collapse; }
 .restart { font-size: 11px; font-weight: 400; background: #333; color: #fff; border-radius: 3px; padding: 0 .25rem; }
 .rows { list-style: none; margin: 0; padding: 0; }
 .ev { display: flex; flex-direction: column; margin: .2rem 0; padding: .1rem .3rem; border: 1px solid; border-left-width: 5px; border-radius: 3px; }
-.msg { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 12px; }
-.what, .dup { font-size: 12px; }
+.msg, .what, .dup, .c { font-size: 12px; }
 .published { border-color: #2e7d32; background: #e8f5e9; }
 .down { border-color: #c62828; background: #ffebee; }
 .acklost { border-color: #e65100; background: #fff3e0; }
@@ -51,7 +49,6 @@ table.matrix { border-collapse: collapse; }
 .dup { color: #6a1b9a; font-weight: 600; }
 .sent { font-size: 12px; margin: .3rem 0; }
 .consumer { border-top: 1px dotted #999; margin-top: .2rem; }
-.c { font-size: 12px; }
 .c.handled::before { content: "✓ "; }
 .c.dup::before { content: "⟲ "; }
 .none { color: #666; font-size: 12px; font-style: italic; margin: .2rem 0; }
@@ -67,7 +64,6 @@ figure.code figcaption { font-weight: 600; }
 figure.code pre { margin: 0; font-size: 11px; line-height: 1.35; white-space: pre; tab-size: 4; }
 .missing { color: #8b0000; font-size: 12px; font-style: italic; }
 .seed { font-size: 11px; font-weight: 400; border: 1px solid #1565c0; color: #0d3c7a; border-radius: 3px; padding: 0 .25rem; white-space: nowrap; }
-.changes { padding-left: 1.2rem; }
 .change { margin: .15rem 0; padding: .1rem .3rem; border-radius: 3px; }
 :target { outline: 3px solid #1565c0; outline-offset: 2px; }
 "#;

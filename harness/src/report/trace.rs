@@ -4,7 +4,7 @@
 //!
 //! The watching is the report's own: an [`ObservedBroker`] wraps the
 //! reference's [`FlakyBroker`] behind the reference's public [`Broker`]
-//! trait and records one [`Event::Attempt`] per publish; [`traced_pass`]
+//! trait and records one [`Attempt`] per publish; [`traced_pass`]
 //! adds the rows the relay skipped, learnt from outside the relay: the
 //! batch taken before the pass (`table.unsent(batch_size)`, the relay's own
 //! first step) against the attempts the broker saw. So the reference stays
@@ -14,40 +14,31 @@ use outbox::{
     Broker, Failure, FlakyBroker, Message, MessageId, OutboxRelay, OutboxTable, PublishFailed,
 };
 
-/// One thing that happened to one row of a relay's batch.
+/// One row of a relay's batch and what happened to it in the pass.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Event {
-    /// The relay handed `message` to the broker.
-    Attempt {
-        /// The broker's attempt number, counted from 1 over its whole life:
-        /// the number a failure script names.
-        attempt: u64,
-        /// The row.
-        message: Message,
-        /// What went wrong, as the broker's script names it (`Down`: not
-        /// delivered; `LostAck`: delivered, the row stays unsent); `None`:
-        /// published.
-        failure: Option<Failure>,
-        /// The message reached the consumer, which had processed its id
-        /// before and dropped it: at-least-once delivery made harmless.
-        duplicate_dropped: bool,
-    },
-    /// The relay skipped `message` without publishing it: an earlier
-    /// message of its order failed in this pass, so it must not overtake it.
-    /// Found by [`with_held_back`]: a row of the batch with no attempt.
-    HeldBack {
-        /// The row.
-        message: Message,
-    },
+pub(super) struct Event {
+    /// The row.
+    pub message: Message,
+    /// The relay handed the row to the broker; `None`: it skipped the row
+    /// without publishing it, since an earlier message of its order failed
+    /// in this pass and it must not overtake it (found by
+    /// [`with_held_back`]: a row of the batch with no attempt).
+    pub attempt: Option<Attempt>,
 }
 
-impl Event {
-    /// The row the event is about.
-    pub fn message(&self) -> &Message {
-        match self {
-            Event::Attempt { message, .. } | Event::HeldBack { message } => message,
-        }
-    }
+/// One publish attempt, as the broker saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Attempt {
+    /// The broker's attempt number, counted from 1 over its whole life:
+    /// the number a failure script names.
+    pub number: u64,
+    /// What went wrong, as the broker's script names it (`Down`: not
+    /// delivered; `LostAck`: delivered, the row stays unsent); `None`:
+    /// published.
+    pub failure: Option<Failure>,
+    /// The message reached the consumer, which had processed its id
+    /// before and dropped it: at-least-once delivery made harmless.
+    pub duplicate_dropped: bool,
 }
 
 /// A [`FlakyBroker`] whose every publish attempt is recorded, and which
@@ -90,11 +81,14 @@ impl Broker for ObservedBroker {
         let result = self.broker.publish(message);
         self.attempts += 1;
         if let Some(events) = &mut self.events {
-            events.push(Event::Attempt {
-                attempt: self.attempts,
-                message: message.clone(),
+            let attempt = Attempt {
+                number: self.attempts,
                 failure: result.err().map(|e| e.failure),
                 duplicate_dropped: self.broker.consumer().duplicates() > duplicates_before,
+            };
+            events.push(Event {
+                message: message.clone(),
+                attempt: Some(attempt),
             });
         }
         result
@@ -120,7 +114,7 @@ pub(super) fn traced_pass(
 }
 
 /// The events of one pass: each row of `batch` (taken before the pass) with
-/// the broker's attempt for it, or [`Event::HeldBack`] where there was none.
+/// the broker's attempt for it, or held back where there was none.
 ///
 /// The relay publishes the rows it does not skip in batch order, each at
 /// most once per pass, so the attempts are matched to the rows in order. An
@@ -130,12 +124,14 @@ pub(super) fn with_held_back(batch: &[Message], attempts: Vec<Event>) -> Vec<Eve
     let mut attempts = attempts.into_iter().peekable();
     let mut events = Vec::with_capacity(batch.len());
     for row in batch {
-        match attempts.next_if(|attempt| attempt.message().id == row.id) {
-            Some(attempt) => events.push(attempt),
-            None => events.push(Event::HeldBack {
-                message: row.clone(),
-            }),
-        }
+        events.push(
+            attempts
+                .next_if(|a| a.message.id == row.id)
+                .unwrap_or(Event {
+                    message: row.clone(),
+                    attempt: None,
+                }),
+        );
     }
     events.extend(attempts);
     events

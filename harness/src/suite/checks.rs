@@ -15,13 +15,12 @@ impl Suite {
     /// Judges a prepared port's demo: the committed transcript on the
     /// shared config, and the Rust demo's own output on a second config.
     pub fn check_demo(&self, port: &Port) -> Verdict {
-        let language = port.current();
-        let name = &language.name;
+        let name = port.name();
         let committed = match self.demo.committed() {
             Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::NotRun(why))),
             Ok(expected) => {
                 let against = Against::Committed(self.demo.transcript.clone());
-                let actual = self.demo.run(language, &self.demo.config);
+                let actual = self.demo.run(port, &self.demo.config);
                 demo::transcript(name, against, &expected, actual)
             }
         };
@@ -32,7 +31,7 @@ impl Suite {
                     path: path.clone(),
                     config: demo::SECOND_DEMO_CONFIG.to_owned(),
                 };
-                demo::transcript(name, against, &expected, self.demo.run(language, &path))
+                demo::transcript(name, against, &expected, self.demo.run(port, &path))
             }
             (failed, _) => failed,
         };
@@ -67,12 +66,11 @@ impl Suite {
     /// Judges how a prepared port's demo refuses bad configs: exit 2, and
     /// a first line of stderr that names the path and the key at fault.
     pub fn check_demo_config(&self, port: &Port) -> Verdict {
-        let language = port.current();
         let verdict = match self.fixtures() {
             Err(why) => Verdict::Fail(Reason::Harness(why)),
-            Ok(Fixtures { bad, .. }) => match self.demo.refusals(language, bad) {
+            Ok(Fixtures { bad, .. }) => match self.demo.refusals(port, bad) {
                 Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::NotRun(why))),
-                Ok(actual) => match demo::judge_refusals(&language.name, bad, &actual) {
+                Ok(actual) => match demo::judge_refusals(port.name(), bad, &actual) {
                     Ok(()) => Verdict::Pass,
                     Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::Refusals(why))),
                 },
@@ -93,11 +91,12 @@ impl Suite {
     /// Runs a prepared port's own unit tests: they must exit 0 and their
     /// tool's final report must prove them.
     pub fn check_unit(&self, port: &Port) -> Verdict {
-        let language = port.current();
-        let command = executor::unit_command(language, &self.root, self.settings.build_timeout);
+        let command = executor::unit_command(port, &self.root, self.settings.build_timeout);
         let ran = crate::exec::run(&command, crate::exec::Stdin::Null);
         let tests = format!("{} (`{}`)", command.label, command.argv.join(" "));
-        let counter = port.manifest.as_ref().and_then(|m| m.unit.counter);
-        port.listed(Kind::Unit.name(), judge::unit(tests, ran, counter))
+        port.listed(
+            Kind::Unit.name(),
+            judge::unit(tests, ran, port.unit.counter),
+        )
     }
 }

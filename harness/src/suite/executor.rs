@@ -6,11 +6,11 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::Port;
 use crate::config;
 use crate::exec::{self, Stdin};
 use crate::judge::demo::{BadConfig, Refusal, BAD_CONFIGS, SECOND_DEMO_CONFIG};
 use crate::text::tail;
-use crate::toolchain::Language;
 
 /// The most a demo may print before it is cut off: 1 MiB, a hundred times
 /// the transcript.
@@ -40,35 +40,35 @@ pub struct Fixtures {
 }
 
 impl Demo {
-    /// A language's demo on `config`, keeping `keep` bytes of each stream
+    /// A port's demo on `config`, keeping `keep` bytes of each stream
     /// (public for the floor, which starts the same commands).
-    pub fn command(&self, language: &Language, config: &Path, keep: usize) -> exec::Command {
-        let mut argv = language.demo.clone();
+    pub fn command(&self, port: &Port, config: &Path, keep: usize) -> exec::Command {
+        let mut argv = port.command(&port.demo);
         argv.push(config.to_string_lossy().into_owned());
-        let label = format!("the {} demo", language.name);
+        let label = format!("the {} demo", port.name);
         exec::Command {
             keep,
             ..exec::Command::new(label, argv, &self.root, self.deadline)
         }
     }
 
-    /// Runs a language's demo on `config`: its output within `keep` bytes.
+    /// Runs a port's demo on `config`: its output within `keep` bytes.
     fn start(
         &self,
-        language: &Language,
+        port: &Port,
         config: &Path,
         keep: usize,
     ) -> Result<(exec::Command, exec::Output), String> {
-        let command = self.command(language, config, keep);
+        let command = self.command(port, config, keep);
         let output = exec::run(&command, Stdin::Null)
             .map_err(|e| format!("{} could not be started: {e}", command.label))?;
         Ok((command, output))
     }
 
-    /// Runs a prepared language's demo on `config` and returns its stdout,
+    /// Runs a prepared port's demo on `config` and returns its stdout,
     /// or why not.
-    pub fn run(&self, language: &Language, config: &Path) -> Result<String, String> {
-        let (command, output) = self.start(language, config, KEEP)?;
+    pub fn run(&self, port: &Port, config: &Path) -> Result<String, String> {
+        let (command, output) = self.start(port, config, KEEP)?;
         if output.status.is_none() {
             return Err(format!(
                 "{} did not finish within {} s (PARITY_TIMEOUT); its process group was killed",
@@ -131,16 +131,12 @@ impl Demo {
         written().map_err(|e| format!("cannot write the demo configs under {}: {e}", dir.display()))
     }
 
-    /// How a prepared language's demo refuses each config. They all start
+    /// How a prepared port's demo refuses each config. They all start
     /// at once: each is mostly a runtime starting up, so side by side they
     /// cost about one start-up of wall time.
-    pub fn refusals(
-        &self,
-        language: &Language,
-        configs: &[BadConfig],
-    ) -> Result<Vec<Refusal>, String> {
+    pub fn refusals(&self, port: &Port, configs: &[BadConfig]) -> Result<Vec<Refusal>, String> {
         let refuse = |config: &BadConfig| -> Result<Refusal, String> {
-            let (_, output) = self.start(language, &config.path, exec::KEEP)?;
+            let (_, output) = self.start(port, &config.path, exec::KEEP)?;
             let stderr = output.stderr.text();
             Ok(Refusal {
                 code: output.status.and_then(|s| s.code()),
@@ -161,7 +157,7 @@ impl Demo {
 
 /// The command of a language's unit tests (public for the floor, which
 /// starts the same commands).
-pub fn unit_command(language: &Language, root: &Path, deadline: Duration) -> exec::Command {
-    let label = format!("the {} unit tests", language.name);
-    exec::Command::new(label, language.unit.clone(), root, deadline)
+pub fn unit_command(port: &Port, root: &Path, deadline: Duration) -> exec::Command {
+    let label = format!("the {} unit tests", port.name);
+    exec::Command::new(label, port.command(&port.unit.run), root, deadline)
 }

@@ -24,67 +24,71 @@ use crate::judge::known_failures::{self, KnownFailures};
 use crate::judge::Verdict;
 use crate::session::Session;
 use crate::table::{self, Case};
-use crate::toolchain::manifest::{self, Manifest};
-use crate::toolchain::{Language, NotReady};
+use crate::toolchain::{manifest, Manifest, NotReady, Ready};
 use executor::{Demo, Fixtures};
 
 pub use trials::{trials, Recorder};
 
-/// One language of the run: its manifest and the commands resolved from
-/// it together, its known failures, and the language once made ready.
+/// One language of the run, keyed by its name: its manifest (which it
+/// derefs to), its known failures, and what preparing it found.
 #[derive(Debug)]
 pub struct Port {
-    /// Its commands, as its manifest resolves them (a test's fake: its own).
-    pub language: Language,
-    /// Its manifest; `None` for a test's fake, whose unit tests are then
-    /// judged by their exit code alone.
-    pub manifest: Option<Manifest>,
+    /// Its manifest, placeholders resolved (a test's fake: its own).
+    pub manifest: Manifest,
     /// Its known failures, by trial name.
     pub known: KnownFailures,
     /// Probed and built once per run, whoever asks first.
-    ready: OnceLock<Result<Language, NotReady>>,
+    ready: OnceLock<Result<Ready, NotReady>>,
 }
 
-impl From<Language> for Port {
-    fn from(language: Language) -> Self {
-        Port::new(language)
-    }
-}
-
-impl Port {
-    /// A port of `language` alone, without a manifest or known failures:
-    /// a test's fake.
-    pub fn new(language: Language) -> Self {
+impl From<Manifest> for Port {
+    /// A port without known failures: a test's fake.
+    fn from(manifest: Manifest) -> Self {
         Port {
-            language,
-            manifest: None,
+            manifest,
             known: KnownFailures::new(),
             ready: OnceLock::new(),
         }
     }
+}
 
+impl std::ops::Deref for Port {
+    type Target = Manifest;
+
+    fn deref(&self) -> &Manifest {
+        &self.manifest
+    }
+}
+
+impl Port {
     /// Its name in trial names and messages.
     pub fn name(&self) -> &str {
-        &self.language.name
+        &self.manifest.name
     }
 
-    /// The language made ready (probe, build, its interpreter resolved:
-    /// see [`Language::probe`]), once per run.
-    pub fn ready(&self, root: &Path, deadline: Duration) -> Result<&Language, &NotReady> {
-        self.ready
-            .get_or_init(|| self.language.prepare(root, deadline))
-            .as_ref()
+    /// Probes and builds the port, once per run.
+    pub fn ready(&self, root: &Path, deadline: Duration) -> Result<&Ready, &NotReady> {
+        let prepared = self.ready.get_or_init(|| self.prepare(root, deadline));
+        prepared.as_ref()
     }
 
-    /// The ready language, if it was made ready.
-    pub fn resolved(&self) -> Option<&Language> {
+    /// What preparing it found, once it is ready.
+    pub fn prepared(&self) -> Option<&Ready> {
         self.ready.get()?.as_ref().ok()
     }
 
-    /// The ready language when it was made ready, else the manifest's (a
-    /// test's fake is never prepared): what a check starts.
-    pub fn current(&self) -> &Language {
-        self.resolved().unwrap_or(&self.language)
+    /// `argv` (its runner's, demo's or unit tests' line) as the port starts
+    /// it: once ready, with the program its probe printed in place of the
+    /// probe's own (see [`Manifest::probe`]).
+    pub fn command(&self, argv: &[String]) -> Vec<String> {
+        let mut argv = argv.to_vec();
+        let printed = self.prepared().and_then(|r| r.program.clone());
+        if let (Some(program), Some(first)) = (printed, argv.first_mut()) {
+            if Some(&*first) == self.probe.first() {
+                *first = program;
+            }
+        }
+        argv
     }
 
     /// `verdict` as the port's known-failures list turns it.
@@ -109,10 +113,6 @@ pub struct Suite {
     pub settings: Settings,
     /// The demo check's config, transcript and deadline.
     pub demo: Demo,
-    /// How many times each selected trial runs (`PARITY_REPEAT`, `make
-    /// test REPEAT=N`): more than once, a trial whose verdict or answer
-    /// changes between runs fails.
-    pub repeat: usize,
     /// The fixed-seed generated scenarios, drawn once for all languages.
     generated: OnceLock<Result<Vec<Case>, String>>,
     /// The demo's fixtures, written once for all languages.
@@ -141,21 +141,16 @@ impl Suite {
             text
         })?;
         let names: HashSet<&str> = cases.iter().map(|c| c.name.as_str()).collect();
-        let target = config::target_dir(root);
         let mut ports = Vec::new();
         for manifest in manifest::read_all(root)? {
+            let known = known_failures::load(root, &manifest.name, &names, false)?;
             ports.push(Arc::new(Port {
-                language: manifest.language(&target),
-                known: known_failures::load(root, &manifest.name, &names, false)?,
-                manifest: Some(manifest),
-                ready: OnceLock::new(),
+                known,
+                ..Port::from(manifest)
             }));
         }
-        let reference = ports
-            .iter()
-            .find(|p| p.manifest.as_ref().is_some_and(|m| m.reference))
-            .cloned()
-            .ok_or("no manifest says `reference = true`")?;
+        // read_all puts the one reference first.
+        let reference = Arc::clone(&ports[0]);
         Ok(Suite {
             root: root.to_path_buf(),
             cases,
@@ -168,17 +163,20 @@ impl Suite {
                 deadline: settings.timeout,
             },
             settings,
-            repeat: config::repeat()?,
             generated: OnceLock::new(),
             fixtures: OnceLock::new(),
             second: OnceLock::new(),
         })
     }
 
-    /// Puts `languages` in the ports' place, each a [`Port::new`]: a
+    /// Puts `languages` in the ports' place, without known failures: a
     /// test's fakes.
-    pub fn set_languages(&mut self, languages: impl IntoIterator<Item = Language>) {
-        self.ports = languages.into_iter().map(Port::new).map(Arc::new).collect();
+    pub fn set_languages(&mut self, languages: impl IntoIterator<Item = Manifest>) {
+        self.ports = languages
+            .into_iter()
+            .map(Port::from)
+            .map(Arc::new)
+            .collect();
     }
 
     /// The port of that name.
@@ -202,21 +200,22 @@ impl Suite {
     }
 
     /// The port made ready, within the settings' build deadline.
-    pub fn ready<'p>(&self, port: &'p Port) -> Result<&'p Language, &'p NotReady> {
+    pub fn ready<'p>(&self, port: &'p Port) -> Result<&'p Port, &'p NotReady> {
         port.ready(&self.root, self.settings.build_timeout)
+            .map(|_| port)
     }
 
-    /// The ready languages of the ports `only` names (every port when it
-    /// names none), in order: what the fronts that run only ready
-    /// languages (fuzz, bench, floor) start from. A port not ready is
-    /// skipped, said on stderr by `front`, when `skip` allows it;
-    /// otherwise why is the error.
+    /// The ready ports of those `only` names (every port when it names
+    /// none), in order: what the fronts that run only ready languages
+    /// (fuzz, bench, floor) start from. A port not ready is skipped, said
+    /// on stderr by `front`, when `skip` allows it; otherwise why is the
+    /// error.
     pub fn ready_languages(
         &self,
         front: &str,
         only: &[String],
         skip: impl Fn(&NotReady) -> bool,
-    ) -> Result<Vec<&Language>, String> {
+    ) -> Result<Vec<&Port>, String> {
         let named = |port: &&Arc<Port>| only.is_empty() || only.iter().any(|n| n == port.name());
         let mut languages = Vec::new();
         for port in self.ports.iter().filter(named) {
@@ -229,16 +228,16 @@ impl Suite {
         Ok(languages)
     }
 
-    /// The runner session of a ready language.
-    pub fn runner(&self, language: &Language) -> Session {
+    /// The runner session of a ready port.
+    pub fn runner(&self, port: &Port) -> Session {
         Session {
             command: exec::Command::new(
-                format!("the {} runner", language.name),
-                language.runner.clone(),
+                format!("the {} runner", port.name),
+                port.command(&port.runner),
                 &self.root,
                 self.settings.timeout,
             ),
-            log_dir: config::work_dir(&self.root, &language.name),
+            log_dir: config::work_dir(&self.root, &port.name),
         }
     }
 }
@@ -248,4 +247,26 @@ pub fn case_sources(root: &Path, settings: &Settings) -> Vec<PathBuf> {
     let mut sources = vec![root.join("cases")];
     sources.extend(settings.extra_cases.iter().map(|p| root.join(p)));
     sources
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The probe's first line is the report's version; the program on its
+    /// last replaces the probe's own where a command line starts with it.
+    #[test]
+    fn a_probe_that_prints_an_interpreter_resolves_it() {
+        let argv = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        let port = Port::from(Manifest {
+            probe: argv(&["sh", "-c", "echo 'tool 1.2'; echo /bin/sh"]),
+            runner: argv(&["sh", "runner.sh"]),
+            ..Manifest::default()
+        });
+        assert_eq!(port.command(&port.runner), ["sh", "runner.sh"]);
+        let ready = port.ready(Path::new("."), Duration::from_secs(30));
+        assert_eq!(ready.unwrap().version, "tool 1.2");
+        assert_eq!(port.command(&port.runner), ["/bin/sh", "runner.sh"]);
+        assert_eq!(port.command(&argv(&["true", "sh"])), ["true", "sh"]);
+    }
 }

@@ -19,11 +19,7 @@ impl Suite {
     /// per language. `args` are the run's libtest arguments: the page
     /// says which trials they chose.
     pub fn report(&self, records: &[Recorded], args: &Arguments) -> Report {
-        let manifests: Vec<_> = self
-            .ports
-            .iter()
-            .filter_map(|p| p.manifest.clone())
-            .collect();
+        let manifests: Vec<_> = self.ports.iter().map(|p| p.manifest.clone()).collect();
         let run = RunRecord {
             commit: self.commit(),
             date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
@@ -41,9 +37,9 @@ impl Suite {
             .iter()
             .map(|port| Toolchain {
                 name: port.name().to_owned(),
-                version: (port.resolved())
-                    .and_then(|ready| ready.version.clone())
-                    .unwrap_or_else(|| self.first_line_of(&port.language.probe)),
+                version: port
+                    .prepared()
+                    .map_or_else(|| self.first_line_of(&port.probe), |r| r.version.clone()),
             })
             .collect()
     }

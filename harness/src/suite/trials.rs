@@ -19,7 +19,7 @@ use crate::judge::emit;
 use crate::judge::{Flaky, Reason, Verdict};
 use crate::report::trial::{Recorded, RowId, TrialId};
 use crate::session::{Answers, Session};
-use crate::toolchain::{Language, NotReady};
+use crate::toolchain::NotReady;
 
 mod stream;
 
@@ -55,7 +55,7 @@ impl Selection {
 type Run = HashMap<RowId, Verdict>;
 
 impl Job {
-    fn ready(&self) -> Result<&Language, &NotReady> {
+    fn ready(&self) -> Result<&Port, &NotReady> {
         self.suite.ready(&self.port)
     }
 
@@ -82,14 +82,12 @@ impl Job {
             return generated.into_iter().collect();
         }
         match self.ready() {
-            Ok(language) => self.judge_stream(selection, stream, &self.suite.runner(language)),
-            Err(why) => {
-                let cases = stream.table.iter().map(|c| RowId::Case(c.name.clone()));
-                let streamed = [Kind::Generated, Kind::Protocol].into_iter();
-                let kinds = streamed.filter(|&kind| selection.has(kind));
-                let rows = cases.chain(kinds.map(RowId::Kind));
-                rows.map(|row| (row, self.not_ready(why))).collect()
-            }
+            Ok(port) => self.judge_stream(selection, stream, &self.suite.runner(port)),
+            // Every selected row; the checks besides the stream find the
+            // same themselves.
+            Err(why) => (selection.0.iter())
+                .map(|row| (row.clone(), self.not_ready(why)))
+                .collect(),
         }
     }
 
@@ -100,8 +98,8 @@ impl Job {
         // A known failure's fault restarts the runner but does not use
         // its fault budget (which guards against a broken runner).
         let expected = |case: &str| port.known.contains_key(case);
-        let (answers, changed) =
-            repeat::answers(runner, &stream.requests(), &expected, self.suite.repeat);
+        let runs = self.suite.settings.repeat;
+        let (answers, changed) = repeat::answers(runner, &stream.requests(), &expected, runs);
         let Answers { mut replies, after } = answers;
         // The replies split back by the part of the stream they answer.
         let table = stream.table.len();
@@ -183,10 +181,11 @@ impl Job {
                 })
             }
         };
+        let (suite, port) = (&self.suite, &self.port);
         self.checks[kind]
             .get_or_init(|| match self.ready() {
                 Err(why) => self.not_ready(why),
-                Ok(_) => repeat::verdict(self.suite.repeat, || check(&self.suite, &self.port)),
+                Ok(_) => repeat::verdict(suite.settings.repeat, || check(suite, port)),
             })
             .clone()
     }
@@ -250,13 +249,11 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
     }
     for job in jobs {
         std::thread::spawn(move || {
+            // The stream, then every selected check, in the background: a
+            // trial only waits for its verdict.
             job.run();
-            let selection = job.selection.get();
-            for kind in Kind::ALL
-                .into_iter()
-                .filter(|&k| selection.is_some_and(|s| s.has(k)))
-            {
-                job.verdict(&RowId::Kind(kind));
+            for row in job.selection.get().iter().flat_map(|s| &s.0) {
+                job.verdict(row);
             }
         });
     }

@@ -7,8 +7,9 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use super::json;
-use super::{layout, validate, Case, CaseError, Draft, Failure, Outcome, Row, Scenario};
+use outbox_cases::CaseSpec;
+
+use super::{json, layout, validate, Case, CaseError, Draft};
 use crate::oracle;
 
 /// Which cases get a new `expect`.
@@ -34,29 +35,47 @@ pub struct Blessed {
 /// (its `$schema` kept). A missing file is not made; a file with any other
 /// problem is left alone and its problems returned.
 pub fn bless_file(path: &Path, which: Which) -> Result<Blessed, String> {
+    let (names, written) = rewrite(path, |drafts| {
+        let mut names = Vec::new();
+        for draft in drafts {
+            if draft.has_expect && which == Which::Missing {
+                continue;
+            }
+            let outcome = oracle::expect(&draft.case.scenario);
+            if !draft.has_expect || outcome != draft.case.expect {
+                names.push(draft.case.name.clone());
+                draft.case.expect = outcome;
+                draft.has_expect = true;
+            }
+        }
+        names
+    })?;
+    Ok(Blessed { names, written })
+}
+
+/// The case file at `path` read under its folder's lock, its cases changed
+/// by `change`, and written back in the canonical layout if that changes
+/// it: what every tool that writes a case file does. A missing file is
+/// read as one with no case, and made (with [`layout::SCHEMA`]) only when
+/// `change` adds one. Returns what `change` did, and whether the file was
+/// written.
+fn rewrite<T>(path: &Path, change: impl FnOnce(&mut Vec<Draft>) -> T) -> Result<(T, bool), String> {
+    // Read under the lock: another tool may have added to the file since
+    // its caller looked, and its cases must be kept.
     let _lock = lock_folder(path)?;
-    let Some(file) = CaseFile::read(path)? else {
-        return Ok(Blessed::default());
+    let file = CaseFile::read(path)?;
+    let mut drafts = file.as_ref().map_or_else(Vec::new, |f| f.drafts.clone());
+    let done = change(&mut drafts);
+    let text = match &file {
+        Some(file) => file.canonical(&drafts),
+        None if drafts.is_empty() => return Ok((done, false)),
+        None => layout::file_text_drafts(Some(layout::SCHEMA), &drafts),
     };
-    let mut drafts = file.drafts.clone();
-    let mut names = Vec::new();
-    for draft in &mut drafts {
-        if draft.has_expect && which == Which::Missing {
-            continue;
-        }
-        let outcome = oracle::expect(&draft.case.scenario);
-        if !draft.has_expect || outcome != draft.case.expect {
-            names.push(draft.case.name.clone());
-            draft.case.expect = outcome;
-            draft.has_expect = true;
-        }
-    }
-    let text = file.canonical(&drafts);
-    let written = text != file.text;
+    let written = file.is_none_or(|file| file.text != text);
     if written {
         write(path, &text)?;
     }
-    Ok(Blessed { names, written })
+    Ok((done, written))
 }
 
 /// Whether the case file at `path` is valid and in the canonical layout,
@@ -92,7 +111,7 @@ impl CaseFile {
             Ok(_) => {}
         }
         let text = super::read_regular(path, super::CASE_FILE)
-            .map_err(|problem| CaseError::file(path, problem).to_string())?;
+            .map_err(|problem| CaseError::new(path, problem).to_string())?;
         let mut errors = Vec::new();
         let drafts = validate::parse_drafts(path, &text, &mut errors);
         if !errors.is_empty() {
@@ -126,35 +145,31 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
     })
 }
 
+/// The case `make new-case` starts from, SPEC.md's lost ack, its name
+/// given and its `expect` left to `make bless`.
+const TEMPLATE: &str = r#"{
+  "name": "",
+  "description": "TODO: what this case shows, in a sentence or two.",
+  "batch_size": 10,
+  "messages": [
+    {"id": 1, "aggregate": "order-1", "type": "OrderPlaced"},
+    {"id": 2, "aggregate": "order-2", "type": "OrderPlaced"},
+    {"id": 3, "aggregate": "order-1", "type": "OrderPaid"}
+  ],
+  "failures": {"1": "lost_ack"},
+  "passes": 2
+}"#;
+
 /// Appends a template case named `name` (no `expect`, a TODO description)
-/// to `path`, creating the file if needed.
+/// to `path`, creating the file if needed; the caller has checked that a
+/// run loads `path` ([`super::unloaded`]).
 pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String> {
-    if let Some(problem) = super::name_problem(name) {
+    if let Some(problem) = super::problems::name_problem(name) {
         return Err(format!("the case name {problem}"));
     }
-    super::name_rule(path)?;
-    let scenario = Scenario {
-        batch_size: 10,
-        messages: vec![
-            Row::new(1, "order-1", "OrderPlaced"),
-            Row::new(2, "order-2", "OrderPlaced"),
-            Row::new(3, "order-1", "OrderPaid"),
-        ],
-        failures: [(1, Failure::LostAck)].into(),
-        passes: 2,
-        ..Scenario::default()
-    };
-    let case = Case {
-        file: path.to_path_buf(),
-        name: name.to_owned(),
-        description: "TODO: what this case shows, in a sentence or two.".into(),
-        scenario,
-        expect: Outcome::default(),
-    };
-    let template = Draft {
-        case,
-        has_expect: false,
-    };
+    let mut spec: CaseSpec = serde_json::from_str(TEMPLATE).expect("the template is a case");
+    spec.name = name.to_owned();
+    let template = validate::draft(path, spec);
     match append_new(path, &[template], existing)?.remove(0) {
         None => Ok(()),
         Some(file) => Err(format!(
@@ -169,39 +184,28 @@ pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String
 /// not in the file as it is now, and not an earlier draft's. Returns, per
 /// draft, where its name already was (`None`: appended). What `make fuzz
 /// SAVE=1` and `make new-case` write, in the canonical layout with the
-/// file's `$schema` kept (a new file: [`layout::SCHEMA`]); the file is not
-/// written when nothing is new.
+/// file's `$schema` kept ([`rewrite`]).
 pub fn append_new(
     path: &Path,
     drafts: &[Draft],
     table: &[Case],
 ) -> Result<Vec<Option<PathBuf>>, String> {
-    // Read under the lock: another tool may have added to the file since
-    // `table` was read, and its cases must be kept.
-    let _lock = lock_folder(path)?;
-    let file = CaseFile::read(path)?;
-    let mut all = file.as_ref().map_or_else(Vec::new, |f| f.drafts.clone());
-    let mut already = Vec::new();
-    for draft in drafts {
-        let name = &draft.case.name;
-        let there = table
-            .iter()
-            .map(|c| (c, c.file.clone()))
-            .chain(all.iter().map(|d| (&d.case, path.to_path_buf())))
-            .find(|(c, _)| c.name == *name)
-            .map(|(_, file)| file);
-        if there.is_none() {
-            all.push(draft.clone());
+    let (already, _) = rewrite(path, |all| {
+        let mut already = Vec::new();
+        for draft in drafts {
+            let mut cases = table.iter().chain(all.iter().map(|d| &d.case));
+            let there = cases.find(|c| c.name == draft.case.name);
+            let there = there.map(|c| c.file.clone());
+            if there.is_none() {
+                let mut draft = draft.clone();
+                // Where a later draft of the same name finds it.
+                draft.case.file = path.to_path_buf();
+                all.push(draft);
+            }
+            already.push(there);
         }
-        already.push(there);
-    }
-    if already.iter().any(Option::is_none) {
-        let text = match &file {
-            None => layout::file_text_drafts(Some(layout::SCHEMA), &all),
-            Some(file) => file.canonical(&all),
-        };
-        write(path, &text)?;
-    }
+        already
+    })?;
     Ok(already)
 }
 

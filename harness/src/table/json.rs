@@ -125,35 +125,3 @@ pub fn explain(text: &str, error: &serde_json::Error) -> String {
         .flatten()
         .unwrap_or(message)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_a_lone_surrogate() {
-        let said = |text: &str| {
-            parse_value(text)
-                .map(|(v, _)| v)
-                .map_err(|e| explain(text, &e))
-        };
-        for (text, message) in [
-            (
-                r#"["x", "\ud800\u0041"]"#,
-                r"a lone surrogate (\ud800) is not valid UTF-8 text at line 1 column 8",
-            ),
-            (
-                r#"["\udc00"]"#,
-                r"a lone surrogate (\udc00) is not valid UTF-8 text at line 1 column 3",
-            ),
-        ] {
-            assert_eq!(said(text).unwrap_err(), message);
-        }
-        // A pair is one character, and other bad escapes keep serde_json's words.
-        assert_eq!(said(r#""\ud83d\ude00""#), Ok("\u{1f600}".into()));
-        assert_eq!(
-            said(r#""\uzzzz""#).unwrap_err(),
-            "invalid escape at line 1 column 7"
-        );
-    }
-}

@@ -12,16 +12,12 @@ mod problems;
 pub mod validate;
 
 use std::collections::{HashMap, HashSet};
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 pub use outbox_cases::{Failure, Outcome, Row, Scenario};
 
 /// The largest id (and attempt number) every language reads exactly: 2^53-1.
 pub const MAX_ID: u64 = 9_007_199_254_740_991;
-/// The longest case name: it is part of a trial name, which libtest-mimic
-/// prints whole (and panics on beyond 65,535 characters).
-pub const MAX_NAME_CHARS: usize = 200;
 /// The largest case file read, so a runaway file cannot exhaust memory.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -50,42 +46,22 @@ pub struct Draft {
 }
 
 /// A rule of the case format that a file breaks.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {problem}", file.display())]
 pub struct CaseError {
-    /// The file.
+    /// The file, apart, so that a caller can show it as it shows paths.
     pub file: PathBuf,
-    /// The case: its name, or its position when the name itself is bad.
-    pub case: Option<String>,
-    /// The field, as a path such as `messages[1].id`.
-    pub field: Option<String>,
-    /// What is wrong.
+    /// What is wrong, after the case (its name, or its position when the
+    /// name itself is bad) and the field (a path such as `messages[1].id`)
+    /// when it is about one.
     pub problem: String,
 }
 
-impl fmt::Display for CaseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file.display())?;
-        if let Some(case) = &self.case {
-            write!(f, ": case {case}")?;
-        }
-        if let Some(field) = &self.field {
-            write!(f, ": field `{field}`")?;
-        }
-        write!(f, ": {}", self.problem)
-    }
-}
-
-impl std::error::Error for CaseError {}
-
 impl CaseError {
-    /// A problem with a whole file.
-    pub fn file(file: &Path, problem: String) -> Self {
-        CaseError {
-            file: file.to_path_buf(),
-            case: None,
-            field: None,
-            problem,
-        }
+    /// A problem in `file`.
+    pub fn new(file: &Path, problem: String) -> Self {
+        let file = file.to_path_buf();
+        CaseError { file, problem }
     }
 }
 
@@ -99,21 +75,19 @@ pub fn load(sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
         let text = match read_regular(file, CASE_FILE) {
             Ok(text) => text,
             Err(problem) => {
-                errors.push(CaseError::file(file, problem));
+                errors.push(CaseError::new(file, problem));
                 continue;
             }
         };
         for case in validate::parse_file(file, &text, &mut errors) {
             if let Some(earlier) = first_file.get(&case.name) {
-                errors.push(CaseError {
-                    file: file.clone(),
-                    case: Some(format!("`{}`", case.name)),
-                    field: Some("name".into()),
-                    problem: format!(
-                        "the name is already used in {} (names are unique across all case files)",
-                        beside(earlier, file).display()
-                    ),
-                });
+                let earlier = beside(earlier, file).display();
+                let problem = format!(
+                    "case `{}`: field `name`: the name is already used in {earlier} (names are unique \
+                     across all case files)",
+                    case.name
+                );
+                errors.push(CaseError::new(file, problem));
                 continue;
             }
             first_file.insert(case.name.clone(), file.clone());
@@ -177,7 +151,7 @@ impl Walk {
                 } else {
                     format!("cannot read: {e}")
                 };
-                self.errors.push(CaseError::file(path, problem));
+                self.errors.push(CaseError::new(path, problem));
                 return;
             }
             // A dangling link that is not a case file is none of ours.
@@ -185,7 +159,7 @@ impl Walk {
         };
         if meta.is_dir() {
             if self.open.contains(&real) {
-                self.errors.push(CaseError::file(
+                self.errors.push(CaseError::new(
                     path,
                     format!(
                         "a symlink loop: it leads back to {}, a folder it is in, so it is not followed",
@@ -200,7 +174,7 @@ impl Walk {
         } else if given || is_case_file(path) {
             if !meta.is_file() {
                 self.errors
-                    .push(CaseError::file(path, not_regular(&meta, &real, CASE_FILE)));
+                    .push(CaseError::new(path, not_regular(&meta, &real, CASE_FILE)));
             } else if self.seen.insert(real) {
                 self.files.push(path.to_path_buf());
             }
@@ -214,7 +188,7 @@ impl Walk {
             Ok(entries) => entries,
             Err(e) => {
                 self.errors
-                    .push(CaseError::file(folder, format!("cannot read: {e}")));
+                    .push(CaseError::new(folder, format!("cannot read: {e}")));
                 return;
             }
         };
@@ -240,17 +214,20 @@ fn is_dotfile(path: &Path) -> bool {
         .is_some_and(|name| name.as_encoded_bytes().starts_with(b"."))
 }
 
-/// Whether a run over `sources` would load a case file at `path` (which
-/// may not exist yet): its name follows the rule (see [`name_rule`]) and it
-/// is a source itself or inside a source folder, through no dot-folder.
-/// What `make new-case` checks before it says "added".
-pub fn is_loaded(path: &Path, sources: &[PathBuf]) -> bool {
+/// Why a run over `sources` would not load a case file at `path` (which
+/// may not exist yet), if it would not: what `make new-case` checks before
+/// it says "added". A case file is named `*.json` (lowercase), not
+/// `schema.json` nor a dotfile, and is a source or inside a source folder
+/// through no dot-folder.
+pub fn unloaded(path: &Path, sources: &[PathBuf]) -> Option<&'static str> {
     let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     let Some(parent) = path.parent().filter(|_| is_case_file(path)) else {
-        return false;
+        return Some(
+            "case files end in `.json` (lowercase), and `schema.json` and dotfiles are not case files",
+        );
     };
     let file = real(parent).join(path.file_name().unwrap_or_default());
-    sources.iter().map(|s| real(s)).any(|source| {
+    let loaded = sources.iter().map(|s| real(s)).any(|source| {
         file == source
             || (source.is_dir()
                 && file.strip_prefix(&source).is_ok_and(|inside| {
@@ -258,20 +235,9 @@ pub fn is_loaded(path: &Path, sources: &[PathBuf]) -> bool {
                         .components()
                         .all(|c| !c.as_os_str().as_encoded_bytes().starts_with(b"."))
                 }))
-    })
-}
-
-/// The rule a case file's name follows to be loaded from a folder: it ends
-/// in `.json` (lowercase), is not `schema.json` and does not start with `.`.
-pub fn name_rule(path: &Path) -> Result<(), String> {
-    if is_case_file(path) {
-        return Ok(());
-    }
-    Err(format!(
-        "{}: no run would load it: case files end in `.json` (lowercase), and `schema.json` and \
-         dotfiles are not case files",
-        path.display()
-    ))
+    });
+    (!loaded)
+        .then_some("case files are `*.json` files in cases/ or in a PARITY_CASES file or folder")
 }
 
 /// What a case file is called in messages.
@@ -367,27 +333,4 @@ pub fn append_regular(path: &Path, text: &str, what: &str) -> Result<(), String>
     opened
         .and_then(|mut file| file.write_all(text.as_bytes()))
         .map_err(|e| format!("cannot write: {e}"))
-}
-
-/// What is wrong with a case name, if anything: it is part of a trial name
-/// (lowercase letters, digits and `_`, at most [`MAX_NAME_CHARS`]) and not
-/// a trial of every language. The loader and `make new-case` both ask.
-pub fn name_problem(name: &str) -> Option<String> {
-    let length = name.chars().count();
-    let valid = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_';
-    if length > MAX_NAME_CHARS {
-        Some(format!(
-            "is {length} characters long, over the limit of {MAX_NAME_CHARS}: shorten it"
-        ))
-    } else if crate::config::reserved_names().contains(&name) {
-        Some(format!(
-            "{name:?} is reserved for a trial of each language: pick another name"
-        ))
-    } else if name.is_empty() || !name.bytes().all(valid) {
-        Some(format!(
-            "{name:?} is not a valid name: use lowercase letters, digits and `_` only"
-        ))
-    } else {
-        None
-    }
 }

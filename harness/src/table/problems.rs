@@ -15,19 +15,9 @@ use super::MAX_ID;
 /// The case files' schema, as editors read it.
 const SCHEMA: &str = include_str!("../../../cases/schema.json");
 
-/// One problem of a file.
-#[derive(Debug)]
-pub(super) struct Problem {
-    /// The case it is in: its index in `cases`; `None` for the file's own fields.
-    pub(super) case: Option<usize>,
-    /// The field's path inside the case (or the file); `""`: the case itself.
-    pub(super) field: String,
-    /// The schema keyword that refused it (`required`, `pattern`, ...), so a
-    /// rule that says the same in its own words can take its place.
-    pub(super) keyword: String,
-    /// What is wrong.
-    pub(super) message: String,
-}
+/// A problem: its field's path inside the case (or the file; `""`: the
+/// case, or the file, itself) and what is wrong.
+pub(super) type Found = (String, String);
 
 /// The schema and its validator, built once.
 fn schema() -> &'static (Value, jsonschema::Validator) {
@@ -40,35 +30,36 @@ fn schema() -> &'static (Value, jsonschema::Validator) {
     })
 }
 
-/// Every problem of a file's value: the file's own first, then case by
-/// case, each case's in the validator's order (missing fields, then each
-/// field's in the schema's order, then unknown fields). `floats`: whether
-/// the text had a number written with a fraction or an exponent (or too
-/// large for 64 bits), which JSON Schema takes for an integer when it has
-/// no fraction: such numbers are checked as `null`, so each is refused
-/// where it stands, and said as the number it is.
-pub(super) fn of(root: &Value, floats: bool) -> Vec<Problem> {
+/// Every problem of a file's value: the file's own fields', and each
+/// case's (by its index in `cases`), each in the validator's order
+/// (missing fields, then each field's in the schema's order, then unknown
+/// fields). `floats`: whether the text had a number written with a
+/// fraction or an exponent (or too large for 64 bits), which JSON Schema
+/// takes for an integer when it has no fraction: such numbers are checked
+/// as `null`, so each is refused where it stands, and said as the number
+/// it is. `bless`: for `make bless`, where a case may lack `expect`.
+pub(super) fn of(root: &Value, floats: bool, bless: bool) -> (Vec<Found>, Vec<Vec<Found>>) {
     let (schema, validator) = schema();
     let checked = floats.then(|| without_floats(root));
-    let mut found: Vec<Problem> = Vec::new();
+    let cases = root
+        .get("cases")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    let (mut own, mut by_case) = (Vec::new(), vec![Vec::new(); cases]);
     for error in validator.iter_errors(checked.as_ref().unwrap_or(root)) {
         let pointer = error.instance_path.as_str();
         let at = locate(schema, pointer);
         let instance = root.pointer(pointer).unwrap_or(&Value::Null);
-        let keyword = error.schema_path.as_str().rsplit('/').next();
-        let keyword = keyword.unwrap_or_default().to_owned();
-        words(&at, &error, instance, &mut |child, message| {
-            found.push(Problem {
-                case: at.case,
-                field: child.map_or_else(|| at.field.clone(), |name| at.child(name)),
-                keyword: keyword.clone(),
-                message,
-            });
+        let found = match at.case {
+            Some(index) => &mut by_case[index],
+            None => &mut own,
+        };
+        words(&at, &error, instance, bless, &mut |child, message| {
+            let field = child.map_or_else(|| at.field.clone(), |name| at.child(name));
+            found.push((field, message));
         });
     }
-    // Stable: within a case, the validator's order stays.
-    found.sort_by_key(|problem| problem.case);
-    found
+    (own, by_case)
 }
 
 /// `value` with every number written with a fraction or an exponent
@@ -98,10 +89,6 @@ impl<'s> At<'s> {
         self.node.and_then(|node| node.get(keyword))
     }
 
-    fn wants_integer(&self) -> bool {
-        self.get("type").and_then(Value::as_str) == Some("integer")
-    }
-
     /// The integer range the schema gives, as text.
     fn range(&self) -> (String, String) {
         let bound = |keyword| self.get(keyword).map_or("?".to_owned(), Value::to_string);
@@ -111,16 +98,13 @@ impl<'s> At<'s> {
     /// The path of the field `name` of this object: `field.name`, or for
     /// an entry of a map (`failures`), `field."name"`.
     fn child(&self, name: &str) -> String {
-        let known = self.get("properties").and_then(|p| p.get(name)).is_some();
         let map = self
             .get("additionalProperties")
             .is_some_and(Value::is_object);
-        if map && !known {
-            format!("{}.{name:?}", self.field)
-        } else if self.field.is_empty() {
-            name.to_owned()
-        } else {
-            format!("{}.{name}", self.field)
+        match (map, self.field.as_str()) {
+            (true, field) => format!("{field}.{name:?}"),
+            (false, "") => name.to_owned(),
+            (false, field) => format!("{field}.{name}"),
         }
     }
 }
@@ -167,13 +151,23 @@ fn words(
     at: &At<'_>,
     error: &jsonschema::ValidationError<'_>,
     instance: &Value,
+    bless: bool,
     say: &mut impl FnMut(Option<&str>, String),
 ) {
     let mut here = |message: String| say(None, message);
     match &error.kind {
         Kind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
-            say(Some(name), "required field is missing".to_owned());
+            // Read by `make test` too: it points to what fills `expect` in;
+            // `make bless` (`bless`) fills it in.
+            let hint = match name {
+                "expect" if bless => return,
+                "expect" => {
+                    ": run `make bless` to compute it from the Rust reference, then review the diff"
+                }
+                _ => "",
+            };
+            say(Some(name), format!("required field is missing{hint}"));
         }
         Kind::AdditionalProperties { unexpected } => {
             let problem = format!("unknown field (known fields: {})", known_fields(at));
@@ -182,7 +176,9 @@ fn words(
             }
         }
         Kind::Type { .. } => match instance.as_f64() {
-            Some(x) if instance.is_f64() && at.wants_integer() => here(float_message(at, x)),
+            Some(x) if instance.is_f64() && at.get("type") == Some(&"integer".into()) => {
+                here(float_message(at, x))
+            }
             _ => here(format!("must be {}, not {}", wanted(at), kind_of(instance))),
         },
         Kind::Minimum { .. } | Kind::Maximum { .. } => {
@@ -190,6 +186,23 @@ fn words(
             here(format!("must be from {min} to {max}, not {instance}"))
         }
         Kind::Enum { options } => here(one_of(at, options, instance)),
+        // Only a case's name has these three. It is part of a trial name,
+        // which libtest-mimic prints whole (and panics on beyond 65,535
+        // characters): the name is not quoted back when too long.
+        Kind::MaxLength { limit } => {
+            let length = instance.as_str().unwrap_or_default().chars().count();
+            here(format!(
+                "is {length} characters long, over the limit of {limit}: shorten it"
+            ))
+        }
+        Kind::Pattern { .. } => here(format!(
+            "{instance} is not a valid name: use lowercase letters, digits and `_` only"
+        )),
+        // Said by validate.rs's rule, which refuses a blank description too.
+        Kind::MinLength { .. } => {}
+        Kind::Not { .. } => here(format!(
+            "{instance} is reserved for a trial of each language: pick another name"
+        )),
         Kind::PropertyNames { error } => {
             let key = error.instance.as_str().unwrap_or_default();
             say(Some(key), not_an_attempt(key));
@@ -223,8 +236,8 @@ fn known_fields(at: &At<'_>) -> String {
     let properties = at.get("properties").and_then(Value::as_object);
     let mut names: Vec<&str> = properties
         .into_iter()
-        .flatten()
-        .map(|(name, _)| name.as_str())
+        .flat_map(|p| p.keys())
+        .map(String::as_str)
         .collect();
     names.sort_unstable();
     names.join(", ")
@@ -287,4 +300,14 @@ pub(super) fn not_an_attempt(key: &str) -> String {
         "{key:?} is not an attempt number: write a decimal from 1 to {MAX_ID} without sign, leading \
          zero or spaces"
     )
+}
+
+/// What the schema finds wrong with a case name, if anything: what `make
+/// new-case` asks before it writes the name into a file.
+pub(super) fn name_problem(name: &str) -> Option<String> {
+    let (_, cases) = of(&serde_json::json!({"cases": [{"name": name}]}), false, true);
+    let mut found = cases.into_iter().flatten();
+    found
+        .find(|(field, _)| field == "name")
+        .map(|(_, message)| message)
 }

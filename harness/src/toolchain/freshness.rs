@@ -6,62 +6,45 @@
 
 use std::path::{Path, PathBuf};
 
-/// A build step's inputs and outputs, and where its last success is
-/// recorded.
-#[derive(Debug, Clone)]
-pub struct Freshness {
-    /// Written after the step succeeds (the inputs' hash), relative to the
-    /// repository root.
-    pub stamp: PathBuf,
-    /// Files or folders (every file below counts) the step reads, judged
-    /// by content.
-    pub inputs: Vec<PathBuf>,
-    /// What the step makes. A file (a binary) is judged by length and
-    /// modification time rather than read: one that is gone or rewritten
-    /// (by another build) makes the step run again. A folder by the files
-    /// it holds: one deleted or added makes the step run again, while a
-    /// file rewritten in place does not (make mutants puts its class files
-    /// over Java's build, which must stay fresh for them).
-    pub outputs: Vec<PathBuf>,
-}
+use super::manifest::BuildStep;
 
-impl Freshness {
-    /// Whether every input and output exists and the stamp holds the hash
-    /// they have now.
-    pub fn is_fresh(&self, root: &Path, salt: &str) -> bool {
-        if !self
-            .inputs
-            .iter()
-            .chain(&self.outputs)
-            .all(|path| root.join(path).exists())
-        {
+impl BuildStep {
+    /// Whether the step has a stamp, every input and output exists and the
+    /// stamp holds the hash they have now.
+    pub fn is_fresh(&self, root: &Path) -> bool {
+        let Some(stamp) = &self.stamp else {
             return false;
-        }
-        crate::table::read_regular(&root.join(&self.stamp), "a build stamp")
-            .is_ok_and(|recorded| recorded == self.fingerprint(root, salt))
+        };
+        let mut paths = self.inputs.iter().chain(&self.outputs);
+        paths.all(|path| root.join(path).exists())
+            && crate::table::read_regular(&root.join(stamp), "a build stamp")
+                .is_ok_and(|recorded| recorded == self.fingerprint(root))
     }
 
-    /// Records the inputs' hash as they are now, atomically, so that the
-    /// step is skipped until one of them changes.
-    pub fn mark_done(&self, root: &Path, salt: &str) -> std::io::Result<()> {
-        let stamp = root.join(&self.stamp);
+    /// Records the inputs' hash as they are now, atomically, so that a
+    /// step with a stamp is skipped until one of them changes.
+    pub fn mark_done(&self, root: &Path) -> std::io::Result<()> {
+        let Some(stamp) = &self.stamp else {
+            return Ok(());
+        };
+        let stamp = root.join(stamp);
         if let Some(parent) = stamp.parent() {
             std::fs::create_dir_all(parent)?;
         }
-        crate::atomic::write(&stamp, self.fingerprint(root, salt).as_bytes())
+        crate::atomic::write(&stamp, self.fingerprint(root).as_bytes())
     }
 
-    /// The hash of the step (`salt`: its command line), of every input
-    /// (each file's path relative to the root, its length and its bytes, in
-    /// path order; a path that does not exist hashes as missing) and of
-    /// every output (see [`Freshness::outputs`]).
-    fn fingerprint(&self, root: &Path, salt: &str) -> String {
+    /// The hash of the step's command line (another one reruns it), of
+    /// every input (each file's path relative to the root, its length and
+    /// its bytes, in path order; a path that does not exist hashes as
+    /// missing) and of every output (see [`BuildStep::outputs`]).
+    fn fingerprint(&self, root: &Path) -> String {
         let mut hash = Fnv::new();
-        hash.write(salt.as_bytes());
+        hash.write(self.run.join(" ").as_bytes());
         for input in &self.inputs {
             let files = files(&root.join(input));
             hash.write(b"\0input\0");
-            hash.write(input.to_string_lossy().as_bytes());
+            hash.write(input.as_bytes());
             if files.is_empty() {
                 hash.write(b"\0missing");
             }
@@ -82,7 +65,7 @@ impl Freshness {
         }
         for output in &self.outputs {
             hash.write(b"\0output\0");
-            hash.write(output.to_string_lossy().as_bytes());
+            hash.write(output.as_bytes());
             let output = root.join(output);
             let Ok(metadata) = std::fs::metadata(&output) else {
                 continue;
@@ -155,21 +138,24 @@ mod tests {
         std::fs::create_dir_all(root.join("src")).unwrap();
         std::fs::write(root.join("src/a.ts"), "a").unwrap();
         std::fs::write(root.join("src/b.ts"), "b").unwrap();
-        let step = Freshness {
-            stamp: "out/stamp".into(),
+        let step = BuildStep {
+            run: vec!["tsc".into()],
+            stamp: Some("out/stamp".into()),
             inputs: vec!["src".into(), "out/built.js".into()],
             outputs: vec!["bin".into()],
         };
         std::fs::write(root.join("bin"), "binary").unwrap();
-        assert!(!step.is_fresh(&root, "tsc"), "no stamp yet");
+        assert!(!step.is_fresh(&root), "no stamp yet");
         std::fs::write(root.join("out.js"), "").unwrap();
-        step.mark_done(&root, "tsc").unwrap();
-        assert!(!step.is_fresh(&root, "tsc"), "an output is missing");
+        step.mark_done(&root).unwrap();
+        assert!(!step.is_fresh(&root), "an output is missing");
         std::fs::create_dir_all(root.join("out")).unwrap();
         std::fs::write(root.join("out/built.js"), "built").unwrap();
-        step.mark_done(&root, "tsc").unwrap();
-        assert!(step.is_fresh(&root, "tsc"));
-        assert!(!step.is_fresh(&root, "tsc --other"), "another command line");
+        step.mark_done(&root).unwrap();
+        assert!(step.is_fresh(&root));
+        let mut other = step.clone();
+        other.run.push("--other".into());
+        assert!(!other.is_fresh(&root), "another command line");
 
         let old = std::fs::metadata(root.join("src/a.ts"))
             .unwrap()
@@ -187,8 +173,8 @@ mod tests {
         let a_day_earlier = old - std::time::Duration::from_secs(86_400);
         // Each change below makes the step stale, then it is rebuilt.
         let changed = |why: &str| {
-            assert!(!step.is_fresh(&root, "tsc"), "{why}");
-            step.mark_done(&root, "tsc").unwrap();
+            assert!(!step.is_fresh(&root), "{why}");
+            step.mark_done(&root).unwrap();
         };
         std::fs::write(root.join("src/a.ts"), "edited").unwrap();
         set_mtime(old);
@@ -224,33 +210,34 @@ mod tests {
         std::fs::write(root.join("src"), "source").unwrap();
         std::fs::write(root.join("out/lib/core.jar"), "jar").unwrap();
         std::fs::write(root.join("out/Relay.class"), "class").unwrap();
-        let step = Freshness {
-            stamp: "stamp".into(),
+        let step = BuildStep {
+            run: vec!["mvn".into()],
+            stamp: Some("stamp".into()),
             inputs: vec!["src".into()],
             outputs: vec!["out".into()],
         };
-        step.mark_done(&root, "mvn").unwrap();
-        assert!(step.is_fresh(&root, "mvn"));
+        step.mark_done(&root).unwrap();
+        assert!(step.is_fresh(&root));
         std::fs::write(root.join("out/Relay.class"), "a mutant").unwrap();
-        assert!(step.is_fresh(&root, "mvn"), "a file rewritten in place");
+        assert!(step.is_fresh(&root), "a file rewritten in place");
         std::fs::remove_file(root.join("out/lib/core.jar")).unwrap();
-        assert!(!step.is_fresh(&root, "mvn"), "a product deleted");
-        step.mark_done(&root, "mvn").unwrap();
+        assert!(!step.is_fresh(&root), "a product deleted");
+        step.mark_done(&root).unwrap();
         std::fs::write(root.join("out/lib/core.jar"), "jar").unwrap();
-        assert!(!step.is_fresh(&root, "mvn"), "a product added");
+        assert!(!step.is_fresh(&root), "a product added");
 
         // Neither an input nor the stamp is opened unless it is a regular
         // file: a FIFO would block the build.
-        step.mark_done(&root, "mvn").unwrap();
+        step.mark_done(&root).unwrap();
         let fifo = |path: &Path| {
             std::fs::remove_file(path).unwrap();
             let made = std::process::Command::new("mkfifo").arg(path).status();
             assert!(made.unwrap().success());
         };
         fifo(&root.join("stamp"));
-        assert!(!step.is_fresh(&root, "mvn"), "a FIFO for a stamp");
+        assert!(!step.is_fresh(&root), "a FIFO for a stamp");
         fifo(&root.join("src"));
-        step.mark_done(&root, "mvn").unwrap();
-        assert!(step.is_fresh(&root, "mvn"), "a FIFO input, never opened");
+        step.mark_done(&root).unwrap();
+        assert!(step.is_fresh(&root), "a FIFO input, never opened");
     }
 }

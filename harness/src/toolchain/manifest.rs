@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::unit::Counter;
-use super::{Freshness, Language, Step};
 use crate::text::relative;
 
 /// Where the manifests live, relative to the repository root.
@@ -18,8 +17,9 @@ pub const RUNNERS: &str = "runners";
 /// Each language folder's manifest file name.
 pub const FILE: &str = "language.toml";
 
-/// One language's manifest, as written.
-#[derive(Debug, Clone, Deserialize)]
+/// One language's manifest, as written but for its placeholders, which
+/// [`read_all`] resolves. A test's fake starts from `Manifest::default()`.
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
     /// The name in trial paths; must be the folder's name, which is where
@@ -32,16 +32,22 @@ pub struct Manifest {
     /// Where the language stands in trial lists, the report and CI (lower
     /// first; ties by name): the order users see stays put as folders come.
     pub order: u32,
-    /// See [`Language::probe`].
+    /// A command that succeeds when the toolchain is installed; its first
+    /// line is the version the report shows. When its last line is the
+    /// absolute path of a file (an interpreter's `sys.executable`), that
+    /// program replaces the probe's own program (`python3`) wherever the
+    /// runner, demo and unit command lines start with it: a wrapper on PATH
+    /// is resolved once per run, not paid on every start.
     pub probe: Vec<String>,
-    /// See [`Language::install_hint`].
+    /// What to install when the probe cannot run.
     pub install_hint: String,
-    /// Build steps, in order.
+    /// Run in order from the repository root before the runner starts.
     #[serde(default)]
     pub build: Vec<BuildStep>,
-    /// See [`Language::runner`].
+    /// The runner's command line; a relative program path is taken from the
+    /// repository root.
     pub runner: Vec<String>,
-    /// See [`Language::demo`].
+    /// The demo's command line; the shared config path is appended.
     pub demo: Vec<String>,
     /// The port's own tests.
     pub unit: Unit,
@@ -57,32 +63,50 @@ pub struct Manifest {
     pub code: Code,
 }
 
-/// One build step as written.
-#[derive(Debug, Clone, Deserialize)]
+/// One build step.
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BuildStep {
-    /// The command line.
+    /// The command line; never holds case data.
     pub run: Vec<String>,
-    /// Where the step's last success is recorded: with it the step is
-    /// skipped while fresh (see [`super::Freshness`]), so it needs both
-    /// `inputs` and `outputs`; without, it always runs (the tool itself
-    /// knows what is up to date).
+    /// Where the step's last success is recorded (the inputs' hash,
+    /// relative to the repository root): with it the step is skipped while
+    /// fresh (see [`BuildStep::is_fresh`]), so it needs both `inputs` and
+    /// `outputs`; without, it always runs (the tool itself knows what is up
+    /// to date).
     pub stamp: Option<String>,
-    /// Everything the step reads, files or folders, judged by content: a
-    /// source left out is an edit the step never sees.
+    /// Everything the step reads, files or folders (every file below
+    /// counts), judged by content: a source left out is an edit the step
+    /// never sees.
     #[serde(default)]
     pub inputs: Vec<String>,
-    /// Everything the step makes: files judged by length and mtime,
-    /// folders by the files they hold, so a deleted product reruns it.
+    /// Everything the step makes. A file (a binary) is judged by length and
+    /// modification time rather than read: one that is gone or rewritten
+    /// (by another build) makes the step run again. A folder by the files
+    /// it holds: one deleted or added makes the step run again, while a
+    /// file rewritten in place does not (make mutants puts its class files
+    /// over Java's build, which must stay fresh for them).
     #[serde(default)]
     pub outputs: Vec<String>,
 }
 
+impl BuildStep {
+    /// A step that always runs (the tool itself knows what is up to date).
+    pub fn always(run: Vec<String>) -> Self {
+        BuildStep {
+            run,
+            ..BuildStep::default()
+        }
+    }
+}
+
 /// The unit trial's command and how its tool counts tests.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Unit {
-    /// See [`Language::unit`].
+    /// The port's own tests, run with the language's standard tool; they
+    /// check the idioms the table cannot see (the language notes of
+    /// SPEC.md). Exit 0 is a pass.
     pub run: Vec<String>,
     /// Which tool's count the output carries; without one only the exit
     /// code counts.
@@ -91,7 +115,7 @@ pub struct Unit {
 
 /// Mutation testing's settings: which tool, over which files; written as
 /// they are read for mutants.py (`languages mutants`).
-#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[derive(Debug, Clone, Default, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Mutants {
     /// `cargo-mutants`, `universalmutator`, `stryker` or `pitest`: the
@@ -113,7 +137,7 @@ pub struct Mutants {
 }
 
 /// What `make setup` installs and checks, and how CI sets the toolchain up.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Setup {
     /// The toolchain CI sets up for this language's job (`rust`, `go`,
@@ -156,7 +180,7 @@ pub struct VersionFloor {
 
 /// The code panel's parts: the same five in every language, so that a part
 /// cannot be misspelt in one of them.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Code {
     /// The message type.
@@ -188,8 +212,8 @@ impl Code {
     }
 }
 
-/// Every language folder's manifest, parsed and checked, the reference
-/// first, then by `order` and name; or what is wrong, after the file (or
+/// Every language folder's manifest, parsed, checked and resolved, the
+/// reference first, then by `order` and name; or what is wrong, after the file (or
 /// folder) relative to `root`, naming the field where it can.
 pub fn read_all(root: &Path) -> Result<Vec<Manifest>, String> {
     let runners = root.join(RUNNERS);
@@ -239,7 +263,7 @@ pub fn named<'a>(manifests: &'a [Manifest], name: &str) -> Result<&'a Manifest, 
 fn read(root: &Path, folder: &Path) -> Result<Manifest, String> {
     let text = crate::table::read_regular(&folder.join(FILE), "a manifest")
         .map_err(|problem| format!("{problem}: every folder under {RUNNERS}/ is a language"))?;
-    let manifest: Manifest = toml::from_str(&text)
+    let mut manifest: Manifest = toml::from_str(&text)
         .map_err(|e| e.to_string().trim_end().replace("TOML parse error ", ""))?;
     if let Ok(table) = toml::from_str::<toml::Table>(&text) {
         check_strings(&toml::Value::Table(table), "")?;
@@ -255,6 +279,7 @@ fn read(root: &Path, folder: &Path) -> Result<Manifest, String> {
     }
     manifest.check()?;
     manifest.check_code(root)?;
+    manifest.resolve(&crate::config::target_dir(root));
     Ok(manifest)
 }
 
@@ -326,43 +351,36 @@ impl Manifest {
         Ok(())
     }
 
-    /// A shell line of the manifest (`lint`, `setup.after`), its
-    /// placeholders resolved against cargo's target folder `target`
-    /// (absolute).
-    pub fn shell(&self, line: &str, target: &Path) -> String {
-        resolve(line, target, &self.name)
-    }
-
-    /// The language the harness drives, its placeholders resolved against
-    /// cargo's target folder `target` (absolute).
-    pub fn language(&self, target: &Path) -> Language {
-        let word = |w: &String| resolve(w, target, &self.name);
-        let argv = |a: &[String]| a.iter().map(word).collect::<Vec<_>>();
-        Language {
-            name: self.name.clone(),
-            probe: argv(&self.probe),
-            install_hint: self.install_hint.clone(),
-            build: self
-                .build
-                .iter()
-                .map(|step| Step {
-                    argv: argv(&step.run),
-                    unless_fresh: step.stamp.as_ref().map(|stamp| Freshness {
-                        stamp: word(stamp).into(),
-                        inputs: step.inputs.iter().map(|p| word(p).into()).collect(),
-                        outputs: step.outputs.iter().map(|p| word(p).into()).collect(),
-                    }),
-                })
-                .collect(),
-            runner: argv(&self.runner),
-            demo: argv(&self.demo),
-            unit: argv(&self.unit.run),
-            version: None,
+    /// Replaces, in every field [`RESOLVED`] names, `{target}` (cargo's
+    /// target folder, absolute, so a tool started in another folder finds
+    /// it too) and `{work}` (`{target}/parity/<name>`, the language's own
+    /// folder there).
+    fn resolve(&mut self, target: &Path) {
+        let work = target.join("parity").join(&self.name);
+        let resolve = |word: &mut String| {
+            *word = word
+                .replace("{target}", &target.to_string_lossy())
+                .replace("{work}", &work.to_string_lossy());
+        };
+        for step in &mut self.build {
+            let words = step.run.iter_mut().chain(&mut step.stamp);
+            words
+                .chain(&mut step.inputs)
+                .chain(&mut step.outputs)
+                .for_each(resolve);
         }
+        let lines = [&mut self.probe, &mut self.runner, &mut self.demo];
+        let lines = lines
+            .into_iter()
+            .chain([&mut self.unit.run, &mut self.lint]);
+        lines
+            .chain([&mut self.setup.after])
+            .flatten()
+            .for_each(resolve);
     }
 }
 
-/// The fields whose strings are resolved (see [`resolve`]): everything
+/// The fields whose strings are resolved (see [`Manifest::resolve`]): everything
 /// below them may hold only the known placeholders. `mutants.check` has
 /// its own (`{file}`, mutants.py's).
 const RESOLVED: [&str; 7] = [
@@ -423,15 +441,6 @@ fn unknown_placeholder(text: &str) -> Option<String> {
         (is_word && !pair[0].ends_with('$') && !PLACEHOLDERS.contains(&word.as_str()))
             .then_some(word)
     })
-}
-
-/// Replaces `{target}` (cargo's target folder, absolute, so a tool started
-/// in another folder finds it too) and `{work}` (`{target}/parity/<name>`,
-/// the language's own folder there).
-fn resolve(word: &str, target: &Path, name: &str) -> String {
-    let work = target.join("parity").join(name);
-    word.replace("{target}", &target.to_string_lossy())
-        .replace("{work}", &work.to_string_lossy())
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use parity::report::Report;
 use parity::session::Session;
 use parity::suite::{trials, Port, Recorder, Suite};
 use parity::table::Case;
-use parity::toolchain::Language;
+use parity::toolchain::manifest::{Manifest, Unit};
 
 /// A valid case, for tests that break it one rule at a time.
 pub const GOOD_CASE: &str = r#"{
@@ -71,16 +71,17 @@ pub fn seed_cases() -> Vec<Case> {
 
 /// A language whose runner is the fake runner, with `fault` on `case`, and
 /// whose demo is the fake runner too.
-pub fn fake(name: &str, fault: &str, case: &str) -> Language {
-    Language {
+pub fn fake(name: &str, fault: &str, case: &str) -> Manifest {
+    Manifest {
         name: name.into(),
         probe: vec!["true".into()],
-        install_hint: String::new(),
-        build: Vec::new(),
         runner: vec![FAKE_RUNNER.into(), fault.into(), case.into()],
         demo: vec![FAKE_RUNNER.into()],
-        unit: vec!["true".into()],
-        version: None,
+        unit: Unit {
+            run: vec!["true".into()],
+            counter: None,
+        },
+        ..Manifest::default()
     }
 }
 

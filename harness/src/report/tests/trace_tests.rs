@@ -3,7 +3,7 @@
 
 use outbox::{Failure, FlakyBroker, IdempotentConsumer, Message, OutboxRelay, OutboxTable};
 
-use super::super::trace::{traced_pass, with_held_back, Event, ObservedBroker};
+use super::super::trace::{traced_pass, with_held_back, Attempt, Event, ObservedBroker};
 
 fn table(rows: &[(u64, &str, &str)]) -> OutboxTable {
     let mut table = OutboxTable::new();
@@ -16,23 +16,17 @@ fn table(rows: &[(u64, &str, &str)]) -> OutboxTable {
 /// (attempt, id, failure, duplicate) or (held, id) as text, so a whole pass
 /// reads as one line in an assertion.
 fn story(events: &[Event]) -> Vec<String> {
-    events
-        .iter()
-        .map(|event| match event {
-            Event::Attempt {
-                attempt,
-                message,
-                failure,
-                duplicate_dropped,
-            } => format!(
-                "{attempt}:#{} {}{}",
-                message.id,
-                failure.map_or("Published".into(), |f| format!("{f:?}")),
-                if *duplicate_dropped { " dup" } else { "" }
-            ),
-            Event::HeldBack { message } => format!("held #{}", message.id),
-        })
-        .collect()
+    let one = |Event { message, attempt }: &Event| match attempt {
+        Some(a) => format!(
+            "{}:#{} {}{}",
+            a.number,
+            message.id,
+            a.failure.map_or("Published".into(), |f| format!("{f:?}")),
+            if a.duplicate_dropped { " dup" } else { "" }
+        ),
+        None => format!("held #{}", message.id),
+    };
+    events.iter().map(one).collect()
 }
 
 /// Every row of a batch is reported in order (an attempt, numbered as the
@@ -82,11 +76,13 @@ fn a_row_without_an_attempt_was_held_back_and_stray_attempts_stay() {
         Message::new(2, "order-1", "B"),
         Message::new(3, "order-2", "A"),
     ];
-    let attempt = |attempt, message: &Message, failure| Event::Attempt {
-        attempt,
+    let attempt = |number, message: &Message, failure| Event {
         message: message.clone(),
-        failure,
-        duplicate_dropped: false,
+        attempt: Some(Attempt {
+            number,
+            failure,
+            duplicate_dropped: false,
+        }),
     };
     // A batch cut to its first two rows: #2 had no attempt, and the attempt
     // for #3, beyond the batch, is not lost.
