@@ -54,7 +54,7 @@ fn cases_up_to(seed: u64, count: usize, max_rows: usize) -> Result<Vec<Case>, St
 }
 
 /// Why one language's answers to a scenario pair are wrong, or `Ok`.
-pub fn judge_pair(plain: &Case, replies: [&Reply; 2]) -> Result<(), String> {
+fn judge_pair(plain: &Case, replies: [&Reply; 2]) -> Result<(), String> {
     properties::check(&plain.scenario, &plain.expect)
         .map_err(|broken| format!("the Rust reference itself breaks a property: {broken}"))?;
     let answer = answer_of(replies[0])?;
