@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::trial::{Recorded, RowId, TrialId};
 use crate::judge::emit;
 use crate::judge::{ReasonKind, Verdict};
-use crate::text::excerpt;
+use crate::text::{excerpt, first_line};
 
 /// The format's version; a reader refuses another. A field added later
 /// is optional and leaves the version alone: a reader ignores the fields it
@@ -196,14 +196,6 @@ impl From<ReasonKind> for State {
             ReasonKind::HarnessFault => State::HarnessFault,
         }
     }
-}
-
-/// The first line of `text` with something on it, trimmed.
-fn first_line(text: &str) -> &str {
-    text.lines()
-        .map(str::trim)
-        .find(|line| !line.is_empty())
-        .unwrap_or("")
 }
 
 impl TrialResult {
