@@ -219,7 +219,7 @@ impl TrialResult {
     /// `judge::emit`, and the fault that failed it named (a runner's
     /// fault's kind and log, or a failed build, the language's fault and
     /// not its cases', which `make known-failures` must tell apart).
-    pub fn of(Recorded { id, verdict, time }: &Recorded) -> TrialResult {
+    fn of(Recorded { id, verdict, time }: &Recorded) -> TrialResult {
         let (outcome, state, text) = match verdict {
             Verdict::Pass => (Outcome::Pass, State::Pass, None),
             Verdict::Fail(reason) => (Outcome::Fail, reason.kind().into(), None),
