@@ -11,6 +11,15 @@ pub fn excerpt(text: &str, max: usize) -> String {
     }
 }
 
+/// The first line of `text` with something on it, trimmed: a summary of a
+/// message that may start with a blank line.
+pub fn first_line(text: &str) -> &str {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
+}
+
 /// The last `lines` lines of `text`, each cut to 300 characters, with a
 /// note when lines were left out.
 pub fn tail(text: &str, lines: usize) -> String {

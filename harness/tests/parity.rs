@@ -150,7 +150,7 @@ impl Outputs {
             .iter()
             .map(|p| (p.name().to_owned(), p.known.clone()));
         let advice = report::known::advice(&results, &lists.collect(), &table);
-        eprint!("{}", report::known::text(&advice));
+        eprint!("{advice}");
         written
     }
 }

@@ -10,7 +10,7 @@ use super::compare::differences;
 use super::demo::{transcript_difference, Against, DemoFailure, Transcripts};
 use super::{Flaky, Reason, UnitWhat, Verdict};
 use crate::fault::Fault;
-use crate::text::{excerpt, for_terminal};
+use crate::text::{excerpt, first_line, for_terminal};
 use crate::toolchain::unit::Tally;
 use crate::toolchain::NotReady;
 
@@ -105,7 +105,7 @@ pub fn summary(reason: &Reason) -> String {
         Reason::Fault { case, fault } => format!(
             "`{}`: runner fault: {}",
             case.name,
-            first_line(&fault.to_string())
+            excerpt(first_line(&fault.to_string()), 200)
         ),
         Reason::NotReady(NotReady::Missing { language, .. }) => {
             format!("the {language} toolchain is missing")
@@ -122,19 +122,9 @@ pub fn summary(reason: &Reason) -> String {
         Reason::StaleKnownFailure { trial, .. } => {
             format!("known failure `{trial}` passes now")
         }
-        Reason::Demo(_)
-        | Reason::Unit { .. }
-        | Reason::Protocol { .. }
-        | Reason::Flaky(_)
-        | Reason::Reference(_)
-        | Reason::Runner { .. }
-        | Reason::Harness(_) => first_line(&text(reason)),
+        // The others say what kind they are in their first line.
+        _ => excerpt(first_line(&text(reason)), 200),
     }
-}
-
-/// The first line of `text`, short enough for a summary.
-fn first_line(text: &str) -> String {
-    excerpt(text.lines().next().unwrap_or_default(), 200)
 }
 
 fn demo_text(demo: &DemoFailure) -> String {

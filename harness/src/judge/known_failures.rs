@@ -70,26 +70,19 @@ pub fn load(
     };
     let mut known = KnownFailures::new();
     for (name, reason) in entries {
-        if !reserved_names().contains(&name.as_str()) && !case_names.contains(name.as_str()) {
-            return Err(format!(
-                "{at}: `{name}` is not a case in the table: remove it, or fix the name"
-            ));
-        }
-        match reason {
+        let known_name = reserved_names().contains(&name.as_str()) || case_names.contains(&*name);
+        let why = match reason {
+            _ if !known_name => "is not a case in the table: remove it, or fix the name",
             Value::String(reason) if reason.trim() == PLACEHOLDER && !placeholder_ok => {
-                return Err(format!(
-                    "{at}: `{name}` still has the placeholder reason: say why it fails and which issue tracks it"
-                ))
+                "still has the placeholder reason: say why it fails and which issue tracks it"
             }
             Value::String(reason) if !reason.trim().is_empty() => {
                 known.insert(name, reason);
+                continue;
             }
-            _ => {
-                return Err(format!(
-                    "{at}: `{name}` needs a reason (a non-empty string)"
-                ))
-            }
-        }
+            _ => "needs a reason (a non-empty string)",
+        };
+        return Err(format!("{at}: `{name}` {why}"));
     }
     Ok(known)
 }

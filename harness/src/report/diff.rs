@@ -3,7 +3,6 @@
 //! end of the terminal run and the CI summary.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use super::results::{Results, State, TrialResult};
 use crate::text::one_line;
@@ -16,30 +15,37 @@ pub struct Base {
     /// The cells that changed, in this run's order, then the gone ones in
     /// the base's order.
     pub changes: Vec<Change>,
-    /// When the base chose its trials otherwise than this run: (the base's
-    /// filter, this run's). Then only the cells both runs ran are compared:
-    /// a cell one filter left out is neither new nor gone.
-    pub filters: Option<(String, String)>,
-    /// How many cells only one of the two runs ran, when their filters
-    /// differ (not compared, so not changes).
-    pub unmatched: usize,
+    /// When the base chose its trials otherwise than this run, the note
+    /// that says so: only the cells both runs ran are compared, a cell one
+    /// filter left out is neither new nor gone.
+    pub note: Option<String>,
 }
 
 impl Base {
-    /// The filter note, if the two runs chose their trials differently.
-    pub fn filter_note(&self) -> Option<String> {
-        let shown = |f: &str| match f {
-            "" => "every trial".to_owned(),
-            f => format!("`{f}`"),
+    /// The comparison in words, as the terminal and the Markdown summary
+    /// print it: the filter note, the headline, a line per change. Each
+    /// text from the base's file goes through `escape`, the output's, and a
+    /// name (a commit, a cell) between two `quote`s.
+    pub fn lines(
+        &self,
+        escape: impl Fn(&str) -> String,
+        quote: &str,
+    ) -> (Option<String>, String, Vec<String>) {
+        let commit = format!("(commit {quote}{}{quote})", escape(&self.commit));
+        let headline = match self.changes.len() {
+            0 => format!("no change since the base {commit}."),
+            n => format!("changed since the base {commit}: {n} cell(s)"),
         };
-        self.filters.as_ref().map(|(base, now)| {
-            format!(
-                "the base ran {}, this run {}: only the cells both ran are compared ({} left out)",
-                shown(base),
-                shown(now),
-                self.unmatched
-            )
-        })
+        let changes = self.changes.iter().map(|change| {
+            let (cell, what) = (escape(&change.cell()), change.what());
+            let mut line = format!("{quote}{cell}{quote}: {what}");
+            if let Some(summary) = &change.summary {
+                line += &format!(": {}", escape(summary));
+            }
+            line
+        });
+        let note = self.note.as_deref().map(&escape);
+        (note, headline, changes.collect())
     }
 }
 
@@ -108,11 +114,19 @@ pub fn compare(base: &Results, now: &Results) -> Base {
     for trial in base.trials.iter().filter(|t| !after.contains_key(&key(t))) {
         change(trial, Some(trial.state), None);
     }
+    let shown = |filter: &str| match filter {
+        "" => "every trial".to_owned(),
+        filter => format!("`{filter}`"),
+    };
+    let (was, is) = (shown(&base.run.filter), shown(&now.run.filter));
+    let note = format!(
+        "the base ran {was}, this run {is}: only the cells both ran are compared ({unmatched} \
+         left out)"
+    );
     Base {
         commit: base.run.commit.clone(),
         changes,
-        filters: (!same_selection).then(|| (base.run.filter.clone(), now.run.filter.clone())),
-        unmatched,
+        note: (!same_selection).then_some(note),
     }
 }
 
@@ -122,22 +136,8 @@ pub fn compare(base: &Results, now: &Results) -> Base {
 /// an escape sequence or a `\r` in it would act on the terminal, a
 /// newline would print a line that is not the harness's.
 pub fn text(base: &Base) -> String {
-    let note = base.filter_note().map_or_else(String::new, |note| {
-        format!("parity: {}.\n", one_line(&note))
-    });
-    let commit = one_line(&base.commit);
-    if base.changes.is_empty() {
-        return format!("{note}parity: no change since the base (commit {commit}).\n");
-    }
-    let mut out = format!(
-        "{note}parity: changed since the base (commit {commit}): {} cell(s)\n",
-        base.changes.len()
-    );
-    for change in &base.changes {
-        let (cell, what) = (one_line(&change.cell()), change.what());
-        let summary = change.summary.as_deref().map(one_line);
-        let summary = summary.map(|s| format!(": {s}")).unwrap_or_default();
-        let _ = writeln!(out, "  {cell}: {what}{summary}");
-    }
-    out
+    let (note, headline, changes) = base.lines(one_line, "");
+    let note = note.map(|note| format!("parity: {note}.\n"));
+    let changes: String = changes.iter().map(|c| format!("  {c}\n")).collect();
+    format!("{}parity: {headline}\n{changes}", note.unwrap_or_default())
 }

@@ -229,8 +229,8 @@ fn changes(out: &mut String, base: &super::diff::Base) {
         out,
         "<section id=\"changes\"><h2>Changed since the base</h2><p>Compared with the results of commit <code>{commit}</code>: "
     );
-    if let Some(note) = base.filter_note() {
-        let note = escape(&note);
+    if let Some(note) = &base.note {
+        let note = escape(note);
         let _ = write!(
             out,
             "{note} (a cell only one of them selected shows as new or gone); "

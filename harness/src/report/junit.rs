@@ -10,22 +10,23 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::results::{Outcome, Results, TrialResult};
 use crate::config::trial_name;
+use crate::judge::emit::known_failure;
 use crate::text::for_xml;
 
 /// A trial's status: a failure's summary as its message, its text as its
 /// description; a known failure says so.
 fn status(trial: &TrialResult) -> TestCaseStatus {
-    let summary = trial.summary.as_deref().unwrap_or_default();
-    let why = trial.text.as_deref().unwrap_or(summary);
+    let summary = trial.summary.clone().unwrap_or_default();
+    let text = trial.text.clone().unwrap_or_else(|| summary.clone());
     let (mut status, message) = match trial.verdict {
         Outcome::Pass => return TestCaseStatus::success(),
         Outcome::Fail => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-            status.set_description(for_xml(trial.text.as_deref().unwrap_or_default()));
-            (status, summary.to_owned())
+            status.set_description(for_xml(&text));
+            (status, summary)
         }
-        Outcome::Ignored => (TestCaseStatus::skipped(), why.to_owned()),
-        Outcome::KnownFailure => (TestCaseStatus::skipped(), format!("known failure: {why}")),
+        Outcome::Ignored => (TestCaseStatus::skipped(), text),
+        Outcome::KnownFailure => (TestCaseStatus::skipped(), known_failure(&text)),
     };
     status.set_message(for_xml(&message));
     status

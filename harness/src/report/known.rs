@@ -10,86 +10,80 @@ use super::results::{Results, State, TrialResult, BUILD_FAILED};
 use crate::config::{reserved_names, PREFIX};
 use crate::judge::known_failures::{self, KnownFailures, PLACEHOLDER};
 
-/// Where one language's list and its run disagree.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Advice {
-    /// The language.
-    pub language: String,
-    /// Failing trials the list lacks, with their one-line reasons.
-    pub add: Vec<(String, String)>,
-    /// Listed trials that pass now.
-    pub remove: Vec<String>,
+/// What a run asks of a trial's entry in its language's list.
+enum Edit {
+    Add,
+    Remove,
+    /// A failure a list may not name: not a case of the repository's table.
+    LeftOut,
 }
 
-/// Whether a failure belongs on a port's list: its answer is wrong or its
-/// runner faults. A missing toolchain or the harness's own fault is not the
-/// port's, and a stale entry is the list's.
-fn listable(state: State) -> bool {
-    matches!(state, State::WrongAnswer | State::RunnerFault)
+/// The trials of `language` whose entries in its `list` the run says to
+/// edit. A port's failure (a wrong answer or a runner fault; a missing
+/// toolchain or the harness's own fault is not the port's, and a language
+/// that never got ready is its build's fault, not its cases') the list
+/// lacks is added, unless it is not a case of `table`, the repository's
+/// own, or a trial kind every language has (a list names no other); a
+/// listed trial that passes now is removed.
+fn edits<'a>(
+    results: &'a Results,
+    language: &'a str,
+    list: &'a KnownFailures,
+    table: &'a HashSet<&str>,
+) -> impl Iterator<Item = (Edit, &'a TrialResult)> + 'a {
+    let trials = results
+        .trials
+        .iter()
+        .filter(move |t| t.language == language);
+    trials.filter_map(move |entry| {
+        let (name, state) = (entry.row.name(), entry.state);
+        let listed = list.contains_key(name);
+        let failed = matches!(state, State::WrongAnswer | State::RunnerFault);
+        let edit = if failed && !listed && !not_ready(entry) {
+            match table.contains(name) || reserved_names().contains(&name) {
+                true => Edit::Add,
+                false => Edit::LeftOut,
+            }
+        } else if listed && matches!(state, State::StaleKnownFailure | State::Pass) {
+            Edit::Remove
+        } else {
+            return None;
+        };
+        Some((edit, entry))
+    })
 }
 
-/// Per language, what the run says its list should gain or lose; languages
-/// that agree with their list are left out, and so are the failures of a
-/// language that never got ready (its build's fault, not its cases') and
-/// of cases not in `table`, the repository's own (a list names no other).
+/// What the run says each language's list (of `lists`) should gain or
+/// lose, as the terminal prints it at the end of a run; a language that
+/// agrees with its list is left out, and so is a case not in `table`.
 pub fn advice(
     results: &Results,
     lists: &HashMap<String, KnownFailures>,
     table: &HashSet<&str>,
-) -> Vec<Advice> {
-    let mut advice: Vec<Advice> = Vec::new();
-    for entry in &results.trials {
-        let listed = lists
-            .get(&entry.language)
-            .is_some_and(|l| l.contains_key(entry.row.name()));
-        let state = entry.state;
-        let add = listable(state) && !listed && !not_ready(entry) && ours(entry, table);
-        if !add && state != State::StaleKnownFailure {
-            continue;
-        }
-        let at = advice.iter().position(|a| a.language == entry.language);
-        let at = at.unwrap_or_else(|| {
-            let language = entry.language.clone();
-            advice.push(Advice {
-                language,
-                ..Advice::default()
-            });
-            advice.len() - 1
-        });
-        let (name, summary) = (entry.row.name().to_owned(), entry.summary.clone());
-        match add {
-            true => advice[at].add.push((name, summary.unwrap_or_default())),
-            false => advice[at].remove.push(name),
-        }
-    }
-    advice
-}
-
-/// The advice as the terminal prints it at the end of a run.
-pub fn text(advice: &[Advice]) -> String {
+) -> String {
     let mut out = String::new();
-    for a in advice {
-        let list = known_failures::path(&a.language);
-        let _ = writeln!(
-            out,
-            "parity: {} and this run disagree (make known-failures LANG={} rewrites it):",
-            list.display(),
-            a.language
-        );
-        for (case, summary) in &a.add {
-            let _ = writeln!(out, "  add    \"{case}\": why it fails ({summary})");
+    for language in results.run.languages() {
+        let list = lists.get(language).cloned().unwrap_or_default();
+        let mut lines = String::new();
+        for (edit, entry) in edits(results, language, &list, table) {
+            let (case, summary) = (entry.row.name(), entry.summary.as_deref());
+            let summary = summary.unwrap_or_default();
+            let _ = match edit {
+                Edit::Add => writeln!(lines, "  add    \"{case}\": why it fails ({summary})"),
+                Edit::Remove => writeln!(lines, "  remove \"{case}\": it passes now"),
+                Edit::LeftOut => Ok(()),
+            };
         }
-        for case in &a.remove {
-            let _ = writeln!(out, "  remove \"{case}\": it passes now");
+        if !lines.is_empty() {
+            let _ = write!(
+                out,
+                "parity: {} and this run disagree (make known-failures LANG={language} rewrites \
+                 it):\n{lines}",
+                known_failures::path(language).display(),
+            );
         }
     }
     out
-}
-
-/// Whether `entry` is a trial a list may name: a case of `table`, the
-/// repository's own, or a trial kind every language has.
-fn ours(entry: &TrialResult, table: &HashSet<&str>) -> bool {
-    table.contains(entry.row.name()) || reserved_names().contains(&entry.row.name())
 }
 
 /// Whether `entry` says its language never got ready (its build failed,
@@ -126,15 +120,17 @@ pub fn update(root: &Path, language: &str, results: &Results) -> Result<String, 
     let relative = known_failures::path(language);
     let at = relative.display();
     let path = root.join(&relative);
-    let mut out = if list == existing && notes.is_empty() {
-        format!("{at}: agrees with the last run, unchanged\n")
-    } else if list == existing {
+    // A list left unchanged may still have its notes: cases left out.
+    let mut out = if list == existing {
         format!("{at}: unchanged\n")
     } else if list.is_empty() && !path.is_symlink() {
         std::fs::remove_file(&path).map_err(|e| format!("{at}: {e}"))?;
         format!("{at}: removed, nothing is known to fail\n")
     } else {
-        crate::atomic::write(&path, to_json(&list).as_bytes()).map_err(|e| format!("{at}: {e}"))?;
+        // One entry a line, in name order.
+        let mut text = serde_json::to_string_pretty(&list).expect("strings serialize");
+        text.push('\n');
+        crate::atomic::write(&path, text.as_bytes()).map_err(|e| format!("{at}: {e}"))?;
         format!("{at}: written\n")
     };
     for note in notes {
@@ -143,12 +139,11 @@ pub fn update(root: &Path, language: &str, results: &Results) -> Result<String, 
     Ok(out)
 }
 
-/// `language`'s list rewritten from `results`: existing reasons kept,
-/// entries that pass now dropped, failing trials added with
-/// [`PLACEHOLDER`] (which the loader refuses, so the list is not usable
-/// until a person says why), except cases not in `table` (the repository's
-/// own), which are left out. Trials the run did not run keep their
-/// entries. Also returns one line per change, for the person.
+/// `language`'s list rewritten from `results` as [`edits`] says:
+/// existing reasons kept, a failing trial added with [`PLACEHOLDER`] (which
+/// the loader refuses, so the list is not usable until a person says why).
+/// Trials the run did not run keep their entries. Also returns one line
+/// per change, for the person.
 pub fn rewrite(
     results: &Results,
     language: &str,
@@ -156,35 +151,25 @@ pub fn rewrite(
     table: &HashSet<&str>,
 ) -> (KnownFailures, Vec<String>) {
     let mut list = existing.clone();
-    let mut notes = Vec::new();
-    for entry in results.trials.iter().filter(|e| e.language == language) {
-        let state = entry.state;
-        let listed = list.contains_key(entry.row.name());
-        if listable(state) && !listed && !ours(entry, table) {
-            notes.push(format!(
-                "left out \"{}\": not a case of the repository's table (cases/), only of the \
-                 run's PARITY_CASES; every run reads the list, and a plain run refuses a name \
-                 it does not have",
-                entry.row.name()
-            ));
-        } else if listable(state) && !listed {
-            list.insert(entry.row.name().to_owned(), PLACEHOLDER.to_owned());
-            notes.push(format!(
-                "added \"{}\" ({}): replace the placeholder with why it fails",
-                entry.row.name(),
-                entry.summary.as_deref().unwrap_or("")
-            ));
-        } else if listed && matches!(state, State::StaleKnownFailure | State::Pass) {
-            list.remove(entry.row.name());
-            notes.push(format!("removed \"{}\": it passes now", entry.row.name()));
+    let notes = edits(results, language, existing, table).map(|(edit, entry)| {
+        let name = entry.row.name();
+        match edit {
+            Edit::LeftOut => format!(
+                "left out \"{name}\": not a case of the repository's table (cases/), only of the \
+                 run's PARITY_CASES; every run reads the list, and a plain run refuses a name it \
+                 does not have"
+            ),
+            Edit::Add => {
+                list.insert(name.to_owned(), PLACEHOLDER.to_owned());
+                let summary = entry.summary.as_deref().unwrap_or("");
+                format!("added \"{name}\" ({summary}): replace the placeholder with why it fails")
+            }
+            Edit::Remove => {
+                list.remove(name);
+                format!("removed \"{name}\": it passes now")
+            }
         }
-    }
+    });
+    let notes = notes.collect();
     (list, notes)
-}
-
-/// The list as its file holds it: one entry a line, in name order.
-pub fn to_json(list: &KnownFailures) -> String {
-    let mut text = serde_json::to_string_pretty(list).expect("strings serialize");
-    text.push('\n');
-    text
 }

@@ -44,29 +44,19 @@ pub fn summary(report: &Report) -> String {
 
 /// The cells that changed since the base, or that none did.
 fn changes(out: &mut String, base: &Base) {
-    if let Some(note) = base.filter_note() {
-        let _ = writeln!(out, "Note: {}.\n", cell(&note));
+    let (note, mut headline, changes) = base.lines(cell, "`");
+    if let Some(note) = note {
+        let _ = writeln!(out, "Note: {note}.\n");
     }
-    if base.changes.is_empty() {
-        let _ = writeln!(
-            out,
-            "**No change since the base** (commit `{}`).\n",
-            cell(&base.commit)
-        );
-        return;
+    // The terminal's headline follows `parity: `; a heading starts upper-case.
+    headline[..1].make_ascii_uppercase();
+    let _ = writeln!(out, "### {headline}\n");
+    for change in &changes {
+        let _ = writeln!(out, "- {change}");
     }
-    let _ = writeln!(
-        out,
-        "### Changed since the base (commit `{}`): {} cell(s)\n",
-        cell(&base.commit),
-        base.changes.len()
-    );
-    for change in &base.changes {
-        let (name, what) = (cell(&change.cell()), cell(&change.what()));
-        let summary = change.summary.as_deref().map(|s| format!(": {}", cell(s)));
-        let _ = writeln!(out, "- `{name}`: {what}{}", summary.unwrap_or_default());
+    if !changes.is_empty() {
+        out.push('\n');
     }
-    out.push('\n');
 }
 
 /// Every failed cell with its state and one-line reason.

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::trial::{Recorded, RowId, TrialId};
 use crate::judge::emit;
 use crate::judge::{ReasonKind, Verdict};
-use crate::text::excerpt;
+use crate::text::{excerpt, first_line};
 
 /// The format's version; a reader refuses another. A field added later
 /// is optional and leaves the version alone: a reader ignores the fields it
@@ -198,14 +198,6 @@ impl From<ReasonKind> for State {
     }
 }
 
-/// The first line of `text` with something on it, trimmed.
-fn first_line(text: &str) -> &str {
-    text.lines()
-        .map(str::trim)
-        .find(|line| !line.is_empty())
-        .unwrap_or("")
-}
-
 impl TrialResult {
     /// A trial's result with its reason `text`, whose first line is its
     /// summary; no fault, no time.
@@ -227,7 +219,7 @@ impl TrialResult {
     /// `judge::emit`, and the fault that failed it named (a runner's
     /// fault's kind and log, or a failed build, the language's fault and
     /// not its cases', which `make known-failures` must tell apart).
-    pub fn of(Recorded { id, verdict, time }: &Recorded) -> TrialResult {
+    fn of(Recorded { id, verdict, time }: &Recorded) -> TrialResult {
         let (outcome, state, text) = match verdict {
             Verdict::Pass => (Outcome::Pass, State::Pass, None),
             Verdict::Fail(reason) => (Outcome::Fail, reason.kind().into(), None),

@@ -163,23 +163,16 @@ fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
     let parts = code::parts(&manifests, &root);
     let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["message", "table", "broker", "relay", "consumer"]);
-    let languages = manifests.iter().map(|m| m.name.as_str());
+    let languages: Vec<&str> = manifests.iter().map(|m| m.name.as_str()).collect();
     for part in &parts {
-        assert!(part
-            .languages
-            .iter()
-            .map(|(l, _)| l.as_str())
-            .eq(languages.clone()));
+        let named: Vec<&str> = part.languages.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(named, languages, "{}", part.name);
     }
     for source in sources(&parts) {
         // The text is the file's, whatever the ports helper made it.
-        let on_disk = std::fs::read_to_string(root.join(&source.path)).ok();
-        assert_eq!(
-            source.text.as_ref().ok(),
-            on_disk.as_ref(),
-            "{}",
-            source.path
-        );
+        let (text, path) = (source.text.as_ref().ok(), &source.path);
+        let on_disk = std::fs::read_to_string(root.join(path)).ok();
+        assert_eq!(text, on_disk.as_ref(), "{path}");
     }
     // Elsewhere, every file is missing but go's relay, a FIFO: reported,
     // not waited on.
