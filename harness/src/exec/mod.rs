@@ -4,7 +4,7 @@
 //! Every child starts in a process group of its own, has a deadline, and
 //! has its output captured within a bound (the head and the tail are kept,
 //! the rest is counted); the whole group is killed on every exit path,
-//! including a panic, because [`Group`] kills on drop. Killing the group
+//! including a panic, because a [`Group`] is ended on drop. Killing the group
 //! matters: a grandchild (from `npx`, `go run` or a shell wrapper) that
 //! inherited stdout would otherwise keep the pipe open long after the child
 //! died, and waiting for the output would last as long as it.
@@ -123,13 +123,12 @@ pub fn describe_status(status: Option<ExitStatus>) -> String {
 
 /// Runs `command` to its end or its deadline, whichever comes first.
 pub fn run(command: &Command, stdin: Stdin) -> std::io::Result<Output> {
-    let (handle, mut group, stdout, stderr) = start(command, stdin)?;
+    let (group, stdout, stderr) = start(command, stdin)?;
     let stdout = capture(stdout, command.keep);
     let stderr = capture(stderr, command.keep);
-    let status = handle
-        .wait_timeout(command.deadline)?
-        .map(|output| output.status);
-    group.end(&handle);
+    let status = group.handle.wait_timeout(command.deadline)?;
+    let status = status.map(|output| output.status);
+    drop(group);
     Ok(Output {
         status,
         stdout: stdout.finish(),
@@ -137,17 +136,12 @@ pub fn run(command: &Command, stdin: Stdin) -> std::io::Result<Output> {
     })
 }
 
-/// A started child: its handle, its group and the read ends of its stdout
-/// and stderr.
-type Started = (
-    duct::Handle,
-    Group,
-    os_pipe::PipeReader,
-    os_pipe::PipeReader,
-);
-
-/// Starts `command` in a group of its own, listed.
-fn start(command: &Command, stdin: Stdin) -> std::io::Result<Started> {
+/// Starts `command` in a group of its own, listed; the read ends of its
+/// stdout and stderr.
+fn start(
+    command: &Command,
+    stdin: Stdin,
+) -> std::io::Result<(Group, os_pipe::PipeReader, os_pipe::PipeReader)> {
     let (stdout, stdout_writer) = os_pipe::pipe()?;
     let (stderr, stderr_writer) = os_pipe::pipe()?;
     let (program, args) = command.argv.split_first().ok_or_else(|| {
@@ -210,15 +204,14 @@ fn start(command: &Command, stdin: Stdin) -> std::io::Result<Started> {
         registry.live.insert(pid);
         registry.ever.insert(pid);
     }
-    Ok((handle, Group(pid), stdout, stderr))
+    Ok((Group { handle, pid }, stdout, stderr))
 }
 
 /// A child whose stdout is read line by line as it comes: a runner session.
 pub struct Child {
-    handle: duct::Handle,
     group: Group,
     lines: LineReceiver,
-    stderr: Option<Capturing>,
+    stderr: Capturing,
     /// Not `Send`: the thread that started the child ends it, so the
     /// kernel's parent-death signal (sent when that thread exits) never
     /// hits a child still in use.
@@ -228,12 +221,11 @@ pub struct Child {
 /// Starts `command` with `input` on stdin, reading its stdout line by line,
 /// the n-th line within `limits[n]` bytes.
 pub fn spawn(command: &Command, input: Vec<u8>, limits: Vec<usize>) -> std::io::Result<Child> {
-    let (handle, group, stdout, stderr) = start(command, Stdin::Bytes(input))?;
+    let (group, stdout, stderr) = start(command, Stdin::Bytes(input))?;
     Ok(Child {
-        handle,
         group,
         lines: LineReceiver::read(stdout, limits),
-        stderr: Some(capture(stderr, command.keep)),
+        stderr: capture(stderr, command.keep),
         _same_thread: std::marker::PhantomData,
     })
 }
@@ -245,25 +237,21 @@ impl Child {
     pub fn next(&mut self, timeout: Duration) -> Result<Next, RecvTimeoutError> {
         Ok(match self.lines.next(timeout)? {
             Next::Eof(_) => Next::Eof(
-                (self.handle.wait_timeout(Duration::from_millis(500)).ok())
-                    .flatten()
-                    .map(|output| output.status),
+                (self
+                    .group
+                    .handle
+                    .wait_timeout(Duration::from_millis(500))
+                    .ok())
+                .flatten()
+                .map(|output| output.status),
             ),
             other => other,
         })
     }
 
     /// Kills the whole group and returns what it wrote to stderr.
-    pub fn kill(&mut self) -> Capture {
-        self.group.end(&self.handle);
-        self.stderr
-            .take()
-            .map_or_else(Capture::default, Capturing::finish)
-    }
-}
-
-impl Drop for Child {
-    fn drop(&mut self) {
-        self.group.end(&self.handle);
+    pub fn kill(self) -> Capture {
+        drop(self.group);
+        self.stderr.finish()
     }
 }
