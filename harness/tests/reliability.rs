@@ -36,11 +36,6 @@ const SLACK: Duration = Duration::from_secs(20);
 /// The bound on the harness's memory whatever a child prints.
 const MAX_PEAK_MB: u64 = 200;
 
-/// A folder of its own for `name`, fresh.
-fn scratch(name: &str) -> PathBuf {
-    common::scratch(&format!("reliability/{name}"))
-}
-
 /// A session of the fake runner with `fault` on `case`, its deadline
 /// [`TIMEOUT`], its logs in the folder `name`.
 fn session(name: &str, fault: &str, case: &str) -> Session {
@@ -210,7 +205,7 @@ fn run_trials(
 
 #[test]
 fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
-    let pids = scratch("cannot-start").join("pids");
+    let pids = common::scratch("reliability/cannot-start").join("pids");
     let mut language = fake("fake-syntax", "cannot-start", "*");
     language.runner = counting(&pids, language.runner);
     let (verdicts, elapsed) = run_trials("cannot-start-trials", language, false);
@@ -272,7 +267,7 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
         .take(table.len() * ((1 << 20) / size + 1));
     let piped: Vec<Request> = piped.cloned().collect();
     for (fault, requests) in [("hang", &table), ("setsid", &piped)] {
-        let pids = scratch(&format!("{fault}-all")).join("pids");
+        let pids = common::scratch(&format!("reliability/{fault}-all")).join("pids");
         let mut runner = session(&format!("{fault}-all"), fault, "*");
         runner.command.argv = counting(&pids, runner.command.argv);
         runner.command.deadline = timeout;
@@ -365,7 +360,7 @@ fn a_scenario_the_reference_refuses_is_named() {
 
 #[test]
 fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
-    let pid_file = scratch("build-hang").join("setsid.pid");
+    let pid_file = common::scratch("reliability/build-hang").join("setsid.pid");
     // One grandchild leaves the session, one only the group (same session,
     // found by the mark it inherits).
     let script = format!(
@@ -493,7 +488,7 @@ fn after_sigint_or_sigterm_nothing_is_left_and_the_status_is_130_or_143_every_ti
         ("sigterm", "hang", libc::SIGTERM, 143, 1),
         ("race", "setsid", libc::SIGTERM, 143, 5),
     ] {
-        let pids = scratch(&format!("interrupt-{name}")).join("pids");
+        let pids = common::scratch(&format!("reliability/interrupt-{name}")).join("pids");
         let env: &[_] = if name == "race" {
             &[("RELIABILITY_RACE", "1")]
         } else {
@@ -526,7 +521,7 @@ fn sigkill_lab() {
     unsafe {
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     }
-    let pids = scratch("sigkill").join("pids");
+    let pids = common::scratch("reliability/sigkill").join("pids");
     let harness = start_hanging_harness("setsid", &pids, &[]);
     let [runner, grandchild] = pids_in(&pids)[..] else {
         panic!("the runner and its grandchild: {:?}", pids_in(&pids));

@@ -2,7 +2,7 @@
 //! its head and its tail and counts the rest, so its memory stays bounded.
 
 use std::collections::VecDeque;
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc;
 use std::time::Duration;
 
 /// Output kept within a bound: the first and the last bytes, and how many
@@ -76,13 +76,10 @@ impl std::io::Write for Capture {
     }
 }
 
-/// A reader thread filling a [`Capture`].
-pub(super) struct Capturing {
-    done: Receiver<Capture>,
-    keep: usize,
-}
-
-pub(super) fn capture(mut reader: os_pipe::PipeReader, keep: usize) -> Capturing {
+/// Fills a [`Capture`] from `reader` on a thread of its own; the function
+/// returned gives it once the stream ends. A stream held open by a process
+/// that left the group is given up on after a second.
+pub(super) fn capture(mut reader: os_pipe::PipeReader, keep: usize) -> impl FnOnce() -> Capture {
     let (tx, done) = mpsc::channel();
     std::thread::spawn(move || {
         let mut capture = Capture::new(keep);
@@ -90,15 +87,8 @@ pub(super) fn capture(mut reader: os_pipe::PipeReader, keep: usize) -> Capturing
         let _ = std::io::copy(&mut reader, &mut capture);
         let _ = tx.send(capture);
     });
-    Capturing { done, keep }
-}
-
-impl Capturing {
-    /// The capture once the stream ends; a stream held open by a process
-    /// that left the group is given up on after a second.
-    pub(super) fn finish(self) -> Capture {
-        self.done
-            .recv_timeout(Duration::from_secs(1))
-            .unwrap_or_else(|_| Capture::new(self.keep))
+    move || {
+        done.recv_timeout(Duration::from_secs(1))
+            .unwrap_or_else(|_| Capture::new(keep))
     }
 }

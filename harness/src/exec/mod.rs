@@ -37,7 +37,7 @@ pub use capture::Capture;
 pub use guard::guard_the_harness;
 pub use lines::Next;
 
-use capture::{capture, Capturing};
+use capture::capture;
 use guard::{die_with_parent, mark, registry, Group, MARK};
 use lines::LineReceiver;
 
@@ -66,11 +66,10 @@ impl Command {
         dir: impl Into<PathBuf>,
         deadline: Duration,
     ) -> Self {
-        let (label, dir) = (label.into(), dir.into());
         Command {
-            label,
+            label: label.into(),
             argv,
-            dir,
+            dir: dir.into(),
             deadline,
             keep: KEEP,
         }
@@ -131,8 +130,8 @@ pub fn run(command: &Command, stdin: Stdin) -> std::io::Result<Output> {
     drop(group);
     Ok(Output {
         status,
-        stdout: stdout.finish(),
-        stderr: stderr.finish(),
+        stdout: stdout(),
+        stderr: stderr(),
     })
 }
 
@@ -211,7 +210,8 @@ fn start(
 pub struct Child {
     group: Group,
     lines: LineReceiver,
-    stderr: Capturing,
+    /// What it writes to stderr, once the group is ended.
+    stderr: Box<dyn FnOnce() -> Capture>,
     /// Not `Send`: the thread that started the child ends it, so the
     /// kernel's parent-death signal (sent when that thread exits) never
     /// hits a child still in use.
@@ -225,7 +225,7 @@ pub fn spawn(command: &Command, input: Vec<u8>, limits: Vec<usize>) -> std::io::
     Ok(Child {
         group,
         lines: LineReceiver::read(stdout, limits),
-        stderr: capture(stderr, command.keep),
+        stderr: Box::new(capture(stderr, command.keep)),
         _same_thread: std::marker::PhantomData,
     })
 }
@@ -252,6 +252,6 @@ impl Child {
     /// Kills the whole group and returns what it wrote to stderr.
     pub fn kill(self) -> Capture {
         drop(self.group);
-        self.stderr.finish()
+        (self.stderr)()
     }
 }
