@@ -287,10 +287,7 @@ fn line_excerpt(line: &[u8]) -> String {
 /// Whether `line` is a JSON object whose `name` is `name` (well-formed or
 /// not otherwise): the mark of an answer printed again.
 fn is_answer_for(line: &[u8], name: &str) -> bool {
-    serde_json::from_slice::<serde_json::Value>(line)
-        .ok()
-        .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(|n| n == name))
-        .unwrap_or(false)
+    serde_json::from_slice::<serde_json::Value>(line).is_ok_and(|v| v["name"] == name)
 }
 
 /// The request lines a start is fed up front, one per line.

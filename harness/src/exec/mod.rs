@@ -108,10 +108,8 @@ impl Output {
 
     /// "exit status: 2", "signal: 9 (SIGKILL)", or "killed at the deadline".
     pub fn describe(&self) -> String {
-        match self.status {
-            Some(status) => status.to_string(),
-            None => "killed at the deadline".to_owned(),
-        }
+        let killed = || "killed at the deadline".to_owned();
+        self.status.map_or_else(killed, |status| status.to_string())
     }
 }
 
