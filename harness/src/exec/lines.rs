@@ -3,8 +3,7 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::process::ExitStatus;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::sync::mpsc::{self, Receiver};
 
 /// What came next on a child's stdout.
 #[derive(Debug)]
@@ -23,38 +22,17 @@ pub enum Next {
 /// child prints after its last answer): enough to quote it.
 const AFTER_LAST_LINE: usize = 64 * 1024;
 
-pub(super) struct LineReceiver {
-    /// Every whole line one read returned (or the end): a fast runner's
-    /// answers arrive many to a read, and one wake-up per read (not per
-    /// line) keeps the harness's share of the CPU small.
-    events: Receiver<Vec<Next>>,
-    pending: std::collections::VecDeque<Next>,
-}
-
-impl LineReceiver {
-    /// Reads `stdout` on a thread of its own, the n-th line within
-    /// `limits[n]` bytes. The channel is bounded: a child that floods
-    /// stdout waits for the harness instead of filling the harness's
-    /// memory (four reads' lines at most, each within its limit).
-    pub(super) fn read(stdout: os_pipe::PipeReader, limits: Vec<usize>) -> Self {
-        let (tx, events) = mpsc::sync_channel(4);
-        std::thread::spawn(move || read_lines(stdout, &tx, &limits));
-        LineReceiver {
-            events,
-            pending: std::collections::VecDeque::new(),
-        }
-    }
-
-    pub(super) fn next(&mut self, timeout: Duration) -> Result<Next, RecvTimeoutError> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(next) = self.pending.pop_front() {
-                return Ok(next);
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            self.pending.extend(self.events.recv_timeout(left)?);
-        }
-    }
+/// Reads `stdout` on a thread of its own, the n-th line within
+/// `limits[n]` bytes. Each message is every whole line one read returned
+/// (or the end): a fast runner's answers arrive many to a read, and one
+/// wake-up per read (not per line) keeps the harness's share of the CPU
+/// small. The channel is bounded: a child that floods stdout waits for the
+/// harness instead of filling the harness's memory (four reads' lines at
+/// most, each within its limit).
+pub(super) fn read(stdout: os_pipe::PipeReader, limits: Vec<usize>) -> Receiver<Vec<Next>> {
+    let (tx, events) = mpsc::sync_channel(4);
+    std::thread::spawn(move || read_lines(stdout, &tx, &limits));
+    events
 }
 
 /// Reads `reader` line by line; the n-th line may be `limits[n]` bytes

@@ -26,12 +26,13 @@ mod capture;
 mod guard;
 mod lines;
 
+use std::collections::VecDeque;
 use std::io::Write as _;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::ExitStatus;
-use std::sync::mpsc::RecvTimeoutError;
-use std::time::Duration;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 pub use capture::Capture;
 pub use guard::guard_the_harness;
@@ -39,7 +40,6 @@ pub use lines::Next;
 
 use capture::capture;
 use guard::{die_with_parent, mark, registry, Group, MARK};
-use lines::LineReceiver;
 
 /// A command line the harness runs, with its limits.
 #[derive(Debug, Clone)]
@@ -207,7 +207,9 @@ fn start(
 /// A child whose stdout is read line by line as it comes: a runner session.
 pub struct Child {
     group: Group,
-    lines: LineReceiver,
+    lines: Receiver<Vec<Next>>,
+    /// Lines of the last batch not yet asked for.
+    pending: VecDeque<Next>,
     /// What it writes to stderr, once the group is ended.
     stderr: Box<dyn FnOnce() -> Capture>,
     /// Not `Send`: the thread that started the child ends it, so the
@@ -222,7 +224,8 @@ pub fn spawn(command: &Command, input: Vec<u8>, limits: Vec<usize>) -> std::io::
     let (group, stdout, stderr) = start(command, Stdin::Bytes(input))?;
     Ok(Child {
         group,
-        lines: LineReceiver::read(stdout, limits),
+        lines: lines::read(stdout, limits),
+        pending: VecDeque::new(),
         stderr: Box::new(capture(stderr, command.keep)),
         _same_thread: std::marker::PhantomData,
     })
@@ -233,18 +236,19 @@ impl Child {
     /// the end of output, the exit status (a child that closed stdout but
     /// lives on is not waited for long).
     pub fn next(&mut self, timeout: Duration) -> Result<Next, RecvTimeoutError> {
-        Ok(match self.lines.next(timeout)? {
-            Next::Eof(_) => Next::Eof(
-                (self
-                    .group
-                    .handle
-                    .wait_timeout(Duration::from_millis(500))
-                    .ok())
-                .flatten()
-                .map(|output| output.status),
-            ),
-            other => other,
-        })
+        let deadline = Instant::now() + timeout;
+        let next = loop {
+            if let Some(next) = self.pending.pop_front() {
+                break next;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            self.pending.extend(self.lines.recv_timeout(left)?);
+        };
+        if let Next::Eof(_) = next {
+            let exited = self.group.handle.wait_timeout(Duration::from_millis(500));
+            return Ok(Next::Eof(exited.ok().flatten().map(|o| o.status)));
+        }
+        Ok(next)
     }
 
     /// Kills the whole group and returns what it wrote to stderr.
