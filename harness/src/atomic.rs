@@ -11,10 +11,8 @@ use std::path::{Path, PathBuf};
 /// as its owner set it up.
 pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let path = &through_links(path);
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let dir = path.parent().filter(|dir| !dir.as_os_str().is_empty());
+    let dir = dir.unwrap_or(Path::new("."));
     let name = path
         .file_name()
         .ok_or_else(|| std::io::Error::other("not a file path"))?;
@@ -55,27 +53,21 @@ pub fn through_links(path: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
+    /// The file is replaced, no temporary file is left, a missing folder
+    /// is an error; a link is written through, even when its file is gone
+    /// (a run removes its old results file first): the link stays a link.
     #[test]
-    fn replaces_and_leaves_no_temporary_file() {
+    fn replaces_leaving_no_temporary_file_and_writes_through_links() {
         let dir = crate::config::scratch_dir(&crate::repo_root(), "atomic");
         let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("a.json");
+        std::fs::create_dir_all(dir.join("real")).unwrap();
+        let path = dir.join("real/a.json");
         super::write(&path, b"old").unwrap();
         super::write(&path, b"new").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
-        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        let names: Vec<_> = std::fs::read_dir(dir.join("real")).unwrap().collect();
         assert_eq!(names.len(), 1, "{names:?}");
         assert!(super::write(&dir.join("missing/a.json"), b"x").is_err());
-    }
-
-    /// A link is written through, even when its file is gone (a run
-    /// removes its old results file first): the link stays a link.
-    #[test]
-    fn writes_through_a_chain_of_links_to_a_missing_file() {
-        let dir = crate::config::scratch_dir(&crate::repo_root(), "atomic-links");
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("real")).unwrap();
         std::os::unix::fs::symlink("real/b.json", dir.join("middle.json")).unwrap();
         std::os::unix::fs::symlink("middle.json", dir.join("a.json")).unwrap();
         super::write(&dir.join("a.json"), b"new").unwrap();

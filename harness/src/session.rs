@@ -132,7 +132,7 @@ impl Session {
 
     /// This runner's fault `kind` once its group is killed: what it wrote
     /// to stderr is then complete, and bounded.
-    fn killed(&self, child: &mut exec::Child, kind: FaultKind) -> Fault {
+    fn killed(&self, child: exec::Child, kind: FaultKind) -> Fault {
         let stderr = self.stderr_report(&child.kill());
         self.fault(kind, stderr)
     }
@@ -154,16 +154,16 @@ impl Session {
                 // The previous case's answer printed again: that case's
                 // fault, so this one gets a fresh runner.
                 Err(twice @ FaultKind::AnsweredTwice { .. }) => {
-                    self.blame_previous(&mut child, replies, twice);
+                    self.blame_previous(child, replies, twice);
                     return Ok(None);
                 }
                 Err(why) => {
-                    replies.push(Reply::Fault(Box::new(self.killed(&mut child, why))));
+                    replies.push(Reply::Fault(Box::new(self.killed(child, why))));
                     return Ok(None);
                 }
             }
         }
-        Ok(self.finish(&mut child, requests.last(), replies))
+        Ok(self.finish(child, requests.last(), replies))
     }
 
     /// Reads the line due as `request`'s answer, or says what went wrong
@@ -197,7 +197,7 @@ impl Session {
     /// the last answer printed again, the last case's).
     fn finish(
         &self,
-        child: &mut exec::Child,
+        mut child: exec::Child,
         last: Option<&Request>,
         replies: &mut [Reply],
     ) -> Option<Fault> {
@@ -230,7 +230,7 @@ impl Session {
 
     /// Turns the last reply into the fault `twice` (an answer printed
     /// twice) once the runner is killed.
-    fn blame_previous(&self, child: &mut exec::Child, replies: &mut [Reply], twice: FaultKind) {
+    fn blame_previous(&self, child: exec::Child, replies: &mut [Reply], twice: FaultKind) {
         let fault = self.killed(child, twice);
         if let Some(last) = replies.last_mut() {
             *last = Reply::Fault(Box::new(fault));
@@ -287,10 +287,7 @@ fn line_excerpt(line: &[u8]) -> String {
 /// Whether `line` is a JSON object whose `name` is `name` (well-formed or
 /// not otherwise): the mark of an answer printed again.
 fn is_answer_for(line: &[u8], name: &str) -> bool {
-    serde_json::from_slice::<serde_json::Value>(line)
-        .ok()
-        .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(|n| n == name))
-        .unwrap_or(false)
+    serde_json::from_slice::<serde_json::Value>(line).is_ok_and(|v| v["name"] == name)
 }
 
 /// The request lines a start is fed up front, one per line.

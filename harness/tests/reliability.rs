@@ -37,11 +37,6 @@ const SLACK: Duration = Duration::from_secs(20);
 /// The bound on the harness's memory whatever a child prints.
 const MAX_PEAK_MB: u64 = 200;
 
-/// A folder of its own for `name`, fresh.
-fn scratch(name: &str) -> PathBuf {
-    common::scratch(&format!("reliability/{name}"))
-}
-
 /// A session of the fake runner with `fault` on `case`, its deadline
 /// [`TIMEOUT`], its logs in the folder `name`.
 fn session(name: &str, fault: &str, case: &str) -> Session {
@@ -87,39 +82,37 @@ fn kept_log(fault: &Fault) -> PathBuf {
     log
 }
 
+/// A runner flooding stderr is killed at the timeout, its log cut; one
+/// printing one endless line is cut off at the case's answer limit, and
+/// the next cases are answered. Either costs bounded memory and a short
+/// message.
 #[test]
-fn a_runner_flooding_stderr_is_cut_off_at_the_timeout_with_bounded_memory() {
+fn a_runner_flooding_stderr_or_stdout_is_cut_off_with_bounded_memory() {
     let cases = seed_cases();
-    let runner = session("stderr-flood", "stderr-flood", &cases[1].name);
-    let replies = bounded("stderr flood", || runner.run(&Request::cases(&cases)));
-    let fault = fault_of(&replies[1]);
-    assert_eq!(fault.kind, FaultKind::TimedOut { deadline: TIMEOUT });
-    assert!(
-        matches!(fault.stderr, Stderr::Written { cut: true, .. }),
-        "{fault:?}"
-    );
-    let log = kept_log(fault);
-    assert!(std::fs::metadata(&log).unwrap().len() <= exec::KEEP as u64 + 100);
-    let message = fault.to_string();
-    assert!(message.len() < 20_000, "{} bytes of message", message.len());
-}
-
-#[test]
-fn a_runner_printing_one_endless_line_is_cut_off_with_bounded_memory() {
-    let cases = seed_cases();
-    let runner = session("endless-line", "endless-line", &cases[1].name);
-    let replies = bounded("endless stdout line", || {
-        runner.run(&Request::cases(&cases))
-    });
-    let fault = fault_of(&replies[1]);
-    assert!(
-        matches!(fault.kind, FaultKind::TooLong { limit, .. } if limit == Request::case(&cases[1]).answer_limit),
-        "{fault:?}"
-    );
-    let message = fault.to_string();
-    assert!(message.len() < 20_000, "{} bytes of message", message.len());
-    for reply in replies.iter().skip(2) {
-        assert!(matches!(reply, Reply::Answer(_)), "{reply:?}");
+    for flood in ["stderr-flood", "endless-line"] {
+        let runner = session(flood, flood, &cases[1].name);
+        let replies = bounded(flood, || runner.run(&Request::cases(&cases)));
+        let fault = fault_of(&replies[1]);
+        let message = fault.to_string();
+        assert!(message.len() < 20_000, "{} bytes of message", message.len());
+        if flood == "stderr-flood" {
+            assert_eq!(fault.kind, FaultKind::TimedOut { deadline: TIMEOUT });
+            assert!(
+                matches!(fault.stderr, Stderr::Written { cut: true, .. }),
+                "{fault:?}"
+            );
+            let log = kept_log(fault);
+            assert!(std::fs::metadata(&log).unwrap().len() <= exec::KEEP as u64 + 100);
+            continue;
+        }
+        let limit = Request::case(&cases[1]).answer_limit;
+        assert!(
+            matches!(fault.kind, FaultKind::TooLong { limit: l, .. } if l == limit),
+            "{fault:?}"
+        );
+        for reply in replies.iter().skip(2) {
+            assert!(matches!(reply, Reply::Answer(_)), "{reply:?}");
+        }
     }
 }
 
@@ -213,7 +206,7 @@ fn run_trials(
 
 #[test]
 fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
-    let pids = scratch("cannot-start").join("pids");
+    let pids = common::scratch("reliability/cannot-start").join("pids");
     let mut language = fake("fake-syntax", "cannot-start", "*");
     language.runner = counting(&pids, language.runner);
     let (verdicts, elapsed) = run_trials("cannot-start-trials", language, false);
@@ -275,7 +268,7 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
         .take(table.len() * ((1 << 20) / size + 1));
     let piped: Vec<Request> = piped.cloned().collect();
     for (fault, requests) in [("hang", &table), ("setsid", &piped)] {
-        let pids = scratch(&format!("{fault}-all")).join("pids");
+        let pids = common::scratch(&format!("reliability/{fault}-all")).join("pids");
         let mut runner = session(&format!("{fault}-all"), fault, "*");
         runner.command.argv = counting(&pids, runner.command.argv);
         runner.command.deadline = timeout;
@@ -368,7 +361,7 @@ fn a_scenario_the_reference_refuses_is_named() {
 
 #[test]
 fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
-    let pid_file = scratch("build-hang").join("setsid.pid");
+    let pid_file = common::scratch("reliability/build-hang").join("setsid.pid");
     // One grandchild leaves the session, one only the group (same session,
     // found by the mark it inherits).
     let script = format!(
@@ -496,7 +489,7 @@ fn after_sigint_or_sigterm_nothing_is_left_and_the_status_is_130_or_143_every_ti
         ("sigterm", "hang", libc::SIGTERM, 143, 1),
         ("race", "setsid", libc::SIGTERM, 143, 5),
     ] {
-        let pids = scratch(&format!("interrupt-{name}")).join("pids");
+        let pids = common::scratch(&format!("reliability/interrupt-{name}")).join("pids");
         let env: &[_] = if name == "race" {
             &[("RELIABILITY_RACE", "1")]
         } else {
@@ -529,7 +522,7 @@ fn sigkill_lab() {
     unsafe {
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     }
-    let pids = scratch("sigkill").join("pids");
+    let pids = common::scratch("reliability/sigkill").join("pids");
     let harness = start_hanging_harness("setsid", &pids, &[]);
     let [runner, grandchild] = pids_in(&pids)[..] else {
         panic!("the runner and its grandchild: {:?}", pids_in(&pids));

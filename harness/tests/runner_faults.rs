@@ -39,12 +39,6 @@ fn run(language: Manifest) -> (BTreeMap<String, Verdict>, Duration) {
     (names.zip(verdicts).collect(), elapsed)
 }
 
-/// Runs every case of the table through the fake runner `fake-<fault>`,
-/// which misbehaves on `case`.
-fn run_fake(fault: &str, case: &str) -> (BTreeMap<String, Verdict>, Duration) {
-    run(fake(&format!("fake-{fault}"), fault, case))
-}
-
 /// The faulty case fails with a message holding every `needle`; all others pass.
 fn assert_only_case_fails(verdicts: &BTreeMap<String, Verdict>, case: &str, needles: &[&str]) {
     for (name, verdict) in verdicts {
@@ -135,7 +129,7 @@ const MISBEHAVIOURS: [(&str, &str, &[&str]); 9] = [
 #[test]
 fn each_fault_fails_the_case_the_runner_was_on_and_only_it() {
     for (fault, case, needles) in MISBEHAVIOURS {
-        let (verdicts, elapsed) = run_fake(fault, case);
+        let (verdicts, elapsed) = run(fake(&format!("fake-{fault}"), fault, case));
         assert_only_case_fails(&verdicts, case, needles);
         assert!(elapsed < TIMEOUT + SLACK, "{fault}: took {elapsed:?}");
     }
@@ -156,7 +150,7 @@ fn an_answer_printed_twice_blames_the_case_answered_twice() {
     let cases = common::seed_cases();
     for twice in [1, cases.len() - 1] {
         let name = &cases[twice].name;
-        let (verdicts, _) = run_fake("twice", name);
+        let (verdicts, _) = run(fake("fake-twice", "twice", name));
         let next = cases
             .get(twice + 1)
             .map_or("after the last case".into(), |next| {

@@ -5,7 +5,7 @@
 //! A known-failures list that is a FIFO or `/dev/zero` is refused in
 //! known_failures.rs, beside the run's other files.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
@@ -13,13 +13,9 @@ use parity::table::{self, bless, Draft};
 
 mod common;
 
-fn scratch_dir(name: &str) -> PathBuf {
-    common::scratch(&format!("small-faults/{name}"))
-}
-
 #[test]
 fn an_editors_lock_link_and_swap_file_are_not_case_files() {
-    let dir = scratch_dir("editor");
+    let dir = common::scratch("small-faults/editor");
     common::good_file(&dir, "seed.json");
     // Emacs's lock: a link to nowhere, named like a case file.
     std::os::unix::fs::symlink("someone@host.4242:1700000000", dir.join(".#seed.json")).unwrap();
@@ -48,7 +44,7 @@ fn ended(bless: Command) -> (bool, String) {
 
 #[test]
 fn new_case_refuses_a_file_no_run_would_load() {
-    let dir = scratch_dir("new-case-name");
+    let dir = common::scratch("small-faults/new-case-name");
     let new_case = |file: &Path| {
         let file = file.to_str().unwrap();
         ended(bless(&["--new", "my_case", "--file", file], &dir))
@@ -61,7 +57,7 @@ fn new_case_refuses_a_file_no_run_would_load() {
         assert!(!file.exists(), "{name} was written");
     }
     // In the right place with the right name, but outside every source.
-    let elsewhere = scratch_dir("new-case-elsewhere").join("more.json");
+    let elsewhere = common::scratch("small-faults/new-case-elsewhere").join("more.json");
     let (_, stderr) = new_case(&elsewhere);
     assert!(stderr.contains("no run would load it"), "{stderr}");
     assert!(!elsewhere.exists());
@@ -69,7 +65,7 @@ fn new_case_refuses_a_file_no_run_would_load() {
 
 #[test]
 fn two_new_cases_at_once_are_both_added() {
-    let dir = scratch_dir("new-case-race");
+    let dir = common::scratch("small-faults/new-case-race");
     let file = dir.join("both.json");
     for round in 0..8 {
         let _ = std::fs::remove_file(&file);
@@ -107,7 +103,7 @@ fn two_new_cases_at_once_are_both_added() {
 
 #[test]
 fn a_saved_case_moved_to_another_file_is_not_saved_again() {
-    let dir = scratch_dir("save");
+    let dir = common::scratch("small-faults/save");
     let moved = common::good_file(&dir, "moved.json");
     let table = table::load(std::slice::from_ref(&moved)).unwrap();
     let regressions = dir.join("regressions.json");
@@ -131,7 +127,7 @@ fn a_saved_case_moved_to_another_file_is_not_saved_again() {
 
 #[test]
 fn a_timeout_out_of_range_is_refused_naming_the_range() {
-    let dir = scratch_dir("timeout");
+    let dir = common::scratch("small-faults/timeout");
     for value in ["1e9", "1e-9", "0", "-1", "NaN", "inf", "ten"] {
         let mut usage = bless(&["--usage"], &dir);
         usage.env("PARITY_TIMEOUT", value);

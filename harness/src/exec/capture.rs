@@ -1,8 +1,8 @@
 //! Output kept within a bound: whatever a child prints, the harness keeps
 //! its head and its tail and counts the rest, so its memory stays bounded.
 
-use std::io::Read;
-use std::sync::mpsc::{self, Receiver};
+use std::collections::VecDeque;
+use std::sync::mpsc;
 use std::time::Duration;
 
 /// Output kept within a bound: the first and the last bytes, and how many
@@ -10,7 +10,7 @@ use std::time::Duration;
 #[derive(Debug, Clone, Default)]
 pub struct Capture {
     head: Vec<u8>,
-    tail: Vec<u8>,
+    tail: VecDeque<u8>,
     total: u64,
     keep: usize,
 }
@@ -24,19 +24,15 @@ impl Capture {
         }
     }
 
-    /// Takes more output; memory stays within `keep` bytes (plus one
-    /// chunk, briefly).
+    /// Takes more output; memory stays within `keep` bytes.
     pub fn push(&mut self, bytes: &[u8]) {
         self.total += bytes.len() as u64;
         let half = self.keep / 2;
         let room = half.saturating_sub(self.head.len());
         let (to_head, rest) = bytes.split_at(room.min(bytes.len()));
         self.head.extend_from_slice(to_head);
-        self.tail.extend_from_slice(rest);
-        if self.tail.len() > 2 * half.max(1) {
-            let cut = self.tail.len() - half;
-            self.tail.drain(..cut);
-        }
+        self.tail.extend(rest);
+        self.tail.drain(..self.tail.len().saturating_sub(half));
     }
 
     /// How many bytes the stream carried.
@@ -51,55 +47,48 @@ impl Capture {
 
     /// Everything, when nothing was left out.
     pub fn whole(&self) -> Option<Vec<u8>> {
-        (!self.is_cut()).then(|| [self.head.as_slice(), self.tail.as_slice()].concat())
+        (!self.is_cut()).then(|| self.head.iter().chain(&self.tail).copied().collect())
     }
 
     /// The kept text (invalid UTF-8 replaced), with a line saying how much
     /// was left out between head and tail.
     pub fn text(&self) -> String {
-        let half = self.keep / 2;
-        let tail_start = self.tail.len().saturating_sub(half);
-        let tail = &self.tail[tail_start..];
-        let left_out = self.total - (self.head.len() + tail.len()) as u64;
+        let left_out = self.total - (self.head.len() + self.tail.len()) as u64;
         let mut text = String::from_utf8_lossy(&self.head).into_owned();
         if left_out > 0 {
             text.push_str(&format!("\n[… {left_out} bytes left out …]\n"));
         }
-        text.push_str(&String::from_utf8_lossy(tail));
+        text.push_str(&String::from_utf8_lossy(
+            &self.tail.iter().copied().collect::<Vec<_>>(),
+        ));
         text
     }
 }
 
-/// A reader thread filling a [`Capture`].
-pub(super) struct Capturing {
-    done: Receiver<Capture>,
-    keep: usize,
+impl std::io::Write for Capture {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.push(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
-pub(super) fn capture(mut reader: os_pipe::PipeReader, keep: usize) -> Capturing {
+/// Fills a [`Capture`] from `reader` on a thread of its own; the function
+/// returned gives it once the stream ends. A stream held open by a process
+/// that left the group is given up on after a second.
+pub(super) fn capture(mut reader: os_pipe::PipeReader, keep: usize) -> impl FnOnce() -> Capture {
     let (tx, done) = mpsc::channel();
     std::thread::spawn(move || {
         let mut capture = Capture::new(keep);
-        let mut buffer = vec![0u8; 64 * 1024];
-        loop {
-            match reader.read(&mut buffer) {
-                Ok(0) => break,
-                Ok(count) => capture.push(&buffer[..count]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(_) => break,
-            }
-        }
+        // A read error ends the capture like the end of output.
+        let _ = std::io::copy(&mut reader, &mut capture);
         let _ = tx.send(capture);
     });
-    Capturing { done, keep }
-}
-
-impl Capturing {
-    /// The capture once the stream ends; a stream held open by a process
-    /// that left the group is given up on after a second.
-    pub(super) fn finish(self) -> Capture {
-        self.done
-            .recv_timeout(Duration::from_secs(1))
-            .unwrap_or_else(|_| Capture::new(self.keep))
+    move || {
+        done.recv_timeout(Duration::from_secs(1))
+            .unwrap_or_else(|_| Capture::new(keep))
     }
 }

@@ -7,6 +7,10 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 use std::time::Duration;
 
+use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+use signal_hook::low_level::exit;
+
 /// The environment variable every child (and what it starts) inherits: the
 /// harness's pid, by which an orphan that left its group is recognised.
 pub(super) const MARK: &str = "PARITY_HARNESS";
@@ -39,9 +43,6 @@ pub(super) fn registry() -> MutexGuard<'static, Registry> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// The write end of the pipe the signal handler wakes the watcher with.
-static SIGNAL_PIPE: AtomicI32 = AtomicI32::new(-1);
-
 /// Where the process is: [`RUNNING`], the number of the signal that came
 /// (the watcher is killing and will exit with 128 + it), or [`EXITING`].
 /// Set by the handler itself, so it is set before any child is killed and
@@ -51,24 +52,6 @@ const RUNNING: i32 = 0;
 /// The process is ending with its own status; a signal now only changes
 /// the status (every child dies with the harness, see `die_with_parent`).
 const EXITING: i32 = -1;
-
-extern "C" fn on_signal(signal: libc::c_int) {
-    match STATE.compare_exchange(RUNNING, signal, Ordering::SeqCst, Ordering::SeqCst) {
-        Ok(_) => {
-            let fd = SIGNAL_PIPE.load(Ordering::SeqCst);
-            let byte = u8::try_from(signal).unwrap_or(0);
-            // SAFETY: write(2) is async-signal-safe; the buffer is one local byte.
-            unsafe {
-                libc::write(fd, std::ptr::addr_of!(byte).cast(), 1);
-            }
-        }
-        // SAFETY: _exit(2) is async-signal-safe. The run is over and its
-        // children die with the process, so only the status is left to say.
-        Err(EXITING) => unsafe { libc::_exit(128 + signal) },
-        // A second signal while the first is handled: the first one's exit comes.
-        Err(_) => {}
-    }
-}
 
 /// Runs when the process exits (`main` returns, `process::exit`): after a
 /// signal, the watcher's status (128 + the signal) is the one exit status,
@@ -106,43 +89,42 @@ pub fn guard_the_harness() {
                 "parity: killed {left} process(es) that a harness killed earlier (SIGKILL) had left running"
             );
         }
-        let mut fds = [0; 2];
-        // SAFETY: pipe writes two descriptors into the array it is given.
-        if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+        let Ok(mut signals) = Signals::new(None::<i32>) else {
             return;
+        };
+        for signal in [SIGINT, SIGTERM] {
+            let record = move || {
+                let state = STATE.compare_exchange(RUNNING, signal, Ordering::SeqCst, Ordering::SeqCst);
+                // The run is over and its children die with the process:
+                // only the status is left to say. (A second signal while
+                // the first is handled changes nothing.)
+                if state == Err(EXITING) {
+                    exit(128 + signal);
+                }
+            };
+            // SAFETY: the action only makes an atomic exchange and _exit(2),
+            // both async-signal-safe. Registered before the watcher's own
+            // action (actions run in that order), so the signal is recorded
+            // before the watcher can act on it.
+            let _ = unsafe { signal_hook::low_level::register(signal, record) };
+            let _ = signals.add_signal(signal);
         }
-        let [read_end, write_end] = fds;
-        SIGNAL_PIPE.store(write_end, Ordering::SeqCst);
         std::thread::spawn(move || {
-            let mut byte = 0u8;
-            // SAFETY: reads one byte into a local from the pipe made above.
-            let count = unsafe { libc::read(read_end, std::ptr::addr_of_mut!(byte).cast(), 1) };
-            if count == 1 {
-                let signal = libc::c_int::from(byte);
+            if signals.forever().next().is_some() {
+                let signal = STATE.load(Ordering::SeqCst);
                 let killed = kill_everything();
                 eprintln!(
                     "\nparity: interrupted (signal {signal}); killed {killed} process group(s) it had started"
                 );
-                // SAFETY: _exit ends the process at once. Not exit(3): the
-                // main thread may be in exit(3) already (see at_exit), and
-                // exit(3) from two threads at once is undefined.
-                unsafe { libc::_exit(128 + signal) };
+                // Not exit(3): the main thread may be in exit(3) already
+                // (see at_exit), and exit(3) from two threads at once is
+                // undefined.
+                exit(128 + signal);
             }
         });
         // SAFETY: registers a plain function with no captured state.
         unsafe {
             libc::atexit(at_exit);
-        }
-        for signal in [libc::SIGINT, libc::SIGTERM] {
-            // SAFETY: installs a handler that only calls write(2) or _exit(2);
-            // the sigaction struct is zeroed and then filled.
-            unsafe {
-                let mut action: libc::sigaction = std::mem::zeroed();
-                action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-                action.sa_flags = libc::SA_RESTART;
-                libc::sigemptyset(&mut action.sa_mask);
-                libc::sigaction(signal, &action, std::ptr::null_mut());
-            }
         }
     });
 }
@@ -151,11 +133,9 @@ pub fn guard_the_harness() {
 /// harness dies, even by SIGKILL, which no handler sees.
 ///
 /// The kernel sends it when the *thread* that forked exits, not the
-/// process. That is safe here because a child never outlives the call that
-/// started it: [`super::run`] waits for its child or kills it before it
-/// returns, and a [`super::Child`] is not `Send`, so it is killed (on drop
-/// at the latest) by the thread that started it, before that thread can
-/// end.
+/// process: safe here because [`super::run`] ends its child before it
+/// returns, and a [`super::Child`] is not `Send`, so the thread that
+/// started it ends it.
 ///
 /// Only async-signal-safe calls: it runs in the forked child.
 pub(super) fn die_with_parent(parent: libc::pid_t) -> std::io::Result<()> {
@@ -192,38 +172,28 @@ pub(super) fn mark() -> &'static str {
 /// ancestors (a test binary started by a killed run). Returns how many.
 fn sweep_earlier_runs() -> usize {
     let me = std::process::id() as libc::pid_t;
-    let root = crate::repo_root().display().to_string();
+    let checkout = format!(":{}", crate::repo_root().display());
     let mut spared = BTreeSet::from([me]);
     let mut ancestor = read_proc(me).map(|p| p.parent);
     while let Some(pid) = ancestor.filter(|&p| p > 1 && spared.insert(p)) {
         ancestor = read_proc(pid).map(|p| p.parent);
     }
-    let mut killed = 0;
-    for pid in every_pid().unwrap_or_default() {
-        if spared.contains(&pid) {
-            continue;
-        }
-        let Some((harness, started, checkout)) = mark_of(pid) else {
-            continue;
-        };
-        let alive = read_proc(harness).is_some_and(|p| p.started == started && p.state != 'Z');
-        if alive || checkout != root {
-            continue;
-        }
-        let Some(proc) = read_proc(pid).filter(|p| p.state != 'Z') else {
-            continue;
-        };
-        // SAFETY: signals a process (and the group it leads) that carries
-        // the mark of a harness of this checkout that is gone.
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
-            if proc.group == pid {
-                libc::killpg(pid, libc::SIGKILL);
-            }
-        }
-        killed += 1;
+    let left_running = |pid: libc::pid_t| {
+        let value = mark_value(pid)?;
+        let (harness, started) = value.strip_suffix(&checkout)?.split_once(':')?;
+        let alive = read_proc(harness.parse().ok()?)
+            .is_some_and(|p| p.started.to_string() == started && p.state != 'Z');
+        read_proc(pid).filter(|p| !alive && p.state != 'Z')
+    };
+    let pids = every_pid().unwrap_or_default().into_iter();
+    let strays = pids.filter(|pid| !spared.contains(pid));
+    let strays: Vec<_> = strays
+        .filter_map(|pid| Some((pid, left_running(pid)?)))
+        .collect();
+    for (pid, proc) in &strays {
+        kill(Some(*pid), (proc.group == *pid).then_some(*pid));
     }
-    killed
+    strays.len()
 }
 
 /// The value of [`MARK`] in a process's environment, if it has one.
@@ -236,12 +206,19 @@ fn mark_value(pid: libc::pid_t) -> Option<String> {
     String::from_utf8(value.to_vec()).ok()
 }
 
-/// The harness pid, start time and root in a process's mark, if it has one.
-fn mark_of(pid: libc::pid_t) -> Option<(libc::pid_t, u64, String)> {
-    let value = mark_value(pid)?;
-    let mut parts = value.splitn(3, ':');
-    let (harness, started) = (parts.next()?.parse().ok()?, parts.next()?.parse().ok()?);
-    Some((harness, started, parts.next()?.to_owned()))
+/// SIGKILL to the process `pid` and to the process group `group`; one
+/// already gone is fine.
+fn kill(pid: Option<libc::pid_t>, group: Option<libc::pid_t>) {
+    // SAFETY: kill and killpg only send a signal; every caller names a
+    // process or group the harness started, or a descendant of one.
+    unsafe {
+        if let Some(pid) = pid {
+            libc::kill(pid, libc::SIGKILL);
+        }
+        if let Some(group) = group {
+            libc::killpg(group, libc::SIGKILL);
+        }
+    }
 }
 
 /// Kills every group the harness started that still runs, and the orphans;
@@ -253,14 +230,9 @@ fn kill_everything() -> usize {
         let mut registry = registry();
         registry.closing = true;
         for &group in &registry.live {
-            // SAFETY: killpg only sends a signal to a group this process made.
-            unsafe {
-                libc::killpg(group, libc::SIGKILL);
-            }
+            kill(None, Some(group));
         }
-        let killed = registry.live.len();
-        registry.live.clear();
-        killed
+        std::mem::take(&mut registry.live).len()
     };
     sweep();
     killed
@@ -340,14 +312,7 @@ fn sweep() {
                 registry.strays.remove(&pid);
                 reaped = true;
             } else if !registry.live.contains(&proc.group) {
-                // SAFETY: signals a stray and its group, both descendants
-                // of children this process started.
-                unsafe {
-                    libc::kill(pid, libc::SIGKILL);
-                    if proc.group != this.group {
-                        libc::killpg(proc.group, libc::SIGKILL);
-                    }
-                }
+                kill(Some(pid), Some(proc.group));
                 registry.strays.insert(pid);
                 dying = true;
             }
@@ -365,26 +330,19 @@ fn sweep() {
 /// reading every process ([`every_pid`]) cost 3-5 ms a sweep, 0.3-0.4 s of
 /// a warm make test. `None` without such lists (no CONFIG_PROC_CHILDREN).
 fn children_of(me: libc::pid_t) -> Option<Vec<libc::pid_t>> {
-    let pids = |tid: &str| -> Option<Vec<libc::pid_t>> {
-        let list = std::fs::read_to_string(format!("/proc/{me}/task/{tid}/children")).ok()?;
-        Some(
-            list.split_whitespace()
-                .filter_map(|p| p.parse().ok())
-                .collect(),
-        )
-    };
     // The main thread's list tells that the kernel keeps them.
-    pids(&me.to_string())?;
-    let mut children = Vec::new();
-    for task in std::fs::read_dir(format!("/proc/{me}/task"))
+    std::fs::metadata(format!("/proc/{me}/task/{me}/children")).ok()?;
+    // A thread that ended meanwhile has no list: its children moved to
+    // another thread, read here or by the next sweep.
+    let tasks = std::fs::read_dir(format!("/proc/{me}/task"))
         .ok()?
-        .flatten()
-    {
-        // A thread that ended meanwhile has no list: its children moved to
-        // another thread, read here or by the next sweep.
-        children.extend(pids(&task.file_name().to_string_lossy()).unwrap_or_default());
-    }
-    Some(children)
+        .flatten();
+    let lists = tasks.filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok());
+    let pids = lists.flat_map(|list| {
+        let pids = list.split_whitespace().map(str::parse::<libc::pid_t>);
+        pids.flatten().collect::<Vec<_>>()
+    });
+    Some(pids.collect())
 }
 
 /// Every process on the machine.
@@ -398,39 +356,21 @@ fn every_pid() -> Option<Vec<libc::pid_t>> {
     )
 }
 
-/// A child's process group (its leader's pid); killed when the child is
-/// done with or given up on, and on drop, so no exit path leaves it
-/// running.
-pub(super) struct Group(pub(super) Option<libc::pid_t>);
-
-impl Group {
-    /// Kills the group, reaps its leader, unlists it and sweeps what it
-    /// left behind: how every child ends.
-    /// Once only: after it, the leader's pid is reaped and may be reused,
-    /// so a second kill (a drop after `end`) could signal a stranger.
-    pub(super) fn end(&mut self, handle: &duct::Handle) {
-        self.kill();
-        let _ = handle.wait();
-        if let Some(pid) = self.0.take() {
-            registry().live.remove(&pid);
-            sweep();
-        }
-    }
-
-    /// Kills every process of the group; a group already gone is fine.
-    fn kill(&self) {
-        if let Some(pid) = self.0 {
-            // SAFETY: killpg only sends a signal; the group id is the pid of a
-            // child we started with process_group(0), so it names our group.
-            unsafe {
-                libc::killpg(pid, libc::SIGKILL);
-            }
-        }
-    }
+/// A started child and the process group it leads, ended when dropped (on
+/// every exit path, a panic included): the group killed, the leader reaped
+/// and unlisted, and what it left behind swept.
+pub(super) struct Group {
+    pub(super) handle: duct::Handle,
+    pub(super) pid: Option<libc::pid_t>,
 }
 
 impl Drop for Group {
     fn drop(&mut self) {
-        self.kill();
+        kill(None, self.pid);
+        let _ = self.handle.wait();
+        if let Some(pid) = self.pid {
+            registry().live.remove(&pid);
+            sweep();
+        }
     }
 }

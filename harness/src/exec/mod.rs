@@ -4,7 +4,7 @@
 //! Every child starts in a process group of its own, has a deadline, and
 //! has its output captured within a bound (the head and the tail are kept,
 //! the rest is counted); the whole group is killed on every exit path,
-//! including a panic, because [`Group`] kills on drop. Killing the group
+//! including a panic, because a [`Group`] is ended on drop. Killing the group
 //! matters: a grandchild (from `npx`, `go run` or a shell wrapper) that
 //! inherited stdout would otherwise keep the pipe open long after the child
 //! died, and waiting for the output would last as long as it.
@@ -26,20 +26,20 @@ mod capture;
 mod guard;
 mod lines;
 
+use std::collections::VecDeque;
 use std::io::Write as _;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::ExitStatus;
-use std::sync::mpsc::RecvTimeoutError;
-use std::time::Duration;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 pub use capture::Capture;
 pub use guard::guard_the_harness;
 pub use lines::Next;
 
-use capture::{capture, Capturing};
+use capture::capture;
 use guard::{die_with_parent, mark, registry, Group, MARK};
-use lines::LineReceiver;
 
 /// A command line the harness runs, with its limits.
 #[derive(Debug, Clone)]
@@ -66,11 +66,10 @@ impl Command {
         dir: impl Into<PathBuf>,
         deadline: Duration,
     ) -> Self {
-        let (label, dir) = (label.into(), dir.into());
         Command {
-            label,
+            label: label.into(),
             argv,
-            dir,
+            dir: dir.into(),
             deadline,
             keep: KEEP,
         }
@@ -109,10 +108,8 @@ impl Output {
 
     /// "exit status: 2", "signal: 9 (SIGKILL)", or "killed at the deadline".
     pub fn describe(&self) -> String {
-        match self.status {
-            Some(status) => status.to_string(),
-            None => "killed at the deadline".to_owned(),
-        }
+        let killed = || "killed at the deadline".to_owned();
+        self.status.map_or_else(killed, |status| status.to_string())
     }
 }
 
@@ -123,31 +120,25 @@ pub fn describe_status(status: Option<ExitStatus>) -> String {
 
 /// Runs `command` to its end or its deadline, whichever comes first.
 pub fn run(command: &Command, stdin: Stdin) -> std::io::Result<Output> {
-    let (handle, mut group, stdout, stderr) = start(command, stdin)?;
+    let (group, stdout, stderr) = start(command, stdin)?;
     let stdout = capture(stdout, command.keep);
     let stderr = capture(stderr, command.keep);
-    let status = handle
-        .wait_timeout(command.deadline)?
-        .map(|output| output.status);
-    group.end(&handle);
+    let status = group.handle.wait_timeout(command.deadline)?;
+    let status = status.map(|output| output.status);
+    drop(group);
     Ok(Output {
         status,
-        stdout: stdout.finish(),
-        stderr: stderr.finish(),
+        stdout: stdout(),
+        stderr: stderr(),
     })
 }
 
-/// A started child: its handle, its group and the read ends of its stdout
-/// and stderr.
-type Started = (
-    duct::Handle,
-    Group,
-    os_pipe::PipeReader,
-    os_pipe::PipeReader,
-);
-
-/// Starts `command` in a group of its own, listed.
-fn start(command: &Command, stdin: Stdin) -> std::io::Result<Started> {
+/// Starts `command` in a group of its own, listed; the read ends of its
+/// stdout and stderr.
+fn start(
+    command: &Command,
+    stdin: Stdin,
+) -> std::io::Result<(Group, os_pipe::PipeReader, os_pipe::PipeReader)> {
     let (stdout, stdout_writer) = os_pipe::pipe()?;
     let (stderr, stderr_writer) = os_pipe::pipe()?;
     let (program, args) = command.argv.split_first().ok_or_else(|| {
@@ -210,15 +201,17 @@ fn start(command: &Command, stdin: Stdin) -> std::io::Result<Started> {
         registry.live.insert(pid);
         registry.ever.insert(pid);
     }
-    Ok((handle, Group(pid), stdout, stderr))
+    Ok((Group { handle, pid }, stdout, stderr))
 }
 
 /// A child whose stdout is read line by line as it comes: a runner session.
 pub struct Child {
-    handle: duct::Handle,
     group: Group,
-    lines: LineReceiver,
-    stderr: Option<Capturing>,
+    lines: Receiver<Vec<Next>>,
+    /// Lines of the last batch not yet asked for.
+    pending: VecDeque<Next>,
+    /// What it writes to stderr, once the group is ended.
+    stderr: Box<dyn FnOnce() -> Capture>,
     /// Not `Send`: the thread that started the child ends it, so the
     /// kernel's parent-death signal (sent when that thread exits) never
     /// hits a child still in use.
@@ -228,12 +221,12 @@ pub struct Child {
 /// Starts `command` with `input` on stdin, reading its stdout line by line,
 /// the n-th line within `limits[n]` bytes.
 pub fn spawn(command: &Command, input: Vec<u8>, limits: Vec<usize>) -> std::io::Result<Child> {
-    let (handle, group, stdout, stderr) = start(command, Stdin::Bytes(input))?;
+    let (group, stdout, stderr) = start(command, Stdin::Bytes(input))?;
     Ok(Child {
-        handle,
         group,
-        lines: LineReceiver::read(stdout, limits),
-        stderr: Some(capture(stderr, command.keep)),
+        lines: lines::read(stdout, limits),
+        pending: VecDeque::new(),
+        stderr: Box::new(capture(stderr, command.keep)),
         _same_thread: std::marker::PhantomData,
     })
 }
@@ -243,27 +236,24 @@ impl Child {
     /// the end of output, the exit status (a child that closed stdout but
     /// lives on is not waited for long).
     pub fn next(&mut self, timeout: Duration) -> Result<Next, RecvTimeoutError> {
-        Ok(match self.lines.next(timeout)? {
-            Next::Eof(_) => Next::Eof(
-                (self.handle.wait_timeout(Duration::from_millis(500)).ok())
-                    .flatten()
-                    .map(|output| output.status),
-            ),
-            other => other,
-        })
+        let deadline = Instant::now() + timeout;
+        let next = loop {
+            if let Some(next) = self.pending.pop_front() {
+                break next;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            self.pending.extend(self.lines.recv_timeout(left)?);
+        };
+        if let Next::Eof(_) = next {
+            let exited = self.group.handle.wait_timeout(Duration::from_millis(500));
+            return Ok(Next::Eof(exited.ok().flatten().map(|o| o.status)));
+        }
+        Ok(next)
     }
 
     /// Kills the whole group and returns what it wrote to stderr.
-    pub fn kill(&mut self) -> Capture {
-        self.group.end(&self.handle);
-        self.stderr
-            .take()
-            .map_or_else(Capture::default, Capturing::finish)
-    }
-}
-
-impl Drop for Child {
-    fn drop(&mut self) {
-        self.group.end(&self.handle);
+    pub fn kill(self) -> Capture {
+        drop(self.group);
+        (self.stderr)()
     }
 }
