@@ -112,8 +112,8 @@ pub enum Reason {
         shrunk: Option<String>,
     },
     /// The demo failed, or printed another transcript, or refused a bad
-    /// config otherwise than the Rust demo.
-    Demo(demo::DemoFailure),
+    /// config otherwise than it must; why, and where.
+    Demo(String),
     /// The port's own unit tests failed, or their report does not prove them.
     Unit {
         /// The tests and their command line, as messages name them.
