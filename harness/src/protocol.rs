@@ -55,15 +55,6 @@ pub enum Reply {
     Fault(Box<crate::fault::Fault>),
 }
 
-/// A reply as a refusal's problem shows it: a fault by its message (as
-/// `Fault("…")`), the rest as data.
-fn shown(reply: &Reply) -> String {
-    match reply {
-        Reply::Fault(fault) => format!("Fault({:?})", fault.to_string()),
-        other => format!("{other:?}"),
-    }
-}
-
 /// A line that is not a well-formed answer for the expected case.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BadLine {
@@ -168,7 +159,7 @@ fn describe(value: &Value) -> &'static str {
 /// never from a case file). They go at the end of the runner's one stream
 /// (no process start of their own), followed by one valid case, which
 /// must be answered: a runner goes on with the next line after a refusal.
-const REFUSALS: [(&str, &str, &str); 5] = [
+pub const REFUSALS: [(&str, &str, &str); 5] = [
     (
         "protocol_version_2",
         "unsupported protocol version",
@@ -196,8 +187,9 @@ const REFUSALS: [(&str, &str, &str); 5] = [
     ),
 ];
 
-/// The valid case after the refusals, and the answer it must get.
-const AFTER_REFUSALS: (&str, &str) = (
+/// The valid case after the refusals (judged in
+/// [`crate::judge::answers::refusals`]).
+pub const AFTER_REFUSALS: (&str, &str) = (
     "protocol_after_refusals",
     r#"{"kind":"case","version":1,"name":"protocol_after_refusals","batch_size":1,"messages":[{"id":1,"aggregate":"order-1","type":"OrderPlaced"}],"failures":{},"passes":1}"#,
 );
@@ -215,49 +207,6 @@ pub fn refusal_requests() -> Vec<Request> {
             answer_limit: crate::table::limits::ERROR_ROOM,
         })
         .collect()
-}
-
-/// What is wrong with a runner's replies to [`refusal_requests`], one line
-/// per problem naming the request; empty when every reply is right. (An
-/// answer naming another request is a fault the session already caught.)
-pub fn judge_refusals(replies: &[Reply]) -> Vec<String> {
-    let mut problems = Vec::new();
-    for (&(name, prefix, line), reply) in REFUSALS.iter().zip(replies) {
-        let shown = crate::text::excerpt(line, 100);
-        match reply {
-            Reply::Error(error) if error.starts_with(prefix) => {}
-            Reply::Error(error) => problems.push(format!(
-                "`{name}` ({shown}): the error must start with `{prefix}`, it was {error:?}"
-            )),
-            Reply::Answer(outcome) => problems.push(format!(
-                "`{name}` ({shown}): played instead of refused (sent {:?}); the error must start \
-                 with `{prefix}`",
-                outcome.sent
-            )),
-            Reply::Fault(fault) => problems.push(format!(
-                "`{name}` ({shown}): no error answer: {}",
-                crate::text::excerpt(&fault.to_string(), 600)
-            )),
-        }
-    }
-    let expected = Outcome {
-        sent: vec![vec![1]],
-        journal: vec!["order-1 OrderPlaced".to_owned()],
-        duplicates: 0,
-    };
-    match replies.get(REFUSALS.len()) {
-        Some(Reply::Answer(outcome)) if *outcome == expected => {}
-        Some(other) => problems.push(format!(
-            "after the refusals, the valid case `{}` must be played (sent [[1]]), it got {}",
-            AFTER_REFUSALS.0,
-            crate::text::excerpt(&shown(other), 600)
-        )),
-        None => problems.push(format!(
-            "the valid case `{}` got no reply",
-            AFTER_REFUSALS.0
-        )),
-    }
-    problems
 }
 
 #[cfg(test)]
@@ -349,58 +298,5 @@ mod tests {
                 other => panic!("{line}: {other:?}"),
             }
         }
-    }
-
-    /// Right replies pass, and each bug the trial is there for fails.
-    #[test]
-    fn the_refusal_check_passes_right_replies_and_fails_each_bug() {
-        let error = |text: &str| Reply::Error(text.to_owned());
-        let right = vec![
-            error("unsupported protocol version: 2"),
-            error("unsupported protocol version: missing"),
-            error("unknown request kind: \"replay\""),
-            error("unknown request kind: missing"),
-            error("unknown failure kind: \"timeout\""),
-            Reply::Answer(Outcome {
-                sent: vec![vec![1]],
-                journal: vec!["order-1 OrderPlaced".into()],
-                duplicates: 0,
-            }),
-        ];
-        assert_eq!(refusal_requests().len(), right.len());
-        assert_eq!(judge_refusals(&right), Vec::<String>::new());
-        let plant = |at: usize, reply: Reply| {
-            let mut replies = right.clone();
-            replies[at] = reply;
-            judge_refusals(&replies)
-        };
-        let played = plant(
-            0,
-            Reply::Answer(Outcome {
-                sent: vec![vec![]],
-                journal: vec![],
-                duplicates: 0,
-            }),
-        );
-        assert!(
-            played[0].contains("played instead of refused"),
-            "{played:?}"
-        );
-        let worded = plant(2, error("bad kind"));
-        assert!(
-            worded[0].contains("must start with `unknown request kind`"),
-            "{worded:?}"
-        );
-        let exited = || {
-            Reply::Fault(Box::new(crate::fault::Fault {
-                runner: "the fake runner".into(),
-                kind: crate::fault::FaultKind::Exited { status: None },
-                stderr: crate::fault::Stderr::Empty,
-            }))
-        };
-        let crashed = plant(4, exited());
-        assert!(crashed[0].contains("no error answer"), "{crashed:?}");
-        let stopped = plant(5, exited());
-        assert!(stopped[0].contains("must be played"), "{stopped:?}");
     }
 }
