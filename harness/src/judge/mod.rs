@@ -256,19 +256,6 @@ pub enum ReasonKind {
     HarnessFault,
 }
 
-impl ReasonKind {
-    /// The name the results file and the summary use.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ReasonKind::WrongAnswer => "wrong_answer",
-            ReasonKind::RunnerFault => "runner_fault",
-            ReasonKind::NotRun => "not_run",
-            ReasonKind::StaleKnownFailure => "stale_known_failure",
-            ReasonKind::HarnessFault => "harness_fault",
-        }
-    }
-}
-
 impl Reason {
     /// The runner's fault this reason is about, if it is about one: the
     /// results file names its kind and log.
