@@ -60,19 +60,19 @@ fn main() -> ExitCode {
 /// targeted (or the fault is `no-block`); `Some` ends the runner with
 /// that exit code.
 fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<ExitCode> {
-    let answer = if fault == "no-block" {
+    let reply = if fault == "no-block" {
         without_blocking(line)
     } else {
-        parity::oracle::answer(line)
-    };
-    let value: serde_json::Value = serde_json::from_str(&answer).expect("the runner answers JSON");
-    let targeted = target == "*" || target.split(',').any(|t| value["name"].as_str() == Some(t));
-    let reply = if !targeted || fault == "no-block" {
-        answer
-    } else {
-        match misbehave(fault, target, answer, value, out) {
-            Ok(reply) => reply,
-            Err(code) => return Some(code),
+        let answer = parity::oracle::answer(line);
+        let value: serde_json::Value =
+            serde_json::from_str(&answer).expect("the oracle answers JSON");
+        let targeted = target == "*" || target.split(',').any(|t| value["name"] == t);
+        match targeted {
+            false => answer,
+            true => match misbehave(fault, target, answer, value, out) {
+                Ok(reply) => reply,
+                Err(code) => return Some(code),
+            },
         }
     };
     writeln!(out, "{reply}")
