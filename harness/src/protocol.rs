@@ -5,9 +5,9 @@
 //! was on.
 
 use outbox_cases::protocol::{Answer, CaseRequest};
+use serde::de::DeserializeOwned;
 use serde_json::error::Category;
-
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::table::json;
 use crate::table::{Case, Outcome};
@@ -91,65 +91,34 @@ fn parse_answer_slowly(line: &[u8], name: &str) -> Result<Reply, BadLine> {
         Some(Value::String(answered)) => return Err(BadLine::OtherCase(answered)),
         _ => return Err(malformed("no string field `name`")),
     }
-    if let Some(error) = fields.shift_remove("error") {
-        return match (error, fields.keys().next()) {
-            (Value::String(error), None) => Ok(Reply::Error(error)),
-            (Value::String(_), Some(extra)) => Err(BadLine::Malformed(format!(
-                "an `error` answer has an extra field `{extra}`"
-            ))),
-            _ => Err(malformed("`error` is not a string")),
-        };
-    }
-    for (field, levels) in FIELDS {
-        let value = (fields.get(field)).ok_or_else(|| malformed(&format!("no field `{field}`")))?;
-        check(value, field, levels)?;
-    }
-    // The shapes are right: what is left to refuse is an unknown field.
-    let outcome = serde_json::from_value(Value::Object(fields));
-    outcome
-        .map(Reply::Answer)
-        .map_err(|e| BadLine::Malformed(e.to_string()))
-}
-
-/// What each field of an answer holds, outermost first: every level but
-/// the last is a list; the last is a string or a non-negative integer.
-const FIELDS: [(&str, &[&str]); 3] = [
-    (
-        "sent",
-        &["a list of lists of ids", "a list of ids", "an id"],
-    ),
-    ("journal", &["a list of strings", "a string"]),
-    ("duplicates", &["a non-negative integer"]),
-];
-
-/// Where `value` (at `path` in the answer) first departs from `levels`.
-fn check(value: &Value, path: &str, levels: &[&str]) -> Result<(), BadLine> {
-    let fits = match levels {
-        [_, _, ..] => value.is_array(),
-        ["a string"] => value.is_string(),
-        _ => value.as_u64().is_some(),
+    let reply = match fields.shift_remove("error") {
+        Some(Value::String(error)) => Reply::Error(error),
+        Some(_) => return Err(malformed("`error` is not a string")),
+        None => Reply::Answer(Outcome {
+            sent: field(&mut fields, "sent")?,
+            journal: field(&mut fields, "journal")?,
+            duplicates: field(&mut fields, "duplicates")?,
+        }),
     };
-    if !fits {
-        let wanted = levels.first().copied().unwrap_or_default();
-        return Err(BadLine::Malformed(format!(
-            "`{path}` is {} instead of {wanted}",
-            describe(value)
-        )));
+    match (fields.keys().next(), &reply) {
+        (None, _) => Ok(reply),
+        (Some(extra), Reply::Error(_)) => Err(BadLine::Malformed(format!(
+            "an `error` answer has an extra field `{extra}`"
+        ))),
+        (Some(extra), _) => Err(BadLine::Malformed(format!("unknown field `{extra}`"))),
     }
-    for (at, item) in value.as_array().into_iter().flatten().enumerate() {
-        check(item, &format!("{path}[{at}]"), &levels[1..])?;
-    }
-    Ok(())
 }
 
-fn describe(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null (empty lists are written `[]`)",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
+/// Takes field `name` out of an answer, read as its type; what is wrong
+/// with it is said with the field's name (serde's own words name none).
+fn field<T: DeserializeOwned>(fields: &mut Map<String, Value>, name: &str) -> Result<T, BadLine> {
+    let malformed = |why| Err(BadLine::Malformed(format!("`{name}` {why}")));
+    match fields.shift_remove(name) {
+        None => Err(BadLine::Malformed(format!("no field `{name}`"))),
+        Some(Value::Null) => malformed("is null (empty lists are written `[]`)".to_owned()),
+        Some(value) => {
+            serde_json::from_value(value).or_else(|e| malformed(format!("is wrong: {e}")))
+        }
     }
 }
 
@@ -250,25 +219,29 @@ mod tests {
             (r#"{"sent":[]}"#.to_owned(), "no string field `name`"),
             (
                 r#"{"name":"c","sent":null,"journal":[],"duplicates":0}"#.to_owned(),
-                "`sent` is null (empty lists are written `[]`) instead of a list of lists of ids",
+                "`sent` is null (empty lists are written `[]`)",
             ),
             (
                 r#"{"name":"c","sent":[[1,"2"]],"journal":[],"duplicates":0}"#.to_owned(),
-                "`sent[0][1]` is a string instead of an id",
+                "`sent` is wrong: invalid type: string \"2\", expected u64",
             ),
             (
                 r#"{"name":"c","sent":[],"journal":[3],"duplicates":0}"#.to_owned(),
-                "`journal[0]` is a number instead of a string",
+                "`journal` is wrong: invalid type: integer `3`, expected a string",
             ),
             (
                 r#"{"name":"c","sent":[],"journal":[],"duplicates":-1}"#.to_owned(),
-                "`duplicates` is a number instead of a non-negative integer",
+                "`duplicates` is wrong: invalid value: integer `-1`, expected u64",
             ),
             (r#"{"name":"c","sent":[]}"#.to_owned(), "no field `journal`"),
             (format!(r#"{{{answer},"x":1}}"#), "unknown field `x`"),
             (
                 r#"{"name":"c","error":"a","x":1}"#.to_owned(),
                 "an `error` answer has an extra field `x`",
+            ),
+            (
+                r#"{"name":"c","error":1}"#.to_owned(),
+                "`error` is not a string",
             ),
             // Every repeated key is refused, never read as its last value,
             // even when both values are the same.
