@@ -164,11 +164,6 @@ impl Fault {
             _ => None,
         }
     }
-
-    /// The kind's id, for the results file and tests (`timed_out`, ...).
-    pub fn id(&self) -> &'static str {
-        self.kind.id()
-    }
 }
 
 impl FaultKind {

@@ -68,7 +68,7 @@ fn each_fault_reads_as_users_know_it() {
          JSON):\n(its stderr is in target/parity/go/runner-1-0.stderr; the cases before name \
          the other faults.)"
     );
-    assert_eq!(spent.id(), "budget_spent");
+    assert_eq!(spent.kind.id(), "budget_spent");
     assert_eq!(
         spent.log(),
         Some(Path::new("target/parity/go/runner-1-0.stderr"))
