@@ -208,68 +208,64 @@ mod tests {
             parse(r#"{"name":"d","error":"x"}"#),
             Err(BadLine::OtherCase("d".into()))
         );
+        let malformed = |line: &str| match parse(line) {
+            Err(BadLine::Malformed(m)) => m,
+            other => panic!("{line}: {other:?}"),
+        };
         let answer = r#""name":"c","sent":[],"journal":[],"duplicates":0"#;
         for (line, why) in [
-            ("hello".to_owned(), "not JSON"),
+            ("hello", "not JSON"),
             (
-                r#"{"name":"c","sent":[],"journal":["\ud800"],"duplicates":0}"#.to_owned(),
+                r#"{"name":"c","sent":[],"journal":["\ud800"],"duplicates":0}"#,
                 r"not JSON (a lone surrogate (\ud800) is not valid UTF-8 text at line 1 column 35)",
             ),
-            ("[1]".to_owned(), "not a JSON object"),
-            (r#"{"sent":[]}"#.to_owned(), "no string field `name`"),
+            ("[1]", "not a JSON object"),
+            (r#"{"sent":[]}"#, "no string field `name`"),
             (
-                r#"{"name":"c","sent":null,"journal":[],"duplicates":0}"#.to_owned(),
+                r#"{"name":"c","sent":null,"journal":[],"duplicates":0}"#,
                 "`sent` is null (empty lists are written `[]`)",
             ),
             (
-                r#"{"name":"c","sent":[[1,"2"]],"journal":[],"duplicates":0}"#.to_owned(),
+                r#"{"name":"c","sent":[[1,"2"]],"journal":[],"duplicates":0}"#,
                 "`sent` is wrong: invalid type: string \"2\", expected u64",
             ),
             (
-                r#"{"name":"c","sent":[],"journal":[3],"duplicates":0}"#.to_owned(),
+                r#"{"name":"c","sent":[],"journal":[3],"duplicates":0}"#,
                 "`journal` is wrong: invalid type: integer `3`, expected a string",
             ),
             (
-                r#"{"name":"c","sent":[],"journal":[],"duplicates":-1}"#.to_owned(),
+                r#"{"name":"c","sent":[],"journal":[],"duplicates":-1}"#,
                 "`duplicates` is wrong: invalid value: integer `-1`, expected u64",
             ),
-            (r#"{"name":"c","sent":[]}"#.to_owned(), "no field `journal`"),
-            (format!(r#"{{{answer},"x":1}}"#), "unknown field `x`"),
+            (r#"{"name":"c","sent":[]}"#, "no field `journal`"),
             (
-                r#"{"name":"c","error":"a","x":1}"#.to_owned(),
+                r#"{"name":"c","sent":[],"journal":[],"duplicates":0,"x":1}"#,
+                "unknown field `x`",
+            ),
+            (
+                r#"{"name":"c","error":"a","x":1}"#,
                 "an `error` answer has an extra field `x`",
             ),
-            (
-                r#"{"name":"c","error":1}"#.to_owned(),
-                "`error` is not a string",
-            ),
-            // Every repeated key is refused, never read as its last value,
-            // even when both values are the same.
-            (
-                format!(r#"{{"name":"c",{answer}}}"#),
-                "repeated key \"name\" in one object at line 1 column ",
-            ),
-            (
-                format!(r#"{{"name":"d",{answer}}}"#),
-                "repeated key \"name\" in one object at line 1 column ",
-            ),
-            (
-                r#"{"name":"c","error":"a","error":"b"}"#.to_owned(),
-                "repeated key \"error\" in one object at line 1 column ",
-            ),
-            (
-                format!(r#"{{"sent":[[1]],{answer}}}"#),
-                "repeated key \"sent\" in one object at line 1 column ",
-            ),
-            (
-                format!(r#"{{{answer},"duplicates":1}}"#),
-                "repeated key \"duplicates\" in one object at line 1 column ",
-            ),
+            (r#"{"name":"c","error":1}"#, "`error` is not a string"),
         ] {
-            match parse(&line) {
-                Err(BadLine::Malformed(m)) => assert!(m.contains(why), "{line}: {m}"),
-                other => panic!("{line}: {other:?}"),
-            }
+            let m = malformed(line);
+            assert!(m.contains(why), "{line}: {m}");
+        }
+        // Every repeated key is refused, never read as its last value, even
+        // when both values are the same.
+        for (key, line) in [
+            ("name", format!(r#"{{"name":"c",{answer}}}"#)),
+            ("name", format!(r#"{{"name":"d",{answer}}}"#)),
+            (
+                "error",
+                r#"{"name":"c","error":"a","error":"b"}"#.to_owned(),
+            ),
+            ("sent", format!(r#"{{"sent":[[1]],{answer}}}"#)),
+            ("duplicates", format!(r#"{{{answer},"duplicates":1}}"#)),
+        ] {
+            let m = malformed(&line);
+            let why = format!("repeated key \"{key}\" in one object at line 1 column ");
+            assert!(m.contains(&why), "{line}: {m}");
         }
     }
 }
