@@ -218,8 +218,7 @@ pub fn unit(tests: String, ran: std::io::Result<Output>, counter: Option<Counter
             error: e.to_string(),
         },
         Ok(output) => {
-            let mut printed = output.stdout.text();
-            printed.push_str(&output.stderr.text());
+            let printed = output.stdout.text() + &output.stderr.text();
             match counter.map(|c| c.tally(&printed)) {
                 _ if !output.success() => UnitWhat::Failed {
                     ended: output.describe(),
