@@ -2,34 +2,27 @@
 //! differential run or a shrink can be tried, and the harness's own tests
 //! can check the judging code, without starting a process.
 
-use crate::protocol::{parse_answer, Reply, Request};
+use outbox_cases::protocol::decode;
+
+use crate::protocol::{Reply, Request};
 use crate::session::{Answers, Runner};
 
-/// The reference as a [`Runner`]: it answers each request line in this
-/// process exactly as the Rust runner binary does, so a differential run
-/// or a shrink can be tried without starting a process.
+/// The reference as a [`Runner`]: each request line decoded as a runner
+/// decodes it and played by the oracle, in this process, so a
+/// differential run or a shrink can be tried without starting a process.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Reference;
 
 impl Runner for Reference {
     fn answer(&self, requests: &[Request], _: &dyn Fn(&str) -> bool) -> Answers {
-        let replies = requests
-            .iter()
-            .map(|request| {
-                let answer = crate::oracle::answer(&request.line);
-                parse_answer(answer.as_bytes(), &request.name).unwrap_or_else(|bad| {
-                    Reply::Fault(Box::new(crate::fault::Fault {
-                        runner: "the reference".to_owned(),
-                        kind: crate::fault::FaultKind::BadReference {
-                            why: format!("{bad:?}"),
-                        },
-                        stderr: crate::fault::Stderr::NotShown,
-                    }))
-                })
-            })
-            .collect();
+        let reply = |request: &Request| match decode(&request.line) {
+            Ok(case) => {
+                crate::oracle::try_expect(&case.scenario).map_or_else(Reply::Error, Reply::Answer)
+            }
+            Err(refusal) => Reply::Error(refusal.error),
+        };
         Answers {
-            replies,
+            replies: requests.iter().map(reply).collect(),
             after: None,
         }
     }

@@ -5,9 +5,9 @@
 //! was on.
 
 use outbox_cases::protocol::{Answer, CaseRequest};
+use serde::de::DeserializeOwned;
 use serde_json::error::Category;
-
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::table::json;
 use crate::table::{Case, Outcome};
@@ -55,15 +55,6 @@ pub enum Reply {
     Fault(Box<crate::fault::Fault>),
 }
 
-/// A reply as a refusal's problem shows it: a fault by its message (as
-/// `Fault("…")`), the rest as data.
-fn shown(reply: &Reply) -> String {
-    match reply {
-        Reply::Fault(fault) => format!("Fault({:?})", fault.to_string()),
-        other => format!("{other:?}"),
-    }
-}
-
 /// A line that is not a well-formed answer for the expected case.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BadLine {
@@ -100,65 +91,34 @@ fn parse_answer_slowly(line: &[u8], name: &str) -> Result<Reply, BadLine> {
         Some(Value::String(answered)) => return Err(BadLine::OtherCase(answered)),
         _ => return Err(malformed("no string field `name`")),
     }
-    if let Some(error) = fields.shift_remove("error") {
-        return match (error, fields.keys().next()) {
-            (Value::String(error), None) => Ok(Reply::Error(error)),
-            (Value::String(_), Some(extra)) => Err(BadLine::Malformed(format!(
-                "an `error` answer has an extra field `{extra}`"
-            ))),
-            _ => Err(malformed("`error` is not a string")),
-        };
-    }
-    for (field, levels) in FIELDS {
-        let value = (fields.get(field)).ok_or_else(|| malformed(&format!("no field `{field}`")))?;
-        check(value, field, levels)?;
-    }
-    // The shapes are right: what is left to refuse is an unknown field.
-    let outcome = serde_json::from_value(Value::Object(fields));
-    outcome
-        .map(Reply::Answer)
-        .map_err(|e| BadLine::Malformed(e.to_string()))
-}
-
-/// What each field of an answer holds, outermost first: every level but
-/// the last is a list; the last is a string or a non-negative integer.
-const FIELDS: [(&str, &[&str]); 3] = [
-    (
-        "sent",
-        &["a list of lists of ids", "a list of ids", "an id"],
-    ),
-    ("journal", &["a list of strings", "a string"]),
-    ("duplicates", &["a non-negative integer"]),
-];
-
-/// Where `value` (at `path` in the answer) first departs from `levels`.
-fn check(value: &Value, path: &str, levels: &[&str]) -> Result<(), BadLine> {
-    let fits = match levels {
-        [_, _, ..] => value.is_array(),
-        ["a string"] => value.is_string(),
-        _ => value.as_u64().is_some(),
+    let reply = match fields.shift_remove("error") {
+        Some(Value::String(error)) => Reply::Error(error),
+        Some(_) => return Err(malformed("`error` is not a string")),
+        None => Reply::Answer(Outcome {
+            sent: field(&mut fields, "sent")?,
+            journal: field(&mut fields, "journal")?,
+            duplicates: field(&mut fields, "duplicates")?,
+        }),
     };
-    if !fits {
-        let wanted = levels.first().copied().unwrap_or_default();
-        return Err(BadLine::Malformed(format!(
-            "`{path}` is {} instead of {wanted}",
-            describe(value)
-        )));
+    match (fields.keys().next(), &reply) {
+        (None, _) => Ok(reply),
+        (Some(extra), Reply::Error(_)) => Err(BadLine::Malformed(format!(
+            "an `error` answer has an extra field `{extra}`"
+        ))),
+        (Some(extra), _) => Err(BadLine::Malformed(format!("unknown field `{extra}`"))),
     }
-    for (at, item) in value.as_array().into_iter().flatten().enumerate() {
-        check(item, &format!("{path}[{at}]"), &levels[1..])?;
-    }
-    Ok(())
 }
 
-fn describe(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null (empty lists are written `[]`)",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
+/// Takes field `name` out of an answer, read as its type; what is wrong
+/// with it is said with the field's name (serde's own words name none).
+fn field<T: DeserializeOwned>(fields: &mut Map<String, Value>, name: &str) -> Result<T, BadLine> {
+    let malformed = |why| Err(BadLine::Malformed(format!("`{name}` {why}")));
+    match fields.shift_remove(name) {
+        None => Err(BadLine::Malformed(format!("no field `{name}`"))),
+        Some(Value::Null) => malformed("is null (empty lists are written `[]`)".to_owned()),
+        Some(value) => {
+            serde_json::from_value(value).or_else(|e| malformed(format!("is wrong: {e}")))
+        }
     }
 }
 
@@ -168,7 +128,7 @@ fn describe(value: &Value) -> &'static str {
 /// never from a case file). They go at the end of the runner's one stream
 /// (no process start of their own), followed by one valid case, which
 /// must be answered: a runner goes on with the next line after a refusal.
-const REFUSALS: [(&str, &str, &str); 5] = [
+pub const REFUSALS: [(&str, &str, &str); 5] = [
     (
         "protocol_version_2",
         "unsupported protocol version",
@@ -196,8 +156,9 @@ const REFUSALS: [(&str, &str, &str); 5] = [
     ),
 ];
 
-/// The valid case after the refusals, and the answer it must get.
-const AFTER_REFUSALS: (&str, &str) = (
+/// The valid case after the refusals (judged in
+/// [`crate::judge::answers::refusals`]).
+pub const AFTER_REFUSALS: (&str, &str) = (
     "protocol_after_refusals",
     r#"{"kind":"case","version":1,"name":"protocol_after_refusals","batch_size":1,"messages":[{"id":1,"aggregate":"order-1","type":"OrderPlaced"}],"failures":{},"passes":1}"#,
 );
@@ -215,49 +176,6 @@ pub fn refusal_requests() -> Vec<Request> {
             answer_limit: crate::table::limits::ERROR_ROOM,
         })
         .collect()
-}
-
-/// What is wrong with a runner's replies to [`refusal_requests`], one line
-/// per problem naming the request; empty when every reply is right. (An
-/// answer naming another request is a fault the session already caught.)
-pub fn judge_refusals(replies: &[Reply]) -> Vec<String> {
-    let mut problems = Vec::new();
-    for (&(name, prefix, line), reply) in REFUSALS.iter().zip(replies) {
-        let shown = crate::text::excerpt(line, 100);
-        match reply {
-            Reply::Error(error) if error.starts_with(prefix) => {}
-            Reply::Error(error) => problems.push(format!(
-                "`{name}` ({shown}): the error must start with `{prefix}`, it was {error:?}"
-            )),
-            Reply::Answer(outcome) => problems.push(format!(
-                "`{name}` ({shown}): played instead of refused (sent {:?}); the error must start \
-                 with `{prefix}`",
-                outcome.sent
-            )),
-            Reply::Fault(fault) => problems.push(format!(
-                "`{name}` ({shown}): no error answer: {}",
-                crate::text::excerpt(&fault.to_string(), 600)
-            )),
-        }
-    }
-    let expected = Outcome {
-        sent: vec![vec![1]],
-        journal: vec!["order-1 OrderPlaced".to_owned()],
-        duplicates: 0,
-    };
-    match replies.get(REFUSALS.len()) {
-        Some(Reply::Answer(outcome)) if *outcome == expected => {}
-        Some(other) => problems.push(format!(
-            "after the refusals, the valid case `{}` must be played (sent [[1]]), it got {}",
-            AFTER_REFUSALS.0,
-            crate::text::excerpt(&shown(other), 600)
-        )),
-        None => problems.push(format!(
-            "the valid case `{}` got no reply",
-            AFTER_REFUSALS.0
-        )),
-    }
-    problems
 }
 
 #[cfg(test)]
@@ -290,117 +208,64 @@ mod tests {
             parse(r#"{"name":"d","error":"x"}"#),
             Err(BadLine::OtherCase("d".into()))
         );
+        let malformed = |line: &str| match parse(line) {
+            Err(BadLine::Malformed(m)) => m,
+            other => panic!("{line}: {other:?}"),
+        };
         let answer = r#""name":"c","sent":[],"journal":[],"duplicates":0"#;
         for (line, why) in [
-            ("hello".to_owned(), "not JSON"),
+            ("hello", "not JSON"),
             (
-                r#"{"name":"c","sent":[],"journal":["\ud800"],"duplicates":0}"#.to_owned(),
+                r#"{"name":"c","sent":[],"journal":["\ud800"],"duplicates":0}"#,
                 r"not JSON (a lone surrogate (\ud800) is not valid UTF-8 text at line 1 column 35)",
             ),
-            ("[1]".to_owned(), "not a JSON object"),
-            (r#"{"sent":[]}"#.to_owned(), "no string field `name`"),
+            ("[1]", "not a JSON object"),
+            (r#"{"sent":[]}"#, "no string field `name`"),
             (
-                r#"{"name":"c","sent":null,"journal":[],"duplicates":0}"#.to_owned(),
-                "`sent` is null (empty lists are written `[]`) instead of a list of lists of ids",
+                r#"{"name":"c","sent":null,"journal":[],"duplicates":0}"#,
+                "`sent` is null (empty lists are written `[]`)",
             ),
             (
-                r#"{"name":"c","sent":[[1,"2"]],"journal":[],"duplicates":0}"#.to_owned(),
-                "`sent[0][1]` is a string instead of an id",
+                r#"{"name":"c","sent":[[1,"2"]],"journal":[],"duplicates":0}"#,
+                "`sent` is wrong: invalid type: string \"2\", expected u64",
             ),
             (
-                r#"{"name":"c","sent":[],"journal":[3],"duplicates":0}"#.to_owned(),
-                "`journal[0]` is a number instead of a string",
+                r#"{"name":"c","sent":[],"journal":[3],"duplicates":0}"#,
+                "`journal` is wrong: invalid type: integer `3`, expected a string",
             ),
             (
-                r#"{"name":"c","sent":[],"journal":[],"duplicates":-1}"#.to_owned(),
-                "`duplicates` is a number instead of a non-negative integer",
+                r#"{"name":"c","sent":[],"journal":[],"duplicates":-1}"#,
+                "`duplicates` is wrong: invalid value: integer `-1`, expected u64",
             ),
-            (r#"{"name":"c","sent":[]}"#.to_owned(), "no field `journal`"),
-            (format!(r#"{{{answer},"x":1}}"#), "unknown field `x`"),
+            (r#"{"name":"c","sent":[]}"#, "no field `journal`"),
             (
-                r#"{"name":"c","error":"a","x":1}"#.to_owned(),
+                r#"{"name":"c","sent":[],"journal":[],"duplicates":0,"x":1}"#,
+                "unknown field `x`",
+            ),
+            (
+                r#"{"name":"c","error":"a","x":1}"#,
                 "an `error` answer has an extra field `x`",
             ),
-            // Every repeated key is refused, never read as its last value,
-            // even when both values are the same.
-            (
-                format!(r#"{{"name":"c",{answer}}}"#),
-                "repeated key \"name\" in one object at line 1 column ",
-            ),
-            (
-                format!(r#"{{"name":"d",{answer}}}"#),
-                "repeated key \"name\" in one object at line 1 column ",
-            ),
-            (
-                r#"{"name":"c","error":"a","error":"b"}"#.to_owned(),
-                "repeated key \"error\" in one object at line 1 column ",
-            ),
-            (
-                format!(r#"{{"sent":[[1]],{answer}}}"#),
-                "repeated key \"sent\" in one object at line 1 column ",
-            ),
-            (
-                format!(r#"{{{answer},"duplicates":1}}"#),
-                "repeated key \"duplicates\" in one object at line 1 column ",
-            ),
+            (r#"{"name":"c","error":1}"#, "`error` is not a string"),
         ] {
-            match parse(&line) {
-                Err(BadLine::Malformed(m)) => assert!(m.contains(why), "{line}: {m}"),
-                other => panic!("{line}: {other:?}"),
-            }
+            let m = malformed(line);
+            assert!(m.contains(why), "{line}: {m}");
         }
-    }
-
-    /// Right replies pass, and each bug the trial is there for fails.
-    #[test]
-    fn the_refusal_check_passes_right_replies_and_fails_each_bug() {
-        let error = |text: &str| Reply::Error(text.to_owned());
-        let right = vec![
-            error("unsupported protocol version: 2"),
-            error("unsupported protocol version: missing"),
-            error("unknown request kind: \"replay\""),
-            error("unknown request kind: missing"),
-            error("unknown failure kind: \"timeout\""),
-            Reply::Answer(Outcome {
-                sent: vec![vec![1]],
-                journal: vec!["order-1 OrderPlaced".into()],
-                duplicates: 0,
-            }),
-        ];
-        assert_eq!(refusal_requests().len(), right.len());
-        assert_eq!(judge_refusals(&right), Vec::<String>::new());
-        let plant = |at: usize, reply: Reply| {
-            let mut replies = right.clone();
-            replies[at] = reply;
-            judge_refusals(&replies)
-        };
-        let played = plant(
-            0,
-            Reply::Answer(Outcome {
-                sent: vec![vec![]],
-                journal: vec![],
-                duplicates: 0,
-            }),
-        );
-        assert!(
-            played[0].contains("played instead of refused"),
-            "{played:?}"
-        );
-        let worded = plant(2, error("bad kind"));
-        assert!(
-            worded[0].contains("must start with `unknown request kind`"),
-            "{worded:?}"
-        );
-        let exited = || {
-            Reply::Fault(Box::new(crate::fault::Fault {
-                runner: "the fake runner".into(),
-                kind: crate::fault::FaultKind::Exited { status: None },
-                stderr: crate::fault::Stderr::Empty,
-            }))
-        };
-        let crashed = plant(4, exited());
-        assert!(crashed[0].contains("no error answer"), "{crashed:?}");
-        let stopped = plant(5, exited());
-        assert!(stopped[0].contains("must be played"), "{stopped:?}");
+        // Every repeated key is refused, never read as its last value, even
+        // when both values are the same.
+        for (key, line) in [
+            ("name", format!(r#"{{"name":"c",{answer}}}"#)),
+            ("name", format!(r#"{{"name":"d",{answer}}}"#)),
+            (
+                "error",
+                r#"{"name":"c","error":"a","error":"b"}"#.to_owned(),
+            ),
+            ("sent", format!(r#"{{"sent":[[1]],{answer}}}"#)),
+            ("duplicates", format!(r#"{{{answer},"duplicates":1}}"#)),
+        ] {
+            let m = malformed(&line);
+            let why = format!("repeated key \"{key}\" in one object at line 1 column ");
+            assert!(m.contains(&why), "{line}: {m}");
+        }
     }
 }

@@ -83,12 +83,11 @@ fn escape_where(text: &str, escaped: impl Fn(char) -> bool) -> String {
     }
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
-        match c {
-            '\r' if escaped(c) => out.push_str("\\r"),
-            '\n' if escaped(c) => out.push_str("\\n"),
-            '\t' if escaped(c) => out.push_str("\\t"),
-            c if escaped(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
-            c => out.push(c),
+        // Only the characters `escaped` picks reach this, and Rust's own
+        // escape of each is the form shown: `\r`, `\n`, `\t`, `\u{202e}`.
+        match escaped(c) {
+            true => out.extend(c.escape_default()),
+            false => out.push(c),
         }
     }
     out

@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 
 use parity::judge::answers::not_ready;
-use parity::judge::demo::{self, Against};
+use parity::judge::demo;
 use parity::judge::{emit, Verdict};
 use parity::suite::Suite;
 
@@ -29,7 +29,7 @@ fn run() -> Result<ExitCode, String> {
             Err(why) => not_ready(suite.settings.strict, why),
             Ok(language) => {
                 let actual = suite.demo.run(language, &suite.demo.config);
-                demo::transcript(port.name(), Against::Reference, &transcript, actual)
+                demo::transcript("differs", &transcript, actual)
             }
         };
         match verdict {

@@ -57,97 +57,84 @@ fn main() -> ExitCode {
 }
 
 /// Answers one request line: like the reference unless the case is
-/// targeted (or the fault is `no-block`); `Some` ends the runner with
-/// that exit code.
+/// targeted (or the fault is `no-block`), when it gets the fault's reply:
+/// wrong, malformed, oversized, doubled, or (`none`, `exit-after`) right.
+/// `Some` ends the runner with that exit code (a crash, a hang, a flood, a
+/// stop).
 fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<ExitCode> {
-    let answer = if fault == "no-block" {
-        without_blocking(line)
-    } else {
-        parity::oracle::answer(line)
-    };
-    let value: serde_json::Value = serde_json::from_str(&answer).expect("the runner answers JSON");
-    let targeted = target == "*" || target.split(',').any(|t| value["name"].as_str() == Some(t));
-    let reply = if !targeted || fault == "no-block" {
-        answer
-    } else {
-        match misbehave(fault, target, answer, value, out) {
-            Ok(reply) => reply,
-            Err(code) => return Some(code),
-        }
-    };
-    writeln!(out, "{reply}")
-        .and_then(|()| out.flush())
-        .expect("stdout is writable");
-    None
-}
-
-/// What a targeted case gets: `Err` ends the runner with that exit code
-/// (a crash, a hang, a flood, a stop); `Ok` is the reply, wrong, malformed,
-/// oversized, doubled, or (`none`, `exit-after`) right.
-fn misbehave(
-    fault: &str,
-    target: &str,
-    answer: String,
-    mut value: serde_json::Value,
-    out: &mut impl Write,
-) -> Result<String, ExitCode> {
+    if fault == "no-block" {
+        return print(out, &without_blocking(line));
+    }
+    let answer = parity::oracle::answer(line);
+    let mut value: serde_json::Value =
+        serde_json::from_str(&answer).expect("the oracle answers JSON");
+    if target != "*" && !target.split(',').any(|t| value["name"] == t) {
+        return print(out, &answer);
+    }
     let (field, wrong) = match fault {
         "crash" => {
             eprintln!("fake runner: crashing on purpose on {target}");
-            return Err(ExitCode::from(3));
+            return Some(ExitCode::from(3));
         }
         "nasty-stderr" => {
             // What XML forbids, what acts on a terminal, then a crash.
             eprintln!(
                 "fake runner: FAILED\rok      \u{202e}desrever \u{fffe}\u{ffff}\u{0}\u{1b}[2J end"
             );
-            return Err(ExitCode::from(3));
+            return Some(ExitCode::from(3));
         }
         "hang" => {
             record("hanging");
             std::thread::sleep(Duration::from_secs(3600));
-            return Err(ExitCode::FAILURE);
+            return Some(ExitCode::FAILURE);
         }
         "grandchild" => {
             leave_grandchild();
-            return Err(ExitCode::FAILURE);
+            return Some(ExitCode::FAILURE);
         }
         "setsid" => {
             hang_beside_own_session_grandchild();
-            return Err(ExitCode::FAILURE);
+            return Some(ExitCode::FAILURE);
         }
         "stderr-flood" => {
             let chunk = "fake runner: flooding stderr ".repeat(1000);
             let mut err = io::stderr().lock();
             while writeln!(err, "{chunk}").is_ok() {}
-            return Err(ExitCode::FAILURE);
+            return Some(ExitCode::FAILURE);
         }
         "endless-line" => {
             let chunk = "x".repeat(64 * 1024);
             while out.write_all(chunk.as_bytes()).is_ok() {}
-            return Err(ExitCode::FAILURE);
+            return Some(ExitCode::FAILURE);
         }
-        "stop" => return Err(ExitCode::SUCCESS),
+        "stop" => return Some(ExitCode::SUCCESS),
         "big-string" => ("journal", serde_json::json!(["y".repeat(7_000_000)])),
         "huge-string" => ("journal", serde_json::json!(["y".repeat(100_000_000)])),
         "wrong-name" => ("name", "someone_else".into()),
         "wrong-result" => ("duplicates", 999.into()),
         "null-list" => ("sent", serde_json::Value::Null),
-        "garbage" => return Ok("this is not the protocol".to_owned()),
-        "error" => return Ok(serde_json::json!({"name": target, "error": "boom"}).to_string()),
-        "twice" => {
-            writeln!(out, "{answer}").expect("stdout is writable");
-            return Ok(answer);
+        "garbage" => return print(out, "this is not the protocol"),
+        "error" => {
+            return print(
+                out,
+                &serde_json::json!({"name": target, "error": "boom"}).to_string(),
+            )
         }
-        "chatter" => {
-            writeln!(out, "{answer}").expect("stdout is writable");
-            return Ok("and one more thing".to_owned());
-        }
-        "none" | "exit-after" => return Ok(answer),
+        "twice" => return print(out, &answer).or_else(|| print(out, &answer)),
+        "chatter" => return print(out, &answer).or_else(|| print(out, "and one more thing")),
+        "none" | "exit-after" => return print(out, &answer),
         other => panic!("unknown fault {other}"),
     };
     value[field] = wrong;
-    Ok(value.to_string())
+    print(out, &value.to_string())
+}
+
+/// Prints one line of the runner's output; `None`: the runner goes on.
+fn print(out: &mut impl Write, line: &str) -> Option<ExitCode> {
+    writeln!(out, "{line}")
+        .and_then(|()| out.flush())
+        .expect("stdout is writable");
+    None
 }
 
 /// Starts a grandchild that inherits stdout and outlives us: only killing

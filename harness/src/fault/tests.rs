@@ -68,7 +68,7 @@ fn each_fault_reads_as_users_know_it() {
          JSON):\n(its stderr is in target/parity/go/runner-1-0.stderr; the cases before name \
          the other faults.)"
     );
-    assert_eq!(spent.id(), "budget_spent");
+    assert_eq!(spent.kind.id(), "budget_spent");
     assert_eq!(
         spent.log(),
         Some(Path::new("target/parity/go/runner-1-0.stderr"))
@@ -112,57 +112,6 @@ fn a_sessions_faults_name_paths_relative_to_the_root() {
     }
 }
 
-/// One fault of each kind: each names the next in an exhaustive match, so
-/// a new kind is an edit here and the schema test below sees it.
-fn one_of_each() -> Vec<FaultKind> {
-    let line = String::new;
-    let mut kinds = vec![FaultKind::Stopped];
-    while let Some(next) = match kinds.last() {
-        Some(FaultKind::Stopped) => Some(FaultKind::TimedOut {
-            deadline: Duration::ZERO,
-        }),
-        Some(FaultKind::TimedOut { .. }) => Some(FaultKind::Exited { status: None }),
-        Some(FaultKind::Exited { .. }) => Some(FaultKind::Malformed {
-            why: line(),
-            line: line(),
-        }),
-        Some(FaultKind::Malformed { .. }) => Some(FaultKind::TooLong {
-            length: 0,
-            limit: 0,
-            start: line(),
-        }),
-        Some(FaultKind::TooLong { .. }) => Some(FaultKind::OtherCase {
-            other: line(),
-            line: line(),
-        }),
-        Some(FaultKind::OtherCase { .. }) => Some(FaultKind::AnsweredTwice {
-            next: None,
-            line: line(),
-        }),
-        Some(FaultKind::AnsweredTwice { .. }) => Some(FaultKind::ReadError { error: line() }),
-        Some(FaultKind::ReadError { .. }) => Some(FaultKind::BudgetSpent {
-            in_a_row: 0,
-            left: 0,
-            last_case: line(),
-            last: Box::new(fault(FaultKind::Stopped, Stderr::Empty)),
-        }),
-        Some(FaultKind::BudgetSpent { .. }) => Some(FaultKind::CouldNotStart {
-            argv: Vec::new(),
-            error: line(),
-        }),
-        Some(FaultKind::CouldNotStart { .. }) => {
-            Some(FaultKind::AfterLastAnswer(After::DidNotExit {
-                deadline: Duration::ZERO,
-            }))
-        }
-        Some(FaultKind::AfterLastAnswer(_)) => Some(FaultKind::BadReference { why: line() }),
-        Some(FaultKind::BadReference { .. }) | None => None,
-    } {
-        kinds.push(next);
-    }
-    kinds
-}
-
 /// The results file's schema lists exactly the fault kinds there are (and
 /// `build_failed`), so
 /// a results file naming a new kind stays valid (the trial kinds' list
@@ -178,7 +127,7 @@ fn the_results_schema_lists_every_fault_kind() {
         .and_then(|v| v.as_array())
         .expect("the schema lists the fault kinds");
     let mut listed: Vec<&str> = listed.iter().filter_map(|v| v.as_str()).collect();
-    let mut ids: Vec<&str> = one_of_each().iter().map(FaultKind::id).collect();
+    let mut ids = FaultKind::IDS.to_vec();
     // The language's fault, not a runner's: `report::results::BUILD_FAILED`, by
     // name, since `fault` does not import `report`.
     ids.push("build_failed");

@@ -7,38 +7,34 @@ use std::path::Path;
 use super::{CaseHeader, Reason, Verdict};
 use crate::config::{GENERATED_COUNT, GENERATED_SEED};
 use crate::fault::Fault;
-use crate::protocol::{self, Reply};
-use crate::table::Case;
+use crate::protocol::{Reply, AFTER_REFUSALS, REFUSALS};
+use crate::table::{Case, Outcome};
+use crate::text::excerpt;
 use crate::toolchain::NotReady;
 
 /// The verdict of each of a language's replies to `cases` (its known
 /// failures not applied); `root`: what the cases' files are shown from.
 pub fn answers(root: &Path, language: &str, cases: &[&Case], replies: Vec<Reply>) -> Vec<Verdict> {
-    let verdict = |case: &Case, reply| {
-        let case_header = CaseHeader::of(case, root);
+    let verdict = |(case, reply): (&&Case, Reply)| {
         Verdict::Fail(match reply {
             Reply::Answer(actual) if actual == case.expect => return Verdict::Pass,
             Reply::Answer(actual) => Reason::Mismatch {
-                case: case_header,
+                case: CaseHeader::of(case, root),
                 expected: Box::new(case.expect.clone()),
                 actual: Box::new(actual),
             },
             Reply::Error(error) => Reason::ErrorAnswer {
-                case: case_header,
+                case: CaseHeader::of(case, root),
                 language: language.to_owned(),
                 error,
             },
             Reply::Fault(fault) => Reason::Fault {
-                case: case_header,
+                case: CaseHeader::of(case, root),
                 fault,
             },
         })
     };
-    cases
-        .iter()
-        .zip(replies)
-        .map(|(case, reply)| verdict(case, reply))
-        .collect()
+    cases.iter().zip(replies).map(verdict).collect()
 }
 
 /// The verdict for every trial of a language that is not ready: a
@@ -64,9 +60,47 @@ pub fn after_last_answer(fault: Fault, own: Verdict) -> Verdict {
     })
 }
 
-/// A runner's replies to the refusals the protocol requires.
+/// A runner's replies to [`crate::protocol::refusal_requests`]: one problem per
+/// request it got wrong, naming the request. (An answer naming another
+/// request is a fault the session already caught.)
 pub fn refusals(runner: &str, replies: &[Reply]) -> Verdict {
-    let problems = protocol::judge_refusals(replies);
+    let refusals = REFUSALS.iter().zip(replies);
+    let mut problems: Vec<String> = (refusals.filter_map(|(&(name, prefix, line), reply)| {
+        let wrong = match reply {
+            Reply::Error(error) if error.starts_with(prefix) => return None,
+            Reply::Error(error) => {
+                format!("the error must start with `{prefix}`, it was {error:?}")
+            }
+            Reply::Answer(outcome) => format!(
+                "played instead of refused (sent {:?}); the error must start with `{prefix}`",
+                outcome.sent
+            ),
+            Reply::Fault(fault) => format!("no error answer: {}", excerpt(&fault.to_string(), 600)),
+        };
+        Some(format!("`{name}` ({}): {wrong}", excerpt(line, 100)))
+    }))
+    .collect();
+    let expected = Outcome {
+        sent: vec![vec![1]],
+        journal: vec!["order-1 OrderPlaced".to_owned()],
+        duplicates: 0,
+    };
+    let after = AFTER_REFUSALS.0;
+    match replies.get(REFUSALS.len()) {
+        Some(Reply::Answer(outcome)) if *outcome == expected => {}
+        Some(other) => {
+            // A fault by its message, the rest as data.
+            let got = match other {
+                Reply::Fault(fault) => format!("Fault({:?})", fault.to_string()),
+                other => format!("{other:?}"),
+            };
+            problems.push(format!(
+                "after the refusals, the valid case `{after}` must be played (sent [[1]]), it got {}",
+                excerpt(&got, 600)
+            ));
+        }
+        None => problems.push(format!("the valid case `{after}` got no reply")),
+    }
     if problems.is_empty() {
         return Verdict::Pass;
     }
@@ -91,4 +125,58 @@ pub fn generated(failed: usize, faults: &[(usize, &str)], shrunk: Option<String>
         first_fault: faults.first().map(|&(at, text)| (at, text.to_owned())),
         shrunk,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Right replies pass, and each bug the trial is there for fails.
+    #[test]
+    fn the_refusal_check_passes_right_replies_and_fails_each_bug() {
+        let error = |text: &str| Reply::Error(text.to_owned());
+        let right = vec![
+            error("unsupported protocol version: 2"),
+            error("unsupported protocol version: missing"),
+            error("unknown request kind: \"replay\""),
+            error("unknown request kind: missing"),
+            error("unknown failure kind: \"timeout\""),
+            Reply::Answer(Outcome {
+                sent: vec![vec![1]],
+                journal: vec!["order-1 OrderPlaced".into()],
+                duplicates: 0,
+            }),
+        ];
+        assert_eq!(crate::protocol::refusal_requests().len(), right.len());
+        assert_eq!(refusals("r", &right), Verdict::Pass);
+        let plant = |at: usize, reply: Reply| {
+            let mut replies = right.clone();
+            replies[at] = reply;
+            match refusals("r", &replies) {
+                Verdict::Fail(Reason::Protocol { problems, .. }) => problems,
+                other => panic!("{other:?}"),
+            }
+        };
+        let played = plant(0, Reply::Answer(Outcome::default()));
+        assert!(
+            played[0].contains("played instead of refused"),
+            "{played:?}"
+        );
+        let worded = plant(2, error("bad kind"));
+        assert!(
+            worded[0].contains("must start with `unknown request kind`"),
+            "{worded:?}"
+        );
+        let exited = || {
+            Reply::Fault(Box::new(crate::fault::Fault {
+                runner: "the fake runner".into(),
+                kind: crate::fault::FaultKind::Exited { status: None },
+                stderr: crate::fault::Stderr::Empty,
+            }))
+        };
+        let crashed = plant(4, exited());
+        assert!(crashed[0].contains("no error answer"), "{crashed:?}");
+        let stopped = plant(5, exited());
+        assert!(stopped[0].contains("must be played"), "{stopped:?}");
+    }
 }

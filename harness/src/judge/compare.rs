@@ -65,27 +65,25 @@ fn window<T: Debug>(items: &[T], at: usize) -> String {
     const CONTEXT: usize = 3;
     let start = at.saturating_sub(CONTEXT);
     let end = (at + CONTEXT + 1).min(items.len());
-    let shown: Vec<String> = items
+    // An entry a runner made huge is cut: a message quotes runner text
+    // within a bound.
+    let item = |item| crate::text::excerpt(&format!("{item:?}"), 300);
+    let mut shown: Vec<String> = items
         .get(start..end)
         .unwrap_or_default()
         .iter()
-        // An entry a runner made huge is cut: a message quotes runner text
-        // within a bound.
-        .map(|item| crate::text::excerpt(&format!("{item:?}"), 300))
+        .map(item)
         .collect();
-    let mut text = String::from("[");
+    if start == 0 && end >= items.len() {
+        return format!("[{}]", shown.join(", "));
+    }
     if start > 0 {
-        text.push_str("…, ");
+        shown.insert(0, "…".to_owned());
     }
-    text.push_str(&shown.join(", "));
     if end < items.len() {
-        text.push_str(", …");
+        shown.push("…".to_owned());
     }
-    text.push(']');
-    if start > 0 || end < items.len() {
-        let _ = write!(text, " ({} in all)", items.len());
-    }
-    text
+    format!("[{}] ({} in all)", shown.join(", "), items.len())
 }
 
 #[cfg(test)]

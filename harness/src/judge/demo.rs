@@ -6,49 +6,6 @@ use std::path::PathBuf;
 
 use super::{Reason, Verdict};
 
-/// Why a demo check failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DemoFailure {
-    /// The demo gave no transcript: it could not start, hung, failed,
-    /// printed too much or not UTF-8 (or the transcript file could not be
-    /// read); why.
-    NotRun(String),
-    /// It printed another transcript than the one it must (boxed: a
-    /// verdict stays small).
-    Transcript(Box<Transcripts>),
-    /// It refused the bad configs otherwise than it must; where.
-    Refusals(String),
-}
-
-/// A demo's transcript and the one it must print.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Transcripts {
-    /// The language whose demo it is.
-    pub language: String,
-    /// Where the expected transcript comes from.
-    pub against: Against,
-    /// The transcript it must print.
-    pub expected: String,
-    /// What it printed.
-    pub actual: String,
-}
-
-/// Where the transcript a demo must print comes from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Against {
-    /// The committed transcript of the shared config (its path).
-    Committed(PathBuf),
-    /// The Rust demo's run on a second config: its path and text.
-    SecondConfig {
-        /// The config's path, relative to the root.
-        path: PathBuf,
-        /// Its text.
-        config: String,
-    },
-    /// The Rust demo's run on the same config (`make demo`).
-    Reference,
-}
-
 /// The demo's second config: another batch size and a pass limit that
 /// stops with rows unsent, so its transcript differs from the shared
 /// config's and a demo that prints a stored transcript fails. Constant
@@ -56,46 +13,32 @@ pub enum Against {
 pub const SECOND_DEMO_CONFIG: &str = r#"{"batch_size": 2, "max_passes": 2}"#;
 
 /// A demo's verdict from what it printed (`actual`, or why it printed
-/// nothing) and the transcript it must print, from where.
-pub fn transcript(
-    language: &str,
-    against: Against,
-    expected: &str,
-    actual: Result<String, String>,
-) -> Verdict {
-    let failure = match actual {
-        Err(why) => DemoFailure::NotRun(why),
+/// nothing) and the transcript it must print. A failure is plain text
+/// (`differs`, what was compared, then where the transcripts first
+/// differ): a repeat run compares verdicts, and a message is all a demo's
+/// failure is read for.
+pub fn transcript(differs: &str, expected: &str, actual: Result<String, String>) -> Verdict {
+    let why = match actual {
+        Err(why) => why,
         Ok(actual) if actual == expected => return Verdict::Pass,
-        Ok(actual) => DemoFailure::Transcript(Box::new(Transcripts {
-            language: language.to_owned(),
-            against,
-            expected: expected.to_owned(),
-            actual,
-        })),
+        Ok(actual) => format!("{differs} {}", first_difference(expected, &actual)),
     };
-    Verdict::Fail(Reason::Demo(failure))
+    Verdict::Fail(Reason::Demo(why))
 }
 
-/// Where two transcripts first differ, byte for byte, or `None`.
-pub fn transcript_difference(expected: &str, actual: &str) -> Option<String> {
-    if expected == actual {
-        return None;
-    }
-    let mut expected_lines = expected.split_inclusive('\n');
-    let mut actual_lines = actual.split_inclusive('\n');
-    let mut number = 1;
-    loop {
-        match (expected_lines.next(), actual_lines.next()) {
-            (Some(e), Some(a)) if e == a => number += 1,
-            (e, a) => {
-                return Some(format!(
-                    "at line {number}:\n  expected: {}\n  actual:   {}",
-                    e.map_or("(end of output)".into(), |l| format!("{l:?}")),
-                    a.map_or("(end of output)".into(), |l| format!("{l:?}")),
-                ))
-            }
-        }
-    }
+/// Where two different transcripts first differ, byte for byte.
+fn first_difference(expected: &str, actual: &str) -> String {
+    let (mut expected, mut actual) = (expected.split_inclusive('\n'), actual.split_inclusive('\n'));
+    let shown = |line: Option<&str>| line.map_or("(end of output)".into(), |l| format!("{l:?}"));
+    let (number, e, a) = (1..)
+        .map(|number| (number, expected.next(), actual.next()))
+        .find(|(_, e, a)| e != a)
+        .expect("the transcripts differ");
+    format!(
+        "at line {number}:\n  expected: {}\n  actual:   {}",
+        shown(e),
+        shown(a)
+    )
 }
 
 /// Bad configs every demo must refuse: its text (`None`: the file does
@@ -152,48 +95,45 @@ pub fn judge_refusals(
     let mut problems = String::new();
     for (config, got) in configs.iter().zip(actual) {
         let path = config.path.to_string_lossy();
+        let line = &got.first_line;
         let mut wrong = Vec::new();
         if got.code != Some(BAD_CONFIG_EXIT) {
-            wrong.push(format!(
-                "exit {} instead of {BAD_CONFIG_EXIT}",
-                got.code.map_or("(killed)".to_owned(), |c| c.to_string())
-            ));
+            let code = got.code.map_or("(killed)".to_owned(), |c| c.to_string());
+            wrong.push(format!("exit {code} instead of {BAD_CONFIG_EXIT}"));
         }
-        if !got.first_line.contains(path.as_ref()) {
+        if !line.contains(path.as_ref()) {
             wrong.push("the first line of stderr does not name the path".to_owned());
         }
-        if let Some(key) = config.key {
-            if !got.first_line.contains(key) {
-                wrong.push(format!("the first line of stderr does not name `{key}`"));
-            }
-        }
-        let path_free = got.first_line.replace(path.as_ref(), "");
-        for other in KEYS.iter().filter(|&&k| Some(k) != config.key) {
-            if path_free.contains(other) {
-                wrong.push(format!(
-                    "the first line of stderr names `{other}`, which is not at fault"
-                ));
+        // The key at fault must be named, and no other key (a line that
+        // lists them all would pass for every config).
+        let path_free = line.replace(path.as_ref(), "");
+        for key in KEYS {
+            match (Some(key) == config.key, path_free.contains(key)) {
+                (true, false) => {
+                    wrong.push(format!("the first line of stderr does not name `{key}`"))
+                }
+                (false, true) => wrong.push(format!(
+                    "the first line of stderr names `{key}`, which is not at fault"
+                )),
+                _ => {}
             }
         }
         if !wrong.is_empty() {
-            problems.push_str(&format!(
-                "  {path} ({}): {}\n    first line of stderr: {:?}\n",
-                config
-                    .text
-                    .map_or("no such file".to_owned(), |t| format!("{t:?}")),
-                wrong.join("; "),
-                got.first_line
-            ));
+            let text = config
+                .text
+                .map_or("no such file".to_owned(), |t| format!("{t:?}"));
+            let wrong = wrong.join("; ");
+            problems +=
+                &format!("  {path} ({text}): {wrong}\n    first line of stderr: {line:?}\n");
         }
     }
     if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "the {language} demo does not refuse bad configs as it must (exit code {BAD_CONFIG_EXIT}; \
-             the first line of stderr names the config's path, and the key at fault where there is one):\n{problems}"
-        ))
+        return Ok(());
     }
+    Err(format!(
+        "the {language} demo does not refuse bad configs as it must (exit code {BAD_CONFIG_EXIT}; \
+         the first line of stderr names the config's path, and the key at fault where there is one):\n{problems}"
+    ))
 }
 
 #[cfg(test)]
@@ -265,16 +205,40 @@ mod tests {
             why.contains("names `batch_size`, which is not at fault"),
             "{why}"
         );
+        // A path that names the key does not name it for the refusal.
+        let mut configs = configs;
+        configs[2].path = PathBuf::from("t/max_passes.json");
+        let mut refusals = good(&configs);
+        refusals[2].first_line = "demo: t/max_passes.json: wrong type".into();
+        let why = judge_refusals("x", &configs, &refusals).unwrap_err();
+        assert!(why.contains("does not name `max_passes`"), "{why}");
     }
 
-    /// A neutral file name: a path that named the key would pass the key
-    /// check by itself.
+    /// A transcript passes when equal, byte for byte; otherwise the message
+    /// says what was compared and the first line that differs, or where one
+    /// ends first.
     #[test]
-    fn no_path_names_a_key() {
-        for config in configs() {
-            for key in KEYS {
-                assert!(!config.path.to_string_lossy().contains(key));
-            }
+    fn a_transcript_shows_its_first_difference() {
+        assert_eq!(
+            transcript("x", "a\nb\n", Ok("a\nb\n".into())),
+            Verdict::Pass
+        );
+        for (actual, why) in [
+            (
+                "a\nc\n",
+                "x at line 2:\n  expected: \"b\\n\"\n  actual:   \"c\\n\"",
+            ),
+            (
+                "a\n",
+                "x at line 2:\n  expected: \"b\\n\"\n  actual:   (end of output)",
+            ),
+            (
+                "a\nb",
+                "x at line 2:\n  expected: \"b\\n\"\n  actual:   \"b\"",
+            ),
+        ] {
+            let verdict = transcript("x", "a\nb\n", Ok(actual.into()));
+            assert_eq!(verdict, Verdict::Fail(Reason::Demo(why.into())));
         }
     }
 }

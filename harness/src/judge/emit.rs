@@ -7,7 +7,6 @@ use std::fmt::Write as _;
 use libtest_mimic::{Completion, Failed};
 
 use super::compare::differences;
-use super::demo::{transcript_difference, Against, DemoFailure, Transcripts};
 use super::{Flaky, Reason, UnitWhat, Verdict};
 use crate::fault::Fault;
 use crate::text::{excerpt, first_line, for_terminal};
@@ -77,8 +76,7 @@ pub fn text(reason: &Reason) -> String {
         Reason::Unit { tests, what } => unit_text(tests, what),
         Reason::Runner { fault, own } => runner_text(fault, own),
         Reason::Flaky(flaky) => flaky_text(flaky),
-        Reason::Demo(demo) => demo_text(demo),
-        Reason::Reference(why) | Reason::Harness(why) => why.clone(),
+        Reason::Demo(why) | Reason::Reference(why) | Reason::Harness(why) => why.clone(),
         Reason::StaleKnownFailure {
             trial,
             language,
@@ -124,32 +122,6 @@ pub fn summary(reason: &Reason) -> String {
         }
         // The others say what kind they are in their first line.
         _ => excerpt(first_line(&text(reason)), 200),
-    }
-}
-
-fn demo_text(demo: &DemoFailure) -> String {
-    let transcripts = match demo {
-        DemoFailure::NotRun(why) | DemoFailure::Refusals(why) => return why.clone(),
-        DemoFailure::Transcript(transcripts) => transcripts,
-    };
-    let Transcripts {
-        language,
-        against,
-        expected,
-        actual,
-    } = &**transcripts;
-    let difference = transcript_difference(expected, actual).unwrap_or_default();
-    match against {
-        Against::Committed(path) => format!(
-            "the {language} demo's transcript differs from the Rust demo's ({}) {difference}",
-            path.display()
-        ),
-        Against::SecondConfig { path, config } => format!(
-            "on a second config ({}: {config}), the {language} demo's transcript differs from \
-             the Rust demo's {difference}",
-            path.display()
-        ),
-        Against::Reference => format!("differs {difference}"),
     }
 }
 

@@ -112,8 +112,8 @@ pub enum Reason {
         shrunk: Option<String>,
     },
     /// The demo failed, or printed another transcript, or refused a bad
-    /// config otherwise than the Rust demo.
-    Demo(demo::DemoFailure),
+    /// config otherwise than it must; why, and where.
+    Demo(String),
     /// The port's own unit tests failed, or their report does not prove them.
     Unit {
         /// The tests and their command line, as messages name them.
@@ -218,8 +218,7 @@ pub fn unit(tests: String, ran: std::io::Result<Output>, counter: Option<Counter
             error: e.to_string(),
         },
         Ok(output) => {
-            let mut printed = output.stdout.text();
-            printed.push_str(&output.stderr.text());
+            let printed = output.stdout.text() + &output.stderr.text();
             match counter.map(|c| c.tally(&printed)) {
                 _ if !output.success() => UnitWhat::Failed {
                     ended: output.describe(),
@@ -236,39 +235,6 @@ pub fn unit(tests: String, ran: std::io::Result<Output>, counter: Option<Counter
     Verdict::Fail(Reason::Unit { tests, what })
 }
 
-/// What kind of failure a [`Reason`] is, for the report's cells, the
-/// results file and the CI summary: a wrong answer is the port's bug, a
-/// runner fault the runner's (it crashed, hung or printed garbage), so a
-/// reader knows where to look before reading the details.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ReasonKind {
-    /// The port answered, and the answer (or transcript, or unit test)
-    /// says it is wrong.
-    WrongAnswer,
-    /// The runner crashed, timed out, printed something that is not an
-    /// answer, or could not be built.
-    RunnerFault,
-    /// The toolchain is missing (a failure only under `PARITY_STRICT=1`).
-    NotRun,
-    /// A known failure passes now: the list must lose the entry.
-    StaleKnownFailure,
-    /// The reference or the harness itself failed.
-    HarnessFault,
-}
-
-impl ReasonKind {
-    /// The name the results file and the summary use.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ReasonKind::WrongAnswer => "wrong_answer",
-            ReasonKind::RunnerFault => "runner_fault",
-            ReasonKind::NotRun => "not_run",
-            ReasonKind::StaleKnownFailure => "stale_known_failure",
-            ReasonKind::HarnessFault => "harness_fault",
-        }
-    }
-}
-
 impl Reason {
     /// The runner's fault this reason is about, if it is about one: the
     /// results file names its kind and log.
@@ -283,24 +249,5 @@ impl Reason {
     /// case is to blame.
     pub fn is_build_failure(&self) -> bool {
         matches!(self, Reason::NotReady(NotReady::BuildFailed { .. }))
-    }
-
-    /// Which kind of failure this is.
-    pub fn kind(&self) -> ReasonKind {
-        match self {
-            Reason::Mismatch { .. }
-            | Reason::ErrorAnswer { .. }
-            | Reason::Generated { .. }
-            | Reason::Demo(_)
-            | Reason::Unit { .. }
-            | Reason::Protocol { .. }
-            | Reason::Flaky(_) => ReasonKind::WrongAnswer,
-            Reason::Fault { .. }
-            | Reason::Runner { .. }
-            | Reason::NotReady(NotReady::BuildFailed { .. }) => ReasonKind::RunnerFault,
-            Reason::NotReady(NotReady::Missing { .. }) => ReasonKind::NotRun,
-            Reason::StaleKnownFailure { .. } => ReasonKind::StaleKnownFailure,
-            Reason::Reference(_) | Reason::Harness(_) => ReasonKind::HarnessFault,
-        }
     }
 }

@@ -34,10 +34,8 @@ pub fn expect(scenario: &Scenario) -> Outcome {
 /// one scenario that caused it.
 pub fn try_expect(scenario: &Scenario) -> Result<Outcome, String> {
     std::panic::catch_unwind(|| run(scenario)).unwrap_or_else(|panic| {
-        let text = panic
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        let text = (panic.downcast_ref::<String>().map(String::as_str))
+            .or_else(|| panic.downcast_ref::<&str>().copied())
             .unwrap_or_default();
         Err(format!("the reference panicked: {text}"))
     })

@@ -56,11 +56,9 @@ fn answers_are_the_lines_spec_shows() {
 }
 
 /// Records every pass the loop reports.
-struct Passes(Vec<Pass>);
-
-impl<B: outbox::Broker> Hook<B> for Passes {
+impl<B: outbox::Broker> Hook<B> for Vec<Pass> {
     fn after(&mut self, pass: Pass) -> bool {
-        self.0.push(pass);
+        self.push(pass);
         true
     }
 }
@@ -74,26 +72,25 @@ fn rows_are_written_after_their_pass_and_idle_follows_the_last() {
     scenario.messages[1].written_after_pass = 1;
     scenario.messages[2].written_after_pass = 4;
     let mut broker = passes::broker(&scenario);
-    let mut seen = Passes(Vec::new());
+    let mut seen = Vec::new();
     let before_first = passes::drive(&scenario, &mut broker, &mut seen).unwrap();
     assert_eq!(before_first.iter().map(|m| m.id).collect::<Vec<_>>(), [1]);
-    let sent: Vec<_> = seen.0.iter().map(|p| p.sent.clone()).collect();
+    let sent: Vec<_> = seen.iter().map(|p| p.sent.clone()).collect();
     assert_eq!(sent, [vec![1], vec![2], vec![], vec![]]);
     let written: Vec<Vec<u64>> = seen
-        .0
         .iter()
         .map(|p| p.written_after.iter().map(|m| m.id).collect())
         .collect();
     assert_eq!(written, [vec![2], vec![], vec![], vec![3]]);
-    let idle: Vec<bool> = seen.0.iter().map(|p| p.idle).collect();
+    let idle: Vec<bool> = seen.iter().map(|p| p.idle).collect();
     assert_eq!(
         idle,
         [false, false, false, false],
         "row 3 is unsent after the last"
     );
     scenario.messages[2].written_after_pass = 2;
-    let mut seen = Passes(Vec::new());
+    let mut seen = Vec::new();
     passes::drive(&scenario, &mut passes::broker(&scenario), &mut seen).unwrap();
-    let idle: Vec<bool> = seen.0.iter().map(|p| p.idle).collect();
+    let idle: Vec<bool> = seen.iter().map(|p| p.idle).collect();
     assert_eq!(idle, [false, false, true, true]);
 }

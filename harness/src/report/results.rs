@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use super::trial::{Recorded, RowId, TrialId};
 use crate::judge::emit;
-use crate::judge::{ReasonKind, Verdict};
+use crate::judge::{Reason, Verdict};
 use crate::text::{excerpt, first_line};
+use crate::toolchain::NotReady;
 
 /// The format's version; a reader refuses another. A field added later
 /// is optional and leaves the version alone: a reader ignores the fields it
@@ -186,14 +187,25 @@ impl State {
     }
 }
 
-impl From<ReasonKind> for State {
-    fn from(kind: ReasonKind) -> State {
-        match kind {
-            ReasonKind::WrongAnswer => State::WrongAnswer,
-            ReasonKind::RunnerFault => State::RunnerFault,
-            ReasonKind::NotRun => State::NotRun,
-            ReasonKind::StaleKnownFailure => State::StaleKnownFailure,
-            ReasonKind::HarnessFault => State::HarnessFault,
+/// What kind of failure a reason is: a wrong answer is the port's bug, a
+/// runner fault the runner's (it crashed, hung, printed garbage or could
+/// not be built), so a reader knows where to look before the details.
+impl From<&Reason> for State {
+    fn from(reason: &Reason) -> State {
+        match reason {
+            Reason::Mismatch { .. }
+            | Reason::ErrorAnswer { .. }
+            | Reason::Generated { .. }
+            | Reason::Demo(_)
+            | Reason::Unit { .. }
+            | Reason::Protocol { .. }
+            | Reason::Flaky(_) => State::WrongAnswer,
+            Reason::Fault { .. }
+            | Reason::Runner { .. }
+            | Reason::NotReady(NotReady::BuildFailed { .. }) => State::RunnerFault,
+            Reason::NotReady(NotReady::Missing { .. }) => State::NotRun,
+            Reason::StaleKnownFailure { .. } => State::StaleKnownFailure,
+            Reason::Reference(_) | Reason::Harness(_) => State::HarnessFault,
         }
     }
 }
@@ -222,7 +234,7 @@ impl TrialResult {
     fn of(Recorded { id, verdict, time }: &Recorded) -> TrialResult {
         let (outcome, state, text) = match verdict {
             Verdict::Pass => (Outcome::Pass, State::Pass, None),
-            Verdict::Fail(reason) => (Outcome::Fail, reason.kind().into(), None),
+            Verdict::Fail(reason) => (Outcome::Fail, reason.into(), None),
             Verdict::Ignore(why) => (Outcome::Ignored, State::NotRun, Some(why.clone())),
             Verdict::KnownFailure(why) => (
                 Outcome::KnownFailure,
@@ -238,7 +250,7 @@ impl TrialResult {
             if reason.is_build_failure() {
                 result.fault = Some(BUILD_FAILED.to_owned());
             } else if let Some(fault) = reason.fault() {
-                result.fault = Some(fault.id().to_owned());
+                result.fault = Some(fault.kind.id().to_owned());
                 result.log = fault.log().map(|log| log.display().to_string());
             }
         }

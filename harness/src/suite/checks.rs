@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use super::executor::{self, Fixtures};
 use super::{Port, Suite};
 use crate::config::Kind;
-use crate::judge::demo::{self, Against, DemoFailure};
+use crate::judge::demo;
 use crate::judge::{self, Reason, Verdict};
 
 impl Suite {
@@ -17,21 +17,25 @@ impl Suite {
     pub fn check_demo(&self, port: &Port) -> Verdict {
         let name = port.name();
         let committed = match self.demo.committed() {
-            Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::NotRun(why))),
+            Err(why) => Verdict::Fail(Reason::Demo(why)),
             Ok(expected) => {
-                let against = Against::Committed(self.demo.transcript.clone());
-                let actual = self.demo.run(port, &self.demo.config);
-                demo::transcript(name, against, &expected, actual)
+                let differs = format!(
+                    "the {name} demo's transcript differs from the Rust demo's ({})",
+                    self.demo.transcript.display()
+                );
+                demo::transcript(&differs, &expected, self.demo.run(port, &self.demo.config))
             }
         };
         let verdict = match (committed, self.second_demo()) {
             (Verdict::Pass, Err(why)) => Verdict::Fail(Reason::Reference(why)),
             (Verdict::Pass, Ok((path, expected))) => {
-                let against = Against::SecondConfig {
-                    path: path.clone(),
-                    config: demo::SECOND_DEMO_CONFIG.to_owned(),
-                };
-                demo::transcript(name, against, &expected, self.demo.run(port, &path))
+                let differs = format!(
+                    "on a second config ({}: {}), the {name} demo's transcript differs from the \
+                     Rust demo's",
+                    path.display(),
+                    demo::SECOND_DEMO_CONFIG
+                );
+                demo::transcript(&differs, &expected, self.demo.run(port, &path))
             }
             (failed, _) => failed,
         };
@@ -68,12 +72,11 @@ impl Suite {
     pub fn check_demo_config(&self, port: &Port) -> Verdict {
         let verdict = match self.fixtures() {
             Err(why) => Verdict::Fail(Reason::Harness(why)),
-            Ok(Fixtures { bad, .. }) => match self.demo.refusals(port, bad) {
-                Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::NotRun(why))),
-                Ok(actual) => match demo::judge_refusals(port.name(), bad, &actual) {
-                    Ok(()) => Verdict::Pass,
-                    Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::Refusals(why))),
-                },
+            Ok(Fixtures { bad, .. }) => match (self.demo.refusals(port, bad))
+                .and_then(|actual| demo::judge_refusals(port.name(), bad, &actual))
+            {
+                Ok(()) => Verdict::Pass,
+                Err(why) => Verdict::Fail(Reason::Demo(why)),
             },
         };
         port.listed(Kind::DemoConfig.name(), verdict)

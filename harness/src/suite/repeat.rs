@@ -107,7 +107,6 @@ pub fn verdict(repeat: usize, check: impl Fn() -> Verdict) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::demo::DemoFailure;
     use crate::table::Outcome;
     use std::cell::Cell;
 
@@ -182,9 +181,7 @@ mod tests {
         assert_eq!(verdict(2, || Verdict::Pass), Verdict::Pass);
         let runs = [
             Verdict::Pass,
-            Verdict::Fail(Reason::Demo(DemoFailure::NotRun(
-                "the transcript differs".into(),
-            ))),
+            Verdict::Fail(Reason::Demo("the transcript differs".into())),
             Verdict::Pass,
         ];
         let run = Cell::new(0);
