@@ -79,7 +79,7 @@ pub fn load(sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
                 continue;
             }
         };
-        for case in validate::parse_file(file, &text, &mut errors) {
+        for Draft { case, .. } in validate::parse(file, &text, &mut errors, false).cases {
             if let Some(earlier) = first_file.get(&case.name) {
                 let earlier = beside(earlier, file).display();
                 let problem = format!(
