@@ -55,31 +55,26 @@ pub fn through_links(path: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
+    /// The file is replaced, no temporary file is left, and a link is
+    /// written through, even when its file is gone (a run removes its old
+    /// results file first): the link stays a link.
     #[test]
-    fn replaces_and_leaves_no_temporary_file() {
+    fn replaces_through_a_chain_of_links_and_leaves_no_temporary_file() {
         let dir = crate::config::scratch_dir(&crate::repo_root(), "atomic");
         let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("a.json");
-        super::write(&path, b"old").unwrap();
-        super::write(&path, b"new").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"new");
-        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
-        assert_eq!(names.len(), 1, "{names:?}");
-        assert!(super::write(&dir.join("missing/a.json"), b"x").is_err());
-    }
-
-    /// A link is written through, even when its file is gone (a run
-    /// removes its old results file first): the link stays a link.
-    #[test]
-    fn writes_through_a_chain_of_links_to_a_missing_file() {
-        let dir = crate::config::scratch_dir(&crate::repo_root(), "atomic-links");
-        let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("real")).unwrap();
+        let path = dir.join("real/b.json");
+        super::write(&path, b"old").unwrap();
         std::os::unix::fs::symlink("real/b.json", dir.join("middle.json")).unwrap();
         std::os::unix::fs::symlink("middle.json", dir.join("a.json")).unwrap();
         super::write(&dir.join("a.json"), b"new").unwrap();
         assert!(dir.join("a.json").is_symlink() && dir.join("middle.json").is_symlink());
-        assert_eq!(std::fs::read(dir.join("real/b.json")).unwrap(), b"new");
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        let names: Vec<_> = std::fs::read_dir(dir.join("real")).unwrap().collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+        std::fs::remove_file(&path).unwrap();
+        super::write(&dir.join("a.json"), b"again").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"again");
+        assert!(super::write(&dir.join("missing/a.json"), b"x").is_err());
     }
 }
