@@ -72,6 +72,12 @@ mod tests {
         std::os::unix::fs::symlink("middle.json", dir.join("a.json")).unwrap();
         super::write(&dir.join("a.json"), b"new").unwrap();
         assert!(dir.join("a.json").is_symlink() && dir.join("middle.json").is_symlink());
-        assert_eq!(std::fs::read(dir.join("real/b.json")).unwrap(), b"new");
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        let names: Vec<_> = std::fs::read_dir(dir.join("real")).unwrap().collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+        std::fs::remove_file(&path).unwrap();
+        super::write(&dir.join("a.json"), b"again").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"again");
+        assert!(super::write(&dir.join("missing/a.json"), b"x").is_err());
     }
 }

@@ -7,9 +7,9 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use outbox_cases::CaseSpec;
+use outbox_cases::{CaseFile, CaseSpec};
 
-use super::{json, layout, validate, Case, CaseError, Draft};
+use super::{layout, validate, Case, CaseError, Draft};
 use crate::oracle;
 
 /// Which cases get a new `expect`.
@@ -63,15 +63,22 @@ fn rewrite<T>(path: &Path, change: impl FnOnce(&mut Vec<Draft>) -> T) -> Result<
     // Read under the lock: another tool may have added to the file since
     // its caller looked, and its cases must be kept.
     let _lock = lock_folder(path)?;
-    let file = CaseFile::read(path)?;
-    let mut drafts = file.as_ref().map_or_else(Vec::new, |f| f.drafts.clone());
-    let done = change(&mut drafts);
-    let text = match &file {
-        Some(file) => file.canonical(&drafts),
-        None if drafts.is_empty() => return Ok((done, false)),
-        None => layout::file_text_drafts(Some(layout::SCHEMA), &drafts),
+    let (old, mut file) = match read(path)? {
+        Some((text, file)) => (Some(text), file),
+        None => (
+            None,
+            CaseFile {
+                schema: Some(layout::SCHEMA.to_owned()),
+                cases: Vec::new(),
+            },
+        ),
     };
-    let written = file.is_none_or(|file| file.text != text);
+    let done = change(&mut file.cases);
+    let text = layout::file_text(&file);
+    let written = match old {
+        Some(old) => old != text,
+        None => !file.cases.is_empty(),
+    };
     if written {
         write(path, &text)?;
     }
@@ -81,10 +88,10 @@ fn rewrite<T>(path: &Path, change: impl FnOnce(&mut Vec<Draft>) -> T) -> Result<
 /// Whether the case file at `path` is valid and in the canonical layout,
 /// as `make lint` asks (`bless --check`); the error says what to run.
 pub fn check(path: &Path) -> Result<(), String> {
-    let Some(file) = CaseFile::read(path)? else {
+    let Some((text, file)) = read(path)? else {
         return Err(format!("{}: cannot read: no such file", path.display()));
     };
-    if file.canonical(&file.drafts) == file.text {
+    if layout::file_text(&file) == text {
         return Ok(());
     }
     Err(format!(
@@ -93,45 +100,23 @@ pub fn check(path: &Path) -> Result<(), String> {
     ))
 }
 
-/// A case file as read for writing back.
-struct CaseFile {
-    text: String,
-    drafts: Vec<Draft>,
-    /// The author's `$schema`, kept as it is.
-    schema: Option<String>,
-}
-
-impl CaseFile {
-    /// The file at `path`, or `None` if there is none; a file with any
-    /// problem is an error listing them all.
-    fn read(path: &Path) -> Result<Option<CaseFile>, String> {
-        match std::fs::symlink_metadata(path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
-            Ok(_) => {}
-        }
-        let text = super::read_regular(path, super::CASE_FILE)
-            .map_err(|problem| CaseError::new(path, problem).to_string())?;
-        let mut errors = Vec::new();
-        let drafts = validate::parse_drafts(path, &text, &mut errors);
-        if !errors.is_empty() {
-            let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            return Err(lines.join("\n"));
-        }
-        let schema = json::parse_value(&text)
-            .ok()
-            .and_then(|(value, _)| value.get("$schema")?.as_str().map(str::to_owned));
-        Ok(Some(CaseFile {
-            text,
-            drafts,
-            schema,
-        }))
+/// The case file at `path`, its text and its cases, or `None` if there is
+/// none; a file with any problem is an error listing them all.
+fn read(path: &Path) -> Result<Option<(String, CaseFile<Draft>)>, String> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
+        Ok(_) => {}
     }
-
-    /// `drafts` in the canonical layout, with this file's `$schema`.
-    fn canonical(&self, drafts: &[Draft]) -> String {
-        layout::file_text_drafts(self.schema.as_deref(), drafts)
+    let text = super::read_regular(path, super::CASE_FILE)
+        .map_err(|problem| CaseError::new(path, problem).to_string())?;
+    let mut errors = Vec::new();
+    let file = validate::parse(path, &text, &mut errors, true);
+    if !errors.is_empty() {
+        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        return Err(lines.join("\n"));
     }
+    Ok(Some((text, file)))
 }
 
 /// Writes `text` to `path` atomically (through a link, as every atomic

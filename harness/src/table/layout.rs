@@ -36,11 +36,11 @@ pub fn case_text(case: &Case, with_expect: bool) -> String {
 }
 
 /// A whole case file where some cases have no `expect` yet, with the
-/// `$schema` its author gave (none when `None`).
-pub fn file_text_drafts(schema: Option<&str>, drafts: &[Draft]) -> String {
-    let cases = drafts.iter().map(|d| case_value(&d.case, d.has_expect));
+/// `$schema` its author gave.
+pub fn file_text(file: &CaseFile<Draft>) -> String {
+    let cases = file.cases.iter().map(|d| case_value(&d.case, d.has_expect));
     let file = CaseFile {
-        schema: schema.map(str::to_owned),
+        schema: file.schema.clone(),
         cases: cases.collect(),
     };
     let value = serde_json::to_value(file).expect("a case file serializes");

@@ -79,7 +79,7 @@ pub fn load(sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
                 continue;
             }
         };
-        for case in validate::parse_file(file, &text, &mut errors) {
+        for Draft { case, .. } in validate::parse(file, &text, &mut errors, false).cases {
             if let Some(earlier) = first_file.get(&case.name) {
                 let earlier = beside(earlier, file).display();
                 let problem = format!(
@@ -230,11 +230,9 @@ pub fn unloaded(path: &Path, sources: &[PathBuf]) -> Option<&'static str> {
     let loaded = sources.iter().map(|s| real(s)).any(|source| {
         file == source
             || (source.is_dir()
-                && file.strip_prefix(&source).is_ok_and(|inside| {
-                    inside
-                        .components()
-                        .all(|c| !c.as_os_str().as_encoded_bytes().starts_with(b"."))
-                }))
+                && file
+                    .strip_prefix(&source)
+                    .is_ok_and(|inside| !inside.components().any(|c| is_dotfile(c.as_ref()))))
     });
     (!loaded)
         .then_some("case files are `*.json` files in cases/ or in a PARITY_CASES file or folder")

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use outbox_cases::CaseSpec;
+use outbox_cases::{CaseFile, CaseSpec};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -18,18 +18,13 @@ use super::json;
 use super::problems::{self, not_an_attempt, Found};
 use super::{Case, CaseError, Draft, MAX_ID};
 
-/// The cases of one file's text; what is wrong goes to `errors`.
-pub fn parse_file(file: &Path, text: &str, errors: &mut Vec<CaseError>) -> Vec<Case> {
-    let drafts = parse_cases(file, text, errors, false);
-    drafts.into_iter().map(|draft| draft.case).collect()
-}
-
-/// Like [`parse_file`], for `make bless`: a case may lack `expect`.
-pub fn parse_drafts(file: &Path, text: &str, errors: &mut Vec<CaseError>) -> Vec<Draft> {
-    parse_cases(file, text, errors, true)
-}
-
-fn parse_cases(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) -> Vec<Draft> {
+/// The cases of one file's text, with its `$schema`; what is wrong goes
+/// to `errors`. `bless`: for `make bless`, where a case may lack `expect`.
+pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) -> CaseFile<Draft> {
+    let mut drafts = CaseFile {
+        schema: None,
+        cases: Vec::new(),
+    };
     if text.starts_with('\u{feff}') {
         // serde_json would say "expected value at line 1 column 1", and an
         // editor does not show the mark: name it.
@@ -37,7 +32,7 @@ fn parse_cases(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool
             file,
             "starts with a UTF-8 byte order mark: save it without one".into(),
         ));
-        return Vec::new();
+        return drafts;
     }
     let parsed = if text.trim().is_empty() {
         Err("the file is empty (a case file is at least `{\"cases\": []}`)".to_owned())
@@ -48,7 +43,7 @@ fn parse_cases(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool
         Ok(parsed) => parsed,
         Err(e) => {
             errors.push(CaseError::new(file, format!("not valid JSON: {e}")));
-            return Vec::new();
+            return drafts;
         }
     };
     // `case`: `""`, or `case <its name>: `.
@@ -59,7 +54,10 @@ fn parse_cases(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool
     let (own, by_case) = problems::of(&root, floats, bless);
     errors.extend(own.into_iter().map(|found| error("", found)));
     let items = root.get("cases").and_then(Value::as_array);
-    let mut drafts = Vec::new();
+    drafts.schema = root
+        .get("$schema")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     for ((index, item), problems) in items.into_iter().flatten().enumerate().zip(by_case) {
         let (case, found) = check_case(index, item, problems);
         let case = format!("case {case}: ");
@@ -70,7 +68,7 @@ fn parse_cases(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool
         // The model refusing what the schema accepted is the two drifting
         // apart: said, never a panic.
         match CaseSpec::deserialize(item) {
-            Ok(spec) => drafts.push(draft(file, spec)),
+            Ok(spec) => drafts.cases.push(draft(file, spec)),
             Err(e) => {
                 let problem =
                     format!("cases/schema.json accepts it but the case model does not: {e}");
@@ -85,36 +83,29 @@ fn parse_cases(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool
 /// rules a schema cannot say, each run when the fields it needs have no
 /// problem (so it does not report what a bad value breaks).
 fn check_case(index: usize, item: &Value, mut found: Vec<Found>) -> (String, Vec<Found>) {
-    let empty = Map::new();
-    let fields = item.as_object().unwrap_or(&empty);
     let clean = |field: &str| !found.iter().any(|(at, _)| within(at, field));
     let [name_ok, messages_ok, passes_ok, sent_ok] =
         ["name", "messages", "passes", "expect.sent"].map(clean);
     // A good name names the case in every message; a bad one, its place.
-    let case = match fields.get("name").and_then(Value::as_str) {
+    let case = match item.get("name").and_then(Value::as_str) {
         Some(name) if name_ok => format!("`{name}`"),
         _ => format!("#{} (cases[{index}])", index + 1),
     };
-    if let Some(description) = fields.get("description").and_then(Value::as_str) {
+    if let Some(description) = item.get("description").and_then(Value::as_str) {
         describes(description, &mut found);
     }
-    if let Some(failures) = fields.get("failures").and_then(Value::as_object) {
+    if let Some(failures) = item.get("failures").and_then(Value::as_object) {
         attempts(failures, &mut found);
     }
-    let rows = fields.get("messages").and_then(Value::as_array);
-    let passes = fields.get("passes").and_then(Value::as_u64);
-    let sent = fields.get("expect").and_then(|e| e.get("sent"));
-    // A row's integer field, 0 when absent (the schema has checked its type).
-    let number = |row: &Value, field| row.get(field).and_then(Value::as_u64).unwrap_or(0);
-    if let (true, Some(rows)) = (messages_ok, rows) {
-        ids_increase(rows.iter().map(|row| number(row, "id")), &mut found);
-        if let (true, Some(passes)) = (passes_ok, passes) {
-            let passes_of_rows = rows.iter().map(|row| number(row, "written_after_pass"));
-            written_after(passes_of_rows, passes, &mut found);
-        }
+    let rows = item.get("messages").and_then(Value::as_array);
+    let passes = item.get("passes").and_then(Value::as_u64);
+    let passes = passes.filter(|_| passes_ok);
+    if let Some(rows) = rows.filter(|_| messages_ok) {
+        rows_in_order(rows, passes, &mut found);
     }
-    if let (true, true, Some(sent), Some(passes)) = (sent_ok, passes_ok, sent, passes) {
-        let lists = sent.as_array().map_or(0, Vec::len);
+    let sent = item.pointer("/expect/sent").and_then(Value::as_array);
+    if let (Some(sent), Some(passes)) = (sent.filter(|_| sent_ok), passes) {
+        let lists = sent.len();
         if lists as u64 != passes {
             found.push((
                 "expect.sent".into(),
@@ -169,11 +160,18 @@ fn attempts(failures: &Map<String, Value>, found: &mut Vec<Found>) {
     }
 }
 
-fn ids_increase(ids: impl Iterator<Item = u64>, found: &mut Vec<Found>) {
-    let mut last = None;
-    for (i, id) in ids.enumerate() {
-        let previous = last.replace(id);
-        if let Some(last) = previous.filter(|&last| id <= last) {
+/// Ids strictly increase along `messages`; and rows are written at pass
+/// boundaries that exist (checked when `passes` has no problem) and never
+/// go back in time, so ids still increase in the order rows are written.
+fn rows_in_order(rows: &[Value], passes: Option<u64>, found: &mut Vec<Found>) {
+    // A row's integer field, 0 when absent (the schema has checked its type).
+    let number = |row: &Value, field| row.get(field).and_then(Value::as_u64).unwrap_or(0);
+    // Ids start at 1, so the first row's is greater than this 0.
+    let (mut last_id, mut previous) = (0, 0);
+    for (i, row) in rows.iter().enumerate() {
+        let (id, pass) = (number(row, "id"), number(row, "written_after_pass"));
+        let last = std::mem::replace(&mut last_id, id);
+        if id <= last {
             found.push((
                 format!("messages[{i}].id"),
                 format!(
@@ -181,30 +179,19 @@ fn ids_increase(ids: impl Iterator<Item = u64>, found: &mut Vec<Found>) {
                 ),
             ));
         }
-    }
-}
-
-/// Rows are written at pass boundaries that exist and never go back in
-/// time, so ids still increase in the order rows are written.
-fn written_after(passes_of_rows: impl Iterator<Item = u64>, passes: u64, found: &mut Vec<Found>) {
-    let mut previous = 0;
-    for (i, pass) in passes_of_rows.enumerate() {
-        let problem = if pass > passes {
-            format!(
+        let before = previous;
+        previous = previous.max(pass);
+        let problem = match passes {
+            Some(passes) if pass > passes => format!(
                 "{pass} is after the last pass ({passes}): a row is written after pass 0 (before the first) to \
                  {passes} (after the last)"
-            )
-        } else if pass < previous {
-            format!(
-                "{pass} is before the previous row's {previous}: rows are written in id order, so \
+            ),
+            Some(_) if pass < before => format!(
+                "{pass} is before the previous row's {before}: rows are written in id order, so \
                  written_after_pass never decreases along `messages`"
-            )
-        } else {
-            String::new()
+            ),
+            _ => continue,
         };
-        previous = previous.max(pass);
-        if !problem.is_empty() {
-            found.push((format!("messages[{i}].written_after_pass"), problem));
-        }
+        found.push((format!("messages[{i}].written_after_pass"), problem));
     }
 }
