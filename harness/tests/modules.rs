@@ -13,7 +13,7 @@ type Graph = BTreeMap<String, BTreeSet<String>>;
 /// read as rustfmt lays it out: the item ends on the first line at the
 /// attribute's indent that ends in `;`, `,` or `}`, or before a line
 /// indented less. Only that item is left out: a test item in the middle
-/// of a file (as `report/trace.rs` has) hides no import below it. String
+/// of a file hides no import below it. String
 /// literals are read as code: none in `harness/src` holds a module path.
 fn production_code(text: &str) -> String {
     let mut code = String::new();

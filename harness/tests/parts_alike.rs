@@ -123,14 +123,14 @@ fn drifts(root: &Path) -> Vec<String> {
                 .filter(|(name, _)| !exceptions.contains(&("-", name)))
                 .collect();
             // The port's names as the reference's, `-` where it has none.
+            // A port's name for a member the reference names otherwise.
+            let rename = |name: String| match exceptions.iter().find(|e| e.0 == name) {
+                Some((_, reference)) => (*reference).to_owned(),
+                None => name,
+            };
             let actual: Vec<(String, String)> = members(root, language, port.code.files(part))
                 .into_iter()
-                .map(
-                    |(name, doc)| match exceptions.iter().find(|e| e.0 == name) {
-                        Some((_, reference)) => ((*reference).to_owned(), doc),
-                        None => (name, doc),
-                    },
-                )
+                .map(|(name, doc)| (rename(name), doc))
                 .filter(|(name, _)| name != "-")
                 .collect();
             let names =

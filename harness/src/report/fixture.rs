@@ -3,10 +3,11 @@
 //! their pages with the same builder, so both check the record the suite
 //! makes.
 
+use std::collections::BTreeMap;
+
 use super::results::{Outcome, Results, RunRecord, State, Toolchain, TrialResult, VERSION};
 use super::trial::{RowId, TrialId};
-use super::{Report, Row, Scenario};
-use crate::config::Kind;
+use super::{Failure, Report, Row, Scenario};
 
 /// One language's cell: its state and what it says (its first line the
 /// summary); not run is an ignored trial, a known failure one, the other
@@ -21,6 +22,23 @@ pub fn message(id: u64, aggregate: &str, event_type: &str, after: u64) -> crate:
     }
 }
 
+/// SPEC.md's lost-ack story, with one row written after pass 1: the
+/// pictures' common case.
+pub fn lost_ack() -> Scenario {
+    Scenario {
+        batch_size: 10,
+        messages: vec![
+            message(1, "order-1", "OrderPlaced", 0),
+            message(2, "order-2", "OrderPlaced", 0),
+            message(3, "order-1", "OrderPaid", 0),
+            message(4, "order-1", "OrderShipped", 1),
+        ],
+        failures: BTreeMap::from([(1, Failure::LostAck), (2, Failure::Down)]),
+        passes: 3,
+        ..Default::default()
+    }
+}
+
 /// The row `name` (a trial kind's when a kind has that name, else a
 /// case's) and its cells, in the columns' order.
 pub fn row(
@@ -29,8 +47,7 @@ pub fn row(
     scenario: Option<Scenario>,
     cells: &[Cell],
 ) -> (Row, Vec<TrialResult>) {
-    let kind = Kind::ALL.into_iter().find(|kind| kind.name() == name);
-    let id = kind.map_or_else(|| RowId::Case(name.to_owned()), RowId::Kind);
+    let id = RowId::named(name, name);
     let trials = cells
         .iter()
         .map(|&(language, state, text)| {

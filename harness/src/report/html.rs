@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::code::Part;
-use super::markup::{case_id, escape, plural, result_id, slug};
+use super::markup::{escape, plural, result_id, slug};
 use super::results::{Outcome, State, TrialResult};
 use super::style::STYLE;
 use super::{picture, Matrix, Report, Row};
@@ -52,10 +52,7 @@ fn summary(out: &mut String, matrix: &Matrix) {
     for language in matrix.languages() {
         let [passed, failed, ignored, known_failures, not_run] = matrix.summary(language);
         let known = plural(known_failures, "known failure", "known failures");
-        let selected = match not_run {
-            0 => String::new(),
-            n => format!(", {n} not selected"),
-        };
+        let selected = (not_run > 0).then(|| format!(", {not_run} not selected"));
         let name = escape(language);
         let bad = if failed > 0 { " class=\"bad\"" } else { "" };
         let _ = write!(
@@ -63,7 +60,8 @@ fn summary(out: &mut String, matrix: &Matrix) {
             "<li data-summary=\"{name}\" data-passed=\"{passed}\" data-failed=\"{failed}\" \
              data-ignored=\"{ignored}\" data-known-failures=\"{known_failures}\" \
              data-not-run=\"{not_run}\"{bad}>{name}: {passed} passed, {failed} failed, \
-             {ignored} not run, {known}{selected}</li>"
+             {ignored} not run, {known}{}</li>",
+            selected.unwrap_or_default()
         );
     }
     out.push_str("</ul></section>");
@@ -78,7 +76,7 @@ fn matrix(out: &mut String, matrix: &Matrix) {
     }
     out.push_str("</tr></thead><tbody>");
     for row in &matrix.report.rows {
-        let (id, name, seed) = (case_id(row), escape(row.id.name()), seed_mark(row));
+        let (id, name, seed) = heading(row);
         let _ = write!(
             out,
             "<tr><th scope=\"row\"><a href=\"#{id}\">{name}</a>{seed}</th>"
@@ -109,17 +107,16 @@ fn matrix(out: &mut String, matrix: &Matrix) {
     out.push_str("</p></section>");
 }
 
-/// The mark of a seed case, after its name.
-fn seed_mark(row: &Row) -> &'static str {
-    if row.seed {
-        " <span class=\"seed\">seed case</span>"
-    } else {
-        ""
-    }
+/// What the matrix and the case's section both name a case by: its
+/// section's fragment id, its name escaped, and the mark of a seed case.
+fn heading(row: &Row) -> (String, String, &'static str) {
+    let seed = row.seed.then_some(" <span class=\"seed\">seed case</span>");
+    let id = format!("case-{}", slug(row.id.name()));
+    (id, escape(row.id.name()), seed.unwrap_or_default())
 }
 
 fn case_section(out: &mut String, matrix: &Matrix, row: &Row) {
-    let (id, name, seed) = (case_id(row), escape(row.id.name()), seed_mark(row));
+    let (id, name, seed) = heading(row);
     let _ = write!(
         out,
         "<section class=\"case\" id=\"{id}\"><h3>{name}{seed}</h3>"

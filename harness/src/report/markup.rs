@@ -3,7 +3,6 @@
 
 use std::fmt::Write as _;
 
-use super::Row;
 use crate::text::for_terminal;
 
 /// Makes `text` safe inside an element or a quoted attribute: markup
@@ -32,10 +31,6 @@ pub(super) fn slug(name: &str) -> String {
         }
     }
     out
-}
-
-pub(super) fn case_id(row: &Row) -> String {
-    format!("case-{}", slug(row.id.name()))
 }
 
 pub(super) fn result_id(row: &str, language: &str) -> String {

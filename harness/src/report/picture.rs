@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use outbox::{Message, OutboxRelay, OutboxTable};
 
 use super::markup::escape;
-use super::trace::{traced_pass, Attempt, Event, ObservedBroker};
+use super::trace::{traced_pass, Event, ObservedBroker};
 use super::{Failure, Scenario};
 use crate::oracle::passes::{self, Hook};
 
@@ -53,15 +53,13 @@ fn plain_row(message: &Message) -> String {
 /// The text of an event's box: the row, then what happened to it.
 fn event_row(event: &Event) -> String {
     let (class, what) = match event.attempt {
-        Some(Attempt {
-            number, failure, ..
-        }) => {
-            let (class, what) = match failure {
+        Some(attempt) => {
+            let (class, what) = match attempt.failure {
                 None => ("published", "published"),
                 Some(outbox::Failure::Down) => ("down", "broker down"),
                 Some(outbox::Failure::LostAck) => ("acklost", "ack lost (delivered)"),
             };
-            (class, format!("attempt {number}: {what}"))
+            (class, format!("attempt {}: {what}", attempt.number))
         }
         None => (
             "skipped",
@@ -69,12 +67,11 @@ fn event_row(event: &Event) -> String {
         ),
     };
     let (message, what) = (describe(&event.message), escape(&what));
-    let dropped = match event.attempt.is_some_and(|a| a.duplicate_dropped) {
-        true => "<span class=\"dup\">consumer: duplicate dropped</span>",
-        false => "",
-    };
+    let dropped = event.attempt.is_some_and(|a| a.duplicate_dropped);
+    let dropped = dropped.then_some("<span class=\"dup\">consumer: duplicate dropped</span>");
     format!(
-        "<li class=\"ev {class}\"><span class=\"msg\">{message}</span><span class=\"what\">{what}</span>{dropped}</li>"
+        "<li class=\"ev {class}\"><span class=\"msg\">{message}</span><span class=\"what\">{what}</span>{}</li>",
+        dropped.unwrap_or_default()
     )
 }
 
@@ -200,26 +197,24 @@ fn scenario_line(out: &mut String, scenario: &Scenario) {
     };
     let (batch, passes) = (scenario.batch_size, scenario.passes);
     let es = if passes == 1 { "" } else { "es" };
-    let restart = match scenario.restart_each_pass {
-        true => ", a new relay before every pass",
-        false => "",
-    };
+    let restart = scenario.restart_each_pass;
+    let restart = restart.then_some(", a new relay before every pass");
     let _ = write!(
         out,
-        "<p class=\"scenario\">batch size {batch}, {passes} pass{es}{restart}; {script}</p>"
+        "<p class=\"scenario\">batch size {batch}, {passes} pass{es}{}; {script}</p>",
+        restart.unwrap_or_default()
     );
 }
 
 /// One pass's column: each row's fate at the broker, what the relay
 /// reported sent, and what the consumer did.
 fn pass_column(out: &mut String, number: u64, sent: &[u64], events: &[Event], scenario: &Scenario) {
-    let restart = match scenario.restart_each_pass && number > 1 {
-        true => " <span class=\"restart\">new relay</span>",
-        false => "",
-    };
+    let restart = scenario.restart_each_pass && number > 1;
+    let restart = restart.then_some(" <span class=\"restart\">new relay</span>");
     let _ = write!(
         out,
-        "<div class=\"col passcol\"><h4>pass {number}{restart}</h4>"
+        "<div class=\"col passcol\"><h4>pass {number}{}</h4>",
+        restart.unwrap_or_default()
     );
     rows_list(out, events.iter().map(event_row), "nothing to send");
     let _ = write!(out, "<p class=\"sent\">sent {sent:?}</p>");

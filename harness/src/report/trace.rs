@@ -46,7 +46,8 @@ pub(super) struct Attempt {
 /// skips (no broker can); [`traced_pass`] adds them.
 #[derive(Debug)]
 pub(super) struct ObservedBroker {
-    broker: FlakyBroker,
+    /// The wrapped broker, whose consumer the tests read after a run.
+    pub(super) broker: FlakyBroker,
     /// Counted here, as the wrapped broker counts its own: every publish
     /// goes through this one, and the broker is new, so the two agree.
     attempts: u64,
@@ -64,12 +65,6 @@ impl ObservedBroker {
             attempts: 0,
             events: None,
         }
-    }
-
-    /// The wrapped broker, to read its consumer after the run.
-    #[cfg(test)]
-    pub fn broker(&self) -> &FlakyBroker {
-        &self.broker
     }
 }
 

@@ -55,14 +55,17 @@ impl From<RowFields> for RowId {
     /// A kind this harness does not know (a newer one's) reads as a case of
     /// that name: a base's row is compared by its name alone.
     fn from(RowFields { kind, case }: RowFields) -> RowId {
-        match Kind::ALL.into_iter().find(|k| k.name() == kind) {
-            Some(kind) => RowId::Kind(kind),
-            None => RowId::Case(case),
-        }
+        RowId::named(&kind, &case)
     }
 }
 
 impl RowId {
+    /// The row of the kind named `kind`, else the case `case`.
+    pub fn named(kind: &str, case: &str) -> RowId {
+        let kind = Kind::ALL.into_iter().find(|k| k.name() == kind);
+        kind.map_or_else(|| RowId::Case(case.to_owned()), RowId::Kind)
+    }
+
     /// The case's name, or the kind's.
     pub fn name(&self) -> &str {
         match self {

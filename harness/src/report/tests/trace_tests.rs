@@ -61,7 +61,7 @@ fn every_row_is_reported_in_order_and_observing_changes_nothing() {
             "[] ",
         ]
     );
-    let consumer = seen.broker().consumer();
+    let consumer = seen.broker.consumer();
     assert_eq!(consumer.journal(), plain.consumer().journal());
     assert_eq!(
         (consumer.duplicates(), plain.consumer().duplicates()),
