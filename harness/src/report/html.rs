@@ -228,10 +228,7 @@ fn changes(out: &mut String, base: &super::diff::Base) {
     );
     if let Some(note) = &base.note {
         let note = escape(note);
-        let _ = write!(
-            out,
-            "{note} (a cell only one of them selected shows as new or gone); "
-        );
+        let _ = write!(out, "{note}; ");
     }
     if base.changes.is_empty() {
         out.push_str("no cell changed.</p></section>");
