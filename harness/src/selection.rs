@@ -10,10 +10,12 @@ use crate::suite::Suite;
 /// How many of `trials` the arguments select (not filtered out, not
 /// skipped, not ignored by a flag): what the run must run.
 pub fn selected(args: &Arguments, trials: &[Trial]) -> usize {
-    trials
-        .iter()
-        .filter(|t| !args.is_filtered_out(t) && !args.is_ignored(t))
-        .count()
+    trials.iter().filter(|t| is_selected(args, t)).count()
+}
+
+/// Whether the arguments select `trial`.
+pub fn is_selected(args: &Arguments, trial: &Trial) -> bool {
+    !args.is_filtered_out(trial) && !args.is_ignored(trial)
 }
 
 /// When the arguments select no trial: a line naming the filter and what
@@ -26,7 +28,7 @@ pub fn unmatched(args: &Arguments, suite: &Suite, selected: usize) -> Option<Str
         words if words.is_empty() => "the arguments".to_owned(),
         words => format!("the arguments `{words}`"),
     };
-    let languages: Vec<&str> = suite.ports.iter().map(|p| p.name()).collect();
+    let languages: Vec<&str> = suite.ports.iter().map(|p| p.name.as_str()).collect();
     let cases: Vec<&str> = suite.cases.iter().map(|c| c.name.as_str()).collect();
     let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
     Some(format!(

@@ -3,9 +3,9 @@
 //! its own unit tests; each observed by the [`super::executor`], judged by
 //! [`crate::judge`], and turned by the port's known-failures list.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::executor::{self, Fixtures};
+use super::executor::{Fixtures, DEMO_CONFIG, TRANSCRIPT};
 use super::{Port, Suite};
 use crate::config::Kind;
 use crate::judge::demo::{self, Against, DemoFailure};
@@ -15,13 +15,12 @@ impl Suite {
     /// Judges a prepared port's demo: the committed transcript on the
     /// shared config, and the Rust demo's own output on a second config.
     pub fn check_demo(&self, port: &Port) -> Verdict {
-        let name = port.name();
-        let committed = match self.demo.committed() {
-            Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::NotRun(why))),
+        let committed = match &self.transcript {
+            Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::NotRun(why.clone()))),
             Ok(expected) => {
-                let against = Against::Committed(self.demo.transcript.clone());
-                let actual = self.demo.run(port, &self.demo.config);
-                demo::transcript(name, against, &expected, actual)
+                let against = Against::Committed(TRANSCRIPT.into());
+                let actual = self.run_demo(port, Path::new(DEMO_CONFIG));
+                demo::transcript(&port.name, against, expected, actual)
             }
         };
         let verdict = match (committed, self.second_demo()) {
@@ -31,7 +30,7 @@ impl Suite {
                     path: path.clone(),
                     config: demo::SECOND_DEMO_CONFIG.to_owned(),
                 };
-                demo::transcript(name, against, &expected, self.demo.run(port, &path))
+                demo::transcript(&port.name, against, &expected, self.run_demo(port, &path))
             }
             (failed, _) => failed,
         };
@@ -48,14 +47,13 @@ impl Suite {
             let rust = self
                 .ready(self.reference())
                 .map_err(|why| why.to_string())?;
-            let transcript = (self.demo.run(rust, &path))
+            let transcript = (self.run_demo(rust, &path))
                 .map_err(|why| format!("the Rust demo on {}: {why}", path.display()))?;
-            if Ok(&transcript) == self.demo.committed().as_ref() {
+            if Ok(&transcript) == self.transcript.as_ref() {
                 return Err(format!(
-                    "the Rust demo prints the same transcript on {} as on {}: the second \
-                     config checks nothing",
+                    "the Rust demo prints the same transcript on {} as on {DEMO_CONFIG}: the \
+                     second config checks nothing",
                     path.display(),
-                    self.demo.config.display()
                 ));
             }
             Ok((path, transcript))
@@ -68,9 +66,9 @@ impl Suite {
     pub fn check_demo_config(&self, port: &Port) -> Verdict {
         let verdict = match self.fixtures() {
             Err(why) => Verdict::Fail(Reason::Harness(why)),
-            Ok(Fixtures { bad, .. }) => match self.demo.refusals(port, bad) {
+            Ok(Fixtures { bad, .. }) => match self.refusals(port, bad) {
                 Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::NotRun(why))),
-                Ok(actual) => match demo::judge_refusals(port.name(), bad, &actual) {
+                Ok(actual) => match demo::judge_refusals(&port.name, bad, &actual) {
                     Ok(()) => Verdict::Pass,
                     Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::Refusals(why))),
                 },
@@ -83,7 +81,7 @@ impl Suite {
     /// for the floor of `make bench`).
     pub fn fixtures(&self) -> Result<&Fixtures, String> {
         self.fixtures
-            .get_or_init(|| self.demo.write_fixtures())
+            .get_or_init(|| self.write_fixtures())
             .as_ref()
             .map_err(String::clone)
     }
@@ -91,7 +89,7 @@ impl Suite {
     /// Runs a prepared port's own unit tests: they must exit 0 and their
     /// tool's final report must prove them.
     pub fn check_unit(&self, port: &Port) -> Verdict {
-        let command = executor::unit_command(port, &self.root, self.settings.build_timeout);
+        let command = self.unit_command(port);
         let ran = crate::exec::run(&command, crate::exec::Stdin::Null);
         let tests = format!("{} (`{}`)", command.label, command.argv.join(" "));
         port.listed(
