@@ -64,16 +64,13 @@ impl Suite {
     /// Judges how a prepared port's demo refuses bad configs: exit 2, and
     /// a first line of stderr that names the path and the key at fault.
     pub fn check_demo_config(&self, port: &Port) -> Verdict {
-        let verdict = match self.fixtures() {
-            Err(why) => Verdict::Fail(Reason::Harness(why)),
-            Ok(Fixtures { bad, .. }) => match self.refusals(port, bad) {
-                Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::NotRun(why))),
-                Ok(actual) => match demo::judge_refusals(&port.name, bad, &actual) {
-                    Ok(()) => Verdict::Pass,
-                    Err(why) => Verdict::Fail(Reason::Demo(DemoFailure::Refusals(why))),
-                },
-            },
+        let judged = || {
+            let bad = &self.fixtures().map_err(Reason::Harness)?.bad;
+            let actual = self.refusals(port, bad).map_err(DemoFailure::NotRun);
+            let judged = demo::judge_refusals(&port.name, bad, &actual.map_err(Reason::Demo)?);
+            judged.map_err(|why| Reason::Demo(DemoFailure::Refusals(why)))
         };
+        let verdict = judged().map_or_else(Verdict::Fail, |()| Verdict::Pass);
         port.listed(Kind::DemoConfig.name(), verdict)
     }
 
