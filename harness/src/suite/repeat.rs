@@ -44,11 +44,9 @@ pub fn answers(
             if runs.iter().all(|run| &run.replies[at] == first) {
                 return None;
             }
-            let mut shown = format!(
-                "its answer changed between the {} runs (make test REPEAT={}):",
-                runs.len(),
-                runs.len()
-            );
+            let n = runs.len();
+            let mut shown =
+                format!("its answer changed between the {n} runs (make test REPEAT={n}):");
             for (run, answers) in (1..).zip(&runs) {
                 let how = match stretch(run) {
                     None => "one runner for every case".to_owned(),
