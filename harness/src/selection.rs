@@ -4,18 +4,13 @@
 
 use libtest_mimic::{Arguments, Trial};
 
-use crate::config::{Kind, PREFIX};
+use crate::config::{is_selected, Kind, PREFIX};
 use crate::suite::Suite;
 
 /// How many of `trials` the arguments select (not filtered out, not
 /// skipped, not ignored by a flag): what the run must run.
 pub fn selected(args: &Arguments, trials: &[Trial]) -> usize {
     trials.iter().filter(|t| is_selected(args, t)).count()
-}
-
-/// Whether the arguments select `trial`.
-pub fn is_selected(args: &Arguments, trial: &Trial) -> bool {
-    !args.is_filtered_out(trial) && !args.is_ignored(trial)
 }
 
 /// When the arguments select no trial: a line naming the filter and what

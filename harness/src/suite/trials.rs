@@ -269,7 +269,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             .map(|case| RowId::Case(case.name.clone()));
         for row in cases.chain(Kind::ALL.map(RowId::Kind)) {
             let row_trial = trial(row.clone());
-            if crate::selection::is_selected(args, &row_trial) {
+            if crate::config::is_selected(args, &row_trial) {
                 selection.insert(row);
             }
             trials.push(row_trial);
