@@ -117,6 +117,12 @@ pub fn arguments(args: &libtest_mimic::Arguments) -> String {
     words.join(" ")
 }
 
+/// Whether the arguments select `trial` (not filtered out, not skipped, not
+/// ignored by a flag).
+pub fn is_selected(args: &libtest_mimic::Arguments, trial: &libtest_mimic::Trial) -> bool {
+    !args.is_filtered_out(trial) && !args.is_ignored(trial)
+}
+
 /// Settings read from the environment, with their defaults.
 #[derive(Debug, Clone)]
 pub struct Settings {

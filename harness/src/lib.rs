@@ -83,26 +83,18 @@ fn find_root(manifest_dir: Option<&Path>, cwd: &Path) -> Result<PathBuf, String>
         members.is_some_and(|m| m.iter().any(|m| m.as_str() == Some("harness")))
             && dir.join("cases").is_dir()
     };
-    let starts = manifest_dir.map(|d| cwd.join(d));
-    starts
-        .into_iter()
-        .chain([cwd.to_path_buf()])
-        .find_map(|start| {
-            start
-                .ancestors()
-                .find(|dir| is_root(dir))
-                .map(Path::to_path_buf)
-        })
-        .ok_or_else(|| {
-            let manifest = match manifest_dir {
-                Some(dir) => format!(" nor above CARGO_MANIFEST_DIR={}", dir.display()),
-                None => String::new(),
-            };
-            format!(
-                "not in a checkout of the practice: no folder above {}{manifest} has its \
-                 Cargo.toml (the workspace with harness/) and cases/; run it from inside the \
-                 repository",
-                cwd.display()
-            )
-        })
+    let starts = manifest_dir.map(|d| cwd.join(d)).into_iter();
+    let mut above = (starts.chain([cwd.to_path_buf()]))
+        .flat_map(|start| start.ancestors().map(Path::to_path_buf).collect::<Vec<_>>());
+    above.find(|dir| is_root(dir)).ok_or_else(|| {
+        let manifest = manifest_dir
+            .map(|dir| format!(" nor above CARGO_MANIFEST_DIR={}", dir.display()))
+            .unwrap_or_default();
+        format!(
+            "not in a checkout of the practice: no folder above {}{manifest} has its \
+             Cargo.toml (the workspace with harness/) and cases/; run it from inside the \
+             repository",
+            cwd.display()
+        )
+    })
 }

@@ -4,16 +4,13 @@
 
 use libtest_mimic::{Arguments, Trial};
 
-use crate::config::{Kind, PREFIX};
+use crate::config::{is_selected, Kind, PREFIX};
 use crate::suite::Suite;
 
 /// How many of `trials` the arguments select (not filtered out, not
 /// skipped, not ignored by a flag): what the run must run.
 pub fn selected(args: &Arguments, trials: &[Trial]) -> usize {
-    trials
-        .iter()
-        .filter(|t| !args.is_filtered_out(t) && !args.is_ignored(t))
-        .count()
+    trials.iter().filter(|t| is_selected(args, t)).count()
 }
 
 /// When the arguments select no trial: a line naming the filter and what
@@ -26,7 +23,7 @@ pub fn unmatched(args: &Arguments, suite: &Suite, selected: usize) -> Option<Str
         words if words.is_empty() => "the arguments".to_owned(),
         words => format!("the arguments `{words}`"),
     };
-    let languages: Vec<&str> = suite.ports.iter().map(|p| p.name()).collect();
+    let languages: Vec<&str> = suite.ports.iter().map(|p| p.name.as_str()).collect();
     let cases: Vec<&str> = suite.cases.iter().map(|c| c.name.as_str()).collect();
     let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
     Some(format!(

@@ -52,31 +52,41 @@ pub enum NotReady {
     },
 }
 
+/// `argv` as a step of preparing a language: from `root`, within `deadline`.
+fn command(argv: &[String], root: &Path, deadline: Duration) -> exec::Command {
+    let label = format!("`{}`", argv.join(" "));
+    exec::Command::new(label, argv.to_vec(), root, deadline)
+}
+
 impl Manifest {
+    /// Runs the probe from `root` within `deadline`: what it printed, or
+    /// that the toolchain is missing.
+    pub fn run_probe(&self, root: &Path, deadline: Duration) -> Result<Ready, NotReady> {
+        let why = match exec::run(&command(&self.probe, root, deadline), Stdin::Null) {
+            Ok(output) if output.success() => {
+                let printed = output.stdout.text();
+                return Ok(Ready {
+                    version: printed.lines().next().unwrap_or("(printed nothing)").into(),
+                    program: printed_program(&printed),
+                });
+            }
+            Ok(output) => format!("{}: {}", output.describe(), output.stderr.text().trim()),
+            Err(e) => e.to_string(),
+        };
+        Err(NotReady::Missing {
+            language: self.name.clone(),
+            probe: format!("`{}`: {why}", self.probe.join(" ")),
+            hint: self.install_hint.clone(),
+        })
+    }
+
     /// Probes the toolchain, then runs the build steps that are not fresh,
     /// each from `root` within `deadline`.
     pub fn prepare(&self, root: &Path, deadline: Duration) -> Result<Ready, NotReady> {
-        let command = |argv: &[String]| {
-            let label = format!("`{}`", argv.join(" "));
-            exec::Command::new(label, argv.to_vec(), root, deadline)
-        };
-        let printed = match exec::run(&command(&self.probe), Stdin::Null) {
-            Ok(output) if output.success() => output.stdout.text(),
-            failed => {
-                let why = match failed {
-                    Ok(output) => format!("{}: {}", output.describe(), output.stderr.text().trim()),
-                    Err(e) => e.to_string(),
-                };
-                return Err(NotReady::Missing {
-                    language: self.name.clone(),
-                    probe: format!("`{}`: {why}", self.probe.join(" ")),
-                    hint: self.install_hint.clone(),
-                });
-            }
-        };
+        let ready = self.run_probe(root, deadline)?;
         for step in self.build.iter().filter(|step| !step.is_fresh(root)) {
             let line = step.run.join(" ");
-            let failure = match exec::run(&command(&step.run), Stdin::Null) {
+            let failure = match exec::run(&command(&step.run, root, deadline), Stdin::Null) {
                 Ok(output) if output.success() => {
                     if let Err(e) = step.mark_done(root) {
                         eprintln!("parity: cannot record that `{line}` succeeded: {e}");
@@ -97,10 +107,7 @@ impl Manifest {
                 output: failure,
             });
         }
-        Ok(Ready {
-            version: printed.lines().next().unwrap_or("(printed nothing)").into(),
-            program: printed_program(&printed),
-        })
+        Ok(ready)
     }
 }
 

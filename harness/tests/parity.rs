@@ -148,7 +148,7 @@ impl Outputs {
         let lists = suite
             .ports
             .iter()
-            .map(|p| (p.name().to_owned(), p.known.clone()));
+            .map(|p| (p.name.clone(), p.known.clone()));
         let advice = report::known::advice(&results, &lists.collect(), &table);
         eprint!("{advice}");
         written

@@ -17,7 +17,7 @@ use parity::judge::answers::answers as judge_answers;
 use parity::judge::{emit, Reason, Verdict};
 use parity::protocol::{Reply, Request};
 use parity::session::{Runner, Session};
-use parity::suite::executor::Demo;
+use parity::suite::executor::DEMO_CONFIG;
 use parity::suite::Port;
 use parity::table::Case;
 use parity::toolchain::manifest::{BuildStep, Manifest};
@@ -26,7 +26,7 @@ mod common;
 
 use common::{
     assert_gone, assert_holds, case_fault, counting, failure, fake, fault_of, is_gone, pids_in,
-    seed_cases, stat, wait_for, FAKE_RUNNER,
+    seed_cases, stat, suite, wait_for, FAKE_RUNNER,
 };
 
 const TIMEOUT: Duration = Duration::from_secs(2);
@@ -118,18 +118,15 @@ fn a_runner_flooding_stderr_or_stdout_is_cut_off_with_bounded_memory() {
 
 #[test]
 fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
-    let demo = Demo {
-        root: parity::repo_root(),
-        config: PathBuf::from("runners/demo.json"),
-        transcript: PathBuf::from("runners/demo.transcript.txt"),
-        deadline: TIMEOUT,
-    };
+    let suite = suite(TIMEOUT);
     let language = Port::from(Manifest {
         demo: vec![FAKE_RUNNER.into(), "demo-forever".into()],
         ..fake("fake-demo", "none", "none")
     });
     let why = bounded("demo printing forever", || {
-        demo.run(&language, &demo.config).unwrap_err()
+        suite
+            .run_demo(&language, Path::new(DEMO_CONFIG))
+            .unwrap_err()
     });
     assert_holds(&why, &["did not finish within 2 s"]);
 }

@@ -2,11 +2,13 @@
 //! other language's demo whose toolchain is installed and says whether it
 //! prints the same transcript byte for byte.
 
+use std::path::Path;
 use std::process::ExitCode;
 
 use parity::judge::answers::not_ready;
 use parity::judge::demo;
 use parity::judge::{emit, Verdict};
+use parity::suite::executor::DEMO_CONFIG;
 use parity::suite::Suite;
 
 fn main() -> ExitCode {
@@ -21,25 +23,26 @@ fn run() -> Result<ExitCode, String> {
     let suite = Suite::from_env()?;
     let reference = suite.reference();
     let rust = suite.ready(reference).map_err(|why| why.to_string())?;
-    let transcript = suite.demo.run(rust, &suite.demo.config)?;
-    println!("=== {} demo ===\n{transcript}", reference.name());
+    let config = Path::new(DEMO_CONFIG);
+    let transcript = suite.run_demo(rust, config)?;
+    println!("=== {} demo ===\n{transcript}", reference.name);
     let mut all_match = true;
-    for port in suite.ports.iter().filter(|p| p.name() != reference.name()) {
+    for port in suite.ports.iter().filter(|p| p.name != reference.name) {
         let verdict = match suite.ready(port) {
             Err(why) => not_ready(suite.settings.strict, why),
             Ok(language) => {
-                let actual = suite.demo.run(language, &suite.demo.config);
+                let actual = suite.run_demo(language, config);
                 demo::transcript("differs", &transcript, actual)
             }
         };
         match verdict {
-            Verdict::Pass => println!("{:<12} same transcript", port.name()),
+            Verdict::Pass => println!("{:<12} same transcript", port.name),
             Verdict::Ignore(why) | Verdict::KnownFailure(why) => {
-                println!("{:<12} skipped: {why}", port.name())
+                println!("{:<12} skipped: {why}", port.name)
             }
             Verdict::Fail(why) => {
                 all_match = false;
-                println!("{:<12} MISMATCH: {}", port.name(), emit::text(&why));
+                println!("{:<12} MISMATCH: {}", port.name, emit::text(&why));
             }
         }
     }

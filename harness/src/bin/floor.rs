@@ -12,13 +12,15 @@
 //! Prints the wall time in seconds on stdout (`--runs N`: N times, one
 //! line each); `FLOOR_VERBOSE=1` also prints each process's on stderr.
 
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use parity::exec::{self, Stdin};
 use parity::judge::demo::BAD_CONFIG_EXIT;
 use parity::protocol::{self, Request};
-use parity::suite::{executor, Suite};
+use parity::suite::executor::DEMO_CONFIG;
+use parity::suite::Suite;
 
 /// How long any one process may take: far more than any does, so only a
 /// hang meets it (its group is then killed, and the run is a failure).
@@ -95,19 +97,14 @@ fn jobs() -> Result<Vec<Job>, String> {
         };
         let runner = suite.runner(ready).command;
         job(runner, Stdin::Bytes(requests.clone()), Some(count), 0);
-        for config in [&suite.demo.config, &fixtures.second] {
-            job(
-                suite.demo.command(ready, config, KEEP),
-                Stdin::Null,
-                None,
-                0,
-            );
+        for config in [Path::new(DEMO_CONFIG), &fixtures.second] {
+            job(suite.demo_command(ready, config), Stdin::Null, None, 0);
         }
         for config in &fixtures.bad {
-            let demo = suite.demo.command(ready, &config.path, KEEP);
+            let demo = suite.demo_command(ready, &config.path);
             job(demo, Stdin::Null, None, BAD_CONFIG_EXIT);
         }
-        let unit = executor::unit_command(ready, &suite.root, DEADLINE);
+        let unit = suite.unit_command(ready);
         job(unit, Stdin::Null, None, 0);
     }
     Ok(jobs)

@@ -19,7 +19,6 @@
 //! A bad manifest is an error naming its file and field, exit 2.
 
 use std::process::ExitCode;
-use std::time::Duration;
 
 use parity::exec::{self, Stdin};
 use parity::toolchain::manifest::{self, Manifest};
@@ -106,9 +105,7 @@ fn choose<'a>(manifests: &'a [Manifest], names: &[String]) -> Result<Vec<&'a Man
 /// each within `PARITY_BUILD_TIMEOUT` (default 600 s); the first that fails
 /// stops the lint with its output.
 fn lint(root: &std::path::Path, chosen: &[&Manifest]) -> ExitCode {
-    let deadline = parity::config::Settings::from_env()
-        .map(|s| s.build_timeout)
-        .unwrap_or(Duration::from_secs(600));
+    let deadline = (parity::config::Settings::from_env().unwrap_or_default()).build_timeout;
     for m in chosen {
         for line in &m.lint {
             println!("[{}] {line}", m.name);

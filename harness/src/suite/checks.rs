@@ -3,9 +3,9 @@
 //! its own unit tests; each observed by the [`super::executor`], judged by
 //! [`crate::judge`], and turned by the port's known-failures list.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::executor::{self, Fixtures};
+use super::executor::{Fixtures, DEMO_CONFIG, TRANSCRIPT};
 use super::{Port, Suite};
 use crate::config::Kind;
 use crate::judge::demo;
@@ -15,27 +15,28 @@ impl Suite {
     /// Judges a prepared port's demo: the committed transcript on the
     /// shared config, and the Rust demo's own output on a second config.
     pub fn check_demo(&self, port: &Port) -> Verdict {
-        let name = port.name();
-        let committed = match self.demo.committed() {
-            Err(why) => Verdict::Fail(Reason::Demo(why)),
+        let committed = match &self.transcript {
+            Err(why) => Verdict::Fail(Reason::Demo(why.clone())),
             Ok(expected) => {
                 let differs = format!(
-                    "the {name} demo's transcript differs from the Rust demo's ({})",
-                    self.demo.transcript.display()
+                    "the {} demo's transcript differs from the Rust demo's ({TRANSCRIPT})",
+                    port.name
                 );
-                demo::transcript(&differs, &expected, self.demo.run(port, &self.demo.config))
+                let actual = self.run_demo(port, Path::new(DEMO_CONFIG));
+                demo::transcript(&differs, expected, actual)
             }
         };
         let verdict = match (committed, self.second_demo()) {
             (Verdict::Pass, Err(why)) => Verdict::Fail(Reason::Reference(why)),
             (Verdict::Pass, Ok((path, expected))) => {
                 let differs = format!(
-                    "on a second config ({}: {}), the {name} demo's transcript differs from the \
+                    "on a second config ({}: {}), the {} demo's transcript differs from the \
                      Rust demo's",
                     path.display(),
-                    demo::SECOND_DEMO_CONFIG
+                    demo::SECOND_DEMO_CONFIG,
+                    port.name
                 );
-                demo::transcript(&differs, &expected, self.demo.run(port, &path))
+                demo::transcript(&differs, &expected, self.run_demo(port, &path))
             }
             (failed, _) => failed,
         };
@@ -52,14 +53,13 @@ impl Suite {
             let rust = self
                 .ready(self.reference())
                 .map_err(|why| why.to_string())?;
-            let transcript = (self.demo.run(rust, &path))
+            let transcript = (self.run_demo(rust, &path))
                 .map_err(|why| format!("the Rust demo on {}: {why}", path.display()))?;
-            if Ok(&transcript) == self.demo.committed().as_ref() {
+            if Ok(&transcript) == self.transcript.as_ref() {
                 return Err(format!(
-                    "the Rust demo prints the same transcript on {} as on {}: the second \
-                     config checks nothing",
+                    "the Rust demo prints the same transcript on {} as on {DEMO_CONFIG}: the \
+                     second config checks nothing",
                     path.display(),
-                    self.demo.config.display()
                 ));
             }
             Ok((path, transcript))
@@ -70,15 +70,12 @@ impl Suite {
     /// Judges how a prepared port's demo refuses bad configs: exit 2, and
     /// a first line of stderr that names the path and the key at fault.
     pub fn check_demo_config(&self, port: &Port) -> Verdict {
-        let verdict = match self.fixtures() {
-            Err(why) => Verdict::Fail(Reason::Harness(why)),
-            Ok(Fixtures { bad, .. }) => match (self.demo.refusals(port, bad))
-                .and_then(|actual| demo::judge_refusals(port.name(), bad, &actual))
-            {
-                Ok(()) => Verdict::Pass,
-                Err(why) => Verdict::Fail(Reason::Demo(why)),
-            },
+        let judged = || {
+            let bad = &self.fixtures().map_err(Reason::Harness)?.bad;
+            let actual = self.refusals(port, bad).map_err(Reason::Demo)?;
+            demo::judge_refusals(&port.name, bad, &actual).map_err(Reason::Demo)
         };
+        let verdict = judged().map_or_else(Verdict::Fail, |()| Verdict::Pass);
         port.listed(Kind::DemoConfig.name(), verdict)
     }
 
@@ -86,7 +83,7 @@ impl Suite {
     /// for the floor of `make bench`).
     pub fn fixtures(&self) -> Result<&Fixtures, String> {
         self.fixtures
-            .get_or_init(|| self.demo.write_fixtures())
+            .get_or_init(|| self.write_fixtures())
             .as_ref()
             .map_err(String::clone)
     }
@@ -94,7 +91,7 @@ impl Suite {
     /// Runs a prepared port's own unit tests: they must exit 0 and their
     /// tool's final report must prove them.
     pub fn check_unit(&self, port: &Port) -> Verdict {
-        let command = executor::unit_command(port, &self.root, self.settings.build_timeout);
+        let command = self.unit_command(port);
         let ran = crate::exec::run(&command, crate::exec::Stdin::Null);
         let tests = format!("{} (`{}`)", command.label, command.argv.join(" "));
         port.listed(

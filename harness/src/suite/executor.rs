@@ -4,9 +4,8 @@
 //! unit suite's output), never a verdict: [`crate::judge`] gives those.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use super::Port;
+use super::{Port, Suite};
 use crate::config;
 use crate::exec::{self, Stdin};
 use crate::judge::demo::{BadConfig, Refusal, BAD_CONFIGS, SECOND_DEMO_CONFIG};
@@ -16,18 +15,10 @@ use crate::text::tail;
 /// the transcript.
 const KEEP: usize = 1024 * 1024;
 
-/// Where the demos' config and the transcript they must print live.
-#[derive(Debug, Clone)]
-pub struct Demo {
-    /// The repository root: demos start here.
-    pub root: PathBuf,
-    /// The config every demo reads, relative to the root.
-    pub config: PathBuf,
-    /// The transcript every demo must print: the Rust demo's.
-    pub transcript: PathBuf,
-    /// How long a demo may run.
-    pub deadline: Duration,
-}
+/// The config every demo reads, relative to the root.
+pub const DEMO_CONFIG: &str = "runners/demo.json";
+/// The transcript every demo must print on [`DEMO_CONFIG`]: the Rust demo's.
+pub const TRANSCRIPT: &str = "runners/demo.transcript.txt";
 
 /// The configs the demo checks write, once per run: the bad ones and the
 /// second config ([`SECOND_DEMO_CONFIG`]), paths relative to the root.
@@ -39,27 +30,26 @@ pub struct Fixtures {
     pub second: PathBuf,
 }
 
-impl Demo {
-    /// A port's demo on `config`, keeping `keep` bytes of each stream
-    /// (public for the floor, which starts the same commands).
-    pub fn command(&self, port: &Port, config: &Path, keep: usize) -> exec::Command {
+impl Suite {
+    /// A port's demo on `config` (public for the floor, which starts the
+    /// same commands).
+    pub fn demo_command(&self, port: &Port, config: &Path) -> exec::Command {
         let mut argv = port.command(&port.demo);
         argv.push(config.to_string_lossy().into_owned());
         let label = format!("the {} demo", port.name);
         exec::Command {
-            keep,
-            ..exec::Command::new(label, argv, &self.root, self.deadline)
+            keep: KEEP,
+            ..exec::Command::new(label, argv, &self.root, self.settings.timeout)
         }
     }
 
-    /// Runs a port's demo on `config`: its output within `keep` bytes.
-    fn start(
+    /// Runs a port's demo on `config`.
+    fn start_demo(
         &self,
         port: &Port,
         config: &Path,
-        keep: usize,
     ) -> Result<(exec::Command, exec::Output), String> {
-        let command = self.command(port, config, keep);
+        let command = self.demo_command(port, config);
         let output = exec::run(&command, Stdin::Null)
             .map_err(|e| format!("{} could not be started: {e}", command.label))?;
         Ok((command, output))
@@ -67,13 +57,13 @@ impl Demo {
 
     /// Runs a prepared port's demo on `config` and returns its stdout,
     /// or why not.
-    pub fn run(&self, port: &Port, config: &Path) -> Result<String, String> {
-        let (command, output) = self.start(port, config, KEEP)?;
+    pub fn run_demo(&self, port: &Port, config: &Path) -> Result<String, String> {
+        let (command, output) = self.start_demo(port, config)?;
         if output.status.is_none() {
             return Err(format!(
                 "{} did not finish within {} s (PARITY_TIMEOUT); its process group was killed",
                 command.label,
-                self.deadline.as_secs_f64()
+                self.settings.timeout.as_secs_f64()
             ));
         }
         if !output.success() {
@@ -95,15 +85,9 @@ impl Demo {
             .map_err(|_| format!("{} printed something that is not UTF-8", command.label))
     }
 
-    /// The committed transcript every demo must print on the shared config.
-    pub fn committed(&self) -> Result<String, String> {
-        std::fs::read_to_string(self.root.join(&self.transcript))
-            .map_err(|e| format!("cannot read {}: {e}", self.transcript.display()))
-    }
-
     /// Writes [`BAD_CONFIGS`] and [`SECOND_DEMO_CONFIG`] under the work
     /// folder, atomically; the missing bad one is made sure not to exist.
-    pub fn write_fixtures(&self) -> Result<Fixtures, String> {
+    pub(super) fn write_fixtures(&self) -> Result<Fixtures, String> {
         let dir = config::work_dir(&self.root, "demo-configs");
         let dir = dir.strip_prefix(&self.root).unwrap_or(&dir).to_path_buf();
         let write = |name: String, text: Option<&str>| -> std::io::Result<PathBuf> {
@@ -134,9 +118,13 @@ impl Demo {
     /// How a prepared port's demo refuses each config. They all start
     /// at once: each is mostly a runtime starting up, so side by side they
     /// cost about one start-up of wall time.
-    pub fn refusals(&self, port: &Port, configs: &[BadConfig]) -> Result<Vec<Refusal>, String> {
+    pub(super) fn refusals(
+        &self,
+        port: &Port,
+        configs: &[BadConfig],
+    ) -> Result<Vec<Refusal>, String> {
         let refuse = |config: &BadConfig| -> Result<Refusal, String> {
-            let (_, output) = self.start(port, &config.path, exec::KEEP)?;
+            let (_, output) = self.start_demo(port, &config.path)?;
             let stderr = output.stderr.text();
             Ok(Refusal {
                 code: output.status.and_then(|s| s.code()),
@@ -153,11 +141,12 @@ impl Demo {
                 .collect()
         })
     }
-}
 
-/// The command of a language's unit tests (public for the floor, which
-/// starts the same commands).
-pub fn unit_command(port: &Port, root: &Path, deadline: Duration) -> exec::Command {
-    let label = format!("the {} unit tests", port.name);
-    exec::Command::new(label, port.command(&port.unit.run), root, deadline)
+    /// The command of a port's unit tests (public for the floor, which
+    /// starts the same commands).
+    pub fn unit_command(&self, port: &Port) -> exec::Command {
+        let label = format!("the {} unit tests", port.name);
+        let argv = port.command(&port.unit.run);
+        exec::Command::new(label, argv, &self.root, self.settings.build_timeout)
+    }
 }

@@ -15,7 +15,6 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
 use crate::config::{self, Settings, GENERATED_COUNT, GENERATED_SEED};
 use crate::differential;
@@ -25,7 +24,7 @@ use crate::judge::Verdict;
 use crate::session::Session;
 use crate::table::{self, Case};
 use crate::toolchain::{manifest, Manifest, NotReady, Ready};
-use executor::{Demo, Fixtures};
+use executor::{Fixtures, TRANSCRIPT};
 
 pub use trials::{trials, Recorder};
 
@@ -61,17 +60,6 @@ impl std::ops::Deref for Port {
 }
 
 impl Port {
-    /// Its name in trial names and messages.
-    pub fn name(&self) -> &str {
-        &self.manifest.name
-    }
-
-    /// Probes and builds the port, once per run.
-    pub fn ready(&self, root: &Path, deadline: Duration) -> Result<&Ready, &NotReady> {
-        let prepared = self.ready.get_or_init(|| self.prepare(root, deadline));
-        prepared.as_ref()
-    }
-
     /// What preparing it found, once it is ready.
     pub fn prepared(&self) -> Option<&Ready> {
         self.ready.get()?.as_ref().ok()
@@ -93,7 +81,7 @@ impl Port {
 
     /// `verdict` as the port's known-failures list turns it.
     pub fn listed(&self, trial: &str, verdict: Verdict) -> Verdict {
-        known_failures::apply(&self.known, self.name(), trial, verdict)
+        known_failures::apply(&self.known, &self.name, trial, verdict)
     }
 }
 
@@ -111,8 +99,9 @@ pub struct Suite {
     reference: Arc<Port>,
     /// The environment's settings.
     pub settings: Settings,
-    /// The demo check's config, transcript and deadline.
-    pub demo: Demo,
+    /// The committed transcript every demo must print, or why it could
+    /// not be read.
+    transcript: Result<String, String>,
     /// The fixed-seed generated scenarios, drawn once for all languages.
     generated: OnceLock<Result<Vec<Case>, String>>,
     /// The demo's fixtures, written once for all languages.
@@ -156,12 +145,8 @@ impl Suite {
             cases,
             ports,
             reference,
-            demo: Demo {
-                root: root.to_path_buf(),
-                config: PathBuf::from("runners/demo.json"),
-                transcript: PathBuf::from("runners/demo.transcript.txt"),
-                deadline: settings.timeout,
-            },
+            transcript: std::fs::read_to_string(root.join(TRANSCRIPT))
+                .map_err(|e| format!("cannot read {TRANSCRIPT}: {e}")),
             settings,
             generated: OnceLock::new(),
             fixtures: OnceLock::new(),
@@ -181,7 +166,7 @@ impl Suite {
 
     /// The port of that name.
     pub fn port(&self, name: &str) -> Option<&Arc<Port>> {
-        self.ports.iter().find(|p| p.name() == name)
+        self.ports.iter().find(|p| p.name == name)
     }
 
     /// The reference's port: the one whose manifest says `reference =
@@ -199,10 +184,14 @@ impl Suite {
             .map_err(String::as_str)
     }
 
-    /// The port made ready, within the settings' build deadline.
+    /// The port probed and built, once per run whoever asks first, within
+    /// the settings' build deadline.
     pub fn ready<'p>(&self, port: &'p Port) -> Result<&'p Port, &'p NotReady> {
-        port.ready(&self.root, self.settings.build_timeout)
-            .map(|_| port)
+        let deadline = self.settings.build_timeout;
+        let prepared = port
+            .ready
+            .get_or_init(|| port.prepare(&self.root, deadline));
+        prepared.as_ref().map(|_| port)
     }
 
     /// The ready ports of those `only` names (every port when it names
@@ -216,12 +205,12 @@ impl Suite {
         only: &[String],
         skip: impl Fn(&NotReady) -> bool,
     ) -> Result<Vec<&Port>, String> {
-        let named = |port: &&Arc<Port>| only.is_empty() || only.iter().any(|n| n == port.name());
+        let named = |port: &&Arc<Port>| only.is_empty() || only.iter().any(|n| *n == port.name);
         let mut languages = Vec::new();
         for port in self.ports.iter().filter(named) {
             match self.ready(port) {
                 Ok(language) => languages.push(language),
-                Err(why) if skip(why) => eprintln!("{front}: skipping {}: {why}", port.name()),
+                Err(why) if skip(why) => eprintln!("{front}: skipping {}: {why}", port.name),
                 Err(why) => return Err(why.to_string()),
             }
         }
@@ -264,8 +253,9 @@ mod tests {
             ..Manifest::default()
         });
         assert_eq!(port.command(&port.runner), ["sh", "runner.sh"]);
-        let ready = port.ready(Path::new("."), Duration::from_secs(30));
-        assert_eq!(ready.unwrap().version, "tool 1.2");
+        let suite = Suite::load(&crate::repo_root(), Settings::default()).unwrap();
+        suite.ready(&port).unwrap();
+        assert_eq!(port.prepared().unwrap().version, "tool 1.2");
         assert_eq!(port.command(&port.runner), ["/bin/sh", "runner.sh"]);
         assert_eq!(port.command(&argv(&["true", "sh"])), ["true", "sh"]);
     }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use libtest_mimic::Arguments;
 
-use super::Suite;
+use super::{Port, Suite};
 use crate::exec::{self, Stdin};
 use crate::report::results::RunRecord;
 use crate::report::results::Toolchain;
@@ -31,42 +31,42 @@ impl Suite {
     }
 
     /// Each language's toolchain version: the one its preparation found,
-    /// else the first line its probe prints.
+    /// else what its probe says now.
     fn toolchains(&self) -> Vec<Toolchain> {
-        self.ports
-            .iter()
+        let version = |port: &Port| match port.prepared() {
+            Some(ready) => ready.version.clone(),
+            None => (port.run_probe(&self.root, Duration::from_secs(30)))
+                .map_or_else(|why| why.to_string(), |ready| ready.version),
+        };
+        (self.ports.iter())
             .map(|port| Toolchain {
-                name: port.name().to_owned(),
-                version: port
-                    .prepared()
-                    .map_or_else(|| self.first_line_of(&port.probe), |r| r.version.clone()),
+                name: port.name.clone(),
+                version: version(port),
             })
             .collect()
-    }
-
-    fn first_line_of(&self, argv: &[String]) -> String {
-        let label = format!("`{}`", argv.join(" "));
-        let command = exec::Command {
-            keep: 4096,
-            ..exec::Command::new(label, argv.to_vec(), &self.root, Duration::from_secs(30))
-        };
-        match exec::run(&command, Stdin::Null) {
-            Ok(output) if output.success() => output
-                .stdout
-                .text()
-                .lines()
-                .next()
-                .unwrap_or("(printed nothing)")
-                .to_owned(),
-            Ok(output) => format!("not available ({})", output.describe()),
-            Err(e) => format!("not available ({e})"),
-        }
     }
 
     /// The commit checked out, `-dirty` when tracked files changed (tags
     /// excluded, so it is always the hash).
     fn commit(&self) -> String {
-        let describe = "git describe --always --dirty --abbrev=12 --exclude=*";
-        self.first_line_of(&describe.split(' ').map(str::to_owned).collect::<Vec<_>>())
+        let describe = [
+            "git",
+            "describe",
+            "--always",
+            "--dirty",
+            "--abbrev=12",
+            "--exclude=*",
+        ];
+        let command = exec::Command::new(
+            "`git describe`",
+            describe.map(str::to_owned).to_vec(),
+            &self.root,
+            Duration::from_secs(30),
+        );
+        match exec::run(&command, Stdin::Null) {
+            Ok(output) if output.success() => output.stdout.text().trim().to_owned(),
+            Ok(output) => format!("not available ({})", output.describe()),
+            Err(e) => format!("not available ({e})"),
+        }
     }
 }

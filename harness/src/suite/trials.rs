@@ -17,13 +17,11 @@ use crate::differential;
 use crate::judge::answers;
 use crate::judge::emit;
 use crate::judge::{Flaky, Reason, Verdict};
+use crate::protocol::{self, Request};
 use crate::report::trial::{Recorded, RowId, TrialId};
 use crate::session::{Answers, Session};
+use crate::table::Case;
 use crate::toolchain::NotReady;
-
-mod stream;
-
-use stream::Stream;
 
 /// One language's work in a run, done once and shared by its trials.
 struct Job {
@@ -38,15 +36,50 @@ struct Job {
     checks: HashMap<Kind, OnceLock<Verdict>>,
 }
 
-/// Which of a language's trials the filter selected: the plan. The
-/// generated scenarios and the protocol's refusals go in the runner's
-/// stream, after the cases.
-#[derive(Default)]
-struct Selection(HashSet<RowId>);
+/// Which of a language's trials the filter selected: the plan.
+type Selection = HashSet<RowId>;
 
-impl Selection {
-    fn has(&self, kind: Kind) -> bool {
-        self.0.contains(&RowId::Kind(kind))
+/// What a language's runner stream is made of, in the order it is sent.
+struct Stream<'a> {
+    table: Vec<&'a Case>,
+    generated: &'a [Case],
+    /// Why the generated scenarios could not be made, when they were
+    /// selected and could not.
+    generated_failure: Option<Verdict>,
+    refusals: Vec<Request>,
+}
+
+impl<'a> Stream<'a> {
+    /// The stream for the trials `selection` names.
+    fn selected(suite: &'a Suite, selection: &Selection) -> Self {
+        let selected = |case: &&Case| selection.contains(&RowId::Case(case.name.clone()));
+        let table: Vec<&Case> = suite.cases.iter().filter(selected).collect();
+        let has = |kind| selection.contains(&RowId::Kind(kind));
+        let (generated, generated_failure): (&[Case], Option<Verdict>) =
+            match (has(Kind::Generated), suite.generated_cases()) {
+                (false, _) => (&[], None),
+                (true, Ok(cases)) => (cases, None),
+                (true, Err(why)) => (&[], Some(Verdict::Fail(Reason::Reference(why.to_owned())))),
+            };
+        let refusals = (has(Kind::Protocol).then(protocol::refusal_requests)).unwrap_or_default();
+        Stream {
+            table,
+            generated,
+            generated_failure,
+            refusals,
+        }
+    }
+
+    /// Whether there is nothing to send, so no runner need start.
+    fn is_empty(&self) -> bool {
+        self.table.is_empty() && self.generated.is_empty() && self.refusals.is_empty()
+    }
+
+    /// Every request of the stream, in the order it is sent.
+    fn requests(&self) -> Vec<Request> {
+        let mut requests = Request::cases(self.table.iter().copied().chain(self.generated));
+        requests.extend(self.refusals.iter().cloned());
+        requests
     }
 }
 
@@ -82,10 +115,10 @@ impl Job {
             return generated.into_iter().collect();
         }
         match self.ready() {
-            Ok(port) => self.judge_stream(selection, stream, &self.suite.runner(port)),
+            Ok(port) => self.judge_stream(stream, &self.suite.runner(port)),
             // Every selected row; the checks besides the stream find the
             // same themselves.
-            Err(why) => (selection.0.iter())
+            Err(why) => (selection.iter())
                 .map(|row| (row.clone(), self.not_ready(why)))
                 .collect(),
         }
@@ -93,7 +126,7 @@ impl Job {
 
     /// Sends the stream to the language's runner and judges each part of
     /// its answers.
-    fn judge_stream(&self, selection: &Selection, stream: Stream, runner: &Session) -> Run {
+    fn judge_stream(&self, stream: Stream, runner: &Session) -> Run {
         let port = &self.port;
         // A known failure's fault restarts the runner but does not use
         // its fault budget (which guards against a broken runner).
@@ -106,12 +139,12 @@ impl Job {
         let cases = table + stream.generated.len();
         let refusals = replies.split_off(cases);
         let scenarios = replies.split_off(table);
-        let protocol = selection.has(Kind::Protocol).then(|| {
+        let protocol = (!stream.refusals.is_empty()).then(|| {
             let verdict = answers::refusals(&runner.command.label, &refusals);
             let verdict = port.listed(Kind::Protocol.name(), verdict);
             repeat::changed(&changed[cases..], None).unwrap_or(verdict)
         });
-        let verdicts = answers::answers(&self.suite.root, port.name(), &stream.table, replies);
+        let verdicts = answers::answers(&self.suite.root, &port.name, &stream.table, replies);
         let cases_judged = stream.table.iter().zip(verdicts).zip(&changed[..table]);
         let mut run: Run = cases_judged
             .map(|((case, verdict), changed)| {
@@ -128,7 +161,7 @@ impl Job {
             .generated_failure
             .or_else(|| repeat::changed(&changed[table..cases], Some(GENERATED_SEED)))
             .or_else(|| {
-                selection.has(Kind::Generated).then(|| {
+                (!stream.generated.is_empty()).then(|| {
                     let problems = differential::judge_all(stream.generated, &scenarios);
                     let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
                         let why = wrong.text.clone();
@@ -211,7 +244,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             let job = Arc::clone(&job);
             let recorder = Arc::clone(recorder);
             let id = TrialId {
-                language: port.name().to_owned(),
+                language: port.name.clone(),
                 row,
             };
             Trial::ignorable_test(id.name(), move || {
@@ -236,12 +269,12 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             .map(|case| RowId::Case(case.name.clone()));
         for row in cases.chain(Kind::ALL.map(RowId::Kind)) {
             let row_trial = trial(row.clone());
-            if is_selected(args, &row_trial) {
-                selection.0.insert(row);
+            if crate::config::is_selected(args, &row_trial) {
+                selection.insert(row);
             }
             trials.push(row_trial);
         }
-        let busy = !selection.0.is_empty();
+        let busy = !selection.is_empty();
         let _ = job.selection.set(selection);
         if busy && !args.list {
             jobs.push(job);
@@ -252,14 +285,10 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             // The stream, then every selected check, in the background: a
             // trial only waits for its verdict.
             job.run();
-            for row in job.selection.get().iter().flat_map(|s| &s.0) {
+            for row in job.selection.get().iter().flat_map(|s| *s) {
                 job.verdict(row);
             }
         });
     }
     trials
-}
-
-fn is_selected(args: &Arguments, trial: &Trial) -> bool {
-    !args.is_filtered_out(trial) && !args.is_ignored(trial)
 }

@@ -5,6 +5,7 @@
 //! forget one. Read with serde (`deny_unknown_fields`): a misspelt field is
 //! an error naming the file and the field, never a silent default.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -181,34 +182,17 @@ pub struct VersionFloor {
 /// The code panel's parts: the same five in every language, so that a part
 /// cannot be misspelt in one of them.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Code {
-    /// The message type.
-    pub message: Vec<String>,
-    /// The outbox table.
-    pub table: Vec<String>,
-    /// The broker and its failures.
-    pub broker: Vec<String>,
-    /// The relay.
-    pub relay: Vec<String>,
-    /// The idempotent consumer.
-    pub consumer: Vec<String>,
-}
+pub struct Code(BTreeMap<String, Vec<String>>);
 
 impl Code {
-    /// The part names, in the panel's order.
+    /// The part names, in the panel's order: the message type, the outbox
+    /// table, the broker and its failures, the relay, the idempotent
+    /// consumer.
     pub const PARTS: [&'static str; 5] = ["message", "table", "broker", "relay", "consumer"];
 
     /// The files of `part` (one of [`Code::PARTS`]).
     pub fn files(&self, part: &str) -> &[String] {
-        match part {
-            "message" => &self.message,
-            "table" => &self.table,
-            "broker" => &self.broker,
-            "relay" => &self.relay,
-            "consumer" => &self.consumer,
-            _ => &[],
-        }
+        self.0.get(part).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -263,11 +247,8 @@ pub fn named<'a>(manifests: &'a [Manifest], name: &str) -> Result<&'a Manifest, 
 fn read(root: &Path, folder: &Path) -> Result<Manifest, String> {
     let text = crate::table::read_regular(&folder.join(FILE), "a manifest")
         .map_err(|problem| format!("{problem}: every folder under {RUNNERS}/ is a language"))?;
-    let mut manifest: Manifest = toml::from_str(&text)
+    let manifest: Manifest = toml::from_str(&text)
         .map_err(|e| e.to_string().trim_end().replace("TOML parse error ", ""))?;
-    if let Ok(table) = toml::from_str::<toml::Table>(&text) {
-        check_strings(&toml::Value::Table(table), "")?;
-    }
     let folder_name = folder.file_name().map(|n| n.to_string_lossy().into_owned());
     if folder_name.as_deref() != Some(manifest.name.as_str()) {
         return Err(format!(
@@ -279,8 +260,17 @@ fn read(root: &Path, folder: &Path) -> Result<Manifest, String> {
     }
     manifest.check()?;
     manifest.check_code(root)?;
-    manifest.resolve(&crate::config::target_dir(root));
-    Ok(manifest)
+    // `{target}` is cargo's target folder, absolute, so a tool started in
+    // another folder finds it too; `{work}` the language's own folder there.
+    let target = crate::config::target_dir(root);
+    let work = target.join("parity").join(&manifest.name);
+    let resolve = |word: &str| {
+        word.replace("{target}", &target.to_string_lossy())
+            .replace("{work}", &work.to_string_lossy())
+    };
+    let mut value: toml::Value = toml::from_str(&text).map_err(|e| e.to_string())?;
+    check_strings(&mut value, "", &resolve)?;
+    value.try_into().map_err(|e: toml::de::Error| e.to_string())
 }
 
 impl Manifest {
@@ -326,13 +316,21 @@ impl Manifest {
         let real_root = root
             .canonicalize()
             .map_err(|e| format!("{}: {e}", root.display()))?;
+        let (mut parts, written) = (Code::PARTS, self.code.0.keys());
+        parts.sort_unstable();
+        if !written.clone().eq(parts) {
+            let written: Vec<&String> = written.collect();
+            let parts = Code::PARTS.join(", ");
+            return Err(format!(
+                "field `code`: has the parts {written:?}, not {parts}"
+            ));
+        }
         for part in Code::PARTS {
             for path in self.code.files(part) {
                 let field = format!("field `code.{part}`");
-                let outside = Path::new(path).is_absolute()
-                    || Path::new(path)
-                        .components()
-                        .any(|c| !matches!(c, std::path::Component::Normal(_)));
+                // An absolute path starts with a root, which is not Normal.
+                let outside = (Path::new(path).components())
+                    .any(|c| !matches!(c, std::path::Component::Normal(_)));
                 if outside {
                     return Err(format!(
                         "{field}: {path:?} must be relative to the repository, without `..` or `.`"
@@ -350,39 +348,11 @@ impl Manifest {
         }
         Ok(())
     }
-
-    /// Replaces, in every field [`RESOLVED`] names, `{target}` (cargo's
-    /// target folder, absolute, so a tool started in another folder finds
-    /// it too) and `{work}` (`{target}/parity/<name>`, the language's own
-    /// folder there).
-    fn resolve(&mut self, target: &Path) {
-        let work = target.join("parity").join(&self.name);
-        let resolve = |word: &mut String| {
-            *word = word
-                .replace("{target}", &target.to_string_lossy())
-                .replace("{work}", &work.to_string_lossy());
-        };
-        for step in &mut self.build {
-            let words = step.run.iter_mut().chain(&mut step.stamp);
-            words
-                .chain(&mut step.inputs)
-                .chain(&mut step.outputs)
-                .for_each(resolve);
-        }
-        let lines = [&mut self.probe, &mut self.runner, &mut self.demo];
-        let lines = lines
-            .into_iter()
-            .chain([&mut self.unit.run, &mut self.lint]);
-        lines
-            .chain([&mut self.setup.after])
-            .flatten()
-            .for_each(resolve);
-    }
 }
 
-/// The fields whose strings are resolved (see [`Manifest::resolve`]): everything
-/// below them may hold only the known placeholders. `mutants.check` has
-/// its own (`{file}`, mutants.py's).
+/// The fields whose strings are resolved (`{target}`, `{work}`): everything
+/// below them may hold only those placeholders. `mutants.check` has its
+/// own (`{file}`, mutants.py's).
 const RESOLVED: [&str; 7] = [
     "probe[",
     "runner[",
@@ -393,12 +363,17 @@ const RESOLVED: [&str; 7] = [
     "setup.after[",
 ];
 
-/// Checks every string of `value` (`at`: its key path). A control
-/// character is refused: .ci/setup reads `languages setup` line by line
-/// and field by tab, so a newline would run only a step's first line, and a
-/// command line is one line in every message. In a field that is resolved,
-/// so is a `{word}` the harness does not replace.
-fn check_strings(value: &toml::Value, at: &str) -> Result<(), String> {
+/// Checks every string of `value` (`at`: its key path) and resolves those
+/// of the [`RESOLVED`] fields. A control character is refused: .ci/setup
+/// reads `languages setup` line by line and field by tab, so a newline
+/// would run only a step's first line, and a command line is one line in
+/// every message. In a field that is resolved, so is a `{word}` the harness
+/// does not replace.
+fn check_strings(
+    value: &mut toml::Value,
+    at: &str,
+    resolve: &dyn Fn(&str) -> String,
+) -> Result<(), String> {
     match value {
         toml::Value::String(text) => {
             if let Some(c) = text.chars().find(|c| c.is_control()) {
@@ -407,21 +382,23 @@ fn check_strings(value: &toml::Value, at: &str) -> Result<(), String> {
                      one line: write each command as an item of the list)"
                 ));
             }
-            match unknown_placeholder(text) {
-                Some(word) if RESOLVED.iter().any(|f| at.starts_with(f)) => Err(format!(
+            if !RESOLVED.iter().any(|f| at.starts_with(f)) {
+                return Ok(());
+            }
+            if let Some(word) = unknown_placeholder(text) {
+                return Err(format!(
                     "field `{at}`: unknown placeholder {word} in {text:?} (known: {})",
                     PLACEHOLDERS.join(", ")
-                )),
-                _ => Ok(()),
+                ));
             }
+            *text = resolve(text);
+            Ok(())
         }
-        toml::Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .try_for_each(|(i, item)| check_strings(item, &format!("{at}[{i}]"))),
-        toml::Value::Table(table) => table.iter().try_for_each(|(key, item)| {
+        toml::Value::Array(items) => (items.iter_mut().enumerate())
+            .try_for_each(|(i, item)| check_strings(item, &format!("{at}[{i}]"), resolve)),
+        toml::Value::Table(table) => table.iter_mut().try_for_each(|(key, item)| {
             let dot = if at.is_empty() { "" } else { "." };
-            check_strings(item, &format!("{at}{dot}{key}"))
+            check_strings(item, &format!("{at}{dot}{key}"), resolve)
         }),
         _ => Ok(()),
     }
