@@ -78,13 +78,10 @@ pub(crate) fn is_bidi_control(c: char) -> bool {
 }
 
 fn escape_where(text: &str, escaped: impl Fn(char) -> bool) -> String {
-    if !text.chars().any(&escaped) {
-        return text.to_owned();
-    }
-    let mut out = String::with_capacity(text.len() + 16);
+    let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        // Only the characters `escaped` picks reach this, and Rust's own
-        // escape of each is the form shown: `\r`, `\n`, `\t`, `\u{202e}`.
+        // Rust's own escape of each picked character is the form shown:
+        // `\r`, `\n`, `\t`, `\u{202e}`.
         match escaped(c) {
             true => out.extend(c.escape_default()),
             false => out.push(c),

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use parity::differential::{cases, check_all, shrink, Checked};
+use parity::differential::{cases, check_all, shrink, Checked, MAX_ROWS};
 use parity::fault::{After, FaultKind};
 use parity::in_process::Reference;
 use parity::protocol::Request;
@@ -18,7 +18,7 @@ fn runner(fault: &str) -> Session {
 
 /// What `runner` gets wrong in 500 scenarios of `seed`.
 fn checked(runner: &dyn Runner, seed: u64) -> Checked {
-    let cases = cases(seed, 500).expect("the reference runs every scenario");
+    let cases = cases(seed, 500, MAX_ROWS).expect("the reference runs every scenario");
     check_all(runner, &cases, &Request::cases(&cases))
 }
 

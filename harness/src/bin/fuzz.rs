@@ -149,7 +149,7 @@ impl Options {
     /// repeatable batch by batch) of `size` scenarios.
     fn draw(&self, number: u64, size: usize) -> Result<Batch, String> {
         let seed = self.seed.wrapping_add(number.wrapping_mul(1_000_000_007));
-        let cases = differential::cases(seed, size)?;
+        let cases = differential::cases(seed, size, differential::MAX_ROWS)?;
         Ok(Batch {
             seed,
             requests: Request::cases(&cases),

@@ -14,8 +14,9 @@ use crate::oracle;
 use crate::protocol::{Reply, Request};
 use crate::session::{Answers, Runner};
 use crate::table::{Case, Outcome, Scenario};
-use generate::{draw, MAX_ROWS};
+use generate::draw;
 
+pub use generate::MAX_ROWS;
 pub use shrink::{shrink, Finding};
 
 /// The two cases sent for scenario `index` of `seed`: as drawn, and with a
@@ -40,12 +41,9 @@ pub fn case_pair(scenario: &Scenario, seed: u64, index: usize) -> Result<[Case; 
     Ok([plain, restart])
 }
 
-/// The cases for `count` scenarios of `seed`, pairs in order.
-pub fn cases(seed: u64, count: usize) -> Result<Vec<Case>, String> {
-    cases_up_to(seed, count, MAX_ROWS)
-}
-
-fn cases_up_to(seed: u64, count: usize, max_rows: usize) -> Result<Vec<Case>, String> {
+/// The cases for `count` scenarios of `seed` of at most `max_rows`
+/// messages ([`MAX_ROWS`] but when shrinking), pairs in order.
+pub fn cases(seed: u64, count: usize, max_rows: usize) -> Result<Vec<Case>, String> {
     let mut cases = Vec::with_capacity(2 * count);
     for (index, tree) in draw(seed, count, max_rows).iter().enumerate() {
         cases.extend(case_pair(&tree.current(), seed, index)?);

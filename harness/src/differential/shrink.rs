@@ -7,11 +7,12 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 
 use super::generate::{draw, MAX_ROWS};
-use super::{case_pair, cases_up_to, check_all, properties, Problem};
+use super::{case_pair, cases, check_all, properties, Problem};
 use crate::oracle;
 use crate::protocol::Request;
 use crate::session::Runner;
 use crate::table::{layout, Case, Scenario};
+use crate::text::first_line;
 
 /// How many shrink steps to try at most, so a pathological runner cannot
 /// keep the shrinker busy for ever.
@@ -57,7 +58,7 @@ pub fn shrink(runner: &dyn Runner, seed: u64, index: usize, problem: String) -> 
         round += 1;
         let round_seed = seed.wrapping_mul(1_000_003).wrapping_add(round);
         let smaller = scenario.messages.len() - 1;
-        let Ok(candidates) = cases_up_to(round_seed, SMALLER_DRAWS, smaller) else {
+        let Ok(candidates) = cases(round_seed, SMALLER_DRAWS, smaller) else {
             break;
         };
         let Some(wrong) = first_wrong(runner, &faulted, &candidates) else {
@@ -73,7 +74,7 @@ pub fn shrink(runner: &dyn Runner, seed: u64, index: usize, problem: String) -> 
         name: format!("regression_s{seed}_{index}"),
         description: format!(
             "Found by the differential run (seed {seed}, scenario {index}) and shrunk: {}",
-            first_line(&shrunk_problem)
+            first_line(&shrunk_problem).trim_end_matches(':')
         ),
         scenario,
         expect,
@@ -132,7 +133,7 @@ fn shrink_tree(
     }
 }
 
-/// The first scenario of `cases` (pairs, as [`cases_up_to`] makes them)
+/// The first scenario of `cases` (pairs, as [`cases`] makes them)
 /// that `runner` gets wrong. A runner fault is not the failure being
 /// shrunk: it sets `faulted` and gives `None`, so the runner is not started
 /// again and again.
@@ -144,13 +145,6 @@ fn first_wrong(runner: &dyn Runner, faulted: &Cell<bool>, cases: &[Case]) -> Opt
         return None;
     }
     first
-}
-
-fn first_line(text: &str) -> &str {
-    text.lines()
-        .next()
-        .unwrap_or_default()
-        .trim_end_matches(':')
 }
 
 impl Finding {

@@ -111,27 +111,3 @@ fn a_sessions_faults_name_paths_relative_to_the_root() {
         assert!(shown.contains("runners/"), "{shown}");
     }
 }
-
-/// The results file's schema lists exactly the fault kinds there are (and
-/// `build_failed`), so
-/// a results file naming a new kind stays valid (the trial kinds' list
-/// once missed one).
-#[test]
-fn the_results_schema_lists_every_fault_kind() {
-    let schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(crate::repo_root().join("harness/results.schema.json")).unwrap(),
-    )
-    .unwrap();
-    let listed = schema
-        .pointer("/properties/trials/items/properties/fault/enum")
-        .and_then(|v| v.as_array())
-        .expect("the schema lists the fault kinds");
-    let mut listed: Vec<&str> = listed.iter().filter_map(|v| v.as_str()).collect();
-    let mut ids = FaultKind::IDS.to_vec();
-    // The language's fault, not a runner's: `report::results::BUILD_FAILED`, by
-    // name, since `fault` does not import `report`.
-    ids.push("build_failed");
-    listed.sort_unstable();
-    ids.sort_unstable();
-    assert_eq!(listed, ids);
-}

@@ -5,7 +5,6 @@
 use std::path::Path;
 
 use super::{CaseHeader, Reason, Verdict};
-use crate::config::{GENERATED_COUNT, GENERATED_SEED};
 use crate::fault::Fault;
 use crate::protocol::{Reply, AFTER_REFUSALS, REFUSALS};
 use crate::table::{Case, Outcome};
@@ -119,8 +118,6 @@ pub fn generated(failed: usize, faults: &[(usize, &str)], shrunk: Option<String>
     }
     Verdict::Fail(Reason::Generated {
         failed,
-        total: GENERATED_COUNT,
-        seed: GENERATED_SEED,
         runner_faults: faults.len(),
         first_fault: faults.first().map(|&(at, text)| (at, text.to_owned())),
         shrunk,
@@ -157,16 +154,6 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         };
-        let played = plant(0, Reply::Answer(Outcome::default()));
-        assert!(
-            played[0].contains("played instead of refused"),
-            "{played:?}"
-        );
-        let worded = plant(2, error("bad kind"));
-        assert!(
-            worded[0].contains("must start with `unknown request kind`"),
-            "{worded:?}"
-        );
         let exited = || {
             Reply::Fault(Box::new(crate::fault::Fault {
                 runner: "the fake runner".into(),
@@ -174,9 +161,15 @@ mod tests {
                 stderr: crate::fault::Stderr::Empty,
             }))
         };
-        let crashed = plant(4, exited());
-        assert!(crashed[0].contains("no error answer"), "{crashed:?}");
-        let stopped = plant(5, exited());
-        assert!(stopped[0].contains("must be played"), "{stopped:?}");
+        let played = Reply::Answer(Outcome::default());
+        for (at, reply, why) in [
+            (0, played, "played instead of refused"),
+            (2, error("bad kind"), "start with `unknown request kind`"),
+            (4, exited(), "no error answer"),
+            (5, exited(), "must be played"),
+        ] {
+            let problems = plant(at, reply);
+            assert!(problems[0].contains(why), "{problems:?}");
+        }
     }
 }

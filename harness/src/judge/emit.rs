@@ -7,10 +7,10 @@ use std::fmt::Write as _;
 use libtest_mimic::{Completion, Failed};
 
 use super::compare::differences;
-use super::{Flaky, Reason, UnitWhat, Verdict};
+use super::{Flaky, Reason, Verdict};
+use crate::config::{GENERATED_COUNT, GENERATED_SEED};
 use crate::fault::Fault;
 use crate::text::{excerpt, first_line, for_terminal};
-use crate::toolchain::unit::Tally;
 use crate::toolchain::NotReady;
 
 /// What libtest-mimic prints for a trial: what a runner printed reaches the
@@ -73,19 +73,19 @@ pub fn text(reason: &Reason) -> String {
              answer naming the request, and the runner goes on with the next line):\n  {}",
             problems.join("\n  ")
         ),
-        Reason::Unit { tests, what } => unit_text(tests, what),
         Reason::Runner { fault, own } => runner_text(fault, own),
         Reason::Flaky(flaky) => flaky_text(flaky),
-        Reason::Demo(why) | Reason::Reference(why) | Reason::Harness(why) => why.clone(),
+        Reason::Demo(why) | Reason::Unit(why) | Reason::Reference(why) | Reason::Harness(why) => {
+            why.clone()
+        }
         Reason::StaleKnownFailure {
             trial,
             language,
             reason,
-            list,
         } => format!(
             "`{trial}` is listed as a known failure of {language} ({reason}) but passes now: \
              remove it from {}",
-            list.display()
+            super::known_failures::path(language).display()
         ),
     }
 }
@@ -111,12 +111,9 @@ pub fn summary(reason: &Reason) -> String {
         Reason::NotReady(NotReady::BuildFailed { language, .. }) => {
             format!("building {language} failed")
         }
-        Reason::Generated {
-            failed,
-            total,
-            seed,
-            ..
-        } => format!("{failed} of {total} generated scenarios (seed {seed}) failed"),
+        Reason::Generated { failed, .. } => format!(
+            "{failed} of {GENERATED_COUNT} generated scenarios (seed {GENERATED_SEED}) failed"
+        ),
         Reason::StaleKnownFailure { trial, .. } => {
             format!("known failure `{trial}` passes now")
         }
@@ -156,43 +153,6 @@ fn flaky_text(flaky: &Flaky) -> String {
             "{changed} of the {total} generated requests (seed {seed}; each scenario is sent twice) got \
              answers that changed between runs. The first, request {index}: {runs}"
         ),
-    }
-}
-
-fn unit_text(tests: &str, what: &UnitWhat) -> String {
-    match what {
-        UnitWhat::Failed { ended, tail } => format!("{tests} failed ({ended}):\n{tail}"),
-        UnitWhat::Unproven { tally, tail } => {
-            let Tally {
-                passed,
-                failed,
-                skipped,
-                finished,
-                unreported,
-            } = tally;
-            let counts = format!("{passed} passed, {failed} failed, {skipped} skipped or ignored");
-            let report = format!("its tool's final report says {counts}");
-            let why = if *unreported > 0 {
-                format!(
-                    "a test binary announced {unreported} tests and ended without its \
-                     `test result:` line (a test that exits the process stops it early); \
-                     the others: {counts}"
-                )
-            } else if !finished {
-                format!(
-                    "its tool's final report is missing (a test that exits the process stops \
-                     it early); before that: {counts}"
-                )
-            } else if *failed > 0 {
-                format!("{report}, yet it exited 0")
-            } else if *skipped > 0 {
-                format!("{report}: a skipped or ignored test checks nothing")
-            } else {
-                format!("{report}: a renamed or removed test file passes this way")
-            };
-            format!("{tests} exited 0 without proving a test: {why}. What it printed:\n{tail}")
-        }
-        UnitWhat::CouldNotStart { error } => format!("{tests} could not be started: {error}"),
     }
 }
 

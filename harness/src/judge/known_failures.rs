@@ -39,7 +39,6 @@ pub fn apply(known: &KnownFailures, language: &str, trial: &str, verdict: Verdic
             trial: trial.to_owned(),
             language: language.to_owned(),
             reason: reason.clone(),
-            list: path(language),
         }),
         other @ (Verdict::Ignore(_) | Verdict::KnownFailure(_)) => other,
     }

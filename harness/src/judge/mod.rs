@@ -8,7 +8,6 @@ pub mod emit;
 pub mod known_failures;
 
 use std::fmt;
-use std::path::PathBuf;
 
 use crate::exec::Output;
 use crate::fault::Fault;
@@ -97,12 +96,9 @@ pub enum Reason {
     NotReady(NotReady),
     /// Some generated scenarios failed; the report ends in a shrunk case.
     Generated {
-        /// How many scenarios failed.
+        /// How many scenarios failed (of [`crate::config::GENERATED_COUNT`],
+        /// drawn from [`crate::config::GENERATED_SEED`]).
         failed: usize,
-        /// How many ran.
-        total: usize,
-        /// The seed they were drawn from.
-        seed: u64,
         /// How many of them the runner faulted on (a crash, a hang,
         /// garbage): never shrunk, a fault is not a wrong result.
         runner_faults: usize,
@@ -114,13 +110,9 @@ pub enum Reason {
     /// The demo failed, or printed another transcript, or refused a bad
     /// config otherwise than it must; why, and where.
     Demo(String),
-    /// The port's own unit tests failed, or their report does not prove them.
-    Unit {
-        /// The tests and their command line, as messages name them.
-        tests: String,
-        /// What went wrong.
-        what: UnitWhat,
-    },
+    /// The port's own unit tests failed, or their report does not prove
+    /// them, or could not start: how, and the end of what they printed.
+    Unit(String),
     /// The runner did not refuse a request the protocol says it must
     /// refuse, or not as it must (SPEC.md, "Refusals").
     Protocol {
@@ -136,12 +128,10 @@ pub enum Reason {
     StaleKnownFailure {
         /// The trial.
         trial: String,
-        /// The language.
+        /// The language, whose list ([`known_failures::path`]) to edit.
         language: String,
         /// The reason the list gives.
         reason: String,
-        /// The list to edit.
-        list: PathBuf,
     },
     /// The Rust reference failed on a scenario, so nothing can be judged
     /// against it there.
@@ -181,73 +171,60 @@ pub enum Flaky {
     },
 }
 
-/// What went wrong with a port's own unit tests.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum UnitWhat {
-    /// They failed (or hit the deadline).
-    Failed {
-        /// How they ended (`exit status: 1`, `killed at the deadline`).
-        ended: String,
-        /// The end of what they printed.
-        tail: String,
-    },
-    /// They exited 0, but their tool's final report does not prove them:
-    /// it is missing (they stopped early), or no test passed, or a test
-    /// failed or was skipped.
-    Unproven {
-        /// What the report says.
-        tally: Tally,
-        /// The end of what they printed.
-        tail: String,
-    },
-    /// They could not be started.
-    CouldNotStart {
-        /// Why.
-        error: String,
-    },
-}
-
 /// A port's unit tests' verdict from how they ran (`ran`: their output,
 /// or why they could not start): they must exit 0, and their tool's
 /// final report, read by `counter`, must prove them (see
 /// [`Tally::proves`]); without a counter (a test's fake) the exit alone
 /// counts. `tests`: the tests and their command line, as messages name them.
 pub fn unit(tests: String, ran: std::io::Result<Output>, counter: Option<Counter>) -> Verdict {
-    let what = match ran {
-        Err(e) => UnitWhat::CouldNotStart {
-            error: e.to_string(),
-        },
-        Ok(output) => {
-            let printed = output.stdout.text() + &output.stderr.text();
-            match counter.map(|c| c.tally(&printed)) {
-                _ if !output.success() => UnitWhat::Failed {
-                    ended: output.describe(),
-                    tail: crate::text::tail(&printed, 60),
-                },
-                Some(tally) if !tally.proves() => UnitWhat::Unproven {
-                    tally,
-                    tail: crate::text::tail(&printed, 30),
-                },
-                Some(_) | None => return Verdict::Pass,
-            }
-        }
+    let output = match ran {
+        Err(e) => return Verdict::Fail(Reason::Unit(format!("{tests} could not be started: {e}"))),
+        Ok(output) => output,
     };
-    Verdict::Fail(Reason::Unit { tests, what })
+    let printed = output.stdout.text() + &output.stderr.text();
+    let why = match counter.map(|c| c.tally(&printed)) {
+        _ if !output.success() => format!(
+            "{tests} failed ({}):\n{}",
+            output.describe(),
+            crate::text::tail(&printed, 60)
+        ),
+        Some(tally) if !tally.proves() => format!(
+            "{tests} exited 0 without proving a test: {}. What it printed:\n{}",
+            unproven(&tally),
+            crate::text::tail(&printed, 30)
+        ),
+        Some(_) | None => return Verdict::Pass,
+    };
+    Verdict::Fail(Reason::Unit(why))
 }
 
-impl Reason {
-    /// The runner's fault this reason is about, if it is about one: the
-    /// results file names its kind and log.
-    pub fn fault(&self) -> Option<&Fault> {
-        match self {
-            Reason::Fault { fault, .. } | Reason::Runner { fault, .. } => Some(fault),
-            _ => None,
-        }
-    }
-
-    /// Whether this is a language's failed build: no runner ran, so no
-    /// case is to blame.
-    pub fn is_build_failure(&self) -> bool {
-        matches!(self, Reason::NotReady(NotReady::BuildFailed { .. }))
+/// Why a tally that exited 0 does not prove the tests.
+fn unproven(tally: &Tally) -> String {
+    let Tally {
+        passed,
+        failed,
+        skipped,
+        finished,
+        unreported,
+    } = tally;
+    let counts = format!("{passed} passed, {failed} failed, {skipped} skipped or ignored");
+    let report = format!("its tool's final report says {counts}");
+    if *unreported > 0 {
+        format!(
+            "a test binary announced {unreported} tests and ended without its \
+             `test result:` line (a test that exits the process stops it early); \
+             the others: {counts}"
+        )
+    } else if !finished {
+        format!(
+            "its tool's final report is missing (a test that exits the process stops \
+             it early); before that: {counts}"
+        )
+    } else if *failed > 0 {
+        format!("{report}, yet it exited 0")
+    } else if *skipped > 0 {
+        format!("{report}: a skipped or ignored test checks nothing")
+    } else {
+        format!("{report}: a renamed or removed test file passes this way")
     }
 }

@@ -128,9 +128,7 @@ pub fn update(root: &Path, language: &str, results: &Results) -> Result<String, 
         format!("{at}: removed, nothing is known to fail\n")
     } else {
         // One entry a line, in name order.
-        let mut text = serde_json::to_string_pretty(&list).expect("strings serialize");
-        text.push('\n');
-        crate::atomic::write(&path, text.as_bytes()).map_err(|e| format!("{at}: {e}"))?;
+        super::write_json(&path, &list).map_err(|e| e.to_string())?;
         format!("{at}: written\n")
     };
     for note in notes {

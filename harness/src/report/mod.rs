@@ -132,5 +132,12 @@ pub(crate) fn write_file(path: &Path, text: &str) -> io::Result<()> {
     written.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }
 
+/// Writes `value` as pretty JSON, one field a line and a final newline, so
+/// a diff of two versions of the file reads (see [`write_file`]).
+pub(crate) fn write_json(path: &Path, value: &impl serde::Serialize) -> io::Result<()> {
+    let text = serde_json::to_string_pretty(value).expect("plain data serializes");
+    write_file(path, &(text + "\n"))
+}
+
 #[cfg(test)]
 mod tests;

@@ -197,7 +197,7 @@ impl From<&Reason> for State {
             | Reason::ErrorAnswer { .. }
             | Reason::Generated { .. }
             | Reason::Demo(_)
-            | Reason::Unit { .. }
+            | Reason::Unit(_)
             | Reason::Protocol { .. }
             | Reason::Flaky(_) => State::WrongAnswer,
             Reason::Fault { .. }
@@ -247,11 +247,15 @@ impl TrialResult {
         if let Verdict::Fail(reason) = verdict {
             result.summary = Some(first_line(&emit::summary(reason)).to_owned());
             result.text = Some(excerpt(&emit::text(reason), MAX_TEXT));
-            if reason.is_build_failure() {
-                result.fault = Some(BUILD_FAILED.to_owned());
-            } else if let Some(fault) = reason.fault() {
-                result.fault = Some(fault.kind.id().to_owned());
-                result.log = fault.log().map(|log| log.display().to_string());
+            match reason {
+                Reason::NotReady(NotReady::BuildFailed { .. }) => {
+                    result.fault = Some(BUILD_FAILED.to_owned());
+                }
+                Reason::Fault { fault, .. } | Reason::Runner { fault, .. } => {
+                    result.fault = Some(fault.kind.id().to_owned());
+                    result.log = fault.log().map(|log| log.display().to_string());
+                }
+                _ => {}
             }
         }
         result
@@ -295,18 +299,10 @@ impl Results {
             .collect()
     }
 
-    /// The file's text: pretty JSON, one field a line, so a diff of two
-    /// files reads.
-    pub fn to_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).expect("plain strings serialize");
-        text.push('\n');
-        text
-    }
-
-    /// Writes the file atomically (a reader never sees half of it),
-    /// creating its folder.
+    /// Writes the file atomically (a reader never sees half of it) as
+    /// pretty JSON, creating its folder.
     pub fn write(&self, path: &Path) -> Result<(), String> {
-        super::write_file(path, &self.to_json()).map_err(|e| e.to_string())
+        super::write_json(path, self).map_err(|e| e.to_string())
     }
 
     /// Reads a results file; the error names the file and what is wrong

@@ -179,7 +179,9 @@ impl Suite {
     /// the reference could not give one.
     pub fn generated_cases(&self) -> Result<&[Case], &str> {
         self.generated
-            .get_or_init(|| differential::cases(GENERATED_SEED, GENERATED_COUNT))
+            .get_or_init(|| {
+                differential::cases(GENERATED_SEED, GENERATED_COUNT, differential::MAX_ROWS)
+            })
             .as_deref()
             .map_err(String::as_str)
     }

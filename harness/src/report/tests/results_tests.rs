@@ -5,6 +5,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use super::super::*;
 use super::{every_state, report, row, scratch};
 use crate::config::Kind;
+use crate::fault::FaultKind;
 use crate::judge::known_failures::{self, KnownFailures, PLACEHOLDER};
 use results::{Results, State};
 use trial::RowId;
@@ -23,7 +24,7 @@ fn results_validator() -> jsonschema::Validator {
 fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
     let results = every_state().results;
     assert_eq!(results.trials.len(), 9, "the demo's go cell did not run");
-    let value: serde_json::Value = serde_json::from_str(&results.to_json()).unwrap();
+    let value: serde_json::Value = serde_json::to_value(&results).unwrap();
     // A state is written as its id, the page's `data-status` (the Markdown
     // test shows each state's symbol its own).
     let states = value["trials"].as_array().unwrap().iter();
@@ -57,11 +58,16 @@ fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
     )));
     // The schema's trial kinds are the harness's (a case, or one of
     // `Kind::ALL`): the `protocol` kind was written by every run and
-    // refused by the schema, which listed the kinds by hand.
-    let listed = schema()["properties"]["trials"]["items"]["properties"]["kind"]["enum"].clone();
-    let listed: BTreeSet<String> = serde_json::from_value(listed).unwrap();
+    // refused by the schema, which listed the kinds by hand. So are its
+    // fault kinds (a runner's, or a failed build).
+    let listed = |field: &str| {
+        let listed = schema()["properties"]["trials"]["items"]["properties"][field]["enum"].take();
+        serde_json::from_value::<BTreeSet<String>>(listed).unwrap()
+    };
     let kinds = Kind::ALL.iter().map(|k| k.name()).chain(["case"]);
-    assert_eq!(listed, kinds.map(str::to_owned).collect());
+    assert_eq!(listed("kind"), kinds.map(str::to_owned).collect());
+    let faults = FaultKind::IDS.into_iter().chain([results::BUILD_FAILED]);
+    assert_eq!(listed("fault"), faults.map(str::to_owned).collect());
 }
 
 /// The file reads back as written, refuses what is not a results file, and
@@ -70,7 +76,7 @@ fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
 #[test]
 fn a_results_file_reads_back_and_so_does_an_older_or_a_newer_ones() {
     let results = every_state().results;
-    let value: serde_json::Value = serde_json::from_str(&results.to_json()).unwrap();
+    let value: serde_json::Value = serde_json::to_value(&results).unwrap();
     let dir = scratch("results");
     let path = dir.join("results.json");
     let load = |value: &serde_json::Value| {
