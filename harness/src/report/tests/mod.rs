@@ -2,10 +2,8 @@
 //! trace they are drawn from, and the results file with what is made from
 //! it (diff, Markdown).
 
-use std::collections::BTreeMap;
-
-pub(super) use super::fixture::message;
 use super::fixture::{self, row};
+pub(super) use super::fixture::{lost_ack, message};
 use super::markup::escape;
 use super::results::State;
 use super::*;
@@ -13,22 +11,6 @@ use super::*;
 mod picture_tests;
 mod results_tests;
 mod trace_tests;
-
-/// SPEC.md's lost-ack story with one row written after pass 1.
-pub(super) fn lost_ack() -> Scenario {
-    Scenario {
-        batch_size: 10,
-        messages: vec![
-            message(1, "order-1", "OrderPlaced", 0),
-            message(2, "order-2", "OrderPlaced", 0),
-            message(3, "order-1", "OrderPaid", 0),
-            message(4, "order-1", "OrderShipped", 1),
-        ],
-        failures: BTreeMap::from([(1, Failure::LostAck), (2, Failure::Down)]),
-        passes: 3,
-        ..Default::default()
-    }
-}
 
 /// A fresh folder for a test's files, under `target/parity/report-unit`.
 pub(super) fn scratch(name: &str) -> std::path::PathBuf {
