@@ -149,7 +149,8 @@ impl Session {
         let mut child = exec::spawn(&self.command, input_of(requests), limits)?;
         for (index, request) in requests.iter().enumerate() {
             let previous = index.checked_sub(1).map(|i| requests[i].name.as_str());
-            match self.read_answer(&mut child, request, previous) {
+            let line = self.next_line(&mut child, request.answer_limit);
+            match line.and_then(|line| judge_line(&line, request, previous)) {
                 Ok(reply) => replies.push(reply),
                 // The previous case's answer printed again: that case's
                 // fault, so this one gets a fresh runner.
@@ -166,19 +167,13 @@ impl Session {
         Ok(self.finish(child, requests.last(), replies))
     }
 
-    /// Reads the line due as `request`'s answer, or says what went wrong
-    /// instead.
-    fn read_answer(
-        &self,
-        child: &mut exec::Child,
-        request: &Request,
-        previous: Option<&str>,
-    ) -> Result<Reply, FaultKind> {
+    /// The child's next whole line, or the fault of what came instead.
+    fn next_line(&self, child: &mut exec::Child, limit: usize) -> Result<Vec<u8>, FaultKind> {
         Err(match child.next(self.command.deadline) {
-            Ok(Next::Line(line)) => return judge_line(&line, request, previous),
+            Ok(Next::Line(line)) => return Ok(line),
             Ok(Next::TooLong(start, length)) => FaultKind::TooLong {
                 length,
-                limit: request.answer_limit,
+                limit,
                 start: line_excerpt(&start),
             },
             Ok(Next::Eof(status)) => FaultKind::Exited { status },
@@ -203,12 +198,13 @@ impl Session {
     ) -> Option<Fault> {
         let deadline = self.command.deadline;
         let last = last.map(|r| r.name.as_str());
-        let after = match child.next(deadline) {
-            Ok(Next::Eof(Some(status))) if status.success() => {
+        // No case's limit applies after the last answer: the fault drops it.
+        let after = match self.next_line(&mut child, 0) {
+            Err(FaultKind::Exited { status: Some(s) }) if s.success() => {
                 child.kill();
                 return None;
             }
-            Ok(Next::Line(line)) if last.is_some_and(|name| is_answer_for(&line, name)) => {
+            Ok(line) if last.is_some_and(|name| is_answer_for(&line, name)) => {
                 let twice = FaultKind::AnsweredTwice {
                     next: None,
                     line: line_excerpt(&line),
@@ -216,13 +212,12 @@ impl Session {
                 self.blame_previous(child, replies, twice);
                 return None;
             }
-            Ok(Next::Eof(status)) => After::Exited { status },
-            Ok(Next::Line(line)) | Ok(Next::TooLong(line, _)) => After::PrintedMore {
+            Ok(line) => After::PrintedMore {
                 line: line_excerpt(&line),
             },
-            Ok(Next::ReadError(e)) => After::ReadError {
-                error: e.to_string(),
-            },
+            Err(FaultKind::TooLong { start, .. }) => After::PrintedMore { line: start },
+            Err(FaultKind::Exited { status }) => After::Exited { status },
+            Err(FaultKind::ReadError { error }) => After::ReadError { error },
             Err(_) => After::DidNotExit { deadline },
         };
         Some(self.killed(child, FaultKind::AfterLastAnswer(after)))

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use parity::exec;
-use parity::fault::{After, Fault, FaultKind, Stderr};
+use parity::fault::{Fault, FaultKind, Stderr};
 use parity::judge::answers::answers as judge_answers;
 use parity::judge::{emit, Reason, Verdict};
 use parity::protocol::{Reply, Request};
@@ -25,8 +25,8 @@ use parity::toolchain::manifest::{BuildStep, Manifest};
 mod common;
 
 use common::{
-    assert_gone, assert_holds, case_fault, counting, failure, fake, fault_of, is_gone, pids_in,
-    seed_cases, stat, suite, wait_for, FAKE_RUNNER,
+    assert_gone, assert_holds, counting, failure, fake, is_gone, pids_in, seed_cases, stat, suite,
+    wait_for, FAKE_RUNNER,
 };
 
 const TIMEOUT: Duration = Duration::from_secs(2);
@@ -37,10 +37,10 @@ const SLACK: Duration = Duration::from_secs(20);
 /// The bound on the harness's memory whatever a child prints.
 const MAX_PEAK_MB: u64 = 200;
 
-/// A session of the fake runner with `fault` on `case`, its deadline
-/// [`TIMEOUT`], its logs in the folder `name`.
-fn session(name: &str, fault: &str, case: &str) -> Session {
-    common::session(&format!("reliability/{name}"), fault, case, TIMEOUT)
+/// A session of the fake runner with `fault` on `case`, its logs in the
+/// folder `name`.
+fn session(name: &str, fault: &str, case: &str, deadline: Duration) -> Session {
+    common::session(&format!("reliability/{name}"), fault, case, deadline)
 }
 
 /// This process's peak resident set so far, in MB.
@@ -51,15 +51,15 @@ fn peak_rss_mb() -> u64 {
     kb.trim_end_matches(" kB").parse::<u64>().unwrap() / 1024
 }
 
-/// `f()`, which must end within [`TIMEOUT`] and [`SLACK`] and leave the
+/// `f()`, which must end within `deadline` and [`SLACK`] and leave the
 /// peak resident set under [`MAX_PEAK_MB`]; both figures are printed.
-fn bounded<T>(what: &str, f: impl FnOnce() -> T) -> T {
+fn bounded<T>(what: &str, deadline: Duration, f: impl FnOnce() -> T) -> T {
     let started = Instant::now();
     let result = f();
     let elapsed = started.elapsed();
     let peak = peak_rss_mb();
     println!("{what}: {elapsed:?}, peak RSS {peak} MB");
-    assert!(elapsed < TIMEOUT + SLACK, "{what}: took {elapsed:?}");
+    assert!(elapsed < deadline + SLACK, "{what}: took {elapsed:?}");
     assert!(peak < MAX_PEAK_MB, "{what}: peak RSS {peak} MB");
     result
 }
@@ -82,60 +82,13 @@ fn kept_log(fault: &Fault) -> PathBuf {
     log
 }
 
-/// A runner flooding stderr is killed at the timeout, its log cut; one
-/// printing one endless line is cut off at the case's answer limit, and
-/// the next cases are answered. Either costs bounded memory and a short
-/// message.
+/// Whatever a runner prints, the case it was on fails alone with a short
+/// message, in bounded time and memory, and the next cases are judged: a
+/// flood of stderr is cut off at the timeout (its log cut), an endless
+/// line or a string over the case's answer limit (100 MB, or 7 MB to a
+/// seed case) at that limit, and a 7 MB string under it is quoted cut.
 #[test]
-fn a_runner_flooding_stderr_or_stdout_is_cut_off_with_bounded_memory() {
-    let cases = seed_cases();
-    for flood in ["stderr-flood", "endless-line"] {
-        let runner = session(flood, flood, &cases[1].name);
-        let replies = bounded(flood, || runner.run(&Request::cases(&cases)));
-        let fault = fault_of(&replies[1]);
-        let message = fault.to_string();
-        assert!(message.len() < 20_000, "{} bytes of message", message.len());
-        if flood == "stderr-flood" {
-            assert_eq!(fault.kind, FaultKind::TimedOut { deadline: TIMEOUT });
-            assert!(
-                matches!(fault.stderr, Stderr::Written { cut: true, .. }),
-                "{fault:?}"
-            );
-            let log = kept_log(fault);
-            assert!(std::fs::metadata(&log).unwrap().len() <= exec::KEEP as u64 + 100);
-            continue;
-        }
-        let limit = Request::case(&cases[1]).answer_limit;
-        assert!(
-            matches!(fault.kind, FaultKind::TooLong { limit: l, .. } if l == limit),
-            "{fault:?}"
-        );
-        for reply in replies.iter().skip(2) {
-            assert!(matches!(reply, Reply::Answer(_)), "{reply:?}");
-        }
-    }
-}
-
-#[test]
-fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
-    let suite = suite(TIMEOUT);
-    let language = Port::from(Manifest {
-        demo: vec![FAKE_RUNNER.into(), "demo-forever".into()],
-        ..fake("fake-demo", "none", "none")
-    });
-    let why = bounded("demo printing forever", || {
-        suite
-            .run_demo(&language, Path::new(DEMO_CONFIG))
-            .unwrap_err()
-    });
-    assert_holds(&why, &["did not finish within 2 s"]);
-}
-
-/// A 7 MB string under the case's answer limit is quoted cut; 100 MB, or
-/// 7 MB to a seed case, is over it: either fails that case alone, with a
-/// short message, and the next case is judged.
-#[test]
-fn a_huge_string_in_an_answer_is_cut_in_the_message() {
+fn a_flood_or_a_huge_answer_fails_its_case_alone_with_bounded_memory() {
     let mut cases = seed_cases();
     cases.truncate(3);
     // A case whose answer may be long (a 1.5 MB aggregate), so that 7 MB
@@ -144,28 +97,32 @@ fn a_huge_string_in_an_answer_is_cut_in_the_message() {
     cases[0].expect = parity::oracle::expect(&cases[0].scenario);
     assert!(Request::case(&cases[0]).answer_limit > 7_100_000);
     let over = "where this case's answer was due";
-    for (fault, index, bound) in [
-        ("big-string", 0, "journal"),
-        ("huge-string", 0, over),
-        ("big-string", 1, over),
+    let limit = format!("at most {} are read", Request::case(&cases[1]).answer_limit);
+    // The fake (a debug build) takes seconds to make 100 MB of JSON.
+    let slow = Duration::from_secs(30);
+    for (fault, index, deadline, said) in [
+        ("stderr-flood", 1, TIMEOUT, "gave no answer within 2 s"),
+        ("endless-line", 1, TIMEOUT, limit.as_str()),
+        ("big-string", 0, slow, "journal"),
+        ("huge-string", 0, slow, over),
+        ("big-string", 1, slow, over),
     ] {
-        let mut runner = session(fault, fault, &cases[index].name);
-        // The fake (a debug build) takes seconds to make 100 MB of JSON.
-        runner.command.deadline = Duration::from_secs(30);
-        let replies = runner.run(&Request::cases(&cases));
+        let runner = session(fault, fault, &cases[index].name, deadline);
+        let replies = bounded(fault, deadline, || runner.run(&Request::cases(&cases)));
+        if fault == "stderr-flood" {
+            let fault = take!(&replies[1], Reply::Fault(f) => f);
+            assert!(
+                matches!(fault.stderr, Stderr::Written { cut: true, .. }),
+                "{fault:?}"
+            );
+            let log = kept_log(fault);
+            assert!(std::fs::metadata(&log).unwrap().len() <= exec::KEEP as u64 + 100);
+        }
         let all: Vec<&Case> = cases.iter().collect();
         let verdicts = judge_answers(&parity::repo_root(), "fake", &all, replies);
-        let Verdict::Fail(reason) = &verdicts[index] else {
-            panic!("{fault}: {:?}", verdicts[index]);
-        };
-        let message = emit::text(reason);
-        println!(
-            "{fault}: a message of {} bytes, peak RSS {} MB",
-            message.len(),
-            peak_rss_mb()
-        );
+        let message = emit::text(take!(&verdicts[index], Verdict::Fail(r) => r));
         assert!(
-            message.contains(bound),
+            message.contains(said),
             "{fault}: {}",
             &message[..message.len().min(2000)]
         );
@@ -180,7 +137,21 @@ fn a_huge_string_in_an_answer_is_cut_in_the_message() {
             }
         }
     }
-    assert!(peak_rss_mb() < MAX_PEAK_MB, "peak RSS {} MB", peak_rss_mb());
+}
+
+#[test]
+fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
+    let suite = suite(TIMEOUT);
+    let language = Port::from(Manifest {
+        demo: vec![FAKE_RUNNER.into(), "demo-forever".into()],
+        ..fake("fake-demo", "none", "none")
+    });
+    let why = bounded("demo printing forever", TIMEOUT, || {
+        suite
+            .run_demo(&language, Path::new(DEMO_CONFIG))
+            .unwrap_err()
+    });
+    assert_holds(&why, &["did not finish within 2 s"]);
 }
 
 /// Runs the suite's trials for `language`, but its demo and unit tests
@@ -218,8 +189,10 @@ fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
     // Each faulting start keeps a log of its own, never overwritten, and
     // the budget's fault names the last start's.
     let cases = seed_cases();
+    let case_fault =
+        |name: &str| take!(failure(&verdicts, name), Reason::Fault { fault, .. } => &**fault);
     let logs: Vec<PathBuf> = (cases[..3].iter())
-        .map(|case| case_fault(&verdicts, &case.name))
+        .map(|case| case_fault(&case.name))
         .inspect(|fault| {
             assert!(
                 matches!((&fault.kind, &fault.stderr), (FaultKind::Exited { .. }, Stderr::Written { tail, .. })
@@ -230,24 +203,20 @@ fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
         .map(kept_log)
         .collect();
     assert!(logs[0] != logs[1] && logs[1] != logs[2], "{logs:?}");
-    let later = case_fault(&verdicts, &cases[5].name);
-    let FaultKind::BudgetSpent { in_a_row, last, .. } = &later.kind else {
-        panic!("the budget is spent: {later:?}");
-    };
-    assert_eq!(*in_a_row, 3);
-    assert!(matches!(last.kind, FaultKind::Exited { .. }), "{last:?}");
+    let later = case_fault(&cases[5].name);
+    assert!(
+        matches!(&later.kind, FaultKind::BudgetSpent { in_a_row: 3, last, .. }
+            if matches!(last.kind, FaultKind::Exited { .. })),
+        "the budget is spent: {later:?}"
+    );
     assert_eq!(kept_log(later), logs[2]);
-    let Reason::Generated {
-        failed,
-        runner_faults,
-        shrunk,
-        ..
-    } = failure(&verdicts, "generated")
-    else {
-        panic!("{:?}", verdicts["generated"]);
-    };
-    assert_eq!(runner_faults, failed, "every scenario is a runner fault");
-    assert_eq!(*shrunk, None, "a fault is never shrunk");
+    let generated = failure(&verdicts, "generated");
+    // Every scenario is a runner fault, and a fault is never shrunk.
+    assert!(
+        matches!(generated, Reason::Generated { failed, runner_faults, shrunk: None, .. }
+            if runner_faults == failed),
+        "{generated:?}"
+    );
 }
 
 /// A runner that hangs on every case costs 3 timeouts, then the cases left
@@ -266,9 +235,8 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
     let piped: Vec<Request> = piped.cloned().collect();
     for (fault, requests) in [("hang", &table), ("setsid", &piped)] {
         let pids = common::scratch(&format!("reliability/{fault}-all")).join("pids");
-        let mut runner = session(&format!("{fault}-all"), fault, "*");
+        let mut runner = session(&format!("{fault}-all"), fault, "*", timeout);
         runner.command.argv = counting(&pids, runner.command.argv);
-        runner.command.deadline = timeout;
         let started = Instant::now();
         let replies = runner.run(requests);
         let elapsed = started.elapsed();
@@ -282,12 +250,12 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
         }
         println!("{fault} on all {} requests: {elapsed:?}", requests.len());
         assert!(elapsed < 3 * timeout + SLACK, "{fault}: took {elapsed:?}");
-        let first = fault_of(&replies[0]);
+        let first = take!(&replies[0], Reply::Fault(f) => f);
         assert!(
             matches!(first.kind, FaultKind::TimedOut { .. }),
             "{first:?}"
         );
-        let last = fault_of(replies.last().unwrap());
+        let last = take!(replies.last().unwrap(), Reply::Fault(f) => f);
         assert!(
             matches!(&last.kind, FaultKind::BudgetSpent { in_a_row: 3, last_case, last, .. }
                 if *last_case == cases[2].name && matches!(last.kind, FaultKind::TimedOut { .. })),
@@ -296,15 +264,12 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
     }
 }
 
-/// The fault after the last answer a trial carries, and its own verdict.
-fn carried(reason: &Reason) -> (&After, &Verdict) {
-    match reason {
-        Reason::Runner { fault, own } => match &fault.kind {
-            FaultKind::AfterLastAnswer(after) => (after, own),
-            other => panic!("not after the last answer: {other:?}"),
-        },
-        other => panic!("not the runner's fault: {other:?}"),
-    }
+/// The own verdict of a trial that carries the fault after the last answer.
+fn carried(reason: &Reason) -> &Verdict {
+    let (fault, own) = take!(reason, Reason::Runner { fault, own } => (fault, own));
+    let after = matches!(fault.kind, FaultKind::AfterLastAnswer(_));
+    assert!(after, "not after the last answer: {fault:?}");
+    own
 }
 
 /// A non-zero exit or a line after the last answer is the runner's fault,
@@ -317,8 +282,7 @@ fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
     let (verdicts, _) = run_trials("exit-after", language, false);
     // Its status (4) is differential.rs's, read from the scenarios' run.
     let generated = failure(&verdicts, "generated");
-    let (_, own) = carried(generated);
-    assert_eq!(own, &Verdict::Pass);
+    assert_eq!(carried(generated), &Verdict::Pass);
     let text = emit::text(generated);
     assert_holds(&text, &["(on its own: pass)"]);
     for case in &cases {
@@ -332,7 +296,7 @@ fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
         let language = fake(&format!("fake-{fault}"), fault, last);
         let (verdicts, _) = run_trials(&format!("{fault}-table"), language, true);
         let reason = failure(&verdicts, last);
-        assert_eq!(carried(reason).1, &Verdict::Pass, "{fault}");
+        assert_eq!(carried(reason), &Verdict::Pass, "{fault}");
         let text = emit::text(reason);
         let after = format!("after answering every case, the fake-{fault} runner {did}");
         assert_holds(&text, &["(on its own: pass)", &after]);
@@ -409,7 +373,7 @@ fn harness_with_a_hanging_runner() {
     ) else {
         return;
     };
-    if std::env::var_os("RELIABILITY_RACE").is_some() {
+    if std::env::var("RELIABILITY_RACE").is_ok_and(|race| race == "true") {
         // The run's own end, as fast as it can come: the moment the runner
         // dies, the process exits 0, racing the thread that kills the
         // children after a signal.
@@ -427,9 +391,8 @@ fn harness_with_a_hanging_runner() {
     }
     let cases = seed_cases();
     let log_dir = format!("signal-{fault}-{}", std::process::id());
-    let mut runner = session(&log_dir, &fault, &cases[1].name);
+    let mut runner = session(&log_dir, &fault, &cases[1].name, Duration::from_secs(120));
     runner.command.argv = counting(Path::new(&pids), runner.command.argv);
-    runner.command.deadline = Duration::from_secs(120);
     runner.run(&Request::cases(&cases));
 }
 
@@ -450,17 +413,25 @@ fn signal(mut harness: std::process::Child, signal: i32) -> std::process::ExitSt
     harness.wait().unwrap()
 }
 
-/// Starts the harness process above with the fake runner's `fault` (and
-/// `env`), and waits until that runner writes that it hangs on its case
-/// (not a fixed time).
-fn start_hanging_harness(fault: &str, pids: &Path, env: &[(&str, &str)]) -> std::process::Child {
-    let _ = std::fs::remove_file(pids);
-    let harness = ignored_test("harness_with_a_hanging_runner")
-        .envs(env.iter().copied())
+/// The harness process above, with the fake runner's `fault`, its pids
+/// appended to `pids`.
+fn harness(fault: &str, pids: &Path) -> std::process::Command {
+    let mut harness = ignored_test("harness_with_a_hanging_runner");
+    harness
         .env("RELIABILITY_FAULT", fault)
         .env("RELIABILITY_PIDS", pids)
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    harness
+}
+
+/// Starts [`harness`] (racing its own end with a signal if `race`), and
+/// waits until its runner writes that it hangs on its case (not a fixed
+/// time).
+fn start_hanging_harness(fault: &str, pids: &Path, race: bool) -> std::process::Child {
+    let _ = std::fs::remove_file(pids);
+    let harness = harness(fault, pids)
+        .env("RELIABILITY_RACE", race.to_string())
         .spawn()
         .unwrap();
     let hanging = || std::fs::read_to_string(pids).is_ok_and(|t| t.lines().any(|l| l == "hanging"));
@@ -487,13 +458,8 @@ fn after_sigint_or_sigterm_nothing_is_left_and_the_status_is_130_or_143_every_ti
         ("race", "setsid", libc::SIGTERM, 143, 5),
     ] {
         let pids = common::scratch(&format!("reliability/interrupt-{name}")).join("pids");
-        let env: &[_] = if name == "race" {
-            &[("RELIABILITY_RACE", "1")]
-        } else {
-            &[]
-        };
         for round in 0..rounds {
-            let harness = start_hanging_harness(fault, &pids, env);
+            let harness = start_hanging_harness(fault, &pids, name == "race");
             let ended = self::signal(harness, signal);
             if ended.code() != Some(status) {
                 wrong.push(format!("{name}, round {round}: {ended}"));
@@ -520,11 +486,11 @@ fn sigkill_lab() {
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     }
     let pids = common::scratch("reliability/sigkill").join("pids");
-    let harness = start_hanging_harness("setsid", &pids, &[]);
+    let killed = start_hanging_harness("setsid", &pids, false);
     let [runner, grandchild] = pids_in(&pids)[..] else {
         panic!("the runner and its grandchild: {:?}", pids_in(&pids));
     };
-    signal(harness, libc::SIGKILL);
+    signal(killed, libc::SIGKILL);
     let five_s = Duration::from_secs(5);
     let outlived = "the runner outlived its harness, killed by SIGKILL";
     assert_gone(&[runner], five_s, outlived);
@@ -534,10 +500,7 @@ fn sigkill_lab() {
     );
     // A new run that starts a runner, which answers every case: its
     // harness sweeps what the killed one left.
-    let next = ignored_test("harness_with_a_hanging_runner")
-        .env("RELIABILITY_FAULT", "none")
-        .env("RELIABILITY_PIDS", pids.with_extension("next"))
-        .stdout(std::process::Stdio::null())
+    let next = harness("none", &pids.with_extension("next"))
         .status()
         .unwrap();
     assert!(next.success(), "{next}");

@@ -3,16 +3,13 @@
 //! and nothing waits beyond the timeout.
 
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use parity::fault::FaultKind;
-use parity::judge::answers::{answers, not_ready};
+use parity::judge::answers::not_ready;
 use parity::judge::{emit, Reason, Verdict};
-use parity::protocol::Request;
 use parity::report::junit;
-use parity::session::Runner;
 use parity::suite::Port;
-use parity::table::Case;
 use parity::toolchain::manifest::{BuildStep, Manifest, Unit};
 
 mod common;
@@ -24,19 +21,11 @@ const TIMEOUT: Duration = Duration::from_millis(1500);
 /// holds stdout sleeps 30 s, so `TIMEOUT + SLACK` still tells them apart.
 const SLACK: Duration = Duration::from_secs(15);
 
-/// Runs every case of the table through `language`'s runner; returns the
-/// verdicts by case name and how long the run took.
-fn run(language: Manifest) -> (BTreeMap<String, Verdict>, Duration) {
-    let suite = common::suite(TIMEOUT);
-    let cases: Vec<&Case> = suite.cases.iter().collect();
-    let started = Instant::now();
-    let replies = suite
-        .runner(&Port::from(language.clone()))
-        .run(&Request::cases(cases.iter().copied()));
-    let elapsed = started.elapsed();
-    let verdicts = answers(&suite.root, &language.name, &cases, replies);
-    let names = cases.iter().map(|c| c.name.clone());
-    (names.zip(verdicts).collect(), elapsed)
+/// Runs every case of the table through `language`'s runner, as a run of
+/// the suite does.
+fn run(language: Manifest) -> common::Run {
+    let log_dir = format!("runner-faults/{}", language.name);
+    run_language(common::suite(TIMEOUT), language, &log_dir, table_only())
 }
 
 /// The faulty case fails with a message holding every `needle`; all others pass.
@@ -129,9 +118,13 @@ const MISBEHAVIOURS: [(&str, &str, &[&str]); 9] = [
 #[test]
 fn each_fault_fails_the_case_the_runner_was_on_and_only_it() {
     for (fault, case, needles) in MISBEHAVIOURS {
-        let (verdicts, elapsed) = run(fake(&format!("fake-{fault}"), fault, case));
-        assert_only_case_fails(&verdicts, case, needles);
-        assert!(elapsed < TIMEOUT + SLACK, "{fault}: took {elapsed:?}");
+        let run = run(fake(&format!("fake-{fault}"), fault, case));
+        assert_only_case_fails(&run.verdicts(), case, needles);
+        assert!(
+            run.elapsed < TIMEOUT + SLACK,
+            "{fault}: took {:?}",
+            run.elapsed
+        );
     }
     let pid_file =
         parity::config::target_dir(&parity::repo_root()).join("parity/fake-grandchild.pid");
@@ -150,7 +143,7 @@ fn an_answer_printed_twice_blames_the_case_answered_twice() {
     let cases = common::seed_cases();
     for twice in [1, cases.len() - 1] {
         let name = &cases[twice].name;
-        let (verdicts, _) = run(fake("fake-twice", "twice", name));
+        let verdicts = run(fake("fake-twice", "twice", name)).verdicts();
         let next = cases
             .get(twice + 1)
             .map_or("after the last case".into(), |next| {
@@ -167,8 +160,7 @@ fn a_runner_that_cannot_start_fails_every_case() {
         runner: vec!["/nonexistent/runner".into()],
         ..fake("fake-missing", "none", "none")
     };
-    let (verdicts, _) = run(language);
-    for verdict in verdicts.values() {
+    for verdict in run(language).verdicts().values() {
         assert!(
             matches!(verdict, Verdict::Fail(Reason::Fault { fault, .. })
                 if matches!(&fault.kind, FaultKind::CouldNotStart { argv, .. } if argv == &["/nonexistent/runner"])),
@@ -190,26 +182,20 @@ fn a_language_that_is_not_ready_says_why() {
         ..fake("fake-tool", "", "")
     });
     let why = suite.ready(&tool).unwrap_err();
-    let Verdict::Ignore(reason) = not_ready(false, why) else {
-        panic!("ignored: {:?}", not_ready(false, why));
-    };
+    let reason = take!(not_ready(false, why), Verdict::Ignore(reason) => reason);
     assert_holds(&reason, &["fake-tool toolchain not available", hint]);
     assert!(
         matches!(not_ready(true, why), Verdict::Fail(m) if emit::text(&m).contains("PARITY_STRICT=1"))
     );
     let script = "echo 'error: compiler says no' >&2; exit 1";
     let build = Port::from(Manifest {
-        build: vec![BuildStep::always(vec![
-            "sh".into(),
-            "-c".into(),
-            script.into(),
-        ])],
+        build: vec![BuildStep::always(
+            ["sh", "-c", script].map(String::from).to_vec(),
+        )],
         ..fake("fake-build", "", "")
     });
     let why = suite.ready(&build).unwrap_err();
-    let Verdict::Fail(reason) = not_ready(false, why) else {
-        panic!("failed: {:?}", not_ready(false, why));
-    };
+    let reason = take!(not_ready(false, why), Verdict::Fail(reason) => reason);
     let said = ["building fake-build failed", "error: compiler says no"];
     assert_holds(&emit::text(&reason), &said);
 }

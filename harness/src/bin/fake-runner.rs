@@ -141,36 +141,36 @@ fn print(out: &mut impl Write, line: &str) -> Option<ExitCode> {
 /// the process group closes the pipe. Its pid goes under the target folder
 /// (`CARGO_TARGET_DIR` when set), where the test looks.
 fn leave_grandchild() {
-    // Never waited for, on purpose.
-    #[allow(clippy::zombie_processes)]
-    let grandchild = Command::new("sleep")
-        .arg("30")
-        .spawn()
-        .expect("sleep starts");
+    let grandchild = sleep("30", false);
     let target = parity::config::target_dir(&parity::repo_root());
-    let _ = std::fs::write(
-        target.join("parity/fake-grandchild.pid"),
-        grandchild.id().to_string(),
-    );
+    let _ = std::fs::write(target.join("parity/fake-grandchild.pid"), grandchild);
 }
 
 /// Starts a grandchild that leaves the runner's group and session (killing
 /// the group does not reach it), records it, then hangs.
 fn hang_beside_own_session_grandchild() {
+    record(&sleep("300", true));
+    record("hanging");
+    std::thread::sleep(Duration::from_secs(3600));
+}
+
+/// Starts `sleep seconds`, never waited for (on purpose), in a session of
+/// its own if `setsid`; its pid.
+fn sleep(seconds: &str, setsid: bool) -> String {
     let mut command = Command::new("sleep");
-    command.arg("300");
-    // SAFETY: setsid is async-signal-safe and touches no memory.
-    unsafe {
-        std::os::unix::process::CommandExt::pre_exec(&mut command, || {
-            libc::setsid();
-            Ok(())
-        });
+    command.arg(seconds);
+    if setsid {
+        // SAFETY: setsid is async-signal-safe and touches no memory.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+                libc::setsid();
+                Ok(())
+            });
+        }
     }
     #[allow(clippy::zombie_processes)]
     let grandchild = command.spawn().expect("sleep starts");
-    record(&grandchild.id().to_string());
-    record("hanging");
-    std::thread::sleep(Duration::from_secs(3600));
+    grandchild.id().to_string()
 }
 
 /// Appends `line` to the file `FAKE_PIDS` names, if any: the pids of the

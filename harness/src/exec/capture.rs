@@ -24,17 +24,6 @@ impl Capture {
         }
     }
 
-    /// Takes more output; memory stays within `keep` bytes.
-    pub fn push(&mut self, bytes: &[u8]) {
-        self.total += bytes.len() as u64;
-        let half = self.keep / 2;
-        let room = half.saturating_sub(self.head.len());
-        let (to_head, rest) = bytes.split_at(room.min(bytes.len()));
-        self.head.extend_from_slice(to_head);
-        self.tail.extend(rest);
-        self.tail.drain(..self.tail.len().saturating_sub(half));
-    }
-
     /// How many bytes the stream carried.
     pub fn total(&self) -> u64 {
         self.total
@@ -65,9 +54,16 @@ impl Capture {
     }
 }
 
+/// Takes more output; memory stays within `keep` bytes.
 impl std::io::Write for Capture {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.push(bytes);
+        self.total += bytes.len() as u64;
+        let half = self.keep / 2;
+        let room = half.saturating_sub(self.head.len());
+        let (to_head, rest) = bytes.split_at(room.min(bytes.len()));
+        self.head.extend_from_slice(to_head);
+        self.tail.extend(rest);
+        self.tail.drain(..self.tail.len().saturating_sub(half));
         Ok(bytes.len())
     }
 

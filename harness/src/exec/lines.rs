@@ -47,25 +47,24 @@ fn read_lines(reader: os_pipe::PipeReader, events: &mpsc::SyncSender<Vec<Next>>,
         let mut line = Vec::new();
         // One byte more than the limit: a line that fills it unended is too long.
         let bound = (limit as u64).saturating_add(1);
-        let end = match (&mut reader).take(bound).read_until(b'\n', &mut line) {
-            Err(e) => Some(Next::ReadError(e)),
-            Ok(0) => Some(Next::Eof(None)),
+        let next = match (&mut reader).take(bound).read_until(b'\n', &mut line) {
+            Err(e) => Next::ReadError(e),
+            Ok(0) => Next::Eof(None),
             // A line past the bound ends the reading: the session blames it
             // and kills the child, whatever it prints next.
             Ok(length) if length > limit && !line.ends_with(b"\n") => {
                 line.truncate(1024);
-                Some(Next::TooLong(line, length))
+                Next::TooLong(line, length)
             }
             Ok(_) => {
                 if line.ends_with(b"\n") {
                     line.pop();
                 }
-                lines.push(Next::Line(line));
-                None
+                Next::Line(line)
             }
         };
-        let done = end.is_some();
-        lines.extend(end);
+        let done = !matches!(next, Next::Line(_));
+        lines.push(next);
         if done || reader.buffer().is_empty() {
             let sent = events.send(std::mem::take(&mut lines));
             if done || sent.is_err() {

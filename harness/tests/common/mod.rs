@@ -13,9 +13,7 @@ use std::time::{Duration, Instant};
 use libtest_mimic::{Arguments, Conclusion};
 use parity::config::{Kind, Settings};
 use parity::exec;
-use parity::fault::Fault;
 use parity::judge::{Reason, Verdict};
-use parity::protocol::Reply;
 use parity::report::trial::Recorded;
 use parity::report::Report;
 use parity::session::Session;
@@ -94,7 +92,7 @@ pub fn fake(name: &str, fault: &str, case: &str) -> Manifest {
 /// A session of the fake runner with `fault` on `case` (`*`: every case),
 /// its logs in the fresh scratch folder `log_dir`.
 pub fn session(log_dir: &str, fault: &str, case: &str, deadline: Duration) -> Session {
-    let argv = vec![FAKE_RUNNER.into(), fault.into(), case.into()];
+    let argv = fake("", fault, case).runner;
     let label = format!("the fake-{fault} runner");
     Session {
         command: exec::Command::new(label, argv, parity::repo_root(), deadline),
@@ -119,12 +117,16 @@ pub fn pids_in(file: &Path) -> Vec<i32> {
         .collect()
 }
 
-/// The runner fault a reply is.
-pub fn fault_of(reply: &Reply) -> &Fault {
-    match reply {
-        Reply::Fault(fault) => fault,
-        other => panic!("expected a fault, got {other:?}"),
-    }
+/// What `$value` binds as `$taken` when it matches `$pattern`; the test
+/// fails showing it otherwise.
+#[macro_export]
+macro_rules! take {
+    ($value:expr, $pattern:pat => $taken:expr) => {
+        match $value {
+            $pattern => $taken,
+            other => panic!("expected {}, got {other:?}", stringify!($pattern)),
+        }
+    };
 }
 
 /// The reason `trial` failed with; the test fails if it did not.
@@ -132,14 +134,6 @@ pub fn failure<'a>(verdicts: &'a BTreeMap<String, Verdict>, trial: &str) -> &'a 
     match &verdicts[trial] {
         Verdict::Fail(reason) => reason,
         other => panic!("{trial} should fail, got {other:?}"),
-    }
-}
-
-/// The runner fault a case's trial failed with.
-pub fn case_fault<'a>(verdicts: &'a BTreeMap<String, Verdict>, trial: &str) -> &'a Fault {
-    match failure(verdicts, trial) {
-        Reason::Fault { fault, .. } => fault,
-        other => panic!("{trial} should fail with a runner fault, got {other:?}"),
     }
 }
 
