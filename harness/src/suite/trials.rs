@@ -172,12 +172,9 @@ impl Job {
                     port.listed(Kind::Generated.name(), verdict)
                 })
             });
-        let kinds = [(Kind::Generated, generated), (Kind::Protocol, protocol)];
-        run.extend(
-            kinds
-                .into_iter()
-                .filter_map(|(kind, v)| Some((RowId::Kind(kind), v?))),
-        );
+        for (kind, verdict) in [(Kind::Generated, generated), (Kind::Protocol, protocol)] {
+            run.extend(verdict.map(|v| (RowId::Kind(kind), v)));
+        }
         // A fault after the last answer is the runner's: the generated
         // trial carries it when it ran, else the last case's, else (the
         // refusals alone in the stream) the protocol trial.
