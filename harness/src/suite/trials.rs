@@ -28,7 +28,7 @@ struct Job {
     suite: Arc<Suite>,
     port: Arc<Port>,
     /// The plan: which of the language's trials the filter selected.
-    selection: OnceLock<Selection>,
+    selection: Selection,
     /// The verdicts of its runner's stream, by row.
     run: OnceLock<Run>,
     /// The verdicts of its checks besides the stream (demo, demo_config,
@@ -104,10 +104,7 @@ impl Job {
     /// runner stream; or, when none is needed or the language is not ready,
     /// without starting the runner.
     fn run_once(&self) -> Run {
-        let Some(selection) = self.selection.get() else {
-            return Run::default();
-        };
-        let stream = Stream::selected(&self.suite, selection);
+        let stream = Stream::selected(&self.suite, &self.selection);
         if stream.is_empty() {
             let generated = stream
                 .generated_failure
@@ -118,7 +115,7 @@ impl Job {
             Ok(port) => self.judge_stream(stream, &self.suite.runner(port)),
             // Every selected row; the checks besides the stream find the
             // same themselves.
-            Err(why) => (selection.iter())
+            Err(why) => (self.selection.iter())
                 .map(|row| (row.clone(), self.not_ready(why)))
                 .collect(),
         }
@@ -175,12 +172,9 @@ impl Job {
                     port.listed(Kind::Generated.name(), verdict)
                 })
             });
-        let kinds = [(Kind::Generated, generated), (Kind::Protocol, protocol)];
-        run.extend(
-            kinds
-                .into_iter()
-                .filter_map(|(kind, v)| Some((RowId::Kind(kind), v?))),
-        );
+        for (kind, verdict) in [(Kind::Generated, generated), (Kind::Protocol, protocol)] {
+            run.extend(verdict.map(|v| (RowId::Kind(kind), v)));
+        }
         // A fault after the last answer is the runner's: the generated
         // trial carries it when it ran, else the last case's, else (the
         // refusals alone in the stream) the protocol trial.
@@ -233,20 +227,30 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
     let mut trials = Vec::new();
     let mut jobs = Vec::new();
     for port in &suite.ports {
+        let ids: Vec<TrialId> = (suite.cases.iter())
+            .map(|case| RowId::Case(case.name.clone()))
+            .chain(Kind::ALL.map(RowId::Kind))
+            .map(|row| TrialId {
+                language: port.name.clone(),
+                row,
+            })
+            .collect();
+        // A trial is chosen by its name alone (no kind, none ignored up
+        // front), so the plan is known before the trials sharing it exist.
+        let selection: Selection = (ids.iter())
+            .filter(|id| crate::config::is_selected(args, &Trial::test(id.name(), || Ok(()))))
+            .map(|id| id.row.clone())
+            .collect();
         let job = Arc::new(Job {
             suite: Arc::clone(&suite),
             port: Arc::clone(port),
-            selection: OnceLock::new(),
+            selection,
             run: OnceLock::new(),
             checks: Kind::ALL.map(|kind| (kind, OnceLock::new())).into(),
         });
-        let trial = |row: RowId| {
+        trials.extend(ids.into_iter().map(|id| {
             let job = Arc::clone(&job);
             let recorder = Arc::clone(recorder);
-            let id = TrialId {
-                language: port.name.clone(),
-                row,
-            };
             Trial::ignorable_test(id.name(), move || {
                 let started = Instant::now();
                 let verdict = job.verdict(&id.row);
@@ -261,22 +265,8 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
                     .push(record);
                 emit::terminal(&verdict)
             })
-        };
-        let mut selection = Selection::default();
-        let cases = suite
-            .cases
-            .iter()
-            .map(|case| RowId::Case(case.name.clone()));
-        for row in cases.chain(Kind::ALL.map(RowId::Kind)) {
-            let row_trial = trial(row.clone());
-            if crate::config::is_selected(args, &row_trial) {
-                selection.insert(row);
-            }
-            trials.push(row_trial);
-        }
-        let busy = !selection.is_empty();
-        let _ = job.selection.set(selection);
-        if busy && !args.list {
+        }));
+        if !job.selection.is_empty() && !args.list {
             jobs.push(job);
         }
     }
@@ -285,7 +275,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             // The stream, then every selected check, in the background: a
             // trial only waits for its verdict.
             job.run();
-            for row in job.selection.get().iter().flat_map(|s| *s) {
+            for row in &job.selection {
                 job.verdict(row);
             }
         });
