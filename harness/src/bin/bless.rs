@@ -57,11 +57,11 @@ fn run() -> Result<(), String> {
             continue;
         };
         match bless::bless_file(file, which) {
-            Ok(done) if !done.names.is_empty() => {
-                total += done.names.len();
-                println!("bless: {}: {}", display(file), done.names.join(", "));
+            Ok((names, _)) if !names.is_empty() => {
+                total += names.len();
+                println!("bless: {}: {}", display(file), names.join(", "));
             }
-            Ok(done) if done.written => {
+            Ok((_, true)) => {
                 println!("bless: {}: laid out in the canonical layout", display(file));
             }
             Ok(_) => {}

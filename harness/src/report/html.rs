@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::code::Part;
-use super::markup::{escape, plural, result_id, slug};
+use super::markup::{escape, result_id, slug};
 use super::results::{Outcome, State, TrialResult};
 use super::style::STYLE;
 use super::{picture, Matrix, Report, Row};
@@ -51,7 +51,7 @@ fn summary(out: &mut String, matrix: &Matrix) {
     out.push_str("<section id=\"summary\"><h2>Summary</h2><ul class=\"summary\">");
     for language in matrix.languages() {
         let [passed, failed, ignored, known_failures, not_run] = matrix.summary(language);
-        let known = plural(known_failures, "known failure", "known failures");
+        let s = if known_failures == 1 { "" } else { "s" };
         let selected = (not_run > 0).then(|| format!(", {not_run} not selected"));
         let name = escape(language);
         let bad = if failed > 0 { " class=\"bad\"" } else { "" };
@@ -60,7 +60,7 @@ fn summary(out: &mut String, matrix: &Matrix) {
             "<li data-summary=\"{name}\" data-passed=\"{passed}\" data-failed=\"{failed}\" \
              data-ignored=\"{ignored}\" data-known-failures=\"{known_failures}\" \
              data-not-run=\"{not_run}\"{bad}>{name}: {passed} passed, {failed} failed, \
-             {ignored} not run, {known}{}</li>",
+             {ignored} not run, {known_failures} known failure{s}{}</li>",
             selected.unwrap_or_default()
         );
     }
@@ -218,42 +218,40 @@ fn contents(out: &mut String, report: &Report) {
     out.push_str("</nav>");
 }
 
-/// What changed since the base, first on the page: each cell that flipped,
-/// linking to its details.
+/// What changed since the base, first on the page: the note and headline
+/// as the Markdown summary words them, then each cell that flipped, linking
+/// to its details.
 fn changes(out: &mut String, base: &super::diff::Base) {
-    let commit = escape(&base.commit);
+    let (note, mut headline, lines) = base.lines(escape, "");
+    headline[..1].make_ascii_uppercase();
+    let note = note.map(|note| format!("<p>Note: {note}.</p>"));
     let _ = write!(
         out,
-        "<section id=\"changes\"><h2>Changed since the base</h2><p>Compared with the results of commit <code>{commit}</code>: "
+        "<section id=\"changes\"><h2>Changed since the base</h2>{}<p>{headline}</p>",
+        note.unwrap_or_default()
     );
-    if let Some(note) = &base.note {
-        let note = escape(note);
-        let _ = write!(out, "{note}; ");
-    }
-    if base.changes.is_empty() {
-        out.push_str("no cell changed.</p></section>");
+    if lines.is_empty() {
+        out.push_str("</section>");
         return;
     }
-    let changed = plural(base.changes.len(), "cell changed", "cells changed");
-    let _ = write!(out, "{changed}.</p><ul class=\"changes\">");
-    for change in &base.changes {
+    out.push_str("<ul class=\"changes\">");
+    for (change, line) in base.changes.iter().zip(lines) {
         let class = change.after.map_or("not_selected", |s| s.id());
         let name = escape(&change.cell());
-        let _ = write!(out, "<li class=\"change {class}\" data-change=\"{name}\">");
-        // A cell this run has is on the page, to link to.
-        let _ = match change.after {
-            Some(_) => write!(
-                out,
+        // A cell this run has is on the page, to link to; the line starts
+        // with the cell's name.
+        let named = match change.after {
+            Some(_) => format!(
                 "<a href=\"#{}\">{name}</a>",
                 result_id(&change.case, &change.language)
             ),
-            None => write!(out, "<b>{name}</b>"),
+            None => format!("<b>{name}</b>"),
         };
-        let _ = write!(out, ": {}", escape(&change.what()));
-        if let Some(summary) = &change.summary {
-            let _ = write!(out, " — {}", escape(summary));
-        }
-        out.push_str("</li>");
+        let line = line.replacen(&name, &named, 1);
+        let _ = write!(
+            out,
+            "<li class=\"change {class}\" data-change=\"{name}\">{line}</li>"
+        );
     }
     out.push_str("</ul></section>");
 }

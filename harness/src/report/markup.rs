@@ -36,7 +36,3 @@ pub(super) fn slug(name: &str) -> String {
 pub(super) fn result_id(row: &str, language: &str) -> String {
     format!("r-{}--{}", slug(row), slug(language))
 }
-
-pub(super) fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}

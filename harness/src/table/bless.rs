@@ -21,21 +21,13 @@ pub enum Which {
     All,
 }
 
-/// What [`bless_file`] did to a file.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Blessed {
-    /// The cases whose `expect` was written or changed.
-    pub names: Vec<String>,
-    /// Whether the file was written (blessed, or laid out anew).
-    pub written: bool,
-}
-
 /// Blesses one file and writes it in the canonical layout, if that changes
 /// it: a file laid out by hand is laid out anew even with nothing to bless
 /// (its `$schema` kept). A missing file is not made; a file with any other
-/// problem is left alone and its problems returned.
-pub fn bless_file(path: &Path, which: Which) -> Result<Blessed, String> {
-    let (names, written) = rewrite(path, |drafts| {
+/// problem is left alone and its problems returned. Returns the cases
+/// whose `expect` was written or changed, and whether the file was written.
+pub fn bless_file(path: &Path, which: Which) -> Result<(Vec<String>, bool), String> {
+    rewrite(path, |drafts| {
         let mut names = Vec::new();
         for draft in drafts {
             if draft.has_expect && which == Which::Missing {
@@ -49,8 +41,7 @@ pub fn bless_file(path: &Path, which: Which) -> Result<Blessed, String> {
             }
         }
         names
-    })?;
-    Ok(Blessed { names, written })
+    })
 }
 
 /// The case file at `path` read under its folder's lock, its cases changed
