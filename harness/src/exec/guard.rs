@@ -20,6 +20,10 @@ pub(super) const MARK: &str = "PARITY_HARNESS";
 pub(super) struct Registry {
     /// Those running now: killed on a signal, and never swept.
     pub(super) live: BTreeSet<libc::pid_t>,
+    /// All of them: an orphan in one of these groups is a stray.
+    pub(super) ever: BTreeSet<libc::pid_t>,
+    /// Strays killed and not yet reaped (a zombie's mark cannot be read).
+    strays: BTreeSet<libc::pid_t>,
     /// A signal came: no child may start any more (another thread could
     /// otherwise start one between the kill and the exit).
     pub(super) closing: bool,
@@ -30,6 +34,8 @@ pub(super) struct Registry {
 pub(super) fn registry() -> MutexGuard<'static, Registry> {
     static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
         live: BTreeSet::new(),
+        ever: BTreeSet::new(),
+        strays: BTreeSet::new(),
         closing: false,
     });
     REGISTRY
@@ -237,6 +243,7 @@ struct Proc {
     state: char,
     parent: libc::pid_t,
     group: libc::pid_t,
+    session: libc::pid_t,
     /// Clock ticks after boot: with the pid, names one process for good.
     started: u64,
 }
@@ -249,58 +256,72 @@ fn read_proc(pid: libc::pid_t) -> Option<Proc> {
     let mut fields = rest.split_whitespace();
     let state = fields.next()?.chars().next()?;
     let mut number = || fields.next()?.parse::<libc::pid_t>().ok();
-    let (parent, group) = (number()?, number()?);
-    // Fields 6 to 21 come before the start time (field 22).
-    let started = fields.nth(16)?.parse().ok()?;
+    let (parent, group, session) = (number()?, number()?, number()?);
+    // Fields 7 to 21 come before the start time (field 22).
+    let started = fields.nth(15)?.parse().ok()?;
     Some(Proc {
         state,
         parent,
         group,
+        session,
         started,
     })
 }
 
 /// Kills and reaps the orphans that became the harness's children: the
-/// descendants of children it started that outlived their parent. Every
-/// child the harness starts leads a group of its own, so a child of the
-/// harness outside its group and outside every running group is such an
-/// orphan, whichever group or session it moved to; its own children
-/// (listed, or in its own group, like a test's helper process) are left
-/// alone.
+/// descendants of children it started that outlived their parent, in a
+/// group it started, a session of their own, or carrying its mark. Its own
+/// children (listed, or in its own group, like a test's helper process)
+/// are left alone.
 fn sweep() {
-    let registry = registry();
-    let listed = |pid| registry.live.contains(&pid);
+    let mut registry = registry();
     let me = std::process::id() as libc::pid_t;
     let Some(this) = read_proc(me) else {
         return;
     };
-    // A child reaped here had its own children handed to this process when
-    // it died, maybe after the list was read (the threads' lists, unlike
-    // /proc's, name only who was a child then): one more look finds them.
     for _ in 0..100 {
-        let children = children_of(me).or_else(every_pid).unwrap_or_default();
-        let orphans: Vec<_> = children
-            .into_iter()
-            .filter_map(|pid| Some((pid, read_proc(pid)?)))
-            .filter(|(pid, p)| {
-                p.parent == me && p.group != this.group && !listed(*pid) && !listed(p.group)
-            })
-            .collect();
-        if orphans.is_empty() {
+        let Some(candidates) = children_of(me).or_else(every_pid) else {
             return;
-        }
-        for (pid, proc) in orphans {
+        };
+        let mut dying = false;
+        // A child reaped here had its own children handed to this process
+        // when it died, maybe after `candidates` was read (the threads'
+        // lists, unlike /proc's, name only who was a child then): one
+        // more look finds them.
+        let mut reaped = false;
+        for pid in candidates {
+            let Some(proc) = read_proc(pid) else {
+                continue;
+            };
+            if proc.parent != me || registry.live.contains(&pid) || proc.group == this.group {
+                continue;
+            }
+            let ours = registry.ever.contains(&proc.group)
+                || registry.strays.contains(&pid)
+                || proc.session != this.session
+                || mark_value(pid).as_deref() == Some(mark());
+            if !ours {
+                continue;
+            }
             if proc.state == 'Z' {
                 // SAFETY: reaps one zombie child that no one else waits for
                 // (not listed, so not a child a handle waits on).
                 unsafe {
                     libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG);
                 }
-            } else {
+                registry.strays.remove(&pid);
+                reaped = true;
+            } else if !registry.live.contains(&proc.group) {
                 kill(Some(pid), Some(proc.group));
+                registry.strays.insert(pid);
+                dying = true;
             }
         }
-        std::thread::sleep(Duration::from_millis(10));
+        if dying {
+            std::thread::sleep(Duration::from_millis(10));
+        } else if !reaped {
+            break;
+        }
     }
 }
 
@@ -340,14 +361,16 @@ fn every_pid() -> Option<Vec<libc::pid_t>> {
 /// and unlisted, and what it left behind swept.
 pub(super) struct Group {
     pub(super) handle: duct::Handle,
-    pub(super) pid: libc::pid_t,
+    pub(super) pid: Option<libc::pid_t>,
 }
 
 impl Drop for Group {
     fn drop(&mut self) {
-        kill(None, Some(self.pid));
+        kill(None, self.pid);
         let _ = self.handle.wait();
-        registry().live.remove(&self.pid);
-        sweep();
+        if let Some(pid) = self.pid {
+            registry().live.remove(&pid);
+            sweep();
+        }
     }
 }

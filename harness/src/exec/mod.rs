@@ -20,7 +20,7 @@
 //! such an orphan becomes the harness's child when its parent dies, and it
 //! is killed and reaped after every child the harness waits for (and on a
 //! signal). An orphan is told from the harness's other children by its
-//! group: every child leads its own, which it lists while it runs.
+//! group, its session, or the `PARITY_HARNESS` mark every child inherits.
 
 mod capture;
 mod guard;
@@ -193,9 +193,14 @@ fn start(
             handle
         }
     };
-    // One command: one pid, the group's.
-    let pid = handle.pids()[0] as libc::pid_t;
-    registry.live.insert(pid);
+    let pid = handle
+        .pids()
+        .first()
+        .and_then(|&p| libc::pid_t::try_from(p).ok());
+    if let Some(pid) = pid {
+        registry.live.insert(pid);
+        registry.ever.insert(pid);
+    }
     Ok((Group { handle, pid }, stdout, stderr))
 }
 
