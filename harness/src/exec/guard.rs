@@ -172,7 +172,7 @@ pub(super) fn mark() -> &'static str {
 /// ancestors (a test binary started by a killed run). Returns how many.
 fn sweep_earlier_runs() -> usize {
     let me = std::process::id() as libc::pid_t;
-    let checkout = format!(":{}", crate::repo_root().display());
+    let checkout = crate::repo_root().display().to_string();
     let mut spared = BTreeSet::from([me]);
     let mut ancestor = read_proc(me).map(|p| p.parent);
     while let Some(pid) = ancestor.filter(|&p| p > 1 && spared.insert(p)) {
@@ -180,7 +180,12 @@ fn sweep_earlier_runs() -> usize {
     }
     let left_running = |pid: libc::pid_t| {
         let value = mark_value(pid)?;
-        let (harness, started) = value.strip_suffix(&checkout)?.split_once(':')?;
+        // `pid:start:root`: the first two hold no `:`, a root may.
+        let (harness, rest) = value.split_once(':')?;
+        let (started, root) = rest.split_once(':')?;
+        if root != checkout {
+            return None;
+        }
         let alive = read_proc(harness.parse().ok()?)
             .is_some_and(|p| p.started.to_string() == started && p.state != 'Z');
         read_proc(pid).filter(|p| !alive && p.state != 'Z')
