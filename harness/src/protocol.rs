@@ -115,10 +115,25 @@ fn field<T: DeserializeOwned>(fields: &mut Map<String, Value>, name: &str) -> Re
     let malformed = |why| Err(BadLine::Malformed(format!("`{name}` {why}")));
     match fields.shift_remove(name) {
         None => Err(BadLine::Malformed(format!("no field `{name}`"))),
-        Some(Value::Null) => malformed("is null (empty lists are written `[]`)".to_owned()),
-        Some(value) => {
-            serde_json::from_value(value).or_else(|e| malformed(format!("is wrong: {e}")))
-        }
+        // Go writes a nil slice as null: the message points at it.
+        Some(value) => T::deserialize(&value).or_else(|e| match first_null(&value) {
+            Some(at) => Err(BadLine::Malformed(format!(
+                "`{name}{at}` is null (empty lists are written `[]`)"
+            ))),
+            None => malformed(format!("is wrong: {e}")),
+        }),
+    }
+}
+
+/// Where the first null in `value` or its lists is (`""`, `[1]`, `[0][2]`).
+fn first_null(value: &Value) -> Option<String> {
+    match value {
+        Value::Null => Some(String::new()),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| Some(format!("[{i}]{}", first_null(item)?))),
+        _ => None,
     }
 }
 
@@ -224,6 +239,10 @@ mod tests {
             (
                 r#"{"name":"c","sent":null,"journal":[],"duplicates":0}"#,
                 "`sent` is null (empty lists are written `[]`)",
+            ),
+            (
+                r#"{"name":"c","sent":[[1],null],"journal":[],"duplicates":0}"#,
+                "`sent[1]` is null (empty lists are written `[]`)",
             ),
             (
                 r#"{"name":"c","sent":[[1,"2"]],"journal":[],"duplicates":0}"#,
