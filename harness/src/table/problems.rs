@@ -189,15 +189,19 @@ fn words(
         // Only a case's name has these three. It is part of a trial name,
         // which libtest-mimic prints whole (and panics on beyond 65,535
         // characters): the name is not quoted back when too long.
-        Kind::MaxLength { limit } => {
-            let length = instance.as_str().unwrap_or_default().chars().count();
-            here(format!(
-                "is {length} characters long, over the limit of {limit}: shorten it"
-            ))
-        }
-        Kind::Pattern { .. } => here(format!(
-            "{instance} is not a valid name: use lowercase letters, digits and `_` only"
+        Kind::MaxLength { limit } => here(format!(
+            "is {} characters long, over the limit of {limit}: shorten it",
+            length(instance)
         )),
+        Kind::Pattern { .. }
+            if at.get("maxLength").and_then(Value::as_u64) >= Some(length(instance)) =>
+        {
+            here(format!(
+                "{instance} is not a valid name: use lowercase letters, digits and `_` only"
+            ));
+        }
+        // Too long: said by MaxLength, without the name.
+        Kind::Pattern { .. } => {}
         // Said by validate.rs's rule, which refuses a blank description too.
         Kind::MinLength { .. } => {}
         Kind::Not { .. } => here(format!(
@@ -310,4 +314,9 @@ pub(super) fn name_problem(name: &str) -> Option<String> {
     found
         .find(|(field, _)| field == "name")
         .map(|(_, message)| message)
+}
+
+/// A string's length in characters (0 for another value).
+fn length(instance: &Value) -> u64 {
+    instance.as_str().unwrap_or_default().chars().count() as u64
 }
