@@ -61,11 +61,11 @@ pub fn advice(
     lists: &HashMap<String, KnownFailures>,
     table: &HashSet<&str>,
 ) -> String {
-    let mut out = String::new();
+    let (mut out, none) = (String::new(), KnownFailures::default());
     for language in results.run.languages() {
-        let list = lists.get(language).cloned().unwrap_or_default();
+        let list = lists.get(language).unwrap_or(&none);
         let mut lines = String::new();
-        for (edit, entry) in edits(results, language, &list, table) {
+        for (edit, entry) in edits(results, language, list, table) {
             let (case, summary) = (entry.row.name(), entry.summary.as_deref());
             let summary = summary.unwrap_or_default();
             let _ = match edit {

@@ -122,7 +122,7 @@ pub(super) fn with_held_back(batch: &[Message], attempts: Vec<Event>) -> Vec<Eve
         events.push(
             attempts
                 .next_if(|a| a.message.id == row.id)
-                .unwrap_or(Event {
+                .unwrap_or_else(|| Event {
                     message: row.clone(),
                     attempt: None,
                 }),
