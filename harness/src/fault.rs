@@ -44,9 +44,7 @@ pub enum FaultKind {
     },
     /// A line longer than the case's answer can be.
     TooLong {
-        /// How many bytes were read before giving up on it.
-        length: usize,
-        /// The case's answer limit.
+        /// The case's answer limit: the line was longer.
         limit: usize,
         /// The start of the line.
         start: String,
@@ -223,9 +221,9 @@ impl fmt::Display for Fault {
                 f,
                 "{runner} printed a line that is not the protocol's answer ({why}):\n  {line}"
             ),
-            FaultKind::TooLong { length, limit, start } => write!(
+            FaultKind::TooLong { limit, start } => write!(
                 f,
-                "{runner} printed a line of more than {length} bytes where this case's answer was due; \
+                "{runner} printed a line of more than {limit} bytes where this case's answer was due; \
                  at most {limit} are read for it (its answer, whatever it holds, is shorter):\n  {start}"
             ),
             FaultKind::OtherCase { other, line } => write!(

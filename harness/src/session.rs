@@ -171,8 +171,7 @@ impl Session {
     fn next_line(&self, child: &mut exec::Child, limit: usize) -> Result<Vec<u8>, FaultKind> {
         Err(match child.next(self.command.deadline) {
             Ok(Next::Line(line)) => return Ok(line),
-            Ok(Next::TooLong(start, length)) => FaultKind::TooLong {
-                length,
+            Ok(Next::TooLong(start)) => FaultKind::TooLong {
                 limit,
                 start: line_excerpt(&start),
             },

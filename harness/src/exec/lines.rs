@@ -10,8 +10,8 @@ use std::sync::mpsc::{self, Receiver};
 pub enum Next {
     /// One whole line, without its newline.
     Line(Vec<u8>),
-    /// A line longer than the bound: its start, and the bound it passed.
-    TooLong(Vec<u8>, usize),
+    /// A line longer than the bound: its start.
+    TooLong(Vec<u8>),
     /// End of output, and the exit status if the child has exited.
     Eof(Option<ExitStatus>),
     /// Reading failed.
@@ -54,7 +54,7 @@ fn read_lines(reader: os_pipe::PipeReader, events: &mpsc::SyncSender<Vec<Next>>,
             // and kills the child, whatever it prints next.
             Ok(length) if length > limit && !line.ends_with(b"\n") => {
                 line.truncate(1024);
-                Next::TooLong(line, limit)
+                Next::TooLong(line)
             }
             Ok(_) => {
                 if line.ends_with(b"\n") {
