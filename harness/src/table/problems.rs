@@ -193,15 +193,15 @@ fn words(
             "is {} characters long, over the limit of {limit}: shorten it",
             length(instance)
         )),
-        Kind::Pattern { .. }
-            if at.get("maxLength").and_then(Value::as_u64) >= Some(length(instance)) =>
-        {
-            here(format!(
-                "{instance} is not a valid name: use lowercase letters, digits and `_` only"
-            ));
+        // A name too long is said by MaxLength alone, without the name.
+        Kind::Pattern { .. } => {
+            let limit = at.get("maxLength").and_then(Value::as_u64);
+            if limit.is_none_or(|limit| length(instance) <= limit) {
+                here(format!(
+                    "{instance} is not a valid name: use lowercase letters, digits and `_` only"
+                ));
+            }
         }
-        // Too long: said by MaxLength, without the name.
-        Kind::Pattern { .. } => {}
         // Said by validate.rs's rule, which refuses a blank description too.
         Kind::MinLength { .. } => {}
         Kind::Not { .. } => here(format!(
