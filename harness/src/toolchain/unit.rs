@@ -71,9 +71,9 @@ impl Counter {
             Counter::Cargo => cargo(lines),
             Counter::GoVerbose => go_verbose(lines),
             Counter::Unittest => unittest(lines),
-            Counter::NodeTap => node_tap(lines),
+            Counter::NodeTap => named(lines.filter_map(node_tap), "pass"),
             Counter::PhpChecks => php_checks(lines),
-            Counter::JUnitConsole => junit_console(lines),
+            Counter::JUnitConsole => named(lines.filter_map(junit_console), "successful"),
         }
     }
 }
@@ -119,56 +119,64 @@ fn go_verbose<'a>(lines: impl Iterator<Item = &'a str>) -> Tally {
     tally
 }
 
-/// Python unittest's: the last `Ran N tests` and the status line after it.
+/// Python unittest's: the last `Ran N tests` and the status line after it,
+/// whose brackets name the counts (`FAILED (failures=1, skipped=2)`).
 fn unittest<'a>(lines: impl Iterator<Item = &'a str>) -> Tally {
     let lines: Vec<&str> = lines.collect();
     let Some(at) = lines.iter().rposition(|l| l.starts_with("Ran ")) else {
         return Tally::default();
     };
     let ran = lines[at].split_whitespace().nth(1).and_then(number);
+    let ran = ran.unwrap_or(0);
     let status = lines[at + 1..].iter().find(|l| !l.is_empty());
     let status = status.copied().unwrap_or_default();
     let details = status
         .split_once(" (")
         .map_or("", |(_, d)| d.trim_end_matches(')'));
-    let count = |names: &[&str]| -> u64 {
-        let counts = details.split(", ").filter_map(|kv| kv.split_once('='));
-        let counts = counts.filter(|(k, _)| names.contains(k));
-        counts.filter_map(|(_, v)| number(v)).sum()
-    };
-    let failed = count(&["failures", "errors", "unexpected successes"]);
-    let skipped = count(&["skipped", "expected failures"]);
+    let counts = details.split(", ").filter_map(|kv| kv.split_once('='));
+    let tally = named(counts.filter_map(|(k, v)| Some((k, number(v)?))), "");
     Tally {
-        passed: ran.unwrap_or(0).saturating_sub(failed + skipped),
-        failed,
-        skipped,
+        passed: ran.saturating_sub(tally.failed + tally.skipped),
         finished: ["OK", "FAILED", "NO TESTS RAN"]
             .iter()
             .any(|s| status.starts_with(s)),
-        unreported: 0,
+        ..tally
     }
 }
 
-/// node:test's TAP: the closing `# pass`, `# fail`, ... comments.
-fn node_tap<'a>(lines: impl Iterator<Item = &'a str>) -> Tally {
-    let mut tally = Tally::default();
-    // A test's own output is a `# ` comment too: the summary,
-    // last, wins.
-    let mut summary = std::collections::HashMap::new();
-    for line in lines {
-        let Some((name, n)) = line.strip_prefix("# ").and_then(|l| l.split_once(' ')) else {
-            continue;
-        };
-        if let Some(n) = number(n) {
-            summary.insert(name, n);
-        }
+/// node:test's TAP: a `# pass 7` comment's name and count.
+fn node_tap(line: &str) -> Option<(&str, u64)> {
+    let (name, n) = line.strip_prefix("# ")?.split_once(' ')?;
+    Some((name, number(n)?))
+}
+
+/// The names tools give the counts of tests that failed (or errored, or
+/// were cancelled), and of tests found and not run as a pass: one list for
+/// every tool that names its counts, so a name cannot count as a failure
+/// for one tool and be overlooked for another.
+const FAILED: [&str; 6] = [
+    "fail",
+    "failed",
+    "cancelled",
+    "failures",
+    "errors",
+    "unexpected successes",
+];
+const SKIPPED: [&str; 4] = ["skipped", "todo", "aborted", "expected failures"];
+
+/// The tally of a tool's named counts. A test's own output can print a
+/// line like the summary's: the summary, last, wins. The count named
+/// `passed` is the passes, and its presence the finished report.
+fn named<'a>(counts: impl Iterator<Item = (&'a str, u64)>, passed: &str) -> Tally {
+    let counts: std::collections::HashMap<&str, u64> = counts.collect();
+    let sum = |names: &[&str]| names.iter().filter_map(|name| counts.get(name)).sum();
+    Tally {
+        passed: counts.get(passed).copied().unwrap_or(0),
+        failed: sum(&FAILED),
+        skipped: sum(&SKIPPED),
+        finished: counts.contains_key(passed),
+        unreported: 0,
     }
-    let count = |name| summary.get(name).copied().unwrap_or(0);
-    tally.finished = summary.contains_key("pass");
-    tally.passed = count("pass");
-    tally.failed = count("fail") + count("cancelled");
-    tally.skipped = count("skipped") + count("todo");
-    tally
 }
 
 /// The PHP checks': each `ok`/`FAIL` line and the closing line.
@@ -182,27 +190,15 @@ fn php_checks<'a>(lines: impl Iterator<Item = &'a str>) -> Tally {
     tally
 }
 
-/// The JUnit console launcher's final `[ N tests ... ]` counts.
-fn junit_console<'a>(lines: impl Iterator<Item = &'a str>) -> Tally {
-    let mut tally = Tally::default();
-    for line in lines {
-        let inside = line
-            .trim()
-            .strip_prefix('[')
-            .and_then(|l| l.strip_suffix(']'));
-        let words: Vec<&str> = inside.unwrap_or("").split_whitespace().collect();
-        let [n, "tests", what] = words[..] else {
-            continue;
-        };
-        let Some(n) = number(n) else { continue };
-        match what {
-            "successful" => (tally.passed, tally.finished) = (n, true),
-            "failed" => tally.failed = n,
-            "skipped" | "aborted" => tally.skipped += n,
-            _ => {}
-        }
-    }
-    tally
+/// The JUnit console launcher's closing `[ 39 tests successful ]`: the
+/// count and its name (never a `containers` line).
+fn junit_console(line: &str) -> Option<(&str, u64)> {
+    let inside = line.trim().strip_prefix('[')?.strip_suffix(']')?;
+    let words: Vec<&str> = inside.split_whitespace().collect();
+    let [n, "tests", what] = words[..] else {
+        return None;
+    };
+    Some((what, number(n)?))
 }
 
 /// A count as the tool printed it. A port's output is not trusted: read as

@@ -3,6 +3,14 @@
 
 use super::*;
 
+/// One cargo test binary's report, as `cargo test --quiet` prints it: what
+/// it runs, a mark per test, and its `test result:` line.
+fn binary(passed: usize, ignored: usize) -> String {
+    let (n, marks) = (passed + ignored, ".".repeat(passed) + &"i".repeat(ignored));
+    let s = if n == 1 { "" } else { "s" };
+    format!("\nrunning {n} test{s}\n{marks}\ntest result: ok. {passed} passed; 0 failed; {ignored} ignored; 0 measured; 0 filtered out; finished in 0.01s\n\n")
+}
+
 fn counts(passed: u64, failed: u64, skipped: u64) -> Tally {
     Tally {
         passed,
@@ -12,27 +20,6 @@ fn counts(passed: u64, failed: u64, skipped: u64) -> Tally {
         unreported: 0,
     }
 }
-
-const CARGO: &str = "
-running 9 tests
-.........
-test result: ok. 9 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s
-
-
-running 5 tests
-.....
-test result: ok. 5 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s
-
-
-running 1 test
-.
-test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s
-
-
-running 0 tests
-
-test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
-";
 
 const GO: &str = "=== RUN   TestZeroValueConsumerIsReady
 --- PASS: TestZeroValueConsumerIsReady (0.00s)
@@ -78,35 +65,6 @@ Test run finished after 3022 ms
 [         0 tests failed          ]
 ";
 
-const IGNORED: &str = "
-running 9 tests
-iiiiiiiii
-test result: ok. 0 passed; 0 failed; 9 ignored; 0 measured; 0 filtered out; finished in 0.00s
-
-
-running 5 tests
-iiiii
-test result: ok. 0 passed; 0 failed; 5 ignored; 0 measured; 0 filtered out; finished in 0.00s
-
-
-running 0 tests
-
-test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
-";
-
-const STOPPED: &str = "
-running 11 tests
-...
-running 5 tests
-.....
-test result: ok. 5 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
-
-
-running 0 tests
-
-test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
-";
-
 const PHP_FAILED: &str = "ok   Failure has no backing value
 ok   a scripted failure is Failure::Down itself
 ok   a message the broker was down for is not delivered
@@ -148,7 +106,7 @@ fn only_a_finished_report_of_passes_proves_a_suite() {
     };
     let ran = "----------------------------------------------------------------------\nRan";
     for (counter, output, tally) in [
-        (Counter::Cargo, CARGO.to_owned(), counts(15, 0, 0)),
+        (Counter::Cargo, [binary(9, 0), binary(5, 0), binary(1, 0), binary(0, 0)].concat(), counts(15, 0, 0)),
         (Counter::GoVerbose, GO.to_owned(), counts(2, 0, 0)),
         (Counter::Unittest, format!("........\n{ran} 8 tests in 0.001s\n\nOK\n"), counts(8, 0, 0)),
         (Counter::Unittest, "Ran 1 test in 0.001s\n\nOK\n".to_owned(), counts(1, 0, 0)),
@@ -156,16 +114,12 @@ fn only_a_finished_report_of_passes_proves_a_suite() {
         (Counter::PhpChecks, PHP_FAILED.replace("FAIL planted\n", "all checks passed\n"), counts(3, 0, 0)),
         (Counter::JUnitConsole, JUNIT.to_owned(), counts(39, 0, 0)),
         // Suites that ran no test, as each tool says so.
-        (Counter::Cargo, "\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n".to_owned(), counts(0, 0, 0)),
+        (Counter::Cargo, binary(0, 0), counts(0, 0, 0)),
         (Counter::GoVerbose, "?   \toutbox\t[no test files]\n?   \toutbox/cmd/demo\t[no test files]\n".to_owned(), counts(0, 0, 0)),
         (Counter::Unittest, format!("\n{ran} 0 tests in 0.000s\n\nNO TESTS RAN\n"), counts(0, 0, 0)),
         (Counter::NodeTap, "1..0\n# tests 0\n# pass 0\n".to_owned(), counts(0, 0, 0)),
         (Counter::PhpChecks, "all checks passed\n".to_owned(), counts(0, 0, 0)),
         (Counter::JUnitConsole, "[         0 tests found           ]\n[         0 tests successful      ]\n".to_owned(), counts(0, 0, 0)),
-        (Counter::Cargo, "nothing".to_owned(), early(counts(0, 0, 0), 0)),
-        (Counter::Unittest, "nothing".to_owned(), early(counts(0, 0, 0), 0)),
-        (Counter::NodeTap, "nothing".to_owned(), early(counts(0, 0, 0), 0)),
-        (Counter::JUnitConsole, "nothing".to_owned(), early(counts(0, 0, 0), 0)),
         // Every class of the Python suite under `@unittest.skip`: it exits 0.
         (Counter::Unittest, format!("ssssssss\n{ran} 8 tests in 0.000s\n\nOK (skipped=8)\n"), counts(0, 0, 8)),
         (Counter::Unittest, "Ran 4 tests in 0.001s\n\nFAILED (failures=1, errors=1, skipped=1, expected failures=1)\n".to_owned(), counts(0, 2, 2)),
@@ -175,13 +129,13 @@ fn only_a_finished_report_of_passes_proves_a_suite() {
         // `#[ignore]` on every test of the three crates: each binary
         // reports, all ignored, and cargo exits 0; one ignored test among
         // passing ones hides what it checks all the same.
-        (Counter::Cargo, IGNORED.to_owned(), counts(0, 0, 14)),
-        (Counter::Cargo, CARGO.replacen("ok. 1 passed; 0 failed; 0 ignored", "ok. 0 passed; 0 failed; 1 ignored", 1), counts(14, 0, 1)),
+        (Counter::Cargo, [binary(0, 9), binary(0, 5), binary(0, 0)].concat(), counts(0, 0, 14)),
+        (Counter::Cargo, [binary(9, 0), binary(5, 0), binary(0, 1), binary(0, 0)].concat(), counts(14, 0, 1)),
         // The reference's suite with a test that panics after 1.5 s and one
         // that calls `std::process::exit(0)` after 0.3 s: its binary never
         // reports, the next binaries run, and cargo exits 0; the last
         // binary stopping early is no different.
-        (Counter::Cargo, STOPPED.to_owned(), early(counts(5, 0, 0), 11)),
+        (Counter::Cargo, format!("\nrunning 11 tests\n...\n{}{}", binary(5, 0), binary(0, 0)), early(counts(5, 0, 0), 11)),
         (Counter::Cargo, "\nrunning 2 tests\n.\n".to_owned(), early(counts(0, 0, 0), 2)),
         // The PHP checks with a failed check and then `exit(0)`: no closing line.
         (Counter::PhpChecks, PHP_FAILED.to_owned(), early(counts(3, 1, 0), 0)),
@@ -202,10 +156,11 @@ fn only_a_finished_report_of_passes_proves_a_suite() {
     }
 }
 
-/// A suite's output is the port's, not the harness's: counts near 2^64
-/// must not overflow the sums (a panic in the harness), and prove nothing.
+/// A suite's output is the port's, not the harness's: output without a
+/// report is no tally, and counts near 2^64 must not overflow the sums (a
+/// panic in the harness) and prove nothing.
 #[test]
-fn counts_too_large_to_add_prove_nothing() {
+fn no_report_and_counts_too_large_to_add_prove_nothing() {
     let max = u64::MAX;
     let output = format!(
         "running {max} tests\ntest result: ok. {max} passed; {max} failed; {max} ignored\n\
@@ -222,6 +177,7 @@ fn counts_too_large_to_add_prove_nothing() {
         Counter::PhpChecks,
         Counter::JUnitConsole,
     ] {
+        assert_eq!(counter.tally("nothing"), Tally::default(), "{counter:?}");
         assert!(!counter.tally(&output).proves(), "{counter:?}");
     }
 }
