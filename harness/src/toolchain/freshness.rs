@@ -4,6 +4,7 @@
 //! `tar`, `rsync -a`) or a deleted or added file is a change, which a
 //! comparison of modification times cannot see.
 
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use super::manifest::BuildStep;
@@ -35,57 +36,35 @@ impl BuildStep {
     }
 
     /// The hash of the step's command line (another one reruns it), of
-    /// every input (each file's path relative to the root, its length and
-    /// its bytes, in path order; a path that does not exist hashes as
-    /// missing) and of every output (see [`BuildStep::outputs`]).
+    /// every input (each file's path and bytes, in path order; a folder's
+    /// count of files first) and of every output
+    /// (see [`BuildStep::outputs`]). std's hasher, with its fixed keys, is
+    /// the same in every run of one build of the harness; another Rust
+    /// release may hash otherwise, which only reruns the step once.
     fn fingerprint(&self, root: &Path) -> String {
-        let mut hash = Fnv::new();
-        hash.write(self.run.join(" ").as_bytes());
+        let mut hash = DefaultHasher::new();
+        self.run.hash(&mut hash);
         for input in &self.inputs {
             let files = files(&root.join(input));
-            hash.write(b"\0input\0");
-            hash.write(input.as_bytes());
-            if files.is_empty() {
-                hash.write(b"\0missing");
-            }
+            (input, files.len()).hash(&mut hash);
             for file in files {
-                hash.write(b"\0file\0");
-                hash.write(crate::text::relative(&file, root).as_bytes());
                 // A FIFO or a device is never opened: reading it could block
                 // or never end.
                 let regular = std::fs::metadata(&file).is_ok_and(|m| m.is_file());
-                match regular.then(|| std::fs::read(&file).ok()).flatten() {
-                    Some(bytes) => {
-                        hash.write(&(bytes.len() as u64).to_le_bytes());
-                        hash.write(&bytes);
-                    }
-                    None => hash.write(b"\0unreadable"),
-                }
+                let bytes = regular.then(|| std::fs::read(&file).ok()).flatten();
+                (&file, bytes).hash(&mut hash);
             }
         }
         for output in &self.outputs {
-            hash.write(b"\0output\0");
-            hash.write(output.as_bytes());
-            let output = root.join(output);
-            let Ok(metadata) = std::fs::metadata(&output) else {
-                continue;
-            };
-            if metadata.is_dir() {
-                for file in files(&output) {
-                    hash.write(b"\0holds\0");
-                    hash.write(crate::text::relative(&file, root).as_bytes());
-                }
-            } else {
-                hash.write(&metadata.len().to_le_bytes());
-                let modified = metadata
-                    .modified()
-                    .ok()
-                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .map_or(0, |d| d.as_nanos());
-                hash.write(&modified.to_le_bytes());
-            }
+            let path = root.join(output);
+            let metadata = std::fs::metadata(&path).ok();
+            let folder = metadata.as_ref().is_some_and(std::fs::Metadata::is_dir);
+            let stat = metadata
+                .filter(|_| !folder)
+                .map(|m| (m.len(), m.modified().ok()));
+            (output, folder.then(|| files(&path)), stat).hash(&mut hash);
         }
-        format!("fnv1a-64 {:016x}\n", hash.0)
+        format!("{:016x}\n", hash.finish())
     }
 }
 
@@ -105,24 +84,6 @@ fn files(path: &Path) -> Vec<PathBuf> {
         .collect();
     found.sort();
     found
-}
-
-/// FNV-1a, 64 bits: stable across Rust versions (unlike std's
-/// `DefaultHasher`), and enough to tell an edited source from the built
-/// one; not a defence against a crafted collision.
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 ^= u64::from(byte);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -157,19 +118,13 @@ mod tests {
         other.run.push("--other".into());
         assert!(!other.is_fresh(&root), "another command line");
 
-        let old = std::fs::metadata(root.join("src/a.ts"))
-            .unwrap()
-            .modified()
+        // Sets the source's mtime, as `cp -p`, `rsync -a` or `touch -d` do;
+        // a rewrite keeps the file, so the handle stays on it.
+        let a_ts = std::fs::File::options()
+            .write(true)
+            .open(root.join("src/a.ts"))
             .unwrap();
-        // Sets a source's mtime, as `cp -p`, `rsync -a` or `touch -d` do.
-        let set_mtime = |time: std::time::SystemTime| {
-            std::fs::File::options()
-                .write(true)
-                .open(root.join("src/a.ts"))
-                .unwrap()
-                .set_modified(time)
-                .unwrap();
-        };
+        let old = a_ts.metadata().unwrap().modified().unwrap();
         let a_day_earlier = old - std::time::Duration::from_secs(86_400);
         // Each change below makes the step stale, then it is rebuilt.
         let changed = |why: &str| {
@@ -177,13 +132,13 @@ mod tests {
             step.mark_done(&root).unwrap();
         };
         std::fs::write(root.join("src/a.ts"), "edited").unwrap();
-        set_mtime(old);
+        a_ts.set_modified(old).unwrap();
         changed(
             "an edit given back its old mtime, as `cp -p` or `rsync -a` of an edited copy does",
         );
-        set_mtime(a_day_earlier);
+        a_ts.set_modified(a_day_earlier).unwrap();
         std::fs::write(root.join("src/a.ts"), "edited again").unwrap();
-        set_mtime(a_day_earlier);
+        a_ts.set_modified(a_day_earlier).unwrap();
         changed("an edit given an older mtime (`touch -d`)");
         std::fs::remove_file(root.join("src/b.ts")).unwrap();
         changed("a deleted source");
