@@ -84,6 +84,9 @@ impl Manifest {
     /// each from `root` within `deadline`.
     pub fn prepare(&self, root: &Path, deadline: Duration) -> Result<Ready, NotReady> {
         let ready = self.run_probe(root, deadline)?;
+        // What a failed step printed: the tail of its stdout, then stderr.
+        let printed =
+            |output: &exec::Output| tail(&(output.stdout.text() + &output.stderr.text()), 60);
         for step in self.build.iter().filter(|step| !step.is_fresh(root)) {
             let line = step.run.join(" ");
             let failure = match exec::run(&command(&step.run, root, deadline), Stdin::Null) {
@@ -96,9 +99,9 @@ impl Manifest {
                 Ok(output) if output.status.is_none() => format!(
                     "(did not finish within {} s, PARITY_BUILD_TIMEOUT; its process group was killed):\n{}",
                     deadline.as_secs_f64(),
-                    tail(&both(&output), 60)
+                    printed(&output)
                 ),
-                Ok(output) => format!("({}):\n{}", output.describe(), tail(&both(&output), 60)),
+                Ok(output) => format!("({}):\n{}", output.describe(), printed(&output)),
                 Err(e) => format!("(could not start: {e})"),
             };
             return Err(NotReady::BuildFailed {
@@ -117,13 +120,6 @@ fn printed_program(stdout: &str) -> Option<String> {
     let line = stdout.lines().last()?.trim_end();
     let path = Path::new(line);
     (path.is_absolute() && path.is_file()).then(|| line.to_owned())
-}
-
-/// A build's stdout, then its stderr.
-fn both(output: &exec::Output) -> String {
-    let mut text = output.stdout.text();
-    text.push_str(&output.stderr.text());
-    text
 }
 
 #[cfg(test)]
