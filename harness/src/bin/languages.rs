@@ -2,8 +2,6 @@
 //! workflows) need from the language manifests (`runners/*/language.toml`),
 //! so that none of them keeps a list of languages of its own:
 //!
-//! * `languages names`: the names, the reference first, space-separated
-//!   (make mutants' default);
 //! * `languages prefix`: what every trial's name starts with (make mutants
 //!   names trials with it);
 //! * `languages matrix`: the CI matrix, one line of JSON for `fromJSON`
@@ -37,15 +35,11 @@ fn run() -> Result<ExitCode, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let root = parity::repo_root();
     let manifests = manifest::read_all(&root)?;
-    let (command, names) = args.split_first().ok_or(
-        "usage: languages names|prefix|matrix|lint|mutation-tools|mutants|setup [NAME...]",
-    )?;
+    let (command, names) = args
+        .split_first()
+        .ok_or("usage: languages prefix|matrix|lint|mutation-tools|mutants|setup [NAME...]")?;
     let chosen = choose(&manifests, names)?;
     match command.as_str() {
-        "names" => {
-            let names: Vec<&str> = chosen.iter().map(|m| m.name.as_str()).collect();
-            println!("{}", names.join(" "));
-        }
         "prefix" => println!("{}", parity::config::PREFIX),
         "matrix" => {
             let rows: Vec<serde_json::Value> = chosen
