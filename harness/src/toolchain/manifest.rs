@@ -64,9 +64,10 @@ pub struct Manifest {
     pub code: Code,
 }
 
-/// One build step.
+/// One build step. Its lists default to empty; so does `run`, which then
+/// fails as an empty command line.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct BuildStep {
     /// The command line; never holds case data.
     pub run: Vec<String>,
@@ -79,7 +80,6 @@ pub struct BuildStep {
     /// Everything the step reads, files or folders (every file below
     /// counts), judged by content: a source left out is an edit the step
     /// never sees.
-    #[serde(default)]
     pub inputs: Vec<String>,
     /// Everything the step makes. A file (a binary) is judged by length and
     /// modification time rather than read: one that is gone or rewritten
@@ -87,7 +87,6 @@ pub struct BuildStep {
     /// it holds: one deleted or added makes the step run again, while a
     /// file rewritten in place does not (make mutants puts its class files
     /// over Java's build, which must stay fresh for them).
-    #[serde(default)]
     pub outputs: Vec<String>,
 }
 
@@ -263,7 +262,7 @@ fn read(root: &Path, folder: &Path) -> Result<Manifest, String> {
     // `{target}` is cargo's target folder, absolute, so a tool started in
     // another folder finds it too; `{work}` the language's own folder there.
     let target = crate::config::target_dir(root);
-    let work = target.join("parity").join(&manifest.name);
+    let work = crate::config::work_dir(root, &manifest.name);
     let resolve = |word: &str| {
         word.replace("{target}", &target.to_string_lossy())
             .replace("{work}", &work.to_string_lossy())
@@ -350,25 +349,12 @@ impl Manifest {
     }
 }
 
-/// The fields whose strings are resolved (`{target}`, `{work}`): everything
-/// below them may hold only those placeholders. `mutants.check` has its
-/// own (`{file}`, mutants.py's).
-const RESOLVED: [&str; 7] = [
-    "probe[",
-    "runner[",
-    "demo[",
-    "unit.run[",
-    "build[",
-    "lint[",
-    "setup.after[",
-];
-
-/// Checks every string of `value` (`at`: its key path) and resolves those
-/// of the [`RESOLVED`] fields. A control character is refused: .ci/setup
-/// reads `languages setup` line by line and field by tab, so a newline
-/// would run only a step's first line, and a command line is one line in
-/// every message. In a field that is resolved, so is a `{word}` the harness
-/// does not replace.
+/// Checks every string of `value` (`at`: its key path) and resolves its
+/// placeholders, which mean the same in every field but `mutants.check`,
+/// where `{file}` is mutants.py's. A control character is refused:
+/// .ci/setup reads `languages setup` line by line and field by tab, so a
+/// newline would run only a step's first line, and a command line is one
+/// line in every message. So is a `{word}` the harness does not replace.
 fn check_strings(
     value: &mut toml::Value,
     at: &str,
@@ -382,7 +368,7 @@ fn check_strings(
                      one line: write each command as an item of the list)"
                 ));
             }
-            if !RESOLVED.iter().any(|f| at.starts_with(f)) {
+            if at.starts_with("mutants.check[") {
                 return Ok(());
             }
             if let Some(word) = unknown_placeholder(text) {
