@@ -1,5 +1,7 @@
 //! Each tool's real output, captured from the ports' suites (a fault
-//! planted where the name says so) and cut to the lines that matter.
+//! planted where the name says so) and cut to the lines that matter; cargo's
+//! and the JUnit launcher's reports, each a fixed layout of counts, are
+//! built from the counts by `binary` and `junit`.
 
 use super::*;
 
@@ -9,6 +11,20 @@ fn binary(passed: usize, ignored: usize) -> String {
     let (n, marks) = (passed + ignored, ".".repeat(passed) + &"i".repeat(ignored));
     let s = if n == 1 { "" } else { "s" };
     format!("\nrunning {n} test{s}\n{marks}\ntest result: ok. {passed} passed; 0 failed; {ignored} ignored; 0 measured; 0 filtered out; finished in 0.01s\n\n")
+}
+
+/// The JUnit console launcher's closing report, as it prints it: the
+/// containers' counts (which are no tests) and the tests', each in its
+/// order: found, skipped, started, aborted, successful, failed.
+fn junit(containers: [u64; 6], tests: [u64; 6]) -> String {
+    let mut report = "└─ JUnit Vintage ✔\n\nTest run finished after 512 ms\n".to_owned();
+    for (what, counts) in [("containers", containers), ("tests", tests)] {
+        let names = "found skipped started aborted successful failed".split(' ');
+        for (name, n) in names.zip(counts) {
+            report += &format!("[{n:>10} {:<22}]\n", format!("{what} {name}"));
+        }
+    }
+    report
 }
 
 fn counts(passed: u64, failed: u64, skipped: u64) -> Tally {
@@ -47,49 +63,10 @@ ok 1 - c
 # duration_ms 87.499854
 ";
 
-const JUNIT: &str = "│     └─ refusesAnUnknownFailureKind() ✔
-└─ JUnit Vintage ✔
-
-Test run finished after 3022 ms
-[         9 containers found      ]
-[         0 containers skipped    ]
-[         9 containers started    ]
-[         0 containers aborted    ]
-[         9 containers successful ]
-[         0 containers failed     ]
-[        39 tests found           ]
-[         0 tests skipped         ]
-[        39 tests started         ]
-[         0 tests aborted         ]
-[        39 tests successful      ]
-[         0 tests failed          ]
-";
-
 const PHP_FAILED: &str = "ok   Failure has no backing value
 ok   a scripted failure is Failure::Down itself
 ok   a message the broker was down for is not delivered
 FAIL planted
-";
-
-const JUNIT_DISABLED: &str = "├─ JUnit Jupiter ✔
-│  ├─ DemoTest ↷ planted
-│  ├─ OutboxTest ↷ planted
-│  └─ RunnerTest ↷ planted
-└─ JUnit Vintage ✔
-
-Test run finished after 512 ms
-[         9 containers found      ]
-[         6 containers skipped    ]
-[         3 containers started    ]
-[         0 containers aborted    ]
-[         3 containers successful ]
-[         0 containers failed     ]
-[        17 tests found           ]
-[        17 tests skipped         ]
-[         0 tests started         ]
-[         0 tests aborted         ]
-[         0 tests successful      ]
-[         0 tests failed          ]
 ";
 
 /// Each tool's output and the tally it gives: a suite proves itself only
@@ -112,7 +89,7 @@ fn only_a_finished_report_of_passes_proves_a_suite() {
         (Counter::Unittest, "Ran 1 test in 0.001s\n\nOK\n".to_owned(), counts(1, 0, 0)),
         (Counter::NodeTap, NODE.to_owned(), counts(7, 0, 0)),
         (Counter::PhpChecks, PHP_FAILED.replace("FAIL planted\n", "all checks passed\n"), counts(3, 0, 0)),
-        (Counter::JUnitConsole, JUNIT.to_owned(), counts(39, 0, 0)),
+        (Counter::JUnitConsole, junit([9, 0, 9, 0, 9, 0], [39, 0, 39, 0, 39, 0]), counts(39, 0, 0)),
         // Suites that ran no test, as each tool says so.
         (Counter::Cargo, binary(0, 0), counts(0, 0, 0)),
         (Counter::GoVerbose, "?   \toutbox\t[no test files]\n?   \toutbox/cmd/demo\t[no test files]\n".to_owned(), counts(0, 0, 0)),
@@ -125,7 +102,7 @@ fn only_a_finished_report_of_passes_proves_a_suite() {
         (Counter::Unittest, "Ran 4 tests in 0.001s\n\nFAILED (failures=1, errors=1, skipped=1, expected failures=1)\n".to_owned(), counts(0, 2, 2)),
         // Every Java test class under `@Disabled`: 17 found, so
         // `--fail-if-no-tests` holds, and it exits 0.
-        (Counter::JUnitConsole, JUNIT_DISABLED.to_owned(), counts(0, 0, 17)),
+        (Counter::JUnitConsole, junit([9, 6, 3, 0, 3, 0], [17, 17, 0, 0, 0, 0]), counts(0, 0, 17)),
         // `#[ignore]` on every test of the three crates: each binary
         // reports, all ignored, and cargo exits 0; one ignored test among
         // passing ones hides what it checks all the same.
