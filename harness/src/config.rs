@@ -241,15 +241,13 @@ mod tests {
         let text = std::fs::read_to_string(crate::repo_root().join("cases/schema.json")).unwrap();
         let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
         let name = &schema["$defs"]["case"]["properties"]["name"];
-        let mut reserved: Vec<&str> = name["not"]["enum"]
+        let reserved: std::collections::BTreeSet<&str> = name["not"]["enum"]
             .as_array()
             .expect("cases/schema.json: $defs.case.properties.name.not.enum")
             .iter()
             .filter_map(|v| v.as_str())
             .collect();
-        reserved.sort_unstable();
-        let mut expected = reserved_names().to_vec();
-        expected.sort_unstable();
+        let expected = reserved_names().into_iter().collect();
         assert_eq!(reserved, expected, "cases/schema.json's reserved names");
         let description = name["description"].as_str().unwrap_or_default();
         for kind in Kind::ALL {
