@@ -196,21 +196,15 @@ fn children_cpu() -> Duration {
         libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
         usage
     };
-    let time = |t: libc::timeval| {
-        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
-            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
-    };
+    let time = |t: libc::timeval| Duration::from_secs_f64(t.tv_sec as f64 + t.tv_usec as f64 / 1e6);
     time(usage.ru_utime) + time(usage.ru_stime)
 }
 
 /// The 1, 5 and 15 minute load averages, as the kernel reports them.
 fn load() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|text| {
-            text.split_whitespace()
-                .take(3)
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .unwrap_or_else(|_| "unknown".to_owned())
+    let text = std::fs::read_to_string("/proc/loadavg").unwrap_or_else(|_| "unknown".into());
+    text.split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
