@@ -87,6 +87,9 @@ fn read(markdown: &str) -> Markdown {
         ..Markdown::default()
     };
     let mut seen: HashMap<String, usize> = HashMap::new();
+    // What GitHub drops from a heading's anchor: all but letters, digits,
+    // `_` (and marks, connectors), spaces and hyphens.
+    let punctuation = Regex::new(r"[^\w\- ]").unwrap();
     let (mut title, mut section, mut in_layout) = (None::<String>, String::new(), false);
     for (event, at) in parser.into_offset_iter() {
         match event {
@@ -110,12 +113,8 @@ fn read(markdown: &str) -> Markdown {
             }
             Event::End(TagEnd::Heading(_)) => {
                 section = title.take().unwrap_or_default().trim().to_owned();
-                let slug: String = section
-                    .to_lowercase()
-                    .chars()
-                    .filter(|&c| c.is_alphanumeric() || "-_ ".contains(c))
-                    .map(|c| if c == ' ' { '-' } else { c })
-                    .collect();
+                let lower = section.to_lowercase();
+                let slug = punctuation.replace_all(&lower, "").replace(' ', "-");
                 let count = seen.entry(slug.clone()).or_insert(0);
                 read.anchors.insert(match *count {
                     0 => slug,
