@@ -11,16 +11,11 @@ use std::path::{Path, PathBuf};
 /// as its owner set it up.
 pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let path = &through_links(path);
-    let dir = path.parent().filter(|dir| !dir.as_os_str().is_empty());
-    let dir = dir.unwrap_or(Path::new("."));
     let name = path
         .file_name()
         .ok_or_else(|| std::io::Error::other("not a file path"))?;
-    let temporary = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let pid = std::process::id();
+    let temporary = path.with_file_name(format!(".{}.{pid}.tmp", name.to_string_lossy()));
     let result = (|| {
         let mut file = std::fs::File::create(&temporary)?;
         file.write_all(bytes)?;

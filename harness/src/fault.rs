@@ -152,12 +152,7 @@ impl Fault {
     /// last start's).
     pub fn log(&self) -> Option<&Path> {
         match (&self.stderr, &self.kind) {
-            (
-                Stderr::Written {
-                    log, unkept: None, ..
-                },
-                _,
-            ) => Some(log),
+            (Stderr::Written { log, unkept, .. }, _) if unkept.is_none() => Some(log),
             (_, FaultKind::BudgetSpent { last, .. }) => last.log(),
             _ => None,
         }

@@ -26,11 +26,10 @@ pub fn tail(text: &str, lines: usize) -> String {
     let all: Vec<&str> = text.lines().collect();
     let start = all.len().saturating_sub(lines);
     let shown: Vec<String> = all[start..].iter().map(|l| excerpt(l, 300)).collect();
-    let mut shown = shown.join("\n");
-    if start > 0 {
-        shown.insert_str(0, &format!("(last {lines} lines)\n"));
+    match start {
+        0 => shown.join("\n"),
+        _ => format!("(last {lines} lines)\n{}", shown.join("\n")),
     }
-    shown
 }
 
 /// `path` relative to `root` when it is below it, for messages.

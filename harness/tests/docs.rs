@@ -6,7 +6,7 @@
 //! paths that exist, and leaves out no entry of the folders it covers.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use pulldown_cmark::{Event, LinkType, Parser, Tag, TagEnd};
 use regex::Regex;
@@ -37,18 +37,16 @@ fn text(root: &Path, path: &str) -> Option<String> {
     String::from_utf8(bytes).ok().filter(|t| !t.contains('\0'))
 }
 
-/// Joins `relative` onto the folder `base` (both `/`-separated, relative to
-/// the root) without touching the file system; None when `..` climbs above
-/// the root.
+/// Joins `relative` onto the folder `base` (relative to the root; a
+/// `relative` starting with `/` is from the root) without touching the file
+/// system, `/`-separated; None when `..` climbs above the root.
 fn resolve(base: &str, relative: &str) -> Option<String> {
-    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
-    for part in relative.split('/') {
+    let (joined, mut parts) = (Path::new(base).join(relative), Vec::new());
+    for part in joined.components() {
         match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            _ => parts.push(part),
+            Component::Normal(name) => parts.push(name.to_str()?),
+            Component::ParentDir => _ = parts.pop()?,
+            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
         }
     }
     Some(parts.join("/"))
@@ -89,6 +87,9 @@ fn read(markdown: &str) -> Markdown {
         ..Markdown::default()
     };
     let mut seen: HashMap<String, usize> = HashMap::new();
+    // What GitHub drops from a heading's anchor: all but letters, digits,
+    // `_` (and marks, connectors), spaces and hyphens.
+    let punctuation = Regex::new(r"[^\w\- ]").unwrap();
     let (mut title, mut section, mut in_layout) = (None::<String>, String::new(), false);
     for (event, at) in parser.into_offset_iter() {
         match event {
@@ -112,12 +113,8 @@ fn read(markdown: &str) -> Markdown {
             }
             Event::End(TagEnd::Heading(_)) => {
                 section = title.take().unwrap_or_default().trim().to_owned();
-                let slug: String = section
-                    .to_lowercase()
-                    .chars()
-                    .filter(|&c| c.is_alphanumeric() || "-_ ".contains(c))
-                    .map(|c| if c == ' ' { '-' } else { c })
-                    .collect();
+                let lower = section.to_lowercase();
+                let slug = punctuation.replace_all(&lower, "").replace(' ', "-");
                 let count = seen.entry(slug.clone()).or_insert(0);
                 read.anchors.insert(match *count {
                     0 => slug,
@@ -161,7 +158,6 @@ fn broken_links(root: &Path, files: &[String]) -> Vec<String> {
             let (target_path, fragment) = target.split_once('#').unwrap_or((target, ""));
             let resolved = match target_path {
                 "" => Some(path.to_string()),
-                from_root if from_root.starts_with('/') => resolve("", from_root),
                 relative => resolve(folder(path), relative),
             };
             let Some(resolved) = resolved else {
@@ -171,11 +167,7 @@ fn broken_links(root: &Path, files: &[String]) -> Vec<String> {
                 continue;
             };
             // A file, or a folder (the root included).
-            let exists = files.iter().any(|f| {
-                f.strip_prefix(&resolved).is_some_and(|rest| {
-                    rest.is_empty() || rest.starts_with('/') || resolved.is_empty()
-                })
-            });
+            let exists = files.iter().any(|f| Path::new(f).starts_with(&resolved));
             let anchors = docs.get(resolved.as_str()).map(|d| &d.anchors);
             if !exists {
                 problems.push(format!(
@@ -306,6 +298,7 @@ See [the spec](SPEC.md#the-story \"title\") and ![x](<img a.png>).
         Some("runners/demo.json")
     );
     assert_eq!(resolve("", "./SPEC.md").as_deref(), Some("SPEC.md"));
+    assert_eq!(resolve("a/b", "/SPEC.md").as_deref(), Some("SPEC.md"));
     assert_eq!(resolve("", "../x"), None);
 }
 

@@ -58,20 +58,14 @@ fn side_by_side(suite: &Suite) {
     }
     let [test, floor] = runs.each_ref().map(|runs| Cost::median(runs));
     for (label, runs, cost) in [("make test:", &runs[0], test), ("floor:", &runs[1], floor)] {
-        let shown: Vec<String> = (runs.iter())
-            .map(|c| format!("{:.2}", c.wall.as_secs_f64()))
-            .collect();
-        println!(
-            "  {label:<11}{:>6.2} s, CPU {:>5.2} s  (runs: {})",
-            cost.wall.as_secs_f64(),
-            cost.cpu.as_secs_f64(),
-            shown.join(" ")
-        );
+        let shown: Vec<String> = runs.iter().map(|c| format!("{:.2}", c.wall)).collect();
+        let (wall, cpu, shown) = (cost.wall, cost.cpu, shown.join(" "));
+        println!("  {label:<11}{wall:>6.2} s, CPU {cpu:>5.2} s  (runs: {shown})");
     }
     println!(
         "  overhead:  {:.2}x the floor's wall time, {:.2}x its CPU time",
-        test.wall.as_secs_f64() / floor.wall.as_secs_f64(),
-        test.cpu.as_secs_f64() / floor.cpu.as_secs_f64()
+        test.wall / floor.wall,
+        test.cpu / floor.cpu
     );
 }
 
@@ -81,7 +75,7 @@ fn side_by_side(suite: &Suite) {
 fn trial_costs(suite: &Suite, languages: &[&Port]) {
     println!("\n## CPU time of each trial kind, s (make test T=<trial> ARGS=--exact, user + sys of every process, median of 3, less an empty selection's); the last column: wall time of make test T=.../<language>");
     let empty = median_of(3, &make_test(suite, &["T=no-trial-has-this-name"])).cpu;
-    println!("  (an empty selection: CPU {:.2} s)", empty.as_secs_f64());
+    println!("  (an empty selection: CPU {empty:.2} s)");
     print!("  {:<12}", "language");
     // The columns: `cases` is every case of the table, then the harness's
     // other [`Kind`]s of trial.
@@ -95,7 +89,7 @@ fn trial_costs(suite: &Suite, languages: &[&Port]) {
 }
 
 /// One language's row of [`trial_costs`].
-fn trial_row(suite: &Suite, language: &Port, empty: Duration) {
+fn trial_row(suite: &Suite, language: &Port, empty: f64) {
     print!("  {:<12}", language.name);
     let every_case = format!("T={PREFIX}/{}/", language.name);
     let cases = [
@@ -108,10 +102,10 @@ fn trial_row(suite: &Suite, language: &Port, empty: Duration) {
     });
     for [filter, args] in std::iter::once(cases).chain(kinds) {
         let cost = median_of(3, &make_test(suite, &[&filter, &args])).cpu;
-        print!(" {:>11.2}", cost.saturating_sub(empty).as_secs_f64());
+        print!(" {:>11.2}", (cost - empty).max(0.0));
     }
     let whole = make_test(suite, &[&every_case]);
-    println!(" {:>11.2}", median_of(3, &whole).wall.as_secs_f64());
+    println!(" {:>11.2}", median_of(3, &whole).wall);
 }
 
 /// Each runner's bare start-up (empty input): the floor under every case.
@@ -119,11 +113,7 @@ fn start_ups(suite: &Suite, languages: &[&Port]) {
     println!("\n## Bare start-up of each runner (empty input), median of 10");
     for language in languages {
         let start_up = median_of(10, &suite.runner(language).command).wall;
-        println!(
-            "  {:<12} {:>6.1} ms",
-            language.name,
-            start_up.as_secs_f64() * 1000.0
-        );
+        println!("  {:<12} {:>6.1} ms", language.name, start_up * 1000.0);
     }
 }
 
@@ -137,20 +127,21 @@ fn command(suite: &Suite, argv: &[&str]) -> exec::Command {
     }
 }
 
-/// What one run cost: its wall time, and the CPU time (user + sys) of
-/// every process it started (each waited for, so counted as a child).
+/// What one run cost, in seconds (what is printed): its wall time, and the
+/// CPU time (user + sys) of every process it started (each waited for, so
+/// counted as a child).
 #[derive(Debug, Clone, Copy)]
 struct Cost {
-    wall: Duration,
-    cpu: Duration,
+    wall: f64,
+    cpu: f64,
 }
 
 impl Cost {
     /// The median wall time and the median CPU time of `runs`.
     fn median(runs: &[Cost]) -> Cost {
-        let median = |of: fn(&Cost) -> Duration| {
-            let mut times: Vec<Duration> = runs.iter().map(of).collect();
-            times.sort();
+        let median = |of: fn(&Cost) -> f64| {
+            let mut times: Vec<f64> = runs.iter().map(of).collect();
+            times.sort_by(f64::total_cmp);
             times[times.len() / 2]
         };
         Cost {
@@ -182,35 +173,29 @@ fn measure(command: &exec::Command) -> Cost {
         Err(e) => eprintln!("bench: `{}` could not start: {e}", command.label),
     }
     Cost {
-        wall: started.elapsed(),
-        cpu: children_cpu().saturating_sub(before),
+        wall: started.elapsed().as_secs_f64(),
+        cpu: children_cpu() - before,
     }
 }
 
-/// The user + sys time of this process's children that have ended (and
+/// The user + sys time, in seconds, of this process's children that have ended (and
 /// their own waited-for children), as the kernel counts it.
-fn children_cpu() -> Duration {
+fn children_cpu() -> f64 {
     // SAFETY: getrusage only writes into the zeroed struct it is given.
     let usage = unsafe {
         let mut usage: libc::rusage = std::mem::zeroed();
         libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
         usage
     };
-    let time = |t: libc::timeval| {
-        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
-            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
-    };
+    let time = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     time(usage.ru_utime) + time(usage.ru_stime)
 }
 
 /// The 1, 5 and 15 minute load averages, as the kernel reports them.
 fn load() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|text| {
-            text.split_whitespace()
-                .take(3)
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .unwrap_or_else(|_| "unknown".to_owned())
+    let text = std::fs::read_to_string("/proc/loadavg").unwrap_or_else(|_| "unknown".into());
+    text.split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -83,17 +83,23 @@ fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<
             );
             return Some(ExitCode::from(3));
         }
-        "hang" => {
+        "hang" | "setsid" => {
+            if fault == "setsid" {
+                // Out of the runner's group and session: killing the group
+                // does not reach it.
+                record(&sleep("300", true));
+            }
             record("hanging");
             std::thread::sleep(Duration::from_secs(3600));
             return Some(ExitCode::FAILURE);
         }
         "grandchild" => {
-            leave_grandchild();
-            return Some(ExitCode::FAILURE);
-        }
-        "setsid" => {
-            hang_beside_own_session_grandchild();
+            // It inherits stdout and outlives us: only killing the process
+            // group closes the pipe. Its pid goes under the target folder
+            // (`CARGO_TARGET_DIR` when set), where the test looks.
+            let target = parity::config::target_dir(&parity::repo_root());
+            let pid_file = target.join("parity/fake-grandchild.pid");
+            let _ = std::fs::write(pid_file, sleep("30", false));
             return Some(ExitCode::FAILURE);
         }
         "stderr-flood" => {
@@ -137,37 +143,13 @@ fn print(out: &mut impl Write, line: &str) -> Option<ExitCode> {
     None
 }
 
-/// Starts a grandchild that inherits stdout and outlives us: only killing
-/// the process group closes the pipe. Its pid goes under the target folder
-/// (`CARGO_TARGET_DIR` when set), where the test looks.
-fn leave_grandchild() {
-    let grandchild = sleep("30", false);
-    let target = parity::config::target_dir(&parity::repo_root());
-    let _ = std::fs::write(target.join("parity/fake-grandchild.pid"), grandchild);
-}
-
-/// Starts a grandchild that leaves the runner's group and session (killing
-/// the group does not reach it), records it, then hangs.
-fn hang_beside_own_session_grandchild() {
-    record(&sleep("300", true));
-    record("hanging");
-    std::thread::sleep(Duration::from_secs(3600));
-}
-
 /// Starts `sleep seconds`, never waited for (on purpose), in a session of
-/// its own if `setsid`; its pid.
+/// its own if `setsid` (util-linux's `setsid`, as the reliability tests'
+/// scripts use it: not a group leader here, it execs in place, so the pid
+/// is the sleep's); its pid.
 fn sleep(seconds: &str, setsid: bool) -> String {
-    let mut command = Command::new("sleep");
-    command.arg(seconds);
-    if setsid {
-        // SAFETY: setsid is async-signal-safe and touches no memory.
-        unsafe {
-            std::os::unix::process::CommandExt::pre_exec(&mut command, || {
-                libc::setsid();
-                Ok(())
-            });
-        }
-    }
+    let mut command = Command::new(if setsid { "setsid" } else { "sleep" });
+    command.args(setsid.then_some("sleep")).arg(seconds);
     #[allow(clippy::zombie_processes)]
     let grandchild = command.spawn().expect("sleep starts");
     grandchild.id().to_string()

@@ -31,14 +31,9 @@ const DEADLINE: Duration = Duration::from_secs(1800);
 const KEEP: usize = 256 * 1024 * 1024;
 
 /// One process to start: the command the harness would start, its stdin,
-/// and how many answer lines it must print (`None`: any) and the exit code
-/// it must give.
-struct Job {
-    command: exec::Command,
-    stdin: Stdin,
-    lines: Option<usize>,
-    code: i32,
-}
+/// how many answer lines it must print (`None`: any) and the exit code it
+/// must give.
+type Job = (exec::Command, Stdin, Option<usize>, i32);
 
 /// `make floor`: the processes of a warm `make test` started directly;
 /// prints the wall time in seconds.
@@ -52,19 +47,17 @@ struct Options {
 fn main() -> ExitCode {
     let Options { runs } = clap::Parser::parse();
     let timed = jobs().and_then(|jobs| {
-        for _ in 0..runs {
+        (0..runs).try_for_each(|_| {
             let started = Instant::now();
             let problems = run(&jobs);
-            let elapsed = started.elapsed();
+            let elapsed = started.elapsed().as_secs_f64();
             if !problems.is_empty() {
-                return Err(format!(
-                    "the work was not done:\n  {}",
-                    problems.join("\n  ")
-                ));
+                let problems = problems.join("\n  ");
+                return Err(format!("the work was not done:\n  {problems}"));
             }
-            println!("{:.3}", elapsed.as_secs_f64());
-        }
-        Ok(())
+            println!("{elapsed:.3}");
+            Ok(())
+        })
     });
     if let Err(why) = timed {
         eprintln!("floor: {why}");
@@ -83,29 +76,22 @@ fn jobs() -> Result<Vec<Job>, String> {
     let requests: String = all.iter().map(|r| format!("{}\n", r.line)).collect();
     let requests = requests.into_bytes();
     let fixtures = suite.fixtures()?;
-    let mut jobs = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
     // Every language, as make test's: one that is not ready is an error.
     for ready in suite.ready_languages("floor", &[], |_| false)? {
-        let mut job = |mut command: exec::Command, stdin, lines, code| {
-            (command.deadline, command.keep) = (DEADLINE, KEEP);
-            jobs.push(Job {
-                command,
-                stdin,
-                lines,
-                code,
-            });
-        };
         let runner = suite.runner(ready).command;
-        job(runner, Stdin::Bytes(requests.clone()), Some(count), 0);
+        jobs.push((runner, Stdin::Bytes(requests.clone()), Some(count), 0));
         for config in [Path::new(DEMO_CONFIG), &fixtures.second] {
-            job(suite.demo_command(ready, config), Stdin::Null, None, 0);
+            jobs.push((suite.demo_command(ready, config), Stdin::Null, None, 0));
         }
         for config in &fixtures.bad {
             let demo = suite.demo_command(ready, &config.path);
-            job(demo, Stdin::Null, None, BAD_CONFIG_EXIT);
+            jobs.push((demo, Stdin::Null, None, BAD_CONFIG_EXIT));
         }
-        let unit = suite.unit_command(ready);
-        job(unit, Stdin::Null, None, 0);
+        jobs.push((suite.unit_command(ready), Stdin::Null, None, 0));
+    }
+    for (command, ..) in &mut jobs {
+        (command.deadline, command.keep) = (DEADLINE, KEEP);
     }
     Ok(jobs)
 }
@@ -125,23 +111,25 @@ fn run(jobs: &[Job]) -> Vec<String> {
 
 /// Runs a job through [`exec::run`], as the harness runs it (its own
 /// group, a deadline, bounded output); `Err` says what went wrong.
-fn start_and_wait(job: &Job) -> Result<(), String> {
-    let shown = job.command.argv.join(" ");
+fn start_and_wait((command, stdin, lines, code): &Job) -> Result<(), String> {
+    let shown = command.argv.join(" ");
     let started = Instant::now();
-    let output = exec::run(&job.command, job.stdin.clone());
+    let output = exec::run(command, stdin.clone());
     if std::env::var_os("FLOOR_VERBOSE").is_some() {
         eprintln!("{:>7.3} s  {shown}", started.elapsed().as_secs_f64());
     }
     let output = output.map_err(|e| format!("`{shown}` could not start: {e}"))?;
-    let code = output.status.and_then(|s| s.code());
-    if code != Some(job.code) {
-        return Err(format!("`{shown}` exited {code:?}, not {}", job.code));
+    let exited = output.status.and_then(|s| s.code());
+    if exited != Some(*code) {
+        return Err(format!("`{shown}` exited {exited:?}, not {code}"));
     }
     let cut = || format!("`{shown}` printed more than {KEEP} bytes");
     let stdout = output.stdout.whole().ok_or_else(cut)?;
-    let lines = stdout.iter().filter(|&&b| b == b'\n').count();
-    match job.lines {
-        Some(want) if want != lines => Err(format!("`{shown}` printed {lines} lines, not {want}")),
+    let printed = stdout.iter().filter(|&&b| b == b'\n').count();
+    match lines {
+        Some(want) if *want != printed => {
+            Err(format!("`{shown}` printed {printed} lines, not {want}"))
+        }
         _ => Ok(()),
     }
 }

@@ -87,11 +87,8 @@ fn run(options: &Options) -> Result<ExitCode, String> {
         })
         .collect();
     let names: Vec<&str> = lanes.iter().map(|l| l.name.as_str()).collect();
-    eprintln!(
-        "fuzz: seed {}, languages: {}",
-        options.seed,
-        names.join(", ")
-    );
+    let seed = options.seed;
+    eprintln!("fuzz: seed {seed}, languages: {}", names.join(", "));
 
     let started = Instant::now();
     let (done, failed) = fuzz(options, started, &mut lanes)?;
@@ -107,11 +104,7 @@ fn run(options: &Options) -> Result<ExitCode, String> {
         }
     }
     if options.save {
-        save(
-            &suite.root.join("cases/regressions.json"),
-            &lanes,
-            &suite.cases,
-        )?;
+        save(&suite, &lanes)?;
     }
     // The summary line on stdout, the one `make bench` keeps.
     let elapsed = started.elapsed().as_secs_f64();
@@ -119,12 +112,9 @@ fn run(options: &Options) -> Result<ExitCode, String> {
         0 => String::new(),
         n => format!(", {n} runner(s) faulted"),
     };
+    let (languages, rate, passed) = (lanes.len(), done as f64 / elapsed, done - failed);
     println!(
-        "fuzz: {done} scenarios cross-checked in {} languages in {elapsed:.1} s ({:.0}/s, seed {}): {} passed, {failed} failed{faults}",
-        lanes.len(),
-        done as f64 / elapsed,
-        options.seed,
-        done - failed
+        "fuzz: {done} scenarios cross-checked in {languages} languages in {elapsed:.1} s ({rate:.0}/s, seed {seed}): {passed} passed, {failed} failed{faults}",
     );
     let clean = lanes
         .iter()
@@ -136,13 +126,10 @@ fn run(options: &Options) -> Result<ExitCode, String> {
     })
 }
 
-/// One batch of scenario pairs and their requests, made once for every
-/// runner (and drawn ahead, while the runners work on the batch before).
-struct Batch {
-    seed: u64,
-    cases: Vec<Case>,
-    requests: Vec<Request>,
-}
+/// One batch of scenario pairs: its seed, the cases and their requests,
+/// made once for every runner (and drawn ahead, while the runners work on
+/// the batch before).
+type Batch = (u64, Vec<Case>, Vec<Request>);
 
 impl Options {
     /// Draws batch `number` (its seed derived from the run's, so a run is
@@ -150,11 +137,8 @@ impl Options {
     fn draw(&self, number: u64, size: usize) -> Result<Batch, String> {
         let seed = self.seed.wrapping_add(number.wrapping_mul(1_000_000_007));
         let cases = differential::cases(seed, size, differential::MAX_ROWS)?;
-        Ok(Batch {
-            seed,
-            requests: Request::cases(&cases),
-            cases,
-        })
+        let requests = Request::cases(&cases);
+        Ok((seed, cases, requests))
     }
 
     /// The next batch's size after `done` scenarios: 0 once the count or
@@ -178,14 +162,14 @@ fn fuzz(options: &Options, started: Instant, lanes: &mut [Lane]) -> Result<(u64,
     let mut next = options.draw(0, options.size(0, started));
     for number in 1.. {
         // Any message goes past the progress line.
-        let batch = next.inspect_err(|_| eprintln!())?;
-        if batch.cases.is_empty() {
+        let (seed, cases, requests) = next.inspect_err(|_| eprintln!())?;
+        if cases.is_empty() {
             break;
         }
-        done += batch.cases.len() as u64 / 2;
+        done += cases.len() as u64 / 2;
         let upcoming = options.size(done, started);
         let checked;
-        let (cases, requests) = (&batch.cases, &batch.requests);
+        let (cases, requests) = (&cases, &requests);
         (checked, next) = std::thread::scope(|scope| {
             let drawing = scope.spawn(|| options.draw(number, upcoming));
             let checking: Vec<_> = (lanes.iter())
@@ -202,7 +186,7 @@ fn fuzz(options: &Options, started: Instant, lanes: &mut [Lane]) -> Result<(u64,
             let drawn = drawing.join().expect("the drawing thread does not panic");
             (checked, drawn)
         });
-        failed += record(lanes, checked, batch.seed);
+        failed += record(lanes, checked, seed);
         let rate = done as f64 / started.elapsed().as_secs_f64();
         let line = format!("{done} scenarios, {rate:.0}/s, {failed} failed");
         if progress_in_place {
@@ -254,26 +238,31 @@ fn record(lanes: &mut [Lane], checked: Vec<Checked>, seed: u64) -> u64 {
     bad.len() as u64
 }
 
-/// Appends the shrunk cases whose `expect` the reference can be trusted for,
-/// leaving the rest of the file as it is (not made at all when none is). A name already in the table (in
-/// any case file: a saved case may have been moved to another) is not
-/// saved again, or the table would then be refused for a repeated name.
-fn save(path: &std::path::Path, lanes: &[Lane], table: &[Case]) -> Result<(), String> {
-    let found = lanes
-        .iter()
-        .filter_map(|l| Some((&l.name, l.finding.as_ref()?)));
-    let (trusted, broken): (Vec<_>, Vec<_>) =
-        found.partition(|(_, finding)| finding.reference_broken.is_none());
-    for (_, finding) in broken {
-        let name = &finding.shrunk.name;
-        eprintln!("fuzz: not saving {name}: the reference is wrong there too");
+/// Appends to `cases/regressions.json` the shrunk cases whose `expect` the
+/// reference can be trusted for, leaving the rest of the file as it is (not
+/// made at all when none is). A name already in the table (in any case
+/// file: a saved case may have been moved to another) is not saved again,
+/// or the table would then be refused for a repeated name.
+fn save(suite: &Suite, lanes: &[Lane]) -> Result<(), String> {
+    let path = &suite.root.join("cases/regressions.json");
+    let mut trusted = Vec::new();
+    for lane in lanes {
+        match &lane.finding {
+            Some(finding) if finding.reference_broken.is_some() => {
+                let name = &finding.shrunk.name;
+                eprintln!("fuzz: not saving {name}: the reference is wrong there too");
+            }
+            Some(finding) => trusted.push((&lane.name, finding)),
+            None => {}
+        }
     }
-    let draft = |finding: &Finding| Draft {
-        case: finding.shrunk.clone(),
-        has_expect: true,
-    };
-    let drafts: Vec<Draft> = trusted.iter().map(|(_, finding)| draft(finding)).collect();
-    let already = bless::append_new(path, &drafts, table)?;
+    let drafts: Vec<Draft> = (trusted.iter())
+        .map(|(_, finding)| Draft {
+            case: finding.shrunk.clone(),
+            has_expect: true,
+        })
+        .collect();
+    let already = bless::append_new(path, &drafts, &suite.cases)?;
     for ((language, finding), there) in trusted.into_iter().zip(already) {
         let name = &finding.shrunk.name;
         match there {

@@ -158,23 +158,19 @@ fn check_oldest_first(case: &Scenario, outcome: &Outcome) -> Result<(), String> 
 #[cfg(test)]
 mod tests {
     use super::check;
-    use crate::table::{Outcome, Row, Scenario};
+    use crate::report::fixture::message;
+    use crate::table::{Outcome, Scenario};
 
     /// Two rows of order-1 written before the first pass, one of order-2
     /// after it; nothing fails.
     fn scenario() -> Scenario {
-        let row = |id, aggregate: &str, event_type: &str, written_after_pass| Row {
-            written_after_pass,
-            ..Row::new(id, aggregate, event_type)
-        };
         Scenario {
             batch_size: 2,
             messages: vec![
-                row(1, "order-1", "OrderPlaced", 0),
-                row(2, "order-1", "OrderPaid", 0),
-                row(3, "order-2", "OrderPlaced", 1),
+                message(1, "order-1", "OrderPlaced", 0),
+                message(2, "order-1", "OrderPaid", 0),
+                message(3, "order-2", "OrderPlaced", 1),
             ],
-            failures: Default::default(),
             passes: 2,
             ..Scenario::default()
         }
