@@ -133,8 +133,8 @@ impl Hook<ObservedBroker> for Painter<'_> {
 /// The picture of `scenario` as an HTML fragment: a line stating the
 /// scenario, then the outbox at the start, a column per pass and a column
 /// wherever rows are written between passes.
-pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
-    scenario_line(out, scenario);
+pub(super) fn render(name: &str, scenario: &Scenario) -> String {
+    let mut out = scenario_line(scenario);
     let mut painter = Painter {
         scenario,
         columns: String::new(),
@@ -150,7 +150,7 @@ pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
                 out,
                 "<p class=\"error\">The reference refused the scenario: {why}</p>"
             );
-            return;
+            return out;
         }
     };
     // A wide picture scrolls sideways: focusable and named, so a keyboard
@@ -161,49 +161,45 @@ pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
         escape(name)
     );
     out.push_str("<div class=\"col outbox\"><h4>outbox at start</h4>");
-    rows_list(out, initial.iter().map(plain_row), "empty");
+    rows_list(&mut out, initial.iter().map(plain_row), "empty");
     out.push_str("</div>");
     out.push_str(&painter.columns);
     if let Some((first, last, sent)) = painter.undrawn {
         span_column(
-            out,
+            &mut out,
             first,
             last,
             &format!("not drawn: {sent} more rows sent"),
         );
     }
     if let Some((first, last)) = painter.idle {
-        span_column(out, first, last, "outbox empty: nothing to send");
+        span_column(&mut out, first, last, "outbox empty: nothing to send");
     }
     out.push_str("</div>");
+    out
 }
 
 /// The sentence above the picture: what the case asks of the relay.
-fn scenario_line(out: &mut String, scenario: &Scenario) {
-    let script: Vec<String> = scenario
-        .failures
-        .iter()
-        .map(|(attempt, failure)| {
-            let what = match failure {
-                Failure::Down => "broker down",
-                Failure::LostAck => "ack lost",
-            };
-            format!("attempt {attempt}: {what}")
+fn scenario_line(scenario: &Scenario) -> String {
+    // Words of the harness's own: nothing here needs escaping.
+    let script: Vec<String> = (scenario.failures.iter())
+        .map(|(attempt, failure)| match failure {
+            Failure::Down => format!("attempt {attempt}: broker down"),
+            Failure::LostAck => format!("attempt {attempt}: ack lost"),
         })
         .collect();
     let script = match script.is_empty() {
         true => "no failures".to_owned(),
-        false => escape(&script.join(", ")),
+        false => script.join(", "),
     };
     let (batch, passes) = (scenario.batch_size, scenario.passes);
     let es = if passes == 1 { "" } else { "es" };
     let restart = scenario.restart_each_pass;
     let restart = restart.then_some(", a new relay before every pass");
-    let _ = write!(
-        out,
+    format!(
         "<p class=\"scenario\">batch size {batch}, {passes} pass{es}{}; {script}</p>",
         restart.unwrap_or_default()
-    );
+    )
 }
 
 /// One pass's column: each row's fate at the broker, what the relay
