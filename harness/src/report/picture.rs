@@ -21,11 +21,12 @@ use crate::oracle::passes::{self, Hook};
 const MAX_DRAWN_PASSES: u64 = 12;
 const MAX_DRAWN_ROWS: usize = 40;
 
-fn describe(message: &Message) -> String {
-    escape(&format!(
-        "#{} {} {}",
-        message.id, message.aggregate, message.event_type
-    ))
+/// A row's box in a column: the row, then `what` happened to it (markup);
+/// a row written into the outbox, class `new`, has nothing more.
+fn row_box(class: &str, message: &Message, what: &str) -> String {
+    let (id, aggregate, event) = (message.id, &message.aggregate, &message.event_type);
+    let message = escape(&format!("#{id} {aggregate} {event}"));
+    format!("<li class=\"ev {class}\"><span class=\"msg\">{message}</span>{what}</li>")
 }
 
 /// Rows of a column, the first [`MAX_DRAWN_ROWS`] and a line saying how
@@ -45,12 +46,11 @@ fn rows_list(out: &mut String, items: impl ExactSizeIterator<Item = String>, emp
     out.push_str("</ol>");
 }
 
-fn plain_row(message: &Message) -> String {
-    let message = describe(message);
-    format!("<li class=\"ev new\"><span class=\"msg\">{message}</span></li>")
+fn new_row(message: &Message) -> String {
+    row_box("new", message, "")
 }
 
-/// The text of an event's box: the row, then what happened to it.
+/// An event's box: the row, then what happened to it.
 fn event_row(event: &Event) -> String {
     let (class, what) = match event.attempt {
         Some(attempt) => {
@@ -66,13 +66,10 @@ fn event_row(event: &Event) -> String {
             format!("skipped: {} blocked", event.message.aggregate),
         ),
     };
-    let (message, what) = (describe(&event.message), escape(&what));
     let dropped = event.attempt.is_some_and(|a| a.duplicate_dropped);
     let dropped = dropped.then_some("<span class=\"dup\">consumer: duplicate dropped</span>");
-    format!(
-        "<li class=\"ev {class}\"><span class=\"msg\">{message}</span><span class=\"what\">{what}</span>{}</li>",
-        dropped.unwrap_or_default()
-    )
+    let what = format!("<span class=\"what\">{}</span>", escape(&what));
+    row_box(class, &event.message, &(what + dropped.unwrap_or_default()))
 }
 
 /// One delivery on the consumer's side: handled, or dropped as a duplicate.
@@ -161,7 +158,7 @@ pub(super) fn render(name: &str, scenario: &Scenario) -> String {
         escape(name)
     );
     out.push_str("<div class=\"col outbox\"><h4>outbox at start</h4>");
-    rows_list(&mut out, initial.iter().map(plain_row), "empty");
+    rows_list(&mut out, initial.iter().map(new_row), "empty");
     out.push_str("</div>");
     out.push_str(&painter.columns);
     if let Some((first, last, sent)) = painter.undrawn {
@@ -241,7 +238,7 @@ fn written_column(out: &mut String, pass: &passes::Pass, passes: u64) {
         format!("written after pass {}", pass.number)
     };
     let _ = write!(out, "<div class=\"col written\"><h4>{heading}</h4>");
-    rows_list(out, pass.written_after.iter().map(plain_row), "");
+    rows_list(out, pass.written_after.iter().map(new_row), "");
     out.push_str("</div>");
 }
 
