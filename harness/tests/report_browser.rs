@@ -91,14 +91,8 @@ fn chromium() -> Result<PathBuf, String> {
         return Ok(PathBuf::from(program));
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
-    let names = [
-        "chromium",
-        "chromium-browser",
-        "google-chrome",
-        "google-chrome-stable",
-    ];
+    let names = "chromium chromium-browser google-chrome google-chrome-stable".split(' ');
     names
-        .iter()
         .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
         .find(|candidate| candidate.is_file())
         .ok_or_else(|| {
@@ -352,14 +346,10 @@ fn a_real_run_page(program: &Path) {
     ]);
     let skip = vec!["/generated".into(), "/demo".into()];
     let run = common::run_suite(suite, common::inner_args(&page_dir().join("run.log"), skip));
-    let (conclusion, report) = (&run.conclusion, run.report());
+    let (c, report) = (&run.conclusion, run.report());
     let seen = load(program, "run", &report);
     check_matrix(&seen, &report);
-    let libtest = [
-        conclusion.num_passed,
-        conclusion.num_failed,
-        conclusion.num_ignored,
-    ];
+    let libtest = [c.num_passed, c.num_failed, c.num_ignored];
     // The CI summary lists exactly the two failures, each in its state.
     let markdown = report::markdown::summary(&report);
     for shown in [
@@ -392,11 +382,15 @@ fn report_tools() -> PathBuf {
         .unwrap_or_else(|| root.join("target/tools/report-tools"))
 }
 
+/// The checkers' files, in [`report_tools`].
+const AXE: &str = "node_modules/axe-core/axe.min.js";
+const VALIDATE: &str = "node_modules/html-validate/bin/html-validate.mjs";
+
 /// axe-core's violations on `html`, run in Chromium: a probe copy of the
 /// page carries axe and a script that writes its result into the DOM,
 /// which `--dump-dom` prints once virtual time has let axe finish.
 fn axe(program: &Path, tools: &Path, name: &str, html: &str) -> Vec<String> {
-    let axe = std::fs::read_to_string(tools.join("node_modules/axe-core/axe.min.js")).unwrap();
+    let axe = std::fs::read_to_string(tools.join(AXE)).unwrap();
     let script = "<script>axe.run(document, {resultTypes: ['violations']}).then(function (r) {\
         done(r.violations.map(function (v) {\
           return v.id + ' (' + v.impact + '): ' + v.help + ': ' + v.nodes.slice(0, 5).map(function (n) { return n.target.join(' '); }).join(', ');\
@@ -421,12 +415,7 @@ fn checkers(program: &Path) {
     ] {
         let path = page_dir().join(format!("{name}.html"));
         std::fs::write(&path, &html).unwrap();
-        let argv = [
-            "node",
-            "node_modules/html-validate/bin/html-validate.mjs",
-            "--config",
-        ];
-        let mut argv = argv.map(str::to_owned).to_vec();
+        let mut argv = ["node", VALIDATE, "--config"].map(str::to_owned).to_vec();
         argv.extend([&config, &path].map(|p| p.to_string_lossy().into_owned()));
         let command = exec::Command::new("html-validate", argv, &tools, TIMEOUT);
         let output = exec::run(&command, Stdin::Null).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -468,15 +457,14 @@ fn gated(name: &str, ready: fn() -> Result<PathBuf, String>, check: fn(&Path)) -
 }
 
 fn checkers_ready() -> Result<PathBuf, String> {
-    let tools = report_tools().join("node_modules");
-    let files = ["axe-core/axe.min.js", "html-validate/bin/html-validate.mjs"];
-    if files.iter().all(|f| tools.join(f).is_file()) {
+    let tools = report_tools();
+    if [AXE, VALIDATE].iter().all(|f| tools.join(f).is_file()) {
         return chromium();
     }
     Err(format!(
         "the pinned html-validate and axe-core are not installed in {} (make report-tools, which \
          needs npm and the network once)",
-        tools.parent().unwrap().display()
+        tools.display()
     ))
 }
 
