@@ -10,15 +10,14 @@
 //! same table from it (an unclosed tag moves cells around); the DOM
 //! Chromium built can.
 //!
-//! Two pages: a fixture written by hand (every kind of cell, counted by
-//! hand), and the page of a real run of the suite over fake languages, one
-//! of them failing a case, whose matrix must hold one cell per trial of the
-//! run and whose counts must equal libtest's.
+//! Two pages: the report's fixture (every kind of cell, whose counts the
+//! unit tests pin), and the page of a real run of the suite over fake
+//! languages, one of them failing a case, whose matrix must hold one cell
+//! per trial of the run and whose counts must equal libtest's.
 //!
 //! Where Chromium is missing the trials are ignored with the reason, like a
 //! missing toolchain; with `PARITY_STRICT=1` (CI) that is a failure.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -26,9 +25,9 @@ use std::time::Duration;
 use libtest_mimic::{Arguments, Completion, Trial};
 use parity::config::Settings;
 use parity::exec::{self, Stdin};
-use parity::report::fixture::{self, message, row};
-use parity::report::results::{State, TrialResult};
-use parity::report::{self, code, Report, Row, Scenario};
+use parity::report::fixture;
+use parity::report::results::State;
+use parity::report::{self, code, Report};
 use parity::suite::Suite;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -56,20 +55,11 @@ const FLAGS: &[&str] = &[
     "--dump-dom",
 ];
 
-/// The go cell's failure text: a diff with characters HTML must escape.
-const GO_FAILURE: &str = "sent differs in pass 1\n  expected: [[2], [1, 3]]\n  actual:   [[2, 3], [1]]\n  (order-1 <OrderPaid> overtook #1 & was sent first)";
-
-/// Three languages, six rows: every status once, one failing cell, one
-/// cell not run, a restart, a row written between passes, a picture wider
-/// than the window, and the changes since a base.
+/// Every state once ([`fixture::every_state`]: go's failure holds markup,
+/// a picture is wider than the window, a description one long word), the
+/// code panel, and the changes since a base.
 fn fixture() -> Report {
-    let toolchains = [
-        ("rust", "rustc 1.80.0"),
-        ("go", "go1.22.2"),
-        ("python", "Python 3.12.3"),
-    ];
-    let mut report = fixture::report(&toolchains, fixture_rows());
-    report.results.run.commit = "17aa8fc".into();
+    let mut report = fixture::every_state();
     report.results.run.filter = "lost_ack --skip /generated".into();
     report.code = code_fixture();
     // A base in which rust's lost_ack crashed: the changes come first.
@@ -77,47 +67,6 @@ fn fixture() -> Report {
     base.trials[0].state = State::RunnerFault;
     report.base = Some(report::diff::compare(&base, &report.results));
     report
-}
-
-/// The fixture's six rows, with the cells [`EXPECTED_SUMMARY`] counts;
-/// the real run's page shows the case table's descriptions, so here only
-/// one row has one, the hardest.
-fn fixture_rows() -> Vec<(Row, Vec<TrialResult>)> {
-    let lost = fixture::lost_ack;
-    let mut restart = lost();
-    restart.restart_each_pass = true;
-    let wide = Scenario {
-        batch_size: 1,
-        messages: (1..=12).map(|id| message(id, "order-1", "E", 0)).collect(),
-        passes: 12,
-        ..Default::default()
-    };
-    let pass = |language| (language, State::Pass, "");
-    let wrong = ("go", State::WrongAnswer, GO_FAILURE);
-    let ignored = ("python", State::NotRun, "python3 not found on PATH");
-    let known = ("go", State::KnownFailure, "issue 12: Go drops rows");
-    // A long unbroken word must wrap, not widen the page; a bidi override
-    // must not turn the text after it around.
-    let hard = format!("Generated. \u{202e}desrever {}", "unbroken".repeat(250));
-    vec![
-        row(
-            "lost_ack",
-            "",
-            Some(lost()),
-            &[pass("rust"), wrong, ignored],
-        ),
-        row(
-            "restart",
-            "",
-            Some(restart),
-            &[pass("rust"), pass("go"), ignored],
-        ),
-        row("written", "", Some(lost()), &[pass("rust"), known, ignored]),
-        row("generated", &hard, None, &[pass("rust"), pass("go")]),
-        row("demo", "", None, &[pass("rust"), pass("go"), ignored]),
-        // A batch of one: twelve passes, a picture wider than the window.
-        row("one_row_a_pass", "", Some(wide), &[pass("rust")]),
-    ]
 }
 
 /// The real code panel, read from the repository, and one more part whose
@@ -134,14 +83,6 @@ fn code_fixture() -> Vec<code::Part> {
     parts
 }
 
-/// (passed, failed, ignored, known failures, not run) per language, counted
-/// by hand from the fixture, so the page is not checked against itself.
-const EXPECTED_SUMMARY: [(&str, [usize; 5]); 3] = [
-    ("rust", [6, 0, 0, 0, 0]),
-    ("go", [3, 1, 0, 1, 1]),
-    ("python", [0, 0, 4, 0, 2]),
-];
-
 /// `PARITY_CHROMIUM` when set, else the first Chromium or Chrome on PATH
 /// (Debian names it `chromium`, Ubuntu `chromium-browser`, and CI images
 /// often carry Google Chrome); else why the trials cannot run.
@@ -150,14 +91,8 @@ fn chromium() -> Result<PathBuf, String> {
         return Ok(PathBuf::from(program));
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
-    let names = [
-        "chromium",
-        "chromium-browser",
-        "google-chrome",
-        "google-chrome-stable",
-    ];
+    let names = "chromium chromium-browser google-chrome google-chrome-stable".split(' ');
     names
-        .iter()
         .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
         .find(|candidate| candidate.is_file())
         .ok_or_else(|| {
@@ -248,14 +183,11 @@ const INSIDE: &str = "self._table.mark_sent(message.id)";
 struct Seen {
     /// The page's width and the window's.
     width: [u64; 2],
-    /// Every link's and stylesheet's `href` that leads off the page (not
-    /// a fragment, not `data:`).
-    outside: Vec<String>,
     /// Each matrix cell: its `data-cell`, its `data-status`, and whether
     /// its link leads to a details entry on the page.
     cells: Vec<(String, String, bool)>,
     /// Per language: [passed, failed, ignored, known failures, not run].
-    summaries: BTreeMap<String, [usize; 5]>,
+    summaries: Vec<[usize; 5]>,
     /// Each code part's figures: (`data-code`, left, top).
     parts: Vec<Vec<(String, f64, f64)>>,
     /// The line boxes (left, top) of [`HEADER`] and [`INSIDE`] in relay.py.
@@ -263,8 +195,6 @@ struct Seen {
     inside: Vec<[f64; 2]>,
     /// The text a reader sees (the body's), failure texts as printed.
     text: String,
-    /// Whether the DOM, attributes included, holds a bidi override.
-    bidi: bool,
 }
 
 /// The probe that reads a page into a [`Seen`] (`HEADER` and `INSIDE`
@@ -280,24 +210,20 @@ const LOOK: &str = "<script>(function () {\
          return [].map.call(range.getClientRects(), function (r) { return [r.left, r.top]; }); };\
        var counts = ['passed', 'failed', 'ignored', 'knownFailures', 'notRun'];\
        done({ width: [document.documentElement.scrollWidth, window.innerWidth],\
-         outside: all('a, link', function (a) { return a.getAttribute('href') || ''; })\
-           .filter(function (href) { return !/^(#|data:)/.test(href); }),\
          cells: all('table.matrix td', function (td) {\
            var a = td.querySelector('a'), to = a && document.getElementById(a.getAttribute('href').slice(1));\
            return [td.dataset.cell, td.dataset.status, !!to && to.tagName === 'LI']; }),\
-         summaries: Object.fromEntries(all('li[data-summary]', function (li) {\
-           return [li.dataset.summary, counts.map(function (c) { return Number(li.dataset[c]); })]; })),\
+         summaries: all('li[data-summary]', function (li) {\
+           return counts.map(function (c) { return Number(li.dataset[c]); }); }),\
          parts: all('section.part', function (part) {\
            return [].map.call(part.querySelectorAll('figure.code'), function (f) {\
              var r = f.getBoundingClientRect(); return [f.dataset.code, r.left, r.top]; }); }),\
-         header: rects(HEADER), inside: rects(INSIDE), text: document.body.textContent,\
-         bidi: document.documentElement.outerHTML.indexOf('\\u202e') >= 0 }); })()</script>";
+         header: rects(HEADER), inside: rects(INSIDE), text: document.body.textContent }); })()</script>";
 
 /// Writes `report` as `<name>.html`, checks that nothing in it is fetched
-/// (so it works from file:// and offline), and looks at it in Chromium at
+/// and no link leads off it (so it works from file:// and offline), and looks at it in Chromium at
 /// 1000 px and at 1280 px, keeping a screenshot of each: no wider than the
-/// window either time, no bidi override in the DOM. Returns what was seen
-/// at 1280 px.
+/// window either time. Returns what was seen at 1280 px.
 fn load(program: &Path, name: &str, report: &Report) -> Seen {
     let dir = page_dir();
     let page = dir.join(format!("{name}.html"));
@@ -305,6 +231,14 @@ fn load(program: &Path, name: &str, report: &Report) -> Seen {
     let html = std::fs::read_to_string(&page).unwrap();
     for forbidden in ["<script", " src=", "url(", "@import", "http://", "https://"] {
         assert!(!html.contains(forbidden), "the page contains {forbidden:?}");
+    }
+    // Every link stays on the page: a fragment, or the inline icon.
+    for link in html.split(" href=\"").skip(1) {
+        let link = &link[..link.find('"').unwrap()];
+        assert!(
+            link.starts_with('#') || link == "data:,",
+            "{name} links to {link}"
+        );
     }
     let look = format!("<script>var HEADER = {HEADER:?}, INSIDE = {INSIDE:?};</script>{LOOK}");
     let [_, at_1280] = [1000, 1280].map(|width| {
@@ -321,13 +255,7 @@ fn load(program: &Path, name: &str, report: &Report) -> Seen {
             page <= window,
             "{name}: the page is {page} px wide in a {window} px window"
         );
-        assert!(!seen.bidi, "{name}: a bidi override in the DOM");
         assert!(shot.is_file(), "no screenshot at {}", shot.display());
-        let outside = &seen.outside;
-        assert!(
-            outside.is_empty(),
-            "{name} links outside itself: {outside:?}"
-        );
         seen
     });
     at_1280
@@ -390,16 +318,16 @@ fn check_matrix(seen: &Seen, report: &Report) {
     );
 }
 
-/// The hand-written fixture: every kind of cell, counted by hand.
+/// The fixture: every kind of cell (their counts are the unit tests').
 fn the_fixture_page(program: &Path) {
     let report = fixture();
     let seen = load(program, "fixture", &report);
     check_matrix(&seen, &report);
     assert_code_panel_readable(&seen, &report.code);
-    let expected = EXPECTED_SUMMARY.map(|(l, counts)| (l.to_owned(), counts));
-    assert_eq!(seen.summaries, expected.into(), "the summary lines");
-    // The failure text survives verbatim, below its summary.
-    let shown = format!("go: ✗ wrong answersent differs in pass 1\n\n{GO_FAILURE}");
+    // Go's failure text survives verbatim, below its summary.
+    let go = &report.results.trials[1];
+    let (summary, text) = (go.summary.as_ref().unwrap(), go.text.as_ref().unwrap());
+    let shown = format!("go: ✗ wrong answer{summary}\n\n{text}");
     assert!(seen.text.contains(&shown), "go's failure text");
 }
 
@@ -418,21 +346,10 @@ fn a_real_run_page(program: &Path) {
     ]);
     let skip = vec!["/generated".into(), "/demo".into()];
     let run = common::run_suite(suite, common::inner_args(&page_dir().join("run.log"), skip));
-    let (conclusion, report) = (&run.conclusion, run.report());
+    let (c, report) = (&run.conclusion, run.report());
     let seen = load(program, "run", &report);
     check_matrix(&seen, &report);
-    let libtest = [
-        conclusion.num_passed,
-        conclusion.num_failed,
-        conclusion.num_ignored,
-    ];
-    let ran: u64 = libtest.iter().sum();
-    let selected = seen.cells.iter().filter(|c| c.1 != "not_selected").count();
-    assert_eq!(
-        [report.results.trials.len(), selected].map(|n| n as u64),
-        [ran; 2],
-        "one result and one matrix cell per trial that ran"
-    );
+    let libtest = [c.num_passed, c.num_failed, c.num_ignored];
     // The CI summary lists exactly the two failures, each in its state.
     let markdown = report::markdown::summary(&report);
     for shown in [
@@ -443,12 +360,13 @@ fn a_real_run_page(program: &Path) {
         assert!(markdown.contains(shown), "{shown} in {markdown}");
     }
     // The summary lines, added over the languages, are libtest's counts (a
-    // known failure is ignored).
+    // known failure is ignored): with check_matrix, one result and one cell
+    // per trial that ran.
     let sum = |[p, f, i]: [usize; 3], c: &[usize; 5]| [p + c[0], f + c[1], i + c[2] + c[3]];
-    let counts = seen.summaries.values().fold([0; 3], sum).map(|n| n as u64);
+    let counts = seen.summaries.iter().fold([0; 3], sum).map(|n| n as u64);
     assert_eq!(
         counts, libtest,
-        "the page's counts against libtest's summary"
+        "the page's counts against libtest's summary: one cell per trial that ran?"
     );
     assert!(
         seen.text.contains("duplicates: expected 1, actual 999"),
@@ -464,11 +382,15 @@ fn report_tools() -> PathBuf {
         .unwrap_or_else(|| root.join("target/tools/report-tools"))
 }
 
+/// The checkers' files, in [`report_tools`].
+const AXE: &str = "node_modules/axe-core/axe.min.js";
+const VALIDATE: &str = "node_modules/html-validate/bin/html-validate.mjs";
+
 /// axe-core's violations on `html`, run in Chromium: a probe copy of the
 /// page carries axe and a script that writes its result into the DOM,
 /// which `--dump-dom` prints once virtual time has let axe finish.
 fn axe(program: &Path, tools: &Path, name: &str, html: &str) -> Vec<String> {
-    let axe = std::fs::read_to_string(tools.join("node_modules/axe-core/axe.min.js")).unwrap();
+    let axe = std::fs::read_to_string(tools.join(AXE)).unwrap();
     let script = "<script>axe.run(document, {resultTypes: ['violations']}).then(function (r) {\
         done(r.violations.map(function (v) {\
           return v.id + ' (' + v.impact + '): ' + v.help + ': ' + v.nodes.slice(0, 5).map(function (n) { return n.target.join(' '); }).join(', ');\
@@ -493,17 +415,9 @@ fn checkers(program: &Path) {
     ] {
         let path = page_dir().join(format!("{name}.html"));
         std::fs::write(&path, &html).unwrap();
-        let argv = [
-            "node",
-            "node_modules/html-validate/bin/html-validate.mjs",
-            "--config",
-        ];
-        let mut argv = argv.map(str::to_owned).to_vec();
+        let mut argv = ["node", VALIDATE, "--config"].map(str::to_owned).to_vec();
         argv.extend([&config, &path].map(|p| p.to_string_lossy().into_owned()));
-        let command = exec::Command {
-            keep: 1024 * 1024,
-            ..exec::Command::new("html-validate", argv, &tools, TIMEOUT)
-        };
+        let command = exec::Command::new("html-validate", argv, &tools, TIMEOUT);
         let output = exec::run(&command, Stdin::Null).unwrap_or_else(|e| panic!("{name}: {e}"));
         let printed = output.stdout.text() + &output.stderr.text();
         let found = axe(program, &tools, name, &html);
@@ -533,7 +447,7 @@ fn gated(name: &str, ready: fn() -> Result<PathBuf, String>, check: fn(&Path)) -
             check(&program);
             Ok(Completion::Completed)
         }
-        Err(why) if std::env::var("PARITY_STRICT").is_ok_and(|v| v == "1") => {
+        Err(why) if Settings::from_env().is_ok_and(|s| s.strict) => {
             Err(format!("{why} (PARITY_STRICT=1 makes this a failure)").into())
         }
         Err(why) => Ok(Completion::ignored_with(format!(
@@ -543,15 +457,14 @@ fn gated(name: &str, ready: fn() -> Result<PathBuf, String>, check: fn(&Path)) -
 }
 
 fn checkers_ready() -> Result<PathBuf, String> {
-    let tools = report_tools().join("node_modules");
-    let files = ["axe-core/axe.min.js", "html-validate/bin/html-validate.mjs"];
-    if files.iter().all(|f| tools.join(f).is_file()) {
+    let tools = report_tools();
+    if [AXE, VALIDATE].iter().all(|f| tools.join(f).is_file()) {
         return chromium();
     }
     Err(format!(
         "the pinned html-validate and axe-core are not installed in {} (make report-tools, which \
          needs npm and the network once)",
-        tools.parent().unwrap().display()
+        tools.display()
     ))
 }
 

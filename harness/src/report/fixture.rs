@@ -74,6 +74,49 @@ pub fn row(
     (row, trials)
 }
 
+/// A report with every state, one cell each, plus a cell not selected, in
+/// columns rust and go, for the unit tests and the browser test alike:
+/// go's wrong answer holds markup, its stale known failure a Markdown
+/// column separator, batch_of_two's picture (a batch of one, a new relay
+/// each pass) is wider than a window, and generated's description is one
+/// long word, which must wrap.
+pub fn every_state() -> Report {
+    use State::*;
+    let differs = "`lost_ack`: the result differs from expect\n  expected [2]\n  actual   [1, 2]: <order-1> & <order-2>\n";
+    let crashed = "`batch_of_two`: runner fault: crashed";
+    let stale = "known failure `generated` | passes now\nrefresh the list";
+    let (harness, missing) = ("the reference failed", "the go toolchain is missing");
+    let wide = Scenario {
+        batch_size: 1,
+        messages: (1..=12).map(|id| message(id, "order-1", "E", 0)).collect(),
+        passes: 12,
+        restart_each_pass: true,
+        ..Default::default()
+    };
+    let lost = [("rust", Pass, ""), ("go", WrongAnswer, differs)];
+    let batch = [
+        ("rust", RunnerFault, crashed),
+        ("go", NotRun, "go is not installed"),
+    ];
+    let generated = [
+        ("rust", KnownFailure, "issue 3"),
+        ("go", StaleKnownFailure, stale),
+    ];
+    let unit = [("rust", HarnessFault, harness), ("go", NotRun, missing)];
+    let long = format!("Generated. {}", "unbroken".repeat(250));
+    let toolchains = [("rust", "rustc 1.80.0"), ("go", "go1.22.2")];
+    report(
+        &toolchains,
+        vec![
+            row("lost_ack", "", Some(lost_ack()), &lost),
+            row("batch_of_two", "", Some(wide), &batch),
+            row("generated", &long, None, &generated),
+            row("unit", "", None, &unit),
+            row("demo", "", None, &[("rust", Pass, "")]),
+        ],
+    )
+}
+
 /// A report of `rows` with a column per (language, toolchain version), of
 /// commit `4122aa5`, every trial selected, no code panel, no base.
 pub fn report(toolchains: &[(&str, &str)], rows: Vec<(Row, Vec<TrialResult>)>) -> Report {

@@ -85,17 +85,16 @@ fn matrix(out: &mut String, matrix: &Matrix) {
             let (trial, state) = matrix.cell(row, language);
             let (class, word, to) = (state.id(), state.word(), result_id(row.id.name(), language));
             let title = trial.and_then(reason).map(|r| format!(" title=\"{r}\""));
-            let title = title.unwrap_or_default();
+            let why = trial.and_then(|t| t.summary.as_deref());
+            let why = why.map(|why| format!("<span class=\"why\">{}</span>", escape(why)));
             let language = escape(language);
             let _ = write!(
                 out,
                 "<td class=\"cell {class}\" data-cell=\"{name}/{language}\" data-status=\"{class}\"\
-                 {title}><a href=\"#{to}\">{word}</a>"
+                 {}><a href=\"#{to}\">{word}</a>{}</td>",
+                title.unwrap_or_default(),
+                why.unwrap_or_default()
             );
-            if let Some(summary) = trial.and_then(|t| t.summary.as_deref()) {
-                let _ = write!(out, "<span class=\"why\">{}</span>", escape(summary));
-            }
-            out.push_str("</td>");
         }
         out.push_str("</tr>");
     }
@@ -126,7 +125,7 @@ fn case_section(out: &mut String, matrix: &Matrix, row: &Row) {
         let _ = write!(out, "<p class=\"description\">{description}</p>");
     }
     if let Some(scenario) = &row.scenario {
-        picture::render(out, row.id.name(), scenario);
+        out.push_str(&picture::render(row.id.name(), scenario));
     }
     out.push_str("<ul class=\"results\">");
     for language in matrix.languages() {

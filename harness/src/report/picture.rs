@@ -21,11 +21,12 @@ use crate::oracle::passes::{self, Hook};
 const MAX_DRAWN_PASSES: u64 = 12;
 const MAX_DRAWN_ROWS: usize = 40;
 
-fn describe(message: &Message) -> String {
-    escape(&format!(
-        "#{} {} {}",
-        message.id, message.aggregate, message.event_type
-    ))
+/// A row's box in a column: the row, then `what` happened to it (markup);
+/// a row written into the outbox, class `new`, has nothing more.
+fn row_box(class: &str, message: &Message, what: &str) -> String {
+    let (id, aggregate, event) = (message.id, &message.aggregate, &message.event_type);
+    let message = escape(&format!("#{id} {aggregate} {event}"));
+    format!("<li class=\"ev {class}\"><span class=\"msg\">{message}</span>{what}</li>")
 }
 
 /// Rows of a column, the first [`MAX_DRAWN_ROWS`] and a line saying how
@@ -45,12 +46,11 @@ fn rows_list(out: &mut String, items: impl ExactSizeIterator<Item = String>, emp
     out.push_str("</ol>");
 }
 
-fn plain_row(message: &Message) -> String {
-    let message = describe(message);
-    format!("<li class=\"ev new\"><span class=\"msg\">{message}</span></li>")
+fn new_row(message: &Message) -> String {
+    row_box("new", message, "")
 }
 
-/// The text of an event's box: the row, then what happened to it.
+/// An event's box: the row, then what happened to it.
 fn event_row(event: &Event) -> String {
     let (class, what) = match event.attempt {
         Some(attempt) => {
@@ -66,13 +66,10 @@ fn event_row(event: &Event) -> String {
             format!("skipped: {} blocked", event.message.aggregate),
         ),
     };
-    let (message, what) = (describe(&event.message), escape(&what));
     let dropped = event.attempt.is_some_and(|a| a.duplicate_dropped);
     let dropped = dropped.then_some("<span class=\"dup\">consumer: duplicate dropped</span>");
-    format!(
-        "<li class=\"ev {class}\"><span class=\"msg\">{message}</span><span class=\"what\">{what}</span>{}</li>",
-        dropped.unwrap_or_default()
-    )
+    let what = format!("<span class=\"what\">{}</span>", escape(&what));
+    row_box(class, &event.message, &(what + dropped.unwrap_or_default()))
 }
 
 /// One delivery on the consumer's side: handled, or dropped as a duplicate.
@@ -133,8 +130,8 @@ impl Hook<ObservedBroker> for Painter<'_> {
 /// The picture of `scenario` as an HTML fragment: a line stating the
 /// scenario, then the outbox at the start, a column per pass and a column
 /// wherever rows are written between passes.
-pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
-    scenario_line(out, scenario);
+pub(super) fn render(name: &str, scenario: &Scenario) -> String {
+    let mut out = scenario_line(scenario);
     let mut painter = Painter {
         scenario,
         columns: String::new(),
@@ -150,7 +147,7 @@ pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
                 out,
                 "<p class=\"error\">The reference refused the scenario: {why}</p>"
             );
-            return;
+            return out;
         }
     };
     // A wide picture scrolls sideways: focusable and named, so a keyboard
@@ -161,49 +158,45 @@ pub(super) fn render(out: &mut String, name: &str, scenario: &Scenario) {
         escape(name)
     );
     out.push_str("<div class=\"col outbox\"><h4>outbox at start</h4>");
-    rows_list(out, initial.iter().map(plain_row), "empty");
+    rows_list(&mut out, initial.iter().map(new_row), "empty");
     out.push_str("</div>");
     out.push_str(&painter.columns);
     if let Some((first, last, sent)) = painter.undrawn {
         span_column(
-            out,
+            &mut out,
             first,
             last,
             &format!("not drawn: {sent} more rows sent"),
         );
     }
     if let Some((first, last)) = painter.idle {
-        span_column(out, first, last, "outbox empty: nothing to send");
+        span_column(&mut out, first, last, "outbox empty: nothing to send");
     }
     out.push_str("</div>");
+    out
 }
 
 /// The sentence above the picture: what the case asks of the relay.
-fn scenario_line(out: &mut String, scenario: &Scenario) {
-    let script: Vec<String> = scenario
-        .failures
-        .iter()
-        .map(|(attempt, failure)| {
-            let what = match failure {
-                Failure::Down => "broker down",
-                Failure::LostAck => "ack lost",
-            };
-            format!("attempt {attempt}: {what}")
+fn scenario_line(scenario: &Scenario) -> String {
+    // Words of the harness's own: nothing here needs escaping.
+    let script: Vec<String> = (scenario.failures.iter())
+        .map(|(attempt, failure)| match failure {
+            Failure::Down => format!("attempt {attempt}: broker down"),
+            Failure::LostAck => format!("attempt {attempt}: ack lost"),
         })
         .collect();
     let script = match script.is_empty() {
         true => "no failures".to_owned(),
-        false => escape(&script.join(", ")),
+        false => script.join(", "),
     };
     let (batch, passes) = (scenario.batch_size, scenario.passes);
     let es = if passes == 1 { "" } else { "es" };
     let restart = scenario.restart_each_pass;
     let restart = restart.then_some(", a new relay before every pass");
-    let _ = write!(
-        out,
+    format!(
         "<p class=\"scenario\">batch size {batch}, {passes} pass{es}{}; {script}</p>",
         restart.unwrap_or_default()
-    );
+    )
 }
 
 /// One pass's column: each row's fate at the broker, what the relay
@@ -245,7 +238,7 @@ fn written_column(out: &mut String, pass: &passes::Pass, passes: u64) {
         format!("written after pass {}", pass.number)
     };
     let _ = write!(out, "<div class=\"col written\"><h4>{heading}</h4>");
-    rows_list(out, pass.written_after.iter().map(plain_row), "");
+    rows_list(out, pass.written_after.iter().map(new_row), "");
     out.push_str("</div>");
 }
 

@@ -272,14 +272,14 @@ impl RunRecord {
 impl Results {
     /// The record of a run: `records` in the page's order, `rows` by the
     /// languages of `run`; a record of neither is left out.
-    pub fn new(run: RunRecord, rows: &[RowId], records: &[Recorded]) -> Results {
+    pub fn new(run: RunRecord, rows: &[super::Row], records: &[Recorded]) -> Results {
         let by_id: HashMap<&TrialId, &Recorded> = records.iter().map(|r| (&r.id, r)).collect();
         let mut trials = Vec::new();
         for row in rows {
             for language in run.languages() {
                 let id = TrialId {
                     language: language.to_owned(),
-                    row: row.clone(),
+                    row: row.id.clone(),
                 };
                 trials.extend(by_id.get(&id).map(|record| TrialResult::of(record)));
             }

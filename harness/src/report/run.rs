@@ -31,9 +31,8 @@ pub fn report(
     code: Vec<code::Part>,
 ) -> Report {
     let rows = rows(cases);
-    let ids: Vec<RowId> = rows.iter().map(|row| row.id.clone()).collect();
     Report {
-        results: Results::new(run, &ids, records),
+        results: Results::new(run, &rows, records),
         rows,
         code,
         base: None,

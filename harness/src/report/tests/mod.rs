@@ -3,7 +3,7 @@
 //! it (diff, Markdown).
 
 use super::fixture::{self, row};
-pub(super) use super::fixture::{lost_ack, message};
+pub(super) use super::fixture::{every_state, lost_ack, message};
 use super::markup::escape;
 use super::results::State;
 use super::*;
@@ -27,68 +27,86 @@ pub(super) fn report(rows: Vec<(Row, Vec<TrialResult>)>) -> Report {
     fixture::report(&[("rust", "rustc 1.80.0"), ("go", "go1.22.2")], rows)
 }
 
-/// Markup, control characters and bidi controls from a case, a runner or
-/// the run are shown, never acted on: markup escaped, a control or bidi
-/// character as its code, so none acts or turns the text after it around;
-/// a long word may break anywhere (what lets a 2,000-character description
-/// wrap: the browser test checks the page is then no wider than the window).
+/// Markup, control characters and bidi controls from a case, a runner, the
+/// run or a base results file are shown, never acted on: markup escaped on
+/// the page, and on the page, the terminal's lines and the Markdown summary
+/// a control or bidi character shown as its code, so none acts, turns the
+/// text after it around or starts a line that reads as a heading of the
+/// base's (a lone `\r` ends a line in Markdown, and returns to the start of
+/// one on a terminal). A long word may break anywhere (what lets a
+/// 2,000-character description wrap: the browser test checks the page is
+/// then no wider than the window).
 #[test]
-fn nothing_from_the_input_acts_on_the_page() {
+fn nothing_from_the_input_or_a_base_file_acts_on_the_page_the_terminal_or_the_summary() {
     let hostile = "</pre><script>alert(1)</script> 'x' & ok \u{202e}deliaf\u{202c}";
     let mut scenario = lost_ack();
     scenario.messages[0].aggregate = "<b>order</b>".to_string();
     let cells = [("go", State::WrongAnswer, hostile)];
     let description = "order-1 ✓ sent \u{2067}[1, 2]\u{2069} \u{200f}";
-    let r = row("case_<x>", description, Some(scenario), &cells);
-    let mut report = report(vec![r]);
-    report.results.run.filter = "lost_ack --skip /unit".into();
-    report.results.run.commit = "\"><script>bell\u{7}esc\u{1b}[31mnul\u{0}".into();
-    let page = render(&report);
-    for shown in [
-        "&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt; &#39;x&#39; &amp; ok \\u{202e}deliaf\\u{202c}",
-        "&lt;b&gt;order&lt;/b&gt;",
-        "&quot;&gt;&lt;script&gt;bell\\u{7}esc\\u{1b}[31mnul\\u{0}",
-        "order-1 ✓ sent \\u{2067}[1, 2]\\u{2069} \\u{200f}",
+    let pass = [("go", State::Pass, "")];
+    let mut now = report(vec![
+        row("case_<x>", description, Some(scenario), &cells),
+        row("lost_ack", "", None, &pass),
+    ]);
+    now.results.run.filter = "lost_ack --skip /unit".into();
+    now.results.run.commit = "\"><script>bell\u{7}esc\u{1b}[31mnul\u{0}".into();
+    // The base's commit, case name and reasons each end a line and start a
+    // heading of their own; it is read through a file, as `PARITY_BASE` is.
+    let heading = "x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
+    let wrong = [("go", State::WrongAnswer, heading)];
+    let mut base = report(vec![
+        row("lost_ack", "", None, &wrong),
+        row(heading, "", None, &wrong),
+    ])
+    .results;
+    (base.run.commit, base.run.filter) = (heading.into(), now.results.run.filter.clone());
+    for trial in &mut base.trials {
+        trial.summary = Some(heading.into());
+    }
+    let path = scratch("hostile-base").join("results.json");
+    base.write(&path).unwrap();
+    let base = results::Results::load(&path).unwrap();
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    let compared = diff::compare(&base, &now.results);
+    assert_eq!(compared.changes.len(), 3, "{compared:?}");
+    let terminal = diff::text(&compared);
+    now.base = Some(compared);
+    let (page, summary) = (render(&now), markdown::summary(&now));
+    let raw =
+        |c: char| (c.is_control() && c != '\n' && c != '\t') || crate::text::is_bidi_control(c);
+    for out in [&page, &terminal, &summary] {
+        let raw: Vec<char> = out.chars().filter(|&c| raw(c)).collect();
+        assert!(raw.is_empty(), "raw {raw:?} in {out:?}");
+    }
+    // A newline is a space on the page, but ends a line on the terminal.
+    for out in [&terminal, &summary] {
+        for line in out.split(['\n', '\r']).map(str::trim_start) {
+            let heading = line.starts_with("## Fake") || line.starts_with("# Another");
+            assert!(!heading, "a heading of the base's: {line:?} in {out:?}");
+        }
+    }
+    let shown = r"x\r## Fake heading \u{1b}[2J\u{202e}kcatta\n# Another";
+    let gone = format!("go/{shown}: gone (was ✗ wrong answer): {shown}\n");
+    for (out, shown) in [
+        (&page, "&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt; &#39;x&#39; &amp; ok \\u{202e}deliaf\\u{202c}"),
+        (&page, "&lt;b&gt;order&lt;/b&gt;"),
+        (&page, "&quot;&gt;&lt;script&gt;bell\\u{7}esc\\u{1b}[31mnul\\u{0}"),
+        (&page, "order-1 ✓ sent \\u{2067}[1, 2]\\u{2069} \\u{200f}"),
         // The id of a name with markup characters needs no escaping in a URL.
-        "id=\"case-case_-3cx-3e\"",
-        "Trials selected by <code>lost_ack --skip /unit</code>",
-        "body { overflow-wrap: anywhere;",
+        (&page, "id=\"case-case_-3cx-3e\""),
+        (&page, "Trials selected by <code>lost_ack --skip /unit</code>"),
+        (&page, "body { overflow-wrap: anywhere;"),
+        (&terminal, &format!("(commit {shown})")),
+        (&terminal, "  go/lost_ack: ✗ wrong answer → ✓ pass\n"),
+        (&terminal, &format!("  {gone}")),
+        (&summary, &format!("- `{}", gone.replacen(':', "`:", 1))),
     ] {
-        assert!(page.contains(shown), "{shown} in {page}");
+        assert!(out.contains(shown), "{shown} in {out}");
     }
     assert!(
         !page.contains("<script") && !page.contains("<b>order"),
         "{page}"
     );
-    let raw =
-        |c: char| (c.is_control() && c != '\n' && c != '\t') || crate::text::is_bidi_control(c);
-    assert!(!page.chars().any(raw));
-}
-
-/// A report with every state, one cell each, plus a cell not selected.
-pub(super) fn every_state() -> Report {
-    use State::*;
-    let differs = "`lost_ack`: the result differs from expect\n  expected [2]\n  actual   [1, 2]\n";
-    let crashed = "`batch_of_two`: runner fault: crashed";
-    let stale = "known failure `generated` passes now";
-    let (harness, missing) = ("the reference failed", "the go toolchain is missing");
-    let lost = [("rust", Pass, ""), ("go", WrongAnswer, differs)];
-    let batch = [
-        ("rust", RunnerFault, crashed),
-        ("go", NotRun, "go is not installed"),
-    ];
-    let generated = [
-        ("rust", KnownFailure, "issue 3"),
-        ("go", StaleKnownFailure, stale),
-    ];
-    let unit = [("rust", HarnessFault, harness), ("go", NotRun, missing)];
-    report(vec![
-        row("lost_ack", "", Some(lost_ack()), &lost),
-        row("batch_of_two", "", Some(lost_ack()), &batch),
-        row("generated", "", None, &generated),
-        row("unit", "", None, &unit),
-        row("demo", "", None, &[("rust", Pass, "")]),
-    ])
 }
 
 /// A cell says its state in a word (colour is not the only signal), shows
@@ -98,12 +116,13 @@ pub(super) fn every_state() -> Report {
 fn a_cell_says_its_state_links_to_its_text_and_is_counted() {
     let page = render(&every_state());
     let differs = "`lost_ack`: the result differs from expect";
+    let lines = "  expected [2]\n  actual   [1, 2]: &lt;order-1&gt; &amp; &lt;order-2&gt;\n";
     for shown in [
         "data-cell=\"lost_ack/rust\" data-status=\"pass\"><a href=\"#r-lost_ack--rust\">✓ pass</a></td>",
         "data-cell=\"lost_ack/go\" data-status=\"wrong_answer\" title=",
         &format!("<a href=\"#r-lost_ack--go\">✗ wrong answer</a><span class=\"why\">{differs}</span>"),
         // The summary, then the text as it is.
-        &format!("id=\"r-lost_ack--go\"><b>go: ✗ wrong answer</b><pre tabindex=\"0\">{differs}\n\n{differs}\n  expected [2]\n  actual   [1, 2]\n</pre>"),
+        &format!("id=\"r-lost_ack--go\"><b>go: ✗ wrong answer</b><pre tabindex=\"0\">{differs}\n\n{differs}\n{lines}</pre>"),
         "data-cell=\"batch_of_two/rust\" data-status=\"runner_fault\"",
         "⚠ runner fault</a><span class=\"why\">`batch_of_two`: runner fault: crashed",
         "– not run</a><span class=\"why\">go is not installed",
@@ -174,19 +193,16 @@ fn the_code_panel_reads_every_file_of_the_mapping_and_names_a_missing_one() {
         };
         assert_eq!(source.text, Err(why.to_owned()), "{}", source.path);
     }
-    let mut page_report = report(Vec::new());
-    page_report.code = missing;
-    let page = render(&page_report);
+    // On the page: each part's figure per language, read or missing.
+    let mut page = report(Vec::new());
+    page.code = [parts, missing].concat();
+    let page = render(&page);
     assert!(page.contains(
         "<p class=\"path\"><code>runners/python/outbox/relay.py</code></p><p class=\"missing\" \
          data-missing=\"runners/python/outbox/relay.py\">not found</p>"
     ));
-    page_report.code = parts;
-    let page = render(&page_report);
-    assert_eq!(
-        page.matches("<figure class=\"code\"").count(),
-        5 * manifests.len()
-    );
+    let figures = page.matches("<figure class=\"code\"").count();
+    assert_eq!(figures, 2 * 5 * manifests.len());
     assert!(page.contains(&escape(
         &std::fs::read_to_string(root.join("runners/php/src/OutboxRelay.php")).unwrap()
     )));

@@ -17,11 +17,7 @@ use super::{lost_ack, message, row};
 /// labelled.
 #[test]
 fn the_picture_is_the_reference_trace_and_labels_restarts_idle_passes_and_refusals() {
-    let draw = |scenario: &Scenario| {
-        let mut out = String::new();
-        picture::render(&mut out, "case", scenario);
-        out
-    };
+    let draw = |scenario: &Scenario| picture::render("case", scenario);
     let mut long = lost_ack();
     long.passes = 1_000_000;
     long.restart_each_pass = true;
@@ -65,8 +61,7 @@ fn the_picture_sends_what_every_table_case_expects() {
     let number = |m: Option<regex::Match>| m.map(|m| m.as_str().parse::<usize>().unwrap());
     let cases = crate::table::load(&[crate::repo_root().join("cases")]).expect("the table loads");
     for case in &cases {
-        let mut page = String::new();
-        picture::render(&mut page, &case.name, &case.scenario);
+        let page = picture::render(&case.name, &case.scenario);
         let ids = |c: regex::Captures| c[1].split(", ").filter_map(|id| id.parse().ok()).collect();
         let drawn: Vec<Vec<u64>> = sent.captures_iter(&page).map(ids).collect();
         let expected = &case.expect.sent;
@@ -140,8 +135,7 @@ fn the_picture_keeps_what_it_draws_not_passes_times_rows() {
             passes: passes + 1,
             ..Default::default()
         };
-        let mut page = String::new();
-        picture::render(&mut page, "case", &scenario);
+        let mut page = picture::render("case", &scenario);
         // The scenario line lists every failure of the script.
         page.split_off(page.find("<div class=\"picture\"").unwrap())
     };
