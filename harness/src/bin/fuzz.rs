@@ -18,7 +18,7 @@ use parity::differential::{self, Checked, Finding};
 use parity::protocol::Request;
 use parity::session::Session;
 use parity::suite::Suite;
-use parity::table::{bless, Case, Draft};
+use parity::table::{bless, Case};
 use parity::toolchain::NotReady;
 
 /// `make fuzz`: generated scenarios through every available language (or
@@ -268,12 +268,8 @@ fn save(path: &std::path::Path, lanes: &[Lane], table: &[Case]) -> Result<(), St
         let name = &finding.shrunk.name;
         eprintln!("fuzz: not saving {name}: the reference is wrong there too");
     }
-    let draft = |finding: &Finding| Draft {
-        case: finding.shrunk.clone(),
-        has_expect: true,
-    };
-    let drafts: Vec<Draft> = trusted.iter().map(|(_, finding)| draft(finding)).collect();
-    let already = bless::append_new(path, &drafts, table)?;
+    let specs: Vec<_> = trusted.iter().map(|(_, f)| f.shrunk.spec(true)).collect();
+    let already = bless::append_new(path, &specs, table)?;
     for ((language, finding), there) in trusted.into_iter().zip(already) {
         let name = &finding.shrunk.name;
         match there {

@@ -6,10 +6,10 @@
 //! serde_json's pretty printer would put every id of `sent` on a line of
 //! its own: a ten-row case would take a screen.
 
-use outbox_cases::{CaseFile, CaseSpec};
+use outbox_cases::CaseFile;
 use serde_json::Value;
 
-use super::{Case, Draft};
+use super::Case;
 
 /// Lines longer than this are broken up.
 const WIDTH: usize = 100;
@@ -17,32 +17,15 @@ const WIDTH: usize = 100;
 /// The `$schema` of a new case file: the schema beside it in `cases/`.
 pub const SCHEMA: &str = "./schema.json";
 
-/// A case as the model writes it ([`CaseSpec`]: an optional field at its
-/// default left out), with its `expect` or, when no trustworthy one
-/// exists, without.
-fn case_value(case: &Case, with_expect: bool) -> Value {
-    let spec = CaseSpec::new(
-        case.name.clone(),
-        case.description.clone(),
-        case.scenario.clone(),
-        with_expect.then(|| case.expect.clone()),
-    );
-    serde_json::to_value(spec).expect("a case serializes")
-}
-
-/// A case as text, as a case file holds it at the top level.
+/// A case as text, as a case file holds it at the top level, with its
+/// `expect` or, when no trustworthy one exists, without.
 pub fn case_text(case: &Case, with_expect: bool) -> String {
-    pretty(&case_value(case, with_expect), 0)
+    let value = serde_json::to_value(case.spec(with_expect)).expect("a case serializes");
+    pretty(&value, 0)
 }
 
-/// A whole case file where some cases have no `expect` yet, with the
-/// `$schema` its author gave.
-pub fn file_text(file: &CaseFile<Draft>) -> String {
-    let cases = file.cases.iter().map(|d| case_value(&d.case, d.has_expect));
-    let file = CaseFile {
-        schema: file.schema.clone(),
-        cases: cases.collect(),
-    };
+/// A whole case file, some cases perhaps without `expect` yet.
+pub fn file_text(file: &CaseFile) -> String {
     let value = serde_json::to_value(file).expect("a case file serializes");
     pretty(&value, 0) + "\n"
 }

@@ -14,6 +14,7 @@ pub mod validate;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use outbox_cases::CaseSpec;
 pub use outbox_cases::{Failure, Outcome, Row, Scenario};
 
 /// The largest id (and attempt number) every language reads exactly: 2^53-1.
@@ -36,13 +37,28 @@ pub struct Case {
     pub expect: Outcome,
 }
 
-/// A case as `make bless` reads it: `expect` may still be missing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Draft {
-    /// The case; its `expect` is empty until blessed.
-    pub case: Case,
-    /// Whether the file gave an `expect`.
-    pub has_expect: bool,
+impl Case {
+    /// A case as `spec` spells it, from `file`; an `expect` not yet
+    /// blessed is empty.
+    pub fn new(file: &Path, spec: CaseSpec) -> Self {
+        let (name, description, scenario, expect) = spec.into_parts();
+        let (file, expect) = (file.to_path_buf(), expect.unwrap_or_default());
+        Case {
+            file,
+            name,
+            description,
+            scenario,
+            expect,
+        }
+    }
+
+    /// The case as a file spells it, with its `expect` or, when it has no
+    /// trustworthy one, without.
+    pub fn spec(&self, with_expect: bool) -> CaseSpec {
+        let (name, description) = (self.name.clone(), self.description.clone());
+        let expect = with_expect.then(|| self.expect.clone());
+        CaseSpec::new(name, description, self.scenario.clone(), expect)
+    }
 }
 
 /// A rule of the case format that a file breaks.
@@ -79,7 +95,8 @@ pub fn load(sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
                 continue;
             }
         };
-        for Draft { case, .. } in validate::parse(file, &text, &mut errors, false).cases {
+        for spec in validate::parse(file, &text, &mut errors, false).cases {
+            let case = Case::new(file, spec);
             if let Some(earlier) = first_file.get(&case.name) {
                 let earlier = beside(earlier, file).display();
                 let problem = format!(

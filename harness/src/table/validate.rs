@@ -16,12 +16,12 @@ use serde_json::{Map, Value};
 
 use super::json;
 use super::problems::{self, not_an_attempt, Found};
-use super::{Case, CaseError, Draft, MAX_ID};
+use super::{CaseError, MAX_ID};
 
 /// The cases of one file's text, with its `$schema`; what is wrong goes
 /// to `errors`. `bless`: for `make bless`, where a case may lack `expect`.
-pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) -> CaseFile<Draft> {
-    let mut drafts = CaseFile {
+pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) -> CaseFile {
+    let mut read = CaseFile {
         schema: None,
         cases: Vec::new(),
     };
@@ -32,7 +32,7 @@ pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) 
             file,
             "starts with a UTF-8 byte order mark: save it without one".into(),
         ));
-        return drafts;
+        return read;
     }
     let parsed = if text.trim().is_empty() {
         Err("the file is empty (a case file is at least `{\"cases\": []}`)".to_owned())
@@ -43,7 +43,7 @@ pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) 
         Ok(parsed) => parsed,
         Err(e) => {
             errors.push(CaseError::new(file, format!("not valid JSON: {e}")));
-            return drafts;
+            return read;
         }
     };
     // `case`: `""`, or `case <its name>: `.
@@ -54,7 +54,7 @@ pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) 
     let (own, by_case) = problems::of(&root, floats, bless);
     errors.extend(own.into_iter().map(|found| error("", found)));
     let items = root.get("cases").and_then(Value::as_array);
-    drafts.schema = root
+    read.schema = root
         .get("$schema")
         .and_then(Value::as_str)
         .map(str::to_owned);
@@ -68,7 +68,7 @@ pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) 
         // The model refusing what the schema accepted is the two drifting
         // apart: said, never a panic.
         match CaseSpec::deserialize(item) {
-            Ok(spec) => drafts.cases.push(draft(file, spec)),
+            Ok(spec) => read.cases.push(spec),
             Err(e) => {
                 let problem =
                     format!("cases/schema.json accepts it but the case model does not: {e}");
@@ -76,7 +76,7 @@ pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) 
             }
         }
     }
-    drafts
+    read
 }
 
 /// One case's name in messages, and its problems: the schema's, then the
@@ -116,20 +116,6 @@ fn check_case(index: usize, item: &Value, mut found: Vec<Found>) -> (String, Vec
         }
     }
     (case, found)
-}
-
-/// A case read into the model, from `file`.
-pub(super) fn draft(file: &Path, spec: CaseSpec) -> Draft {
-    let has_expect = spec.expect.is_some();
-    let (name, description, scenario, expect) = spec.into_parts();
-    let case = Case {
-        file: file.to_path_buf(),
-        name,
-        description,
-        scenario,
-        expect: expect.unwrap_or_default(),
-    };
-    Draft { case, has_expect }
 }
 
 /// Whether a problem at `at` is about `field` (itself, or a part of it);
