@@ -5,6 +5,7 @@
 //! it), its field as the model spells it (`messages[1].id`,
 //! `failures."1"`) and what is wrong, with the bounds the schema gives.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use jsonschema::error::ValidationErrorKind as Kind;
@@ -30,36 +31,29 @@ fn schema() -> &'static (Value, jsonschema::Validator) {
     })
 }
 
-/// Every problem of a file's value: the file's own fields', and each
-/// case's (by its index in `cases`), each in the validator's order
-/// (missing fields, then each field's in the schema's order, then unknown
-/// fields). `floats`: whether the text had a number written with a
-/// fraction or an exponent (or too large for 64 bits), which JSON Schema
-/// takes for an integer when it has no fraction: such numbers are checked
-/// as `null`, so each is refused where it stands, and said as the number
-/// it is. `bless`: for `make bless`, where a case may lack `expect`.
-pub(super) fn of(root: &Value, floats: bool, bless: bool) -> (Vec<Found>, Vec<Vec<Found>>) {
+/// Every problem of a file's value, by case (its index in `cases`; `None`:
+/// the file's own fields), each in the validator's order (missing fields,
+/// then each field's in the schema's order, then unknown fields).
+/// `floats`: whether the text had a number written with a fraction or an
+/// exponent (or too large for 64 bits), which JSON Schema takes for an
+/// integer when it has no fraction: such numbers are checked as `null`, so
+/// each is refused where it stands, and said as the number it is. `bless`:
+/// for `make bless`, where a case may lack `expect`.
+pub(super) fn of(root: &Value, floats: bool, bless: bool) -> HashMap<Option<usize>, Vec<Found>> {
     let (schema, validator) = schema();
     let checked = floats.then(|| without_floats(root));
-    let cases = root
-        .get("cases")
-        .and_then(Value::as_array)
-        .map_or(0, Vec::len);
-    let (mut own, mut by_case) = (Vec::new(), vec![Vec::new(); cases]);
+    let mut by_case: HashMap<_, Vec<Found>> = HashMap::new();
     for error in validator.iter_errors(checked.as_ref().unwrap_or(root)) {
         let pointer = error.instance_path.as_str();
         let at = locate(schema, pointer);
         let instance = root.pointer(pointer).unwrap_or(&Value::Null);
-        let found = match at.case {
-            Some(index) => &mut by_case[index],
-            None => &mut own,
-        };
+        let found = by_case.entry(at.case).or_default();
         words(&at, &error, instance, bless, &mut |child, message| {
             let field = child.map_or_else(|| at.field.clone(), |name| at.child(name));
             found.push((field, message));
         });
     }
-    (own, by_case)
+    by_case
 }
 
 /// `value` with every number written with a fraction or an exponent
@@ -309,11 +303,9 @@ pub(super) fn not_an_attempt(key: &str) -> String {
 /// What the schema finds wrong with a case name, if anything: what `make
 /// new-case` asks before it writes the name into a file.
 pub(super) fn name_problem(name: &str) -> Option<String> {
-    let (_, cases) = of(&serde_json::json!({"cases": [{"name": name}]}), false, true);
-    let mut found = cases.into_iter().flatten();
-    found
-        .find(|(field, _)| field == "name")
-        .map(|(_, message)| message)
+    let case = of(&serde_json::json!({"cases": [{"name": name}]}), false, true).remove(&Some(0));
+    let name = case?.into_iter().find(|(field, _)| field == "name");
+    name.map(|(_, message)| message)
 }
 
 /// A string's length in characters (0 for another value).

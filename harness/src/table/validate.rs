@@ -21,29 +21,21 @@ use super::{CaseError, MAX_ID};
 /// The cases of one file's text, with its `$schema`; what is wrong goes
 /// to `errors`. `bless`: for `make bless`, where a case may lack `expect`.
 pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) -> CaseFile {
-    let mut read = CaseFile {
-        schema: None,
-        cases: Vec::new(),
-    };
-    if text.starts_with('\u{feff}') {
+    let parsed = if text.starts_with('\u{feff}') {
         // serde_json would say "expected value at line 1 column 1", and an
         // editor does not show the mark: name it.
-        errors.push(CaseError::new(
-            file,
-            "starts with a UTF-8 byte order mark: save it without one".into(),
-        ));
-        return read;
-    }
-    let parsed = if text.trim().is_empty() {
-        Err("the file is empty (a case file is at least `{\"cases\": []}`)".to_owned())
+        Err("starts with a UTF-8 byte order mark: save it without one".to_owned())
+    } else if text.trim().is_empty() {
+        Err("not valid JSON: the file is empty (a case file is at least `{\"cases\": []}`)".into())
     } else {
-        json::parse_value(text).map_err(|e| json::explain(text, &e))
+        json::parse_value(text).map_err(|e| format!("not valid JSON: {}", json::explain(text, &e)))
     };
+    let (mut schema, mut cases) = (None, Vec::new());
     let (root, floats) = match parsed {
         Ok(parsed) => parsed,
-        Err(e) => {
-            errors.push(CaseError::new(file, format!("not valid JSON: {e}")));
-            return read;
+        Err(problem) => {
+            errors.push(CaseError::new(file, problem));
+            return CaseFile { schema, cases };
         }
     };
     // `case`: `""`, or `case <its name>: `.
@@ -51,32 +43,29 @@ pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) 
         "" => CaseError::new(file, format!("{case}{problem}")),
         field => CaseError::new(file, format!("{case}field `{field}`: {problem}")),
     };
-    let (own, by_case) = problems::of(&root, floats, bless);
+    let mut found = problems::of(&root, floats, bless);
+    let own = found.remove(&None).unwrap_or_default();
     errors.extend(own.into_iter().map(|found| error("", found)));
     let items = root.get("cases").and_then(Value::as_array);
-    read.schema = root
-        .get("$schema")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    for ((index, item), problems) in items.into_iter().flatten().enumerate().zip(by_case) {
-        let (case, found) = check_case(index, item, problems);
-        let case = format!("case {case}: ");
-        if !found.is_empty() {
-            errors.extend(found.into_iter().map(|found| error(&case, found)));
-            continue;
-        }
+    for (index, item) in items.into_iter().flatten().enumerate() {
+        let problems = found.remove(&Some(index)).unwrap_or_default();
+        let (case, mut problems) = check_case(index, item, problems);
         // The model refusing what the schema accepted is the two drifting
         // apart: said, never a panic.
-        match CaseSpec::deserialize(item) {
-            Ok(spec) => read.cases.push(spec),
-            Err(e) => {
-                let problem =
-                    format!("cases/schema.json accepts it but the case model does not: {e}");
-                errors.push(error(&case, (String::new(), problem)));
+        if problems.is_empty() {
+            match CaseSpec::deserialize(item) {
+                Ok(spec) => cases.push(spec),
+                Err(e) => problems.push((
+                    String::new(),
+                    format!("cases/schema.json accepts it but the case model does not: {e}"),
+                )),
             }
         }
+        let case = format!("case {case}: ");
+        errors.extend(problems.into_iter().map(|found| error(&case, found)));
     }
-    read
+    schema = root.get("$schema").and_then(Value::as_str).map(Into::into);
+    CaseFile { schema, cases }
 }
 
 /// One case's name in messages, and its problems: the schema's, then the
