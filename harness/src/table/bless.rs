@@ -57,24 +57,23 @@ fn rewrite<T>(
     // Read under the lock: another tool may have added to the file since
     // its caller looked, and its cases must be kept.
     let _lock = lock_folder(path)?;
-    let (old, mut file) = match read(path)? {
-        Some((text, file)) => (Some(text), file),
-        None => (
-            None,
-            CaseFile {
-                schema: Some(layout::SCHEMA.to_owned()),
-                cases: Vec::new(),
-            },
-        ),
-    };
+    let (old, file) = read(path)?.unzip();
+    let mut file = file.unwrap_or_else(|| CaseFile {
+        schema: Some(layout::SCHEMA.to_owned()),
+        cases: Vec::new(),
+    });
     let done = change(&mut file.cases);
     let text = layout::file_text(&file);
-    let written = match old {
-        Some(old) => old != text,
-        None => !file.cases.is_empty(),
-    };
+    let written = old.map_or(!file.cases.is_empty(), |old| old != text);
+    // Atomic (through a link, as every atomic write is): a failed write
+    // leaves the old file whole.
     if written {
-        write(path, &text)?;
+        crate::atomic::write(path, text.as_bytes()).map_err(|e| {
+            format!(
+                "{}: cannot write (the file is unchanged): {e}",
+                path.display()
+            )
+        })?;
     }
     Ok((done, written))
 }
@@ -111,17 +110,6 @@ fn read(path: &Path) -> Result<Option<(String, CaseFile)>, String> {
         return Err(lines.join("\n"));
     }
     Ok(Some((text, file)))
-}
-
-/// Writes `text` to `path` atomically (through a link, as every atomic
-/// write is); an error says the file is unchanged.
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    crate::atomic::write(path, text.as_bytes()).map_err(|e| {
-        format!(
-            "{}: cannot write (the file is unchanged): {e}",
-            path.display()
-        )
-    })
 }
 
 /// The case `make new-case` starts from, SPEC.md's lost ack, its name
