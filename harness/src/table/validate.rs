@@ -81,10 +81,20 @@ fn check_case(index: usize, item: &Value, mut found: Vec<Found>) -> (String, Vec
         _ => format!("#{} (cases[{index}])", index + 1),
     };
     if let Some(description) = item.get("description").and_then(Value::as_str) {
-        describes(description, &mut found);
+        let mut fail = |problem: &str| found.push(("description".into(), problem.into()));
+        if description.trim().is_empty() {
+            fail("must say what the case shows, not be empty");
+        }
+        if description.contains("TODO") {
+            fail("still holds the template's TODO: say what the case shows");
+        }
     }
-    if let Some(failures) = item.get("failures").and_then(Value::as_object) {
-        attempts(failures, &mut found);
+    // Every failure key an attempt number up to MAX_ID: the schema's
+    // pattern refuses any other spelling, but cannot bound the value.
+    let failures = item.get("failures").and_then(Value::as_object);
+    let too_large = |key: &&String| key.parse::<u64>().is_ok_and(|n| n > MAX_ID);
+    for key in failures.into_iter().flat_map(Map::keys).filter(too_large) {
+        found.push((format!("failures.{key:?}"), not_an_attempt(key)));
     }
     let rows = item.get("messages").and_then(Value::as_array);
     let passes = item.get("passes").and_then(Value::as_u64);
@@ -114,25 +124,6 @@ fn within(at: &str, field: &str) -> bool {
         || at
             .strip_prefix(field)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('.') || rest.starts_with('['))
-}
-
-fn describes(description: &str, found: &mut Vec<Found>) {
-    let mut fail = |problem: &str| found.push(("description".into(), problem.into()));
-    if description.trim().is_empty() {
-        fail("must say what the case shows, not be empty");
-    }
-    if description.contains("TODO") {
-        fail("still holds the template's TODO: say what the case shows");
-    }
-}
-
-/// Every failure key an attempt number up to [`MAX_ID`]: the schema's
-/// pattern refuses any other spelling, but cannot bound the value.
-fn attempts(failures: &Map<String, Value>, found: &mut Vec<Found>) {
-    let too_large = |key: &&String| key.parse::<u64>().is_ok_and(|n| n > MAX_ID);
-    for key in failures.keys().filter(too_large) {
-        found.push((format!("failures.{key:?}"), not_an_attempt(key)));
-    }
 }
 
 /// Ids strictly increase along `messages`; and rows are written at pass
