@@ -151,42 +151,36 @@ impl Walk {
     fn visit(&mut self, path: &Path, given: bool) {
         let found = std::fs::canonicalize(path)
             .and_then(|real| std::fs::metadata(&real).map(|meta| (real, meta)));
-        let (real, meta) = match found {
-            Ok(found) => found,
-            Err(e) if given || is_case_file(path) => {
-                let problem = if e.raw_os_error() == Some(libc::ELOOP) {
-                    "a symlink loop: its links lead to one another, never to a file".to_owned()
-                } else {
-                    format!("cannot read: {e}")
-                };
-                self.errors.push(CaseError::new(path, problem));
+        let wanted = given || is_case_file(path);
+        let problem = match found {
+            // A dangling link that is not a case file is none of ours.
+            Err(_) if !wanted => return,
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                "a symlink loop: its links lead to one another, never to a file".to_owned()
+            }
+            Err(e) => format!("cannot read: {e}"),
+            Ok((real, _)) if self.open.contains(&real) => format!(
+                "a symlink loop: it leads back to {}, a folder it is in, so it is not followed",
+                real.display()
+            ),
+            Ok((real, meta)) if meta.is_dir() => {
+                if self.seen.insert(real.clone()) {
+                    self.open.push(real);
+                    self.search(path);
+                    self.open.pop();
+                }
                 return;
             }
-            // A dangling link that is not a case file is none of ours.
-            Err(_) => return,
+            Ok(_) if !wanted => return,
+            Ok((real, meta)) if !meta.is_file() => not_regular(&meta, &real, CASE_FILE),
+            Ok((real, _)) => {
+                if self.seen.insert(real) {
+                    self.files.push(path.to_path_buf());
+                }
+                return;
+            }
         };
-        if meta.is_dir() {
-            if self.open.contains(&real) {
-                self.errors.push(CaseError::new(
-                    path,
-                    format!(
-                        "a symlink loop: it leads back to {}, a folder it is in, so it is not followed",
-                        real.display()
-                    ),
-                ));
-            } else if self.seen.insert(real.clone()) {
-                self.open.push(real);
-                self.search(path);
-                self.open.pop();
-            }
-        } else if given || is_case_file(path) {
-            if !meta.is_file() {
-                self.errors
-                    .push(CaseError::new(path, not_regular(&meta, &real, CASE_FILE)));
-            } else if self.seen.insert(real) {
-                self.files.push(path.to_path_buf());
-            }
-        }
+        self.errors.push(CaseError::new(path, problem));
     }
 
     fn search(&mut self, folder: &Path) {
