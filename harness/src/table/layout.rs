@@ -33,20 +33,12 @@ pub fn file_text(file: &CaseFile) -> String {
 /// `value` on one line (a space after `,` and `:`, as people write it) if
 /// it fits after `indent` spaces, else one item per line.
 fn pretty(value: &Value, indent: usize) -> String {
-    let (open, close, items): (_, _, Vec<String>) = match value {
-        Value::Array(items) => (
-            '[',
-            ']',
-            items.iter().map(|v| pretty(v, indent + 2)).collect(),
-        ),
-        Value::Object(fields) => {
-            let field = |(k, v)| format!("{}: {}", Value::from(k), pretty(v, indent + 2));
-            (
-                '{',
-                '}',
-                fields.iter().map(|(k, v)| field((k.as_str(), v))).collect(),
-            )
-        }
+    let inner = |value: &Value| pretty(value, indent + 2);
+    let field =
+        |(key, value): (&String, _)| format!("{}: {}", Value::from(key.as_str()), inner(value));
+    let ([open, close], items): (_, Vec<String>) = match value {
+        Value::Array(items) => (['[', ']'], items.iter().map(&inner).collect()),
+        Value::Object(fields) => (['{', '}'], fields.iter().map(field).collect()),
         scalar => return scalar.to_string(),
     };
     // An item that fits at this depth fits one deeper, so a line that fits
@@ -55,9 +47,9 @@ fn pretty(value: &Value, indent: usize) -> String {
     if items.is_empty() || (indent + line.len() <= WIDTH && !line.contains('\n')) {
         return line;
     }
-    let inner = " ".repeat(indent + 2);
-    let items = items.join(&format!(",\n{inner}"));
-    format!("{open}\n{inner}{items}\n{}{close}", " ".repeat(indent))
+    let pad = " ".repeat(indent + 2);
+    let items = items.join(&format!(",\n{pad}"));
+    format!("{open}\n{pad}{items}\n{}{close}", " ".repeat(indent))
 }
 
 #[cfg(test)]
