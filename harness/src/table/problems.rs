@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use jsonschema::error::ValidationErrorKind as Kind;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::MAX_ID;
 
@@ -92,9 +92,7 @@ impl<'s> At<'s> {
     /// The path of the field `name` of this object: `field.name`, or for
     /// an entry of a map (`failures`), `field."name"`.
     fn child(&self, name: &str) -> String {
-        let map = self
-            .get("additionalProperties")
-            .is_some_and(Value::is_object);
+        let map = matches!(self.get("additionalProperties"), Some(Value::Object(_)));
         match (map, self.field.as_str()) {
             (true, field) => format!("{field}.{name:?}"),
             (false, "") => name.to_owned(),
@@ -213,13 +211,8 @@ fn words(
 /// An enum's refusal: `unknown failure "x": use "down" or "lost_ack"`, its
 /// word (`failure`) the schema's `title`.
 fn one_of(at: &At<'_>, options: &Value, instance: &Value) -> String {
-    let names: Vec<String> = options
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(Value::to_string)
-        .collect();
-    let names = names.join(" or ");
+    let names = options.as_array().into_iter().flatten();
+    let names = names.map(Value::to_string).collect::<Vec<_>>().join(" or ");
     match instance {
         Value::String(text) => {
             let what = at.get("title").and_then(Value::as_str).unwrap_or("value");
@@ -231,12 +224,8 @@ fn one_of(at: &At<'_>, options: &Value, instance: &Value) -> String {
 
 /// The fields an object's schema knows, sorted.
 fn known_fields(at: &At<'_>) -> String {
-    let properties = at.get("properties").and_then(Value::as_object);
-    let mut names: Vec<&str> = properties
-        .into_iter()
-        .flat_map(|p| p.keys())
-        .map(String::as_str)
-        .collect();
+    let properties = at.get("properties").and_then(Value::as_object).into_iter();
+    let mut names: Vec<String> = properties.flat_map(Map::keys).cloned().collect();
     names.sort_unstable();
     names.join(", ")
 }
