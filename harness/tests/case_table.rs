@@ -88,6 +88,7 @@ impl Text {
 /// What an empty file (or one of spaces) is told.
 const EMPTY: &[&str] =
     &["not valid JSON: the file is empty (a case file is at least `{\"cases\": []}`)"];
+
 /// Every rule, and whole files, each with every problem its file has: the
 /// file as a whole, a case that is no object (not told to run `make bless`
 /// for its `expect`), a `$schema` of the wrong type listed with the cases'
