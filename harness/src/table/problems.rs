@@ -6,30 +6,24 @@
 //! `failures."1"`) and what is wrong, with the bounds the schema gives.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::LazyLock;
 
 use jsonschema::error::ValidationErrorKind as Kind;
 use serde_json::{Map, Value};
 
 use super::MAX_ID;
 
-/// The case files' schema, as editors read it.
-const SCHEMA: &str = include_str!("../../../cases/schema.json");
+/// The case files' schema, as editors read it, and its validator, built once.
+static SCHEMA: LazyLock<(Value, jsonschema::Validator)> = LazyLock::new(|| {
+    let text = include_str!("../../../cases/schema.json");
+    let schema: Value = serde_json::from_str(text).expect("cases/schema.json is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("cases/schema.json is a JSON Schema");
+    (schema, validator)
+});
 
 /// A problem: its field's path inside the case (or the file; `""`: the
 /// case, or the file, itself) and what is wrong.
 pub(super) type Found = (String, String);
-
-/// The schema and its validator, built once.
-fn schema() -> &'static (Value, jsonschema::Validator) {
-    static SCHEMA_AND_VALIDATOR: OnceLock<(Value, jsonschema::Validator)> = OnceLock::new();
-    SCHEMA_AND_VALIDATOR.get_or_init(|| {
-        let schema: Value = serde_json::from_str(SCHEMA).expect("cases/schema.json is JSON");
-        let validator =
-            jsonschema::validator_for(&schema).expect("cases/schema.json is a JSON Schema");
-        (schema, validator)
-    })
-}
 
 /// Every problem of a file's value, by case (its index in `cases`; `None`:
 /// the file's own fields), each in the validator's order (missing fields,
@@ -40,7 +34,7 @@ fn schema() -> &'static (Value, jsonschema::Validator) {
 /// each is refused where it stands, and said as the number it is. `bless`:
 /// for `make bless`, where a case may lack `expect`.
 pub(super) fn of(root: &Value, floats: bool, bless: bool) -> HashMap<Option<usize>, Vec<Found>> {
-    let (schema, validator) = schema();
+    let (schema, validator) = &*SCHEMA;
     let checked = floats.then(|| without_floats(root));
     let mut by_case: HashMap<_, Vec<Found>> = HashMap::new();
     for error in validator.iter_errors(checked.as_ref().unwrap_or(root)) {
