@@ -103,16 +103,12 @@ fn check_case(index: usize, item: &Value, mut found: Vec<Found>) -> (String, Vec
         rows_in_order(rows, passes, &mut found);
     }
     let sent = item.pointer("/expect/sent").and_then(Value::as_array);
-    if let (Some(sent), Some(passes)) = (sent.filter(|_| sent_ok), passes) {
-        let lists = sent.len();
-        if lists as u64 != passes {
-            found.push((
-                "expect.sent".into(),
-                format!(
-                    "has {lists} lists but passes is {passes}: write one list per pass (`[]` for a pass that sends nothing)"
-                ),
-            ));
-        }
+    let lists = sent.filter(|_| sent_ok).map(|sent| sent.len() as u64);
+    if let Some((lists, passes)) = lists.zip(passes).filter(|(lists, passes)| lists != passes) {
+        let problem = format!(
+            "has {lists} lists but passes is {passes}: write one list per pass (`[]` for a pass that sends nothing)"
+        );
+        found.push(("expect.sent".into(), problem));
     }
     (case, found)
 }
