@@ -62,10 +62,8 @@ fn bless_writes_the_references_expect_and_changes_nothing_else() {
         "duplicates": 1
       }
     }"#;
-    assert_eq!(
-        blessed,
-        WITHOUT_EXPECT.replace("      \"passes\": 2\n    }", expect)
-    );
+    let expected = WITHOUT_EXPECT.replace("      \"passes\": 2\n    }", expect);
+    assert_eq!(blessed, expected);
     let cases = case::load(std::slice::from_ref(&file)).expect("the blessed file is valid");
     assert_eq!(cases[1].expect.duplicates, 1);
     assert_eq!(names(Which::Missing), Vec::<String>::new());
@@ -83,14 +81,13 @@ fn bless_writes_the_references_expect_and_changes_nothing_else() {
 fn new_case_starts_from_a_template_that_must_be_described_before_blessing() {
     let file = scratch("new.json", WITHOUT_EXPECT);
     let existing = case::load(&[parity::repo_root().join("cases")]).unwrap();
-    assert!(new_case(&file, "lost_ack", &existing)
-        .unwrap_err()
-        .contains("already in"));
+    let error = new_case(&file, "lost_ack", &existing).unwrap_err();
+    assert_holds(&error, &["already in"]);
     for name in parity::config::reserved_names() {
-        assert_eq!(
-            new_case(&file, name, &[]).unwrap_err(),
-            format!("the case name {name:?} is reserved for a trial of each language: pick another name")
+        let reserved = format!(
+            "the case name {name:?} is reserved for a trial of each language: pick another name"
         );
+        assert_eq!(new_case(&file, name, &[]).unwrap_err(), reserved);
     }
     let error = new_case(&file, &"a".repeat(201), &[]).unwrap_err();
     assert!(error.contains("201 characters long"), "{error}");
@@ -104,10 +101,8 @@ fn new_case_starts_from_a_template_that_must_be_described_before_blessing() {
         "The template as it comes.",
     );
     std::fs::write(&file, described).unwrap();
-    assert_eq!(
-        bless_file(&file, Which::Missing).unwrap().0,
-        ["lost_ack_again", "my_new_case"]
-    );
+    let names = bless_file(&file, Which::Missing).unwrap().0;
+    assert_eq!(names, ["lost_ack_again", "my_new_case"]);
 }
 
 /// One layout, written by the tools and checked by `make lint`: a file
@@ -123,35 +118,27 @@ fn bless_lays_out_a_hand_written_file_and_lint_checks_the_layout() {
     let canonical = std::fs::read_to_string(&file).unwrap();
     // As its author laid it out, four spaces a level deep.
     std::fs::write(&file, canonical.replace("\n  ", "\n    ")).unwrap();
-    let error = check(&file).unwrap_err();
+    let layout =
+        "not in the canonical layout (the one every tool writes): `make bless` lays it out";
     assert_eq!(
-        error,
-        format!(
-            "{}: not in the canonical layout (the one every tool writes): `make bless` lays it out",
-            file.display()
-        )
+        check(&file).unwrap_err(),
+        format!("{}: {layout}", file.display())
     );
-    let done = bless_file(&file, Which::Missing).unwrap();
-    assert_eq!(done, (vec![], true));
+    assert_eq!(bless_file(&file, Which::Missing).unwrap(), (vec![], true));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), canonical);
     check(&file).unwrap();
-    let done = bless_file(&file, Which::All).unwrap();
-    assert_eq!(done, (vec![], false));
+    assert_eq!(bless_file(&file, Which::All).unwrap(), (vec![], false));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), canonical);
     new_case(&file, "with_own_schema", &[]).unwrap();
     let text = std::fs::read_to_string(&file).unwrap();
-    assert!(
-        text.starts_with("{\n  \"$schema\": \"../../cases/schema.json\",\n"),
-        "{text}"
-    );
+    let own = "{\n  \"$schema\": \"../../cases/schema.json\",\n";
+    assert!(text.starts_with(own), "{text}");
 
     // A path with no file is not created.
     let missing = file.with_file_name("missing.json");
     let _ = std::fs::remove_file(&missing);
-    assert_eq!(
-        bless_file(&missing, Which::Missing).unwrap(),
-        Default::default()
-    );
+    let done = bless_file(&missing, Which::Missing).unwrap();
+    assert_eq!(done, Default::default());
     assert!(!missing.exists());
 }
 
@@ -163,13 +150,8 @@ fn a_failed_write_or_a_broken_file_leaves_the_old_file_byte_for_byte_and_says_so
     let temporary = file.with_file_name(format!(".failed-write.json.{}.tmp", std::process::id()));
     std::fs::create_dir_all(&temporary).unwrap();
     let error = bless_file(&file, Which::Missing).unwrap_err();
-    assert!(
-        error.starts_with(&format!(
-            "{}: cannot write (the file is unchanged): ",
-            file.display()
-        )),
-        "{error}"
-    );
+    let unchanged = format!("{}: cannot write (the file is unchanged): ", file.display());
+    assert!(error.starts_with(&unchanged), "{error}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), WITHOUT_EXPECT);
     let error = new_case(&file, "never_written", &[]).unwrap_err();
     assert_holds(&error, &["cannot write (the file is unchanged)"]);
@@ -185,9 +167,7 @@ fn a_failed_write_or_a_broken_file_leaves_the_old_file_byte_for_byte_and_says_so
     let broken = WITHOUT_EXPECT.replace(r#""batch_size": 10"#, r#""batch_size": 0"#);
     std::fs::write(&file, &broken).unwrap();
     let error = bless_file(&file, Which::Missing).unwrap_err();
-    assert_holds(
-        &error,
-        &["case `lost_ack_again`: field `batch_size`: must be from 1"],
-    );
+    let problem = "case `lost_ack_again`: field `batch_size`: must be from 1";
+    assert_holds(&error, &[problem]);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), broken);
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use parity::table::{self, bless, Draft};
+use parity::table::{self, bless};
 
 mod common;
 
@@ -109,18 +109,15 @@ fn a_saved_case_moved_to_another_file_is_not_saved_again() {
     let regressions = dir.join("regressions.json");
     let mut fresh = table[0].clone();
     fresh.name = "brand_new".into();
-    let drafts = [table[0].clone(), fresh].map(|case| Draft {
-        case,
-        has_expect: true,
-    });
-    let already = bless::append_new(&regressions, &drafts, &table).unwrap();
+    let specs = [table[0].spec(true), fresh.spec(true)];
+    let already = bless::append_new(&regressions, &specs, &table).unwrap();
     assert_eq!(already, vec![Some(moved.clone()), None]);
     // The table with the file saved to still loads: no name twice.
     let cases = table::load(&[dir]).expect("no repeated name");
     assert_eq!(cases.len(), 2);
     // Saved again: nothing new, the file is left alone.
     let before = std::fs::read(&regressions).unwrap();
-    let already = bless::append_new(&regressions, &drafts, &cases).unwrap();
+    let already = bless::append_new(&regressions, &specs, &cases).unwrap();
     assert!(already.iter().all(Option::is_some), "{already:?}");
     assert_eq!(std::fs::read(&regressions).unwrap(), before);
 }

@@ -23,6 +23,9 @@ fn main() -> ExitCode {
     }
 }
 
+const USAGE: &str = "usage: bless [--all] | bless --new NAME [--file PATH] | bless --check";
+const IN_CI: &str = "blessing never runs in CI: bless on your machine, review the diff, commit it";
+
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -32,21 +35,12 @@ fn run() -> Result<(), String> {
     // `None`: `--check`, which CI runs too.
     let which = match args.as_slice() {
         ["--check"] => None,
-        _ if in_ci => {
-            return Err(
-                "blessing never runs in CI: bless on your machine, review the diff, commit it"
-                    .into(),
-            )
-        }
+        _ if in_ci => return Err(IN_CI.into()),
         ["--new", name] => return new_case(name, &root.join("cases/edges.json"), &sources),
         ["--new", name, "--file", file] => return new_case(name, &root.join(file), &sources),
         [] => Some(Which::Missing),
         ["--all"] => Some(Which::All),
-        _ => {
-            return Err(
-                "usage: bless [--all] | bless --new NAME [--file PATH] | bless --check".into(),
-            )
-        }
+        _ => return Err(USAGE.into()),
     };
     let (files, unreadable) = table::files(&sources);
     let mut problems: Vec<String> = unreadable.iter().map(ToString::to_string).collect();

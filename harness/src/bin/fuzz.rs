@@ -18,7 +18,7 @@ use parity::differential::{self, Checked, Finding};
 use parity::protocol::Request;
 use parity::session::Session;
 use parity::suite::Suite;
-use parity::table::{bless, Case, Draft};
+use parity::table::{bless, Case};
 use parity::toolchain::NotReady;
 
 /// `make fuzz`: generated scenarios through every available language (or
@@ -256,13 +256,8 @@ fn save(suite: &Suite, lanes: &[Lane]) -> Result<(), String> {
             None => {}
         }
     }
-    let drafts: Vec<Draft> = (trusted.iter())
-        .map(|(_, finding)| Draft {
-            case: finding.shrunk.clone(),
-            has_expect: true,
-        })
-        .collect();
-    let already = bless::append_new(path, &drafts, &suite.cases)?;
+    let specs: Vec<_> = trusted.iter().map(|(_, f)| f.shrunk.spec(true)).collect();
+    let already = bless::append_new(path, &specs, &suite.cases)?;
     for ((language, finding), there) in trusted.into_iter().zip(already) {
         let name = &finding.shrunk.name;
         match there {

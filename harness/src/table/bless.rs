@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use outbox_cases::{CaseFile, CaseSpec};
 
-use super::{layout, validate, Case, CaseError, Draft};
+use super::{layout, validate, Case, CaseError};
 use crate::oracle;
 
 /// Which cases get a new `expect`.
@@ -27,17 +27,17 @@ pub enum Which {
 /// problem is left alone and its problems returned. Returns the cases
 /// whose `expect` was written or changed, and whether the file was written.
 pub fn bless_file(path: &Path, which: Which) -> Result<(Vec<String>, bool), String> {
-    rewrite(path, |drafts| {
+    rewrite(path, |specs| {
         let mut names = Vec::new();
-        for draft in drafts {
-            if draft.has_expect && which == Which::Missing {
+        for spec in specs {
+            if spec.expect.is_some() && which == Which::Missing {
                 continue;
             }
-            let outcome = oracle::expect(&draft.case.scenario);
-            if !draft.has_expect || outcome != draft.case.expect {
-                names.push(draft.case.name.clone());
-                draft.case.expect = outcome;
-                draft.has_expect = true;
+            let (.., scenario, _) = spec.clone().into_parts();
+            let outcome = Some(oracle::expect(&scenario));
+            if spec.expect != outcome {
+                names.push(spec.name.clone());
+                spec.expect = outcome;
             }
         }
         names
@@ -50,28 +50,30 @@ pub fn bless_file(path: &Path, which: Which) -> Result<(Vec<String>, bool), Stri
 /// read as one with no case, and made (with [`layout::SCHEMA`]) only when
 /// `change` adds one. Returns what `change` did, and whether the file was
 /// written.
-fn rewrite<T>(path: &Path, change: impl FnOnce(&mut Vec<Draft>) -> T) -> Result<(T, bool), String> {
+fn rewrite<T>(
+    path: &Path,
+    change: impl FnOnce(&mut Vec<CaseSpec>) -> T,
+) -> Result<(T, bool), String> {
     // Read under the lock: another tool may have added to the file since
     // its caller looked, and its cases must be kept.
     let _lock = lock_folder(path)?;
-    let (old, mut file) = match read(path)? {
-        Some((text, file)) => (Some(text), file),
-        None => (
-            None,
-            CaseFile {
-                schema: Some(layout::SCHEMA.to_owned()),
-                cases: Vec::new(),
-            },
-        ),
-    };
+    let (old, file) = read(path)?.unzip();
+    let mut file = file.unwrap_or_else(|| CaseFile {
+        schema: Some(layout::SCHEMA.to_owned()),
+        cases: Vec::new(),
+    });
     let done = change(&mut file.cases);
     let text = layout::file_text(&file);
-    let written = match old {
-        Some(old) => old != text,
-        None => !file.cases.is_empty(),
-    };
+    let written = old.map_or(!file.cases.is_empty(), |old| old != text);
+    // Atomic (through a link, as every atomic write is): a failed write
+    // leaves the old file whole.
     if written {
-        write(path, &text)?;
+        crate::atomic::write(path, text.as_bytes()).map_err(|e| {
+            format!(
+                "{}: cannot write (the file is unchanged): {e}",
+                path.display()
+            )
+        })?;
     }
     Ok((done, written))
 }
@@ -93,7 +95,7 @@ pub fn check(path: &Path) -> Result<(), String> {
 
 /// The case file at `path`, its text and its cases, or `None` if there is
 /// none; a file with any problem is an error listing them all.
-fn read(path: &Path) -> Result<Option<(String, CaseFile<Draft>)>, String> {
+fn read(path: &Path) -> Result<Option<(String, CaseFile)>, String> {
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
@@ -108,17 +110,6 @@ fn read(path: &Path) -> Result<Option<(String, CaseFile<Draft>)>, String> {
         return Err(lines.join("\n"));
     }
     Ok(Some((text, file)))
-}
-
-/// Writes `text` to `path` atomically (through a link, as every atomic
-/// write is); an error says the file is unchanged.
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    crate::atomic::write(path, text.as_bytes()).map_err(|e| {
-        format!(
-            "{}: cannot write (the file is unchanged): {e}",
-            path.display()
-        )
-    })
 }
 
 /// The case `make new-case` starts from, SPEC.md's lost ack, its name
@@ -145,8 +136,7 @@ pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String
     }
     let mut spec: CaseSpec = serde_json::from_str(TEMPLATE).expect("the template is a case");
     spec.name = name.to_owned();
-    let template = validate::draft(path, spec);
-    match append_new(path, &[template], existing)?.remove(0) {
+    match append_new(path, &[spec], existing)?.remove(0) {
         None => Ok(()),
         Some(file) => Err(format!(
             "a case named {name} is already in {}",
@@ -155,28 +145,27 @@ pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String
     }
 }
 
-/// Appends to `path` the drafts whose name is new: in no case of `table`
+/// Appends to `path` the cases whose name is new: in no case of `table`
 /// (every case file, since a saved case may have been moved to another),
-/// not in the file as it is now, and not an earlier draft's. Returns, per
-/// draft, where its name already was (`None`: appended). What `make fuzz
-/// SAVE=1` and `make new-case` write, in the canonical layout with the
-/// file's `$schema` kept ([`rewrite`]).
+/// not in the file as it is now, and not an earlier one's of `specs`.
+/// Returns, per case, where its name already was (`None`: appended). What
+/// `make fuzz SAVE=1` and `make new-case` write, in the canonical layout
+/// with the file's `$schema` kept ([`rewrite`]).
 pub fn append_new(
     path: &Path,
-    drafts: &[Draft],
+    specs: &[CaseSpec],
     table: &[Case],
 ) -> Result<Vec<Option<PathBuf>>, String> {
     let (already, _) = rewrite(path, |all| {
         let mut already = Vec::new();
-        for draft in drafts {
-            let mut cases = table.iter().chain(all.iter().map(|d| &d.case));
-            let there = cases.find(|c| c.name == draft.case.name);
-            let there = there.map(|c| c.file.clone());
+        for spec in specs {
+            let in_table = table.iter().find(|c| c.name == spec.name);
+            let there = in_table.map(|c| c.file.clone()).or_else(|| {
+                let in_file = all.iter().any(|s| s.name == spec.name);
+                in_file.then(|| path.to_path_buf())
+            });
             if there.is_none() {
-                let mut draft = draft.clone();
-                // Where a later draft of the same name finds it.
-                draft.case.file = path.to_path_buf();
-                all.push(draft);
+                all.push(spec.clone());
             }
             already.push(there);
         }

@@ -6,10 +6,10 @@
 //! serde_json's pretty printer would put every id of `sent` on a line of
 //! its own: a ten-row case would take a screen.
 
-use outbox_cases::{CaseFile, CaseSpec};
+use outbox_cases::CaseFile;
 use serde_json::Value;
 
-use super::{Case, Draft};
+use super::Case;
 
 /// Lines longer than this are broken up.
 const WIDTH: usize = 100;
@@ -17,32 +17,15 @@ const WIDTH: usize = 100;
 /// The `$schema` of a new case file: the schema beside it in `cases/`.
 pub const SCHEMA: &str = "./schema.json";
 
-/// A case as the model writes it ([`CaseSpec`]: an optional field at its
-/// default left out), with its `expect` or, when no trustworthy one
-/// exists, without.
-fn case_value(case: &Case, with_expect: bool) -> Value {
-    let spec = CaseSpec::new(
-        case.name.clone(),
-        case.description.clone(),
-        case.scenario.clone(),
-        with_expect.then(|| case.expect.clone()),
-    );
-    serde_json::to_value(spec).expect("a case serializes")
-}
-
-/// A case as text, as a case file holds it at the top level.
+/// A case as text, as a case file holds it at the top level, with its
+/// `expect` or, when no trustworthy one exists, without.
 pub fn case_text(case: &Case, with_expect: bool) -> String {
-    pretty(&case_value(case, with_expect), 0)
+    let value = serde_json::to_value(case.spec(with_expect)).expect("a case serializes");
+    pretty(&value, 0)
 }
 
-/// A whole case file where some cases have no `expect` yet, with the
-/// `$schema` its author gave.
-pub fn file_text(file: &CaseFile<Draft>) -> String {
-    let cases = file.cases.iter().map(|d| case_value(&d.case, d.has_expect));
-    let file = CaseFile {
-        schema: file.schema.clone(),
-        cases: cases.collect(),
-    };
+/// A whole case file, some cases perhaps without `expect` yet.
+pub fn file_text(file: &CaseFile) -> String {
     let value = serde_json::to_value(file).expect("a case file serializes");
     pretty(&value, 0) + "\n"
 }
@@ -50,20 +33,12 @@ pub fn file_text(file: &CaseFile<Draft>) -> String {
 /// `value` on one line (a space after `,` and `:`, as people write it) if
 /// it fits after `indent` spaces, else one item per line.
 fn pretty(value: &Value, indent: usize) -> String {
-    let (open, close, items): (_, _, Vec<String>) = match value {
-        Value::Array(items) => (
-            '[',
-            ']',
-            items.iter().map(|v| pretty(v, indent + 2)).collect(),
-        ),
-        Value::Object(fields) => {
-            let field = |(k, v)| format!("{}: {}", Value::from(k), pretty(v, indent + 2));
-            (
-                '{',
-                '}',
-                fields.iter().map(|(k, v)| field((k.as_str(), v))).collect(),
-            )
-        }
+    let inner = |value: &Value| pretty(value, indent + 2);
+    let field =
+        |(key, value): (&String, _)| format!("{}: {}", Value::from(key.as_str()), inner(value));
+    let ([open, close], items): (_, Vec<String>) = match value {
+        Value::Array(items) => (['[', ']'], items.iter().map(&inner).collect()),
+        Value::Object(fields) => (['{', '}'], fields.iter().map(field).collect()),
         scalar => return scalar.to_string(),
     };
     // An item that fits at this depth fits one deeper, so a line that fits
@@ -72,9 +47,9 @@ fn pretty(value: &Value, indent: usize) -> String {
     if items.is_empty() || (indent + line.len() <= WIDTH && !line.contains('\n')) {
         return line;
     }
-    let inner = " ".repeat(indent + 2);
-    let items = items.join(&format!(",\n{inner}"));
-    format!("{open}\n{inner}{items}\n{}{close}", " ".repeat(indent))
+    let pad = " ".repeat(indent + 2);
+    let items = items.join(&format!(",\n{pad}"));
+    format!("{open}\n{pad}{items}\n{}{close}", " ".repeat(indent))
 }
 
 #[cfg(test)]

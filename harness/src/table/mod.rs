@@ -14,6 +14,7 @@ pub mod validate;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use outbox_cases::CaseSpec;
 pub use outbox_cases::{Failure, Outcome, Row, Scenario};
 
 /// The largest id (and attempt number) every language reads exactly: 2^53-1.
@@ -36,13 +37,28 @@ pub struct Case {
     pub expect: Outcome,
 }
 
-/// A case as `make bless` reads it: `expect` may still be missing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Draft {
-    /// The case; its `expect` is empty until blessed.
-    pub case: Case,
-    /// Whether the file gave an `expect`.
-    pub has_expect: bool,
+impl Case {
+    /// A case as `spec` spells it, from `file`; an `expect` not yet
+    /// blessed is empty.
+    pub fn new(file: &Path, spec: CaseSpec) -> Self {
+        let (name, description, scenario, expect) = spec.into_parts();
+        let (file, expect) = (file.to_path_buf(), expect.unwrap_or_default());
+        Case {
+            file,
+            name,
+            description,
+            scenario,
+            expect,
+        }
+    }
+
+    /// The case as a file spells it, with its `expect` or, when it has no
+    /// trustworthy one, without.
+    pub fn spec(&self, with_expect: bool) -> CaseSpec {
+        let (name, description) = (self.name.clone(), self.description.clone());
+        let expect = with_expect.then(|| self.expect.clone());
+        CaseSpec::new(name, description, self.scenario.clone(), expect)
+    }
 }
 
 /// A rule of the case format that a file breaks.
@@ -72,14 +88,10 @@ pub fn load(sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
     let mut cases: Vec<Case> = Vec::new();
     let mut first_file: HashMap<String, PathBuf> = HashMap::new();
     for file in &files {
-        let text = match read_regular(file, CASE_FILE) {
-            Ok(text) => text,
-            Err(problem) => {
-                errors.push(CaseError::new(file, problem));
-                continue;
-            }
-        };
-        for Draft { case, .. } in validate::parse(file, &text, &mut errors, false).cases {
+        let text = read_regular(file, CASE_FILE).map_err(|p| errors.push(CaseError::new(file, p)));
+        let Ok(text) = text else { continue };
+        for spec in validate::parse(file, &text, &mut errors, false).cases {
+            let case = Case::new(file, spec);
             if let Some(earlier) = first_file.get(&case.name) {
                 let earlier = beside(earlier, file).display();
                 let problem = format!(
@@ -94,11 +106,7 @@ pub fn load(sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
             cases.push(case);
         }
     }
-    if errors.is_empty() {
-        Ok(cases)
-    } else {
-        Err(errors)
-    }
+    errors.is_empty().then_some(cases).ok_or(errors)
 }
 
 /// `other` as a reader of a message about `file` finds it: by its name
@@ -143,42 +151,36 @@ impl Walk {
     fn visit(&mut self, path: &Path, given: bool) {
         let found = std::fs::canonicalize(path)
             .and_then(|real| std::fs::metadata(&real).map(|meta| (real, meta)));
-        let (real, meta) = match found {
-            Ok(found) => found,
-            Err(e) if given || is_case_file(path) => {
-                let problem = if e.raw_os_error() == Some(libc::ELOOP) {
-                    "a symlink loop: its links lead to one another, never to a file".to_owned()
-                } else {
-                    format!("cannot read: {e}")
-                };
-                self.errors.push(CaseError::new(path, problem));
+        let wanted = given || is_case_file(path);
+        let problem = match found {
+            // A dangling link that is not a case file is none of ours.
+            Err(_) if !wanted => return,
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                "a symlink loop: its links lead to one another, never to a file".to_owned()
+            }
+            Err(e) => format!("cannot read: {e}"),
+            Ok((real, _)) if self.open.contains(&real) => format!(
+                "a symlink loop: it leads back to {}, a folder it is in, so it is not followed",
+                real.display()
+            ),
+            Ok((real, meta)) if meta.is_dir() => {
+                if self.seen.insert(real.clone()) {
+                    self.open.push(real);
+                    self.search(path);
+                    self.open.pop();
+                }
                 return;
             }
-            // A dangling link that is not a case file is none of ours.
-            Err(_) => return,
+            Ok(_) if !wanted => return,
+            Ok((real, meta)) if !meta.is_file() => not_regular(&meta, &real, CASE_FILE),
+            Ok((real, _)) => {
+                if self.seen.insert(real) {
+                    self.files.push(path.to_path_buf());
+                }
+                return;
+            }
         };
-        if meta.is_dir() {
-            if self.open.contains(&real) {
-                self.errors.push(CaseError::new(
-                    path,
-                    format!(
-                        "a symlink loop: it leads back to {}, a folder it is in, so it is not followed",
-                        real.display()
-                    ),
-                ));
-            } else if self.seen.insert(real.clone()) {
-                self.open.push(real);
-                self.search(path);
-                self.open.pop();
-            }
-        } else if given || is_case_file(path) {
-            if !meta.is_file() {
-                self.errors
-                    .push(CaseError::new(path, not_regular(&meta, &real, CASE_FILE)));
-            } else if self.seen.insert(real) {
-                self.files.push(path.to_path_buf());
-            }
-        }
+        self.errors.push(CaseError::new(path, problem));
     }
 
     fn search(&mut self, folder: &Path) {
@@ -262,28 +264,41 @@ fn not_regular(meta: &std::fs::Metadata, real: &Path, what: &str) -> String {
     format!("{shown}, not a regular file: {what} must be a regular file")
 }
 
-/// The text of a file a user, a manifest or the environment names (a case
-/// file, a results file, a manifest...): the one way the harness opens
-/// such a path. A file that is not regular is refused without blocking on
-/// it (a FIFO), one over [`MAX_FILE_BYTES`] is refused unread, and no more
-/// than that is ever read (a file may grow, or lie about its size). `what`
-/// names the file in the messages (`a results file`).
-pub fn read_regular(path: &Path, what: &str) -> Result<String, String> {
-    use std::io::Read;
+/// `path` opened with `options`, which must be a regular file: one that
+/// is not is refused without blocking on it (a FIFO) and said as what it
+/// is; `verb` and `what` word the errors (`read`, `a results file`).
+fn open_regular(
+    path: &Path,
+    options: &mut std::fs::OpenOptions,
+    verb: &str,
+    what: &str,
+) -> Result<(std::fs::File, std::fs::Metadata), String> {
     use std::os::unix::fs::OpenOptionsExt;
     // Non-blocking, so that opening a FIFO returns at once; the check of
     // its type then comes from the opened file itself, not from an earlier
     // look that the path may no longer match.
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|e| format!("cannot read: {e}"))?;
-    let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
-    if !meta.is_file() {
+    let opened = options.custom_flags(libc::O_NONBLOCK).open(path);
+    let meta = match &opened {
+        Ok(file) => file.metadata(),
+        Err(_) => std::fs::metadata(path),
+    };
+    if let Some(meta) = meta.as_ref().ok().filter(|meta| !meta.is_file()) {
         let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        return Err(not_regular(&meta, &real, what));
+        return Err(not_regular(meta, &real, what));
     }
+    let cannot = |e: std::io::Error| format!("cannot {verb}: {e}");
+    Ok((opened.map_err(cannot)?, meta.map_err(cannot)?))
+}
+
+/// The text of a file a user, a manifest or the environment names (a case
+/// file, a results file, a manifest...): the one way the harness opens
+/// such a path. A file that is not regular is refused ([`open_regular`]),
+/// one over [`MAX_FILE_BYTES`] is refused unread, and no more than that is
+/// ever read (a file may grow, or lie about its size). `what` names the
+/// file in the messages (`a results file`).
+pub fn read_regular(path: &Path, what: &str) -> Result<String, String> {
+    use std::io::Read;
+    let (file, meta) = open_regular(path, std::fs::OpenOptions::new().read(true), "read", what)?;
     let too_large = |size: u64| {
         format!(
             "is {size} bytes, over the limit of {MAX_FILE_BYTES} bytes ({} MiB) for {what}: split it",
@@ -309,26 +324,13 @@ pub fn read_regular(path: &Path, what: &str) -> Result<String, String> {
 }
 
 /// Appends `text` to the file at `path` (created if missing), which must be
-/// a regular file, as [`read_regular`] reads: a FIFO with no reader fails
-/// at once instead of holding the end of a run. For `GITHUB_STEP_SUMMARY`,
+/// a regular file ([`open_regular`]): a FIFO with no reader fails at once
+/// instead of holding the end of a run. For `GITHUB_STEP_SUMMARY`,
 /// appended to and never replaced: GitHub collects every step's additions.
 pub fn append_regular(path: &Path, text: &str, what: &str) -> Result<(), String> {
     use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    let opened = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path);
-    let meta = match &opened {
-        Ok(file) => file.metadata(),
-        Err(_) => std::fs::metadata(path),
-    };
-    if let Some(meta) = meta.ok().filter(|meta| !meta.is_file()) {
-        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        return Err(not_regular(&meta, &real, what));
-    }
-    opened
-        .and_then(|mut file| file.write_all(text.as_bytes()))
+    let mut options = std::fs::OpenOptions::new();
+    let (mut file, _) = open_regular(path, options.append(true).create(true), "write", what)?;
+    file.write_all(text.as_bytes())
         .map_err(|e| format!("cannot write: {e}"))
 }

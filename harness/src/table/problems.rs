@@ -5,61 +5,49 @@
 //! it), its field as the model spells it (`messages[1].id`,
 //! `failures."1"`) and what is wrong, with the bounds the schema gives.
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use jsonschema::error::ValidationErrorKind as Kind;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::MAX_ID;
 
-/// The case files' schema, as editors read it.
-const SCHEMA: &str = include_str!("../../../cases/schema.json");
+/// The case files' schema, as editors read it, and its validator, built once.
+static SCHEMA: LazyLock<(Value, jsonschema::Validator)> = LazyLock::new(|| {
+    let text = include_str!("../../../cases/schema.json");
+    let schema: Value = serde_json::from_str(text).expect("cases/schema.json is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("cases/schema.json is a JSON Schema");
+    (schema, validator)
+});
 
 /// A problem: its field's path inside the case (or the file; `""`: the
 /// case, or the file, itself) and what is wrong.
 pub(super) type Found = (String, String);
 
-/// The schema and its validator, built once.
-fn schema() -> &'static (Value, jsonschema::Validator) {
-    static SCHEMA_AND_VALIDATOR: OnceLock<(Value, jsonschema::Validator)> = OnceLock::new();
-    SCHEMA_AND_VALIDATOR.get_or_init(|| {
-        let schema: Value = serde_json::from_str(SCHEMA).expect("cases/schema.json is JSON");
-        let validator =
-            jsonschema::validator_for(&schema).expect("cases/schema.json is a JSON Schema");
-        (schema, validator)
-    })
-}
-
-/// Every problem of a file's value: the file's own fields', and each
-/// case's (by its index in `cases`), each in the validator's order
-/// (missing fields, then each field's in the schema's order, then unknown
-/// fields). `floats`: whether the text had a number written with a
-/// fraction or an exponent (or too large for 64 bits), which JSON Schema
-/// takes for an integer when it has no fraction: such numbers are checked
-/// as `null`, so each is refused where it stands, and said as the number
-/// it is. `bless`: for `make bless`, where a case may lack `expect`.
-pub(super) fn of(root: &Value, floats: bool, bless: bool) -> (Vec<Found>, Vec<Vec<Found>>) {
-    let (schema, validator) = schema();
+/// Every problem of a file's value, by case (its index in `cases`; `None`:
+/// the file's own fields), each in the validator's order (missing fields,
+/// then each field's in the schema's order, then unknown fields).
+/// `floats`: whether the text had a number written with a fraction or an
+/// exponent (or too large for 64 bits), which JSON Schema takes for an
+/// integer when it has no fraction: such numbers are checked as `null`, so
+/// each is refused where it stands, and said as the number it is. `bless`:
+/// for `make bless`, where a case may lack `expect`.
+pub(super) fn of(root: &Value, floats: bool, bless: bool) -> HashMap<Option<usize>, Vec<Found>> {
+    let (schema, validator) = &*SCHEMA;
     let checked = floats.then(|| without_floats(root));
-    let cases = root
-        .get("cases")
-        .and_then(Value::as_array)
-        .map_or(0, Vec::len);
-    let (mut own, mut by_case) = (Vec::new(), vec![Vec::new(); cases]);
+    let mut by_case: HashMap<_, Vec<Found>> = HashMap::new();
     for error in validator.iter_errors(checked.as_ref().unwrap_or(root)) {
         let pointer = error.instance_path.as_str();
         let at = locate(schema, pointer);
         let instance = root.pointer(pointer).unwrap_or(&Value::Null);
-        let found = match at.case {
-            Some(index) => &mut by_case[index],
-            None => &mut own,
-        };
+        let found = by_case.entry(at.case).or_default();
         words(&at, &error, instance, bless, &mut |child, message| {
             let field = child.map_or_else(|| at.field.clone(), |name| at.child(name));
             found.push((field, message));
         });
     }
-    (own, by_case)
+    by_case
 }
 
 /// `value` with every number written with a fraction or an exponent
@@ -98,9 +86,7 @@ impl<'s> At<'s> {
     /// The path of the field `name` of this object: `field.name`, or for
     /// an entry of a map (`failures`), `field."name"`.
     fn child(&self, name: &str) -> String {
-        let map = self
-            .get("additionalProperties")
-            .is_some_and(Value::is_object);
+        let map = matches!(self.get("additionalProperties"), Some(Value::Object(_)));
         match (map, self.field.as_str()) {
             (true, field) => format!("{field}.{name:?}"),
             (false, "") => name.to_owned(),
@@ -219,13 +205,8 @@ fn words(
 /// An enum's refusal: `unknown failure "x": use "down" or "lost_ack"`, its
 /// word (`failure`) the schema's `title`.
 fn one_of(at: &At<'_>, options: &Value, instance: &Value) -> String {
-    let names: Vec<String> = options
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(Value::to_string)
-        .collect();
-    let names = names.join(" or ");
+    let names = options.as_array().into_iter().flatten();
+    let names = names.map(Value::to_string).collect::<Vec<_>>().join(" or ");
     match instance {
         Value::String(text) => {
             let what = at.get("title").and_then(Value::as_str).unwrap_or("value");
@@ -237,12 +218,8 @@ fn one_of(at: &At<'_>, options: &Value, instance: &Value) -> String {
 
 /// The fields an object's schema knows, sorted.
 fn known_fields(at: &At<'_>) -> String {
-    let properties = at.get("properties").and_then(Value::as_object);
-    let mut names: Vec<&str> = properties
-        .into_iter()
-        .flat_map(|p| p.keys())
-        .map(String::as_str)
-        .collect();
+    let properties = at.get("properties").and_then(Value::as_object).into_iter();
+    let mut names: Vec<String> = properties.flat_map(Map::keys).cloned().collect();
     names.sort_unstable();
     names.join(", ")
 }
@@ -309,11 +286,9 @@ pub(super) fn not_an_attempt(key: &str) -> String {
 /// What the schema finds wrong with a case name, if anything: what `make
 /// new-case` asks before it writes the name into a file.
 pub(super) fn name_problem(name: &str) -> Option<String> {
-    let (_, cases) = of(&serde_json::json!({"cases": [{"name": name}]}), false, true);
-    let mut found = cases.into_iter().flatten();
-    found
-        .find(|(field, _)| field == "name")
-        .map(|(_, message)| message)
+    let case = of(&serde_json::json!({"cases": [{"name": name}]}), false, true).remove(&Some(0));
+    let name = case?.into_iter().find(|(field, _)| field == "name");
+    name.map(|(_, message)| message)
 }
 
 /// A string's length in characters (0 for another value).

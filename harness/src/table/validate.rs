@@ -16,34 +16,26 @@ use serde_json::{Map, Value};
 
 use super::json;
 use super::problems::{self, not_an_attempt, Found};
-use super::{Case, CaseError, Draft, MAX_ID};
+use super::{CaseError, MAX_ID};
 
 /// The cases of one file's text, with its `$schema`; what is wrong goes
 /// to `errors`. `bless`: for `make bless`, where a case may lack `expect`.
-pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) -> CaseFile<Draft> {
-    let mut drafts = CaseFile {
-        schema: None,
-        cases: Vec::new(),
-    };
-    if text.starts_with('\u{feff}') {
+pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) -> CaseFile {
+    let parsed = if text.starts_with('\u{feff}') {
         // serde_json would say "expected value at line 1 column 1", and an
         // editor does not show the mark: name it.
-        errors.push(CaseError::new(
-            file,
-            "starts with a UTF-8 byte order mark: save it without one".into(),
-        ));
-        return drafts;
-    }
-    let parsed = if text.trim().is_empty() {
-        Err("the file is empty (a case file is at least `{\"cases\": []}`)".to_owned())
+        Err("starts with a UTF-8 byte order mark: save it without one".to_owned())
+    } else if text.trim().is_empty() {
+        Err("not valid JSON: the file is empty (a case file is at least `{\"cases\": []}`)".into())
     } else {
-        json::parse_value(text).map_err(|e| json::explain(text, &e))
+        json::parse_value(text).map_err(|e| format!("not valid JSON: {}", json::explain(text, &e)))
     };
+    let (mut schema, mut cases) = (None, Vec::new());
     let (root, floats) = match parsed {
         Ok(parsed) => parsed,
-        Err(e) => {
-            errors.push(CaseError::new(file, format!("not valid JSON: {e}")));
-            return drafts;
+        Err(problem) => {
+            errors.push(CaseError::new(file, problem));
+            return CaseFile { schema, cases };
         }
     };
     // `case`: `""`, or `case <its name>: `.
@@ -51,32 +43,29 @@ pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) 
         "" => CaseError::new(file, format!("{case}{problem}")),
         field => CaseError::new(file, format!("{case}field `{field}`: {problem}")),
     };
-    let (own, by_case) = problems::of(&root, floats, bless);
+    let mut found = problems::of(&root, floats, bless);
+    let own = found.remove(&None).unwrap_or_default();
     errors.extend(own.into_iter().map(|found| error("", found)));
     let items = root.get("cases").and_then(Value::as_array);
-    drafts.schema = root
-        .get("$schema")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    for ((index, item), problems) in items.into_iter().flatten().enumerate().zip(by_case) {
-        let (case, found) = check_case(index, item, problems);
-        let case = format!("case {case}: ");
-        if !found.is_empty() {
-            errors.extend(found.into_iter().map(|found| error(&case, found)));
-            continue;
-        }
+    for (index, item) in items.into_iter().flatten().enumerate() {
+        let problems = found.remove(&Some(index)).unwrap_or_default();
+        let (case, mut problems) = check_case(index, item, problems);
         // The model refusing what the schema accepted is the two drifting
         // apart: said, never a panic.
-        match CaseSpec::deserialize(item) {
-            Ok(spec) => drafts.cases.push(draft(file, spec)),
-            Err(e) => {
-                let problem =
-                    format!("cases/schema.json accepts it but the case model does not: {e}");
-                errors.push(error(&case, (String::new(), problem)));
+        if problems.is_empty() {
+            match CaseSpec::deserialize(item) {
+                Ok(spec) => cases.push(spec),
+                Err(e) => problems.push((
+                    String::new(),
+                    format!("cases/schema.json accepts it but the case model does not: {e}"),
+                )),
             }
         }
+        let case = format!("case {case}: ");
+        errors.extend(problems.into_iter().map(|found| error(&case, found)));
     }
-    drafts
+    schema = root.get("$schema").and_then(Value::as_str).map(Into::into);
+    CaseFile { schema, cases }
 }
 
 /// One case's name in messages, and its problems: the schema's, then the
@@ -92,10 +81,20 @@ fn check_case(index: usize, item: &Value, mut found: Vec<Found>) -> (String, Vec
         _ => format!("#{} (cases[{index}])", index + 1),
     };
     if let Some(description) = item.get("description").and_then(Value::as_str) {
-        describes(description, &mut found);
+        let mut fail = |problem: &str| found.push(("description".into(), problem.into()));
+        if description.trim().is_empty() {
+            fail("must say what the case shows, not be empty");
+        }
+        if description.contains("TODO") {
+            fail("still holds the template's TODO: say what the case shows");
+        }
     }
-    if let Some(failures) = item.get("failures").and_then(Value::as_object) {
-        attempts(failures, &mut found);
+    // Every failure key an attempt number up to MAX_ID: the schema's
+    // pattern refuses any other spelling, but cannot bound the value.
+    let failures = item.get("failures").and_then(Value::as_object);
+    let too_large = |key: &&String| key.parse::<u64>().is_ok_and(|n| n > MAX_ID);
+    for key in failures.into_iter().flat_map(Map::keys).filter(too_large) {
+        found.push((format!("failures.{key:?}"), not_an_attempt(key)));
     }
     let rows = item.get("messages").and_then(Value::as_array);
     let passes = item.get("passes").and_then(Value::as_u64);
@@ -104,32 +103,14 @@ fn check_case(index: usize, item: &Value, mut found: Vec<Found>) -> (String, Vec
         rows_in_order(rows, passes, &mut found);
     }
     let sent = item.pointer("/expect/sent").and_then(Value::as_array);
-    if let (Some(sent), Some(passes)) = (sent.filter(|_| sent_ok), passes) {
-        let lists = sent.len();
-        if lists as u64 != passes {
-            found.push((
-                "expect.sent".into(),
-                format!(
-                    "has {lists} lists but passes is {passes}: write one list per pass (`[]` for a pass that sends nothing)"
-                ),
-            ));
-        }
+    let lists = sent.filter(|_| sent_ok).map(|sent| sent.len() as u64);
+    if let Some((lists, passes)) = lists.zip(passes).filter(|(lists, passes)| lists != passes) {
+        let problem = format!(
+            "has {lists} lists but passes is {passes}: write one list per pass (`[]` for a pass that sends nothing)"
+        );
+        found.push(("expect.sent".into(), problem));
     }
     (case, found)
-}
-
-/// A case read into the model, from `file`.
-pub(super) fn draft(file: &Path, spec: CaseSpec) -> Draft {
-    let has_expect = spec.expect.is_some();
-    let (name, description, scenario, expect) = spec.into_parts();
-    let case = Case {
-        file: file.to_path_buf(),
-        name,
-        description,
-        scenario,
-        expect: expect.unwrap_or_default(),
-    };
-    Draft { case, has_expect }
 }
 
 /// Whether a problem at `at` is about `field` (itself, or a part of it);
@@ -139,25 +120,6 @@ fn within(at: &str, field: &str) -> bool {
         || at
             .strip_prefix(field)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('.') || rest.starts_with('['))
-}
-
-fn describes(description: &str, found: &mut Vec<Found>) {
-    let mut fail = |problem: &str| found.push(("description".into(), problem.into()));
-    if description.trim().is_empty() {
-        fail("must say what the case shows, not be empty");
-    }
-    if description.contains("TODO") {
-        fail("still holds the template's TODO: say what the case shows");
-    }
-}
-
-/// Every failure key an attempt number up to [`MAX_ID`]: the schema's
-/// pattern refuses any other spelling, but cannot bound the value.
-fn attempts(failures: &Map<String, Value>, found: &mut Vec<Found>) {
-    let too_large = |key: &&String| key.parse::<u64>().is_ok_and(|n| n > MAX_ID);
-    for key in failures.keys().filter(too_large) {
-        found.push((format!("failures.{key:?}"), not_an_attempt(key)));
-    }
 }
 
 /// Ids strictly increase along `messages`; and rows are written at pass
