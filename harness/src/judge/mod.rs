@@ -94,19 +94,10 @@ pub enum Reason {
     /// The language could not be made ready (under `PARITY_STRICT=1` a
     /// missing toolchain lands here too).
     NotReady(NotReady),
-    /// Some generated scenarios failed; the report ends in a shrunk case.
-    Generated {
-        /// How many scenarios failed (of [`crate::config::GENERATED_COUNT`],
-        /// drawn from [`crate::config::GENERATED_SEED`]).
-        failed: usize,
-        /// How many of them the runner faulted on (a crash, a hang,
-        /// garbage): never shrunk, a fault is not a wrong result.
-        runner_faults: usize,
-        /// The first of those: its scenario's index and what happened.
-        first_fault: Option<(usize, String)>,
-        /// The first wrong result, shrunk to a ready case.
-        shrunk: Option<String>,
-    },
+    /// Some generated scenarios failed: how many, how many of them the
+    /// runner faulted on (never shrunk: a fault is not a wrong result) and
+    /// the first of those, then the first wrong result shrunk to a case.
+    Generated(String),
     /// The demo failed, or printed another transcript, or refused a bad
     /// config otherwise than it must; why, and where.
     Demo(String),
@@ -114,16 +105,13 @@ pub enum Reason {
     /// them, or could not start: how, and the end of what they printed.
     Unit(String),
     /// The runner did not refuse a request the protocol says it must
-    /// refuse, or not as it must (SPEC.md, "Refusals").
-    Protocol {
-        /// The runner as messages name it.
-        runner: String,
-        /// One line per refusal it got wrong; paths relative to the root.
-        problems: Vec<String>,
-    },
+    /// refuse, or not as it must (SPEC.md, "Refusals"): one line per
+    /// refusal it got wrong.
+    Protocol(String),
     /// Under `make test REPEAT=N`, the trial's verdict or answer changed
-    /// between runs; the message shows each run's.
-    Flaky(Flaky),
+    /// between runs; the message shows each run's. Plain text: the repeat
+    /// check compares verdicts before it words one.
+    Flaky(String),
     /// A trial listed as a known failure passes now.
     StaleKnownFailure {
         /// The trial.
@@ -148,27 +136,6 @@ pub enum Reason {
     },
     /// A fault of the harness itself.
     Harness(String),
-}
-
-/// What changed between the runs of `make test REPEAT=N`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Flaky {
-    /// The trial's verdict: each run's, in order.
-    Verdicts(Vec<Verdict>),
-    /// The case's answer: each run's reply, as the repeat check shows it.
-    Answer(String),
-    /// Some of the trial's requests' answers.
-    Requests {
-        /// How many changed.
-        changed: usize,
-        /// How many requests the trial sent.
-        total: usize,
-        /// The first that changed: its index, shown as [`Flaky::Answer`].
-        first: (usize, String),
-        /// The seed, when the requests are the generated scenarios (each
-        /// sent twice).
-        seed: Option<u64>,
-    },
 }
 
 /// A port's unit tests' verdict from how they ran (`ran`: their output,

@@ -195,10 +195,10 @@ impl From<&Reason> for State {
         match reason {
             Reason::Mismatch { .. }
             | Reason::ErrorAnswer { .. }
-            | Reason::Generated { .. }
+            | Reason::Generated(_)
             | Reason::Demo(_)
             | Reason::Unit(_)
-            | Reason::Protocol { .. }
+            | Reason::Protocol(_)
             | Reason::Flaky(_) => State::WrongAnswer,
             Reason::Fault { .. }
             | Reason::Runner { .. }

@@ -16,7 +16,7 @@ use crate::config::{Kind, GENERATED_SEED};
 use crate::differential;
 use crate::judge::answers;
 use crate::judge::emit;
-use crate::judge::{Flaky, Reason, Verdict};
+use crate::judge::{Reason, Verdict};
 use crate::protocol::{self, Request};
 use crate::report::trial::{Recorded, RowId, TrialId};
 use crate::session::{Answers, Session};
@@ -148,7 +148,7 @@ impl Job {
                 // A changed answer fails whatever the known-failures list
                 // says: a flaky port is not a known failure.
                 let verdict = match changed {
-                    Some(why) => Verdict::Fail(Reason::Flaky(Flaky::Answer(why.clone()))),
+                    Some(why) => Verdict::Fail(Reason::Flaky(why.clone())),
                     None => port.listed(&case.name, verdict),
                 };
                 (RowId::Case(case.name.clone()), verdict)
