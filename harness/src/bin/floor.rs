@@ -101,7 +101,7 @@ fn jobs() -> Result<Vec<Job>, String> {
             job(suite.demo_command(ready, config), Stdin::Null, None, 0);
         }
         for config in &fixtures.bad {
-            let demo = suite.demo_command(ready, &config.path);
+            let demo = suite.demo_command(ready, config);
             job(demo, Stdin::Null, None, BAD_CONFIG_EXIT);
         }
         let unit = suite.unit_command(ready);

@@ -73,7 +73,7 @@ impl Suite {
         let judged = || {
             let bad = &self.fixtures().map_err(Reason::Harness)?.bad;
             let actual = self.refusals(port, bad).map_err(Reason::Demo)?;
-            demo::judge_refusals(&port.name, bad, &actual).map_err(Reason::Demo)
+            demo::judge_refusals(&port.name, &actual).map_err(Reason::Demo)
         };
         let verdict = judged().map_or_else(Verdict::Fail, |()| Verdict::Pass);
         port.listed(Kind::DemoConfig.name(), verdict)

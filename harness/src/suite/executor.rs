@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::{Port, Suite};
 use crate::config;
 use crate::exec::{self, Stdin};
-use crate::judge::demo::{BadConfig, Refusal, BAD_CONFIGS, SECOND_DEMO_CONFIG};
+use crate::judge::demo::{Refusal, BAD_CONFIGS, SECOND_DEMO_CONFIG};
 use crate::text::tail;
 
 /// The most a demo may print before it is cut off: 1 MiB, a hundred times
@@ -24,8 +24,8 @@ pub const TRANSCRIPT: &str = "runners/demo.transcript.txt";
 /// second config ([`SECOND_DEMO_CONFIG`]), paths relative to the root.
 #[derive(Debug, Clone)]
 pub struct Fixtures {
-    /// Every demo must refuse these.
-    pub bad: Vec<BadConfig>,
+    /// Every demo must refuse these: [`BAD_CONFIGS`], in order.
+    pub bad: Vec<PathBuf>,
     /// Every demo must print the Rust demo's transcript of this one.
     pub second: PathBuf,
 }
@@ -105,9 +105,8 @@ impl Suite {
         let written = || -> std::io::Result<Fixtures> {
             std::fs::create_dir_all(self.root.join(&dir))?;
             let mut bad = Vec::new();
-            for (number, (text, key)) in BAD_CONFIGS.into_iter().enumerate() {
-                let path = write(format!("bad-{}.json", number + 1), text)?;
-                bad.push(BadConfig { path, text, key });
+            for (number, (text, _)) in (1..).zip(BAD_CONFIGS) {
+                bad.push(write(format!("bad-{number}.json"), text)?);
             }
             let second = write("second.json".into(), Some(SECOND_DEMO_CONFIG))?;
             Ok(Fixtures { bad, second })
@@ -121,12 +120,13 @@ impl Suite {
     pub(super) fn refusals(
         &self,
         port: &Port,
-        configs: &[BadConfig],
+        configs: &[PathBuf],
     ) -> Result<Vec<Refusal>, String> {
-        let refuse = |config: &BadConfig| -> Result<Refusal, String> {
-            let (_, output) = self.start_demo(port, &config.path)?;
+        let refuse = |path: &PathBuf| -> Result<Refusal, String> {
+            let (_, output) = self.start_demo(port, path)?;
             let stderr = output.stderr.text();
             Ok(Refusal {
+                path: path.clone(),
                 code: output.status.and_then(|s| s.code()),
                 first_line: stderr.lines().next().unwrap_or_default().to_owned(),
             })
