@@ -1,13 +1,12 @@
 //! A port's checks that are trials of their own besides the runner's
 //! stream: its demo (two configs), its demo's refusal of bad configs, and
-//! its own unit tests; each observed by the [`super::executor`], judged by
-//! [`crate::judge`], and turned by the port's known-failures list.
+//! its own unit tests; each observed by the [`super::executor`] and judged
+//! by [`crate::judge`] (the trial applies the known-failures list).
 
 use std::path::{Path, PathBuf};
 
 use super::executor::{Fixtures, DEMO_CONFIG, TRANSCRIPT};
 use super::{Port, Suite};
-use crate::config::Kind;
 use crate::judge::demo;
 use crate::judge::{self, Reason, Verdict};
 
@@ -26,7 +25,7 @@ impl Suite {
                 demo::transcript(&differs, expected, actual)
             }
         };
-        let verdict = match (committed, self.second_demo()) {
+        match (committed, self.second_demo()) {
             (Verdict::Pass, Err(why)) => Verdict::Fail(Reason::Reference(why)),
             (Verdict::Pass, Ok((path, expected))) => {
                 let differs = format!(
@@ -39,8 +38,7 @@ impl Suite {
                 demo::transcript(&differs, &expected, self.run_demo(port, &path))
             }
             (failed, _) => failed,
-        };
-        port.listed(Kind::Demo.name(), verdict)
+        }
     }
 
     /// The second config's path and the Rust demo's transcript on it,
@@ -75,8 +73,7 @@ impl Suite {
             let actual = self.refusals(port, bad).map_err(Reason::Demo)?;
             demo::judge_refusals(&port.name, &actual).map_err(Reason::Demo)
         };
-        let verdict = judged().map_or_else(Verdict::Fail, |()| Verdict::Pass);
-        port.listed(Kind::DemoConfig.name(), verdict)
+        judged().map_or_else(Verdict::Fail, |()| Verdict::Pass)
     }
 
     /// The demo's configs of this run, written once for all languages (and
@@ -94,9 +91,6 @@ impl Suite {
         let command = self.unit_command(port);
         let ran = crate::exec::run(&command, crate::exec::Stdin::Null);
         let tests = format!("{} (`{}`)", command.label, command.argv.join(" "));
-        port.listed(
-            Kind::Unit.name(),
-            judge::unit(tests, ran, port.unit.counter),
-        )
+        judge::unit(tests, ran, port.unit.counter)
     }
 }

@@ -42,10 +42,9 @@ type Selection = HashSet<RowId>;
 /// What a language's runner stream is made of, in the order it is sent.
 struct Stream<'a> {
     table: Vec<&'a Case>,
+    /// Empty when the reference could not make them ([`Job::verdict`]
+    /// says why).
     generated: &'a [Case],
-    /// Why the generated scenarios could not be made, when they were
-    /// selected and could not.
-    generated_failure: Option<Verdict>,
     refusals: Vec<Request>,
 }
 
@@ -55,17 +54,12 @@ impl<'a> Stream<'a> {
         let selected = |case: &&Case| selection.contains(&RowId::Case(case.name.clone()));
         let table: Vec<&Case> = suite.cases.iter().filter(selected).collect();
         let has = |kind| selection.contains(&RowId::Kind(kind));
-        let (generated, generated_failure): (&[Case], Option<Verdict>) =
-            match (has(Kind::Generated), suite.generated_cases()) {
-                (false, _) => (&[], None),
-                (true, Ok(cases)) => (cases, None),
-                (true, Err(why)) => (&[], Some(Verdict::Fail(Reason::Reference(why.to_owned())))),
-            };
+        let generated = (has(Kind::Generated).then(|| suite.generated_cases().unwrap_or_default()))
+            .unwrap_or_default();
         let refusals = (has(Kind::Protocol).then(protocol::refusal_requests)).unwrap_or_default();
         Stream {
             table,
             generated,
-            generated_failure,
             refusals,
         }
     }
@@ -106,10 +100,7 @@ impl Job {
     fn run_once(&self) -> Run {
         let stream = Stream::selected(&self.suite, &self.selection);
         if stream.is_empty() {
-            let generated = stream
-                .generated_failure
-                .map(|v| (RowId::Kind(Kind::Generated), v));
-            return generated.into_iter().collect();
+            return Run::new();
         }
         match self.ready() {
             Ok(port) => self.judge_stream(stream, &self.suite.runner(port)),
@@ -154,10 +145,8 @@ impl Job {
                 (RowId::Case(case.name.clone()), verdict)
             })
             .collect();
-        let generated = stream
-            .generated_failure
-            .or_else(|| repeat::changed(&changed[table..cases], Some(GENERATED_SEED)))
-            .or_else(|| {
+        let generated =
+            repeat::changed(&changed[table..cases], Some(GENERATED_SEED)).or_else(|| {
                 (!stream.generated.is_empty()).then(|| {
                     let problems = differential::judge_all(stream.generated, &scenarios);
                     let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
@@ -198,21 +187,29 @@ impl Job {
             RowId::Kind(kind @ Kind::Demo) => (kind, Suite::check_demo),
             RowId::Kind(kind @ Kind::DemoConfig) => (kind, Suite::check_demo_config),
             RowId::Kind(kind @ Kind::Unit) => (kind, Suite::check_unit),
-            // Answered in the runner's stream.
+            // Answered in the runner's stream, unless the reference could
+            // not make the scenarios.
             RowId::Kind(Kind::Generated | Kind::Protocol) | RowId::Case(_) => {
+                let generated =
+                    (row == &RowId::Kind(Kind::Generated)).then(|| self.suite.generated_cases());
+                if let Some(Err(why)) = generated {
+                    return Verdict::Fail(Reason::Reference(why.to_owned()));
+                }
                 return self.run().get(row).cloned().unwrap_or_else(|| {
                     Verdict::Fail(Reason::Harness(format!(
                         "`{}` was not run: a bug in the harness",
                         row.name()
                     )))
-                })
+                });
             }
         };
         let (suite, port) = (&self.suite, &self.port);
         self.checks[kind]
             .get_or_init(|| match self.ready() {
                 Err(why) => self.not_ready(why),
-                Ok(_) => repeat::verdict(suite.settings.repeat, || check(suite, port)),
+                Ok(_) => repeat::verdict(suite.settings.repeat, || {
+                    port.listed(kind.name(), check(suite, port))
+                }),
             })
             .clone()
     }
