@@ -210,7 +210,7 @@ fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
         "the budget is spent: {later:?}"
     );
     assert_eq!(kept_log(later), logs[2]);
-    let generated = take!(failure(&verdicts, "generated"), Reason::Generated(text) => text);
+    let generated = take!(failure(&verdicts, "generated"), Reason::Wrong(text) => text);
     // Every scenario is a runner fault, and a fault is never shrunk.
     let failed = generated.split(' ').next().unwrap();
     let faults = format!("\n{failed} of them are runner faults");

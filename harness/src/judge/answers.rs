@@ -105,7 +105,7 @@ pub fn refusals(runner: &str, replies: &[Reply]) -> Verdict {
     if problems.is_empty() {
         return Verdict::Pass;
     }
-    Verdict::Fail(Reason::Protocol(format!(
+    Verdict::Fail(Reason::Wrong(format!(
         "{runner} does not refuse as SPEC.md (\"Refusals\") requires (each refusal is an error \
          answer naming the request, and the runner goes on with the next line):\n  {}",
         problems.join("\n  ")
@@ -130,7 +130,7 @@ pub fn generated(failed: usize, faults: &[(usize, &str)], shrunk: Option<String>
             faults.len()
         );
     }
-    Verdict::Fail(Reason::Generated(text + &shrunk.unwrap_or_default()))
+    Verdict::Fail(Reason::Wrong(text + &shrunk.unwrap_or_default()))
 }
 
 #[cfg(test)]
@@ -159,7 +159,7 @@ mod tests {
             let mut replies = right.clone();
             replies[at] = reply;
             match refusals("r", &replies) {
-                Verdict::Fail(Reason::Protocol(problems)) => problems,
+                Verdict::Fail(Reason::Wrong(problems)) => problems,
                 other => panic!("{other:?}"),
             }
         };

@@ -23,7 +23,7 @@ pub fn transcript(differs: &str, expected: &str, actual: Result<String, String>)
         Ok(actual) if actual == expected => return Verdict::Pass,
         Ok(actual) => format!("{differs} {}", first_difference(expected, &actual)),
     };
-    Verdict::Fail(Reason::Demo(why))
+    Verdict::Fail(Reason::Wrong(why))
 }
 
 /// Where two different transcripts first differ, byte for byte.
@@ -211,7 +211,7 @@ mod tests {
             ),
         ] {
             let verdict = transcript("x", "a\nb\n", Ok(actual.into()));
-            assert_eq!(verdict, Verdict::Fail(Reason::Demo(why.into())));
+            assert_eq!(verdict, Verdict::Fail(Reason::Wrong(why.into())));
         }
     }
 }

@@ -52,13 +52,7 @@ pub fn text(reason: &Reason) -> String {
         }
         Reason::NotReady(why) => why.to_string(),
         Reason::Runner { fault, own } => runner_text(fault, own),
-        Reason::Generated(why)
-        | Reason::Demo(why)
-        | Reason::Unit(why)
-        | Reason::Protocol(why)
-        | Reason::Flaky(why)
-        | Reason::Reference(why)
-        | Reason::Harness(why) => why.clone(),
+        Reason::Wrong(why) | Reason::Reference(why) | Reason::Harness(why) => why.clone(),
         Reason::StaleKnownFailure {
             trial,
             language,

@@ -94,24 +94,12 @@ pub enum Reason {
     /// The language could not be made ready (under `PARITY_STRICT=1` a
     /// missing toolchain lands here too).
     NotReady(NotReady),
-    /// Some generated scenarios failed: how many, how many of them the
-    /// runner faulted on (never shrunk: a fault is not a wrong result) and
-    /// the first of those, then the first wrong result shrunk to a case.
-    Generated(String),
-    /// The demo failed, or printed another transcript, or refused a bad
-    /// config otherwise than it must; why, and where.
-    Demo(String),
-    /// The port's own unit tests failed, or their report does not prove
-    /// them, or could not start: how, and the end of what they printed.
-    Unit(String),
-    /// The runner did not refuse a request the protocol says it must
-    /// refuse, or not as it must (SPEC.md, "Refusals"): one line per
-    /// refusal it got wrong.
-    Protocol(String),
-    /// Under `make test REPEAT=N`, the trial's verdict or answer changed
-    /// between runs; the message shows each run's. Plain text: the repeat
-    /// check compares verdicts before it words one.
-    Flaky(String),
+    /// The port failed a trial besides a case's answer, worded where it
+    /// is judged: the generated scenarios (the first wrong one shrunk),
+    /// the demo's transcript or refusals, its unit tests, the protocol's
+    /// refusals, or under `make test REPEAT=N` a verdict or answer that
+    /// changed between runs. Plain text: its only reader is the message.
+    Wrong(String),
     /// A trial listed as a known failure passes now.
     StaleKnownFailure {
         /// The trial.
@@ -145,7 +133,9 @@ pub enum Reason {
 /// counts. `tests`: the tests and their command line, as messages name them.
 pub fn unit(tests: String, ran: std::io::Result<Output>, counter: Option<Counter>) -> Verdict {
     let output = match ran {
-        Err(e) => return Verdict::Fail(Reason::Unit(format!("{tests} could not be started: {e}"))),
+        Err(e) => {
+            return Verdict::Fail(Reason::Wrong(format!("{tests} could not be started: {e}")))
+        }
         Ok(output) => output,
     };
     let printed = output.stdout.text() + &output.stderr.text();
@@ -162,7 +152,7 @@ pub fn unit(tests: String, ran: std::io::Result<Output>, counter: Option<Counter
         ),
         Some(_) | None => return Verdict::Pass,
     };
-    Verdict::Fail(Reason::Unit(why))
+    Verdict::Fail(Reason::Wrong(why))
 }
 
 /// Why a tally that exited 0 does not prove the tests.

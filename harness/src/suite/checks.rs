@@ -15,7 +15,7 @@ impl Suite {
     /// shared config, and the Rust demo's own output on a second config.
     pub fn check_demo(&self, port: &Port) -> Verdict {
         let committed = match &self.transcript {
-            Err(why) => Verdict::Fail(Reason::Demo(why.clone())),
+            Err(why) => Verdict::Fail(Reason::Wrong(why.clone())),
             Ok(expected) => {
                 let differs = format!(
                     "the {} demo's transcript differs from the Rust demo's ({TRANSCRIPT})",
@@ -70,8 +70,8 @@ impl Suite {
     pub fn check_demo_config(&self, port: &Port) -> Verdict {
         let judged = || {
             let bad = &self.fixtures().map_err(Reason::Harness)?.bad;
-            let actual = self.refusals(port, bad).map_err(Reason::Demo)?;
-            demo::judge_refusals(&port.name, &actual).map_err(Reason::Demo)
+            let actual = self.refusals(port, bad).map_err(Reason::Wrong)?;
+            demo::judge_refusals(&port.name, &actual).map_err(Reason::Wrong)
         };
         judged().map_or_else(Verdict::Fail, |()| Verdict::Pass)
     }

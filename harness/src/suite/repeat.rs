@@ -87,7 +87,7 @@ pub fn changed(changed: &[Option<String>], seed: Option<u64>) -> Option<Verdict>
         .filter_map(|(at, why)| Some((at, why.as_ref()?)));
     let (index, first) = flaky.next()?;
     let (count, total) = (1 + flaky.count(), changed.len());
-    Some(Verdict::Fail(Reason::Flaky(match seed {
+    Some(Verdict::Fail(Reason::Wrong(match seed {
         None => format!(
             "{count} of its {total} requests got replies that changed between runs; the first: {first}"
         ),
@@ -110,7 +110,7 @@ pub fn verdict(repeat: usize, check: impl Fn() -> Verdict) -> Verdict {
     for (run, verdict) in (1..).zip(&verdicts) {
         let _ = write!(text, "\n  run {run}: {}", emit::in_brief(verdict));
     }
-    Verdict::Fail(Reason::Flaky(text))
+    Verdict::Fail(Reason::Wrong(text))
 }
 
 #[cfg(test)]
@@ -189,7 +189,7 @@ mod tests {
         assert_eq!(verdict(2, || Verdict::Pass), Verdict::Pass);
         let runs = [
             Verdict::Pass,
-            Verdict::Fail(Reason::Demo("the transcript differs".into())),
+            Verdict::Fail(Reason::Wrong("the transcript differs".into())),
             Verdict::KnownFailure("tracked".into()),
         ];
         let run = Cell::new(0);
@@ -197,7 +197,7 @@ mod tests {
             run.set(run.get() + 1);
             runs[run.get() - 1].clone()
         });
-        let flaky = |text: &str| Some(Verdict::Fail(Reason::Flaky(text.into())));
+        let flaky = |text: &str| Some(Verdict::Fail(Reason::Wrong(text.into())));
         assert_eq!(
             Some(verdict),
             flaky(

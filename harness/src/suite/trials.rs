@@ -139,7 +139,7 @@ impl Job {
                 // A changed answer fails whatever the known-failures list
                 // says: a flaky port is not a known failure.
                 let verdict = match changed {
-                    Some(why) => Verdict::Fail(Reason::Flaky(why.clone())),
+                    Some(why) => Verdict::Fail(Reason::Wrong(why.clone())),
                     None => port.listed(&case.name, verdict),
                 };
                 (RowId::Case(case.name.clone()), verdict)
