@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use super::compare::differences;
 use super::{CaseHeader, Reason, Verdict};
 use crate::config::{GENERATED_COUNT, GENERATED_SEED};
 use crate::fault::Fault;
@@ -21,8 +22,7 @@ pub fn answers(root: &Path, language: &str, cases: &[&Case], replies: Vec<Reply>
             Reply::Answer(actual) if actual == case.expect => return Verdict::Pass,
             Reply::Answer(actual) => Reason::Mismatch {
                 case: CaseHeader::of(case, root),
-                expected: Box::new(case.expect.clone()),
-                actual: Box::new(actual),
+                differences: differences(&case.expect, &actual),
             },
             Reply::Error(error) => Reason::ErrorAnswer {
                 case: CaseHeader::of(case, root),

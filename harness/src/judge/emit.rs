@@ -6,7 +6,6 @@ use std::fmt::Write as _;
 
 use libtest_mimic::{Completion, Failed};
 
-use super::compare::differences;
 use super::{Reason, Verdict};
 use crate::fault::Fault;
 use crate::text::{excerpt, first_line, for_terminal};
@@ -36,11 +35,7 @@ pub fn known_failure(why: &str) -> String {
 /// fields that differ, the runner's stderr tail, ...).
 pub fn text(reason: &Reason) -> String {
     match reason {
-        Reason::Mismatch {
-            case,
-            expected,
-            actual,
-        } => format!("{case}\n{}", differences(expected, actual)),
+        Reason::Mismatch { case, differences } => format!("{case}\n{differences}"),
         Reason::ErrorAnswer {
             case,
             language,

@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::exec::Output;
 use crate::fault::Fault;
-use crate::table::{Case, Outcome};
+use crate::table::Case;
 use crate::toolchain::unit::{Counter, Tally};
 use crate::toolchain::NotReady;
 
@@ -64,15 +64,12 @@ impl fmt::Display for CaseHeader {
 /// Why a trial failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
-    /// The runner's answer differs from `expect`; the message shows
-    /// where, per differing field.
+    /// The runner's answer differs from `expect`.
     Mismatch {
         /// The case.
         case: CaseHeader,
-        /// The case's `expect` (boxed: a verdict stays small).
-        expected: Box<Outcome>,
-        /// What the runner answered.
-        actual: Box<Outcome>,
+        /// Where, per differing field ([`compare::differences`]).
+        differences: String,
     },
     /// The runner's port raised an error on the case.
     ErrorAnswer {
