@@ -85,9 +85,11 @@ impl Suite {
             .map_err(|_| format!("{} printed something that is not UTF-8", command.label))
     }
 
-    /// Writes [`BAD_CONFIGS`] and [`SECOND_DEMO_CONFIG`] under the work
-    /// folder, atomically; the missing bad one is made sure not to exist.
-    pub(super) fn write_fixtures(&self) -> Result<Fixtures, String> {
+    /// The demo's configs of this run, written once for all languages (and
+    /// for the floor of `make bench`) under the work folder, atomically:
+    /// [`BAD_CONFIGS`] (the missing one made sure not to exist) and
+    /// [`SECOND_DEMO_CONFIG`].
+    pub fn fixtures(&self) -> Result<&Fixtures, String> {
         let dir = config::work_dir(&self.root, "demo-configs");
         let dir = dir.strip_prefix(&self.root).unwrap_or(&dir).to_path_buf();
         let write = |name: String, text: Option<&str>| -> std::io::Result<PathBuf> {
@@ -104,14 +106,16 @@ impl Suite {
         };
         let written = || -> std::io::Result<Fixtures> {
             std::fs::create_dir_all(self.root.join(&dir))?;
-            let mut bad = Vec::new();
-            for (number, (text, _)) in (1..).zip(BAD_CONFIGS) {
-                bad.push(write(format!("bad-{number}.json"), text)?);
-            }
-            let second = write("second.json".into(), Some(SECOND_DEMO_CONFIG))?;
-            Ok(Fixtures { bad, second })
+            let bad = (1..).zip(BAD_CONFIGS);
+            let bad = bad.map(|(number, (text, _))| write(format!("bad-{number}.json"), text));
+            Ok(Fixtures {
+                bad: bad.collect::<std::io::Result<_>>()?,
+                second: write("second.json".into(), Some(SECOND_DEMO_CONFIG))?,
+            })
         };
-        written().map_err(|e| format!("cannot write the demo configs under {}: {e}", dir.display()))
+        let failed = |e| format!("cannot write the demo configs under {}: {e}", dir.display());
+        let fixtures = self.fixtures.get_or_init(|| written().map_err(failed));
+        fixtures.as_ref().map_err(String::clone)
     }
 
     /// How a prepared port's demo refuses each config. They all start

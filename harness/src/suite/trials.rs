@@ -1,22 +1,22 @@
-//! Every (language, case) pair and every language's demo as one
-//! libtest-mimic trial.
+//! Every (language, case) pair and every language's demo, demo configs
+//! and unit tests as one libtest-mimic trial, and how each is judged.
 //!
 //! Each language is prepared (toolchain probe, build) and its runner run
 //! once for all of its selected cases, lazily and in a thread of its own, so
 //! languages build and run side by side while trials wait for their verdict.
 
 use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use libtest_mimic::{Arguments, Trial};
 
+use super::executor::{DEMO_CONFIG, TRANSCRIPT};
 use super::{repeat, Port, Suite};
 use crate::config::{Kind, GENERATED_SEED};
 use crate::differential;
-use crate::judge::answers;
-use crate::judge::emit;
-use crate::judge::{Reason, Verdict};
+use crate::judge::{self, answers, demo, emit, Reason, Verdict};
 use crate::protocol::{self, Request};
 use crate::report::trial::{Recorded, RowId, TrialId};
 use crate::session::{Answers, Session};
@@ -214,6 +214,84 @@ impl Job {
             .clone()
     }
 }
+/// The checks besides the runner's stream, each observed by the
+/// [`super::executor`] and judged by [`crate::judge`].
+impl Suite {
+    /// Judges a prepared port's demo: the committed transcript on the
+    /// shared config, and the Rust demo's own output on a second config.
+    pub fn check_demo(&self, port: &Port) -> Verdict {
+        let committed = match &self.transcript {
+            Err(why) => Verdict::Fail(Reason::Wrong(why.clone())),
+            Ok(expected) => {
+                let differs = format!(
+                    "the {} demo's transcript differs from the Rust demo's ({TRANSCRIPT})",
+                    port.name
+                );
+                let actual = self.run_demo(port, Path::new(DEMO_CONFIG));
+                demo::transcript(&differs, expected, actual)
+            }
+        };
+        match (committed, self.second_demo()) {
+            (Verdict::Pass, Err(why)) => Verdict::Fail(Reason::Reference(why)),
+            (Verdict::Pass, Ok((path, expected))) => {
+                let differs = format!(
+                    "on a second config ({}: {}), the {} demo's transcript differs from the \
+                     Rust demo's",
+                    path.display(),
+                    demo::SECOND_DEMO_CONFIG,
+                    port.name
+                );
+                demo::transcript(&differs, &expected, self.run_demo(port, &path))
+            }
+            (failed, _) => failed,
+        }
+    }
+
+    /// The second config's path and the Rust demo's transcript on it,
+    /// found once (the reference is prepared here if it is not yet); it
+    /// must differ from the committed transcript, or the check proves
+    /// nothing.
+    fn second_demo(&self) -> Result<(PathBuf, String), String> {
+        let found = || {
+            let path = self.fixtures()?.second.clone();
+            let rust = self
+                .ready(self.reference())
+                .map_err(|why| why.to_string())?;
+            let transcript = (self.run_demo(rust, &path))
+                .map_err(|why| format!("the Rust demo on {}: {why}", path.display()))?;
+            if Ok(&transcript) == self.transcript.as_ref() {
+                return Err(format!(
+                    "the Rust demo prints the same transcript on {} as on {DEMO_CONFIG}: the \
+                     second config checks nothing",
+                    path.display(),
+                ));
+            }
+            Ok((path, transcript))
+        };
+        self.second.get_or_init(found).clone()
+    }
+
+    /// Judges how a prepared port's demo refuses bad configs: exit 2, and
+    /// a first line of stderr that names the path and the key at fault.
+    pub fn check_demo_config(&self, port: &Port) -> Verdict {
+        let judged = || {
+            let bad = &self.fixtures().map_err(Reason::Harness)?.bad;
+            let actual = self.refusals(port, bad).map_err(Reason::Wrong)?;
+            demo::judge_refusals(&port.name, &actual).map_err(Reason::Wrong)
+        };
+        judged().map_or_else(Verdict::Fail, |()| Verdict::Pass)
+    }
+
+    /// Runs a prepared port's own unit tests: they must exit 0 and their
+    /// tool's final report must prove them.
+    pub fn check_unit(&self, port: &Port) -> Verdict {
+        let command = self.unit_command(port);
+        let ran = crate::exec::run(&command, crate::exec::Stdin::Null);
+        let tests = format!("{} (`{}`)", command.label, command.argv.join(" "));
+        judge::unit(tests, ran, port.unit.counter)
+    }
+}
+
 /// Where trials put their results while they run on libtest-mimic's pool.
 pub type Recorder = Arc<Mutex<Vec<Recorded>>>;
 
