@@ -32,12 +32,10 @@ pub enum Verdict {
 /// Which case a reason is about, as messages show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CaseHeader {
-    /// The case's name.
-    pub name: String,
-    /// Its file, relative to the repository root.
-    pub file: String,
-    /// What it shows.
-    pub description: String,
+    name: String,
+    /// Relative to the repository root.
+    file: String,
+    description: String,
 }
 
 impl CaseHeader {

@@ -214,6 +214,7 @@ impl Job {
             .clone()
     }
 }
+
 /// The checks besides the runner's stream, each observed by the
 /// [`super::executor`] and judged by [`crate::judge`].
 impl Suite {
