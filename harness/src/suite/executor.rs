@@ -59,30 +59,27 @@ impl Suite {
     /// or why not.
     pub fn run_demo(&self, port: &Port, config: &Path) -> Result<String, String> {
         let (command, output) = self.start_demo(port, config)?;
-        if output.status.is_none() {
-            return Err(format!(
-                "{} did not finish within {} s (PARITY_TIMEOUT); its process group was killed",
-                command.label,
+        let label = &command.label;
+        let why = match output.stdout.whole() {
+            _ if output.status.is_none() => format!(
+                "{label} did not finish within {} s (PARITY_TIMEOUT); its process group was killed",
                 self.settings.timeout.as_secs_f64()
-            ));
-        }
-        if !output.success() {
-            return Err(format!(
-                "{} failed ({}):\n{}",
-                command.label,
+            ),
+            _ if !output.success() => format!(
+                "{label} failed ({}):\n{}",
                 output.describe(),
                 tail(&output.stderr.text(), 30)
-            ));
-        }
-        let stdout = output.stdout.whole().ok_or_else(|| {
-            format!(
-                "{} printed {} bytes, more than the {KEEP} a transcript may have",
-                command.label,
+            ),
+            None => format!(
+                "{label} printed {} bytes, more than the {KEEP} a transcript may have",
                 output.stdout.total()
-            )
-        })?;
-        String::from_utf8(stdout)
-            .map_err(|_| format!("{} printed something that is not UTF-8", command.label))
+            ),
+            Some(stdout) => {
+                return String::from_utf8(stdout)
+                    .map_err(|_| format!("{label} printed something that is not UTF-8"))
+            }
+        };
+        Err(why)
     }
 
     /// The demo's configs of this run, written once for all languages (and
