@@ -21,7 +21,6 @@ use crate::protocol::{self, Request};
 use crate::report::trial::{Recorded, RowId, TrialId};
 use crate::session::{Answers, Session};
 use crate::table::Case;
-use crate::toolchain::NotReady;
 
 /// One language's work in a run, done once and shared by its trials.
 struct Job {
@@ -82,14 +81,6 @@ impl<'a> Stream<'a> {
 type Run = HashMap<RowId, Verdict>;
 
 impl Job {
-    fn ready(&self) -> Result<&Port, &NotReady> {
-        self.suite.ready(&self.port)
-    }
-
-    fn not_ready(&self, why: &NotReady) -> Verdict {
-        answers::not_ready(self.suite.settings.strict, why)
-    }
-
     fn run(&self) -> &Run {
         self.run.get_or_init(|| self.run_once())
     }
@@ -98,16 +89,17 @@ impl Job {
     /// runner stream; or, when none is needed or the language is not ready,
     /// without starting the runner.
     fn run_once(&self) -> Run {
-        let stream = Stream::selected(&self.suite, &self.selection);
+        let suite = &self.suite;
+        let stream = Stream::selected(suite, &self.selection);
         if stream.is_empty() {
             return Run::new();
         }
-        match self.ready() {
-            Ok(port) => self.judge_stream(stream, &self.suite.runner(port)),
+        match suite.ready(&self.port) {
+            Ok(port) => self.judge_stream(stream, &suite.runner(port)),
             // Every selected row; the checks besides the stream find the
             // same themselves.
             Err(why) => (self.selection.iter())
-                .map(|row| (row.clone(), self.not_ready(why)))
+                .map(|row| (row.clone(), answers::not_ready(suite.settings.strict, why)))
                 .collect(),
         }
     }
@@ -205,8 +197,8 @@ impl Job {
         };
         let (suite, port) = (&self.suite, &self.port);
         self.checks[kind]
-            .get_or_init(|| match self.ready() {
-                Err(why) => self.not_ready(why),
+            .get_or_init(|| match suite.ready(port) {
+                Err(why) => answers::not_ready(suite.settings.strict, why),
                 Ok(_) => repeat::verdict(suite.settings.repeat, || {
                     port.listed(kind.name(), check(suite, port))
                 }),
