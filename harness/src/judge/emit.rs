@@ -1,6 +1,6 @@
-//! The one place a verdict becomes text: the words of a reason are written
-//! once, here ([`text`], [`summary`]), for the terminal as a trial ends
-//! and for the run's record, from which every other output is drawn.
+//! Where a verdict becomes text ([`text`], [`summary`]), once, for the
+//! terminal as a trial ends and for the run's record, from which every
+//! other output is drawn; a [`Reason::Wrong`] comes worded by its judge.
 
 use std::fmt::Write as _;
 
