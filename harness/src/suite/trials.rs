@@ -53,8 +53,10 @@ impl<'a> Stream<'a> {
         let selected = |case: &&Case| selection.contains(&RowId::Case(case.name.clone()));
         let table: Vec<&Case> = suite.cases.iter().filter(selected).collect();
         let has = |kind| selection.contains(&RowId::Kind(kind));
-        let generated = (has(Kind::Generated).then(|| suite.generated_cases().unwrap_or_default()))
-            .unwrap_or_default();
+        let generated = match has(Kind::Generated) {
+            true => suite.generated_cases().unwrap_or_default(),
+            false => &[],
+        };
         let refusals = (has(Kind::Protocol).then(protocol::refusal_requests)).unwrap_or_default();
         Stream {
             table,
