@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use crate::judge::{emit, Reason, Verdict};
 use crate::protocol::{Reply, Request};
 use crate::session::{Answers, Runner};
+use crate::text::{excerpt, first_line};
 
 /// How many requests one runner process answers in run `run` (1-based);
 /// `None`: all of them.
@@ -70,12 +71,9 @@ fn describe(reply: &Reply) -> String {
             outcome.sent, outcome.journal, outcome.duplicates
         ),
         Reply::Error(error) => format!("error answer: {error}"),
-        Reply::Fault(fault) => {
-            let fault = fault.to_string();
-            format!("fault: {}", fault.lines().next().unwrap_or_default())
-        }
+        Reply::Fault(fault) => format!("fault: {}", first_line(&fault.to_string())),
     };
-    crate::text::excerpt(&text, 400)
+    excerpt(&text, 400)
 }
 
 /// A failure for a trial of several requests when any request's reply
