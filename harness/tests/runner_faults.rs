@@ -324,7 +324,7 @@ fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
             ..fake(name, "none", "none")
         });
         let verdict = suite.check_unit(&port);
-        let Verdict::Fail(reason @ Reason::Unit(_)) = &verdict else {
+        let Verdict::Fail(reason @ Reason::Wrong(_)) = &verdict else {
             panic!("{name}: the unit trial fails: {verdict:?}");
         };
         emit::text(reason)

@@ -85,7 +85,7 @@ fn jobs() -> Result<Vec<Job>, String> {
             jobs.push((suite.demo_command(ready, config), Stdin::Null, None, 0));
         }
         for config in &fixtures.bad {
-            let demo = suite.demo_command(ready, &config.path);
+            let demo = suite.demo_command(ready, config);
             jobs.push((demo, Stdin::Null, None, BAD_CONFIG_EXIT));
         }
         jobs.push((suite.unit_command(ready), Stdin::Null, None, 0));

@@ -2,9 +2,12 @@
 //! scenarios' and the protocol's refusals, a fault after the last answer.
 //! Pure: the answers are the executor's, the shrunk case too.
 
+use std::fmt::Write as _;
 use std::path::Path;
 
+use super::compare::differences;
 use super::{CaseHeader, Reason, Verdict};
+use crate::config::{GENERATED_COUNT, GENERATED_SEED};
 use crate::fault::Fault;
 use crate::protocol::{Reply, AFTER_REFUSALS, REFUSALS};
 use crate::table::{Case, Outcome};
@@ -19,8 +22,7 @@ pub fn answers(root: &Path, language: &str, cases: &[&Case], replies: Vec<Reply>
             Reply::Answer(actual) if actual == case.expect => return Verdict::Pass,
             Reply::Answer(actual) => Reason::Mismatch {
                 case: CaseHeader::of(case, root),
-                expected: Box::new(case.expect.clone()),
-                actual: Box::new(actual),
+                differences: differences(&case.expect, &actual),
             },
             Reply::Error(error) => Reason::ErrorAnswer {
                 case: CaseHeader::of(case, root),
@@ -103,10 +105,11 @@ pub fn refusals(runner: &str, replies: &[Reply]) -> Verdict {
     if problems.is_empty() {
         return Verdict::Pass;
     }
-    Verdict::Fail(Reason::Protocol {
-        runner: runner.to_owned(),
-        problems,
-    })
+    Verdict::Fail(Reason::Wrong(format!(
+        "{runner} does not refuse as SPEC.md (\"Refusals\") requires (each refusal is an error \
+         answer naming the request, and the runner goes on with the next line):\n  {}",
+        problems.join("\n  ")
+    )))
 }
 
 /// The fixed-seed scenarios' verdict: how many `failed`, the index and
@@ -116,12 +119,18 @@ pub fn generated(failed: usize, faults: &[(usize, &str)], shrunk: Option<String>
     if failed == 0 {
         return Verdict::Pass;
     }
-    Verdict::Fail(Reason::Generated {
-        failed,
-        runner_faults: faults.len(),
-        first_fault: faults.first().map(|&(at, text)| (at, text.to_owned())),
-        shrunk,
-    })
+    let mut text = format!(
+        "{failed} of {GENERATED_COUNT} generated scenarios (seed {GENERATED_SEED}) failed.\n"
+    );
+    if let Some((index, what)) = faults.first() {
+        let _ = writeln!(
+            text,
+            "{} of them are runner faults (a crash, a hang, garbage), not shrunk: a fault is not \
+             a wrong result. The first, on scenario {index}:\n{what}",
+            faults.len()
+        );
+    }
+    Verdict::Fail(Reason::Wrong(text + &shrunk.unwrap_or_default()))
 }
 
 #[cfg(test)]
@@ -150,7 +159,7 @@ mod tests {
             let mut replies = right.clone();
             replies[at] = reply;
             match refusals("r", &replies) {
-                Verdict::Fail(Reason::Protocol { problems, .. }) => problems,
+                Verdict::Fail(Reason::Wrong(problems)) => problems,
                 other => panic!("{other:?}"),
             }
         };
@@ -169,7 +178,7 @@ mod tests {
             (5, exited(), "must be played"),
         ] {
             let problems = plant(at, reply);
-            assert!(problems[0].contains(why), "{problems:?}");
+            assert!(problems.contains(why), "{problems}");
         }
     }
 }

@@ -16,8 +16,7 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Result<(), String> {
 }
 
 /// Expected and actual side by side per differing field, with the pass or
-/// entry where they first differ; empty when they are equal. A mismatch
-/// keeps both outcomes and is shown through this.
+/// entry where they first differ; empty when they are equal.
 pub fn differences(expected: &Outcome, actual: &Outcome) -> String {
     let mut report = String::new();
     list_field(&mut report, "sent", "pass", &expected.sent, &actual.sent);

@@ -23,7 +23,7 @@ pub fn transcript(differs: &str, expected: &str, actual: Result<String, String>)
         Ok(actual) if actual == expected => return Verdict::Pass,
         Ok(actual) => format!("{differs} {}", first_difference(expected, &actual)),
     };
-    Verdict::Fail(Reason::Demo(why))
+    Verdict::Fail(Reason::Wrong(why))
 }
 
 /// Where two different transcripts first differ, byte for byte.
@@ -64,21 +64,12 @@ const KEYS: [&str; 2] = ["batch_size", "max_passes"];
 /// The exit code every demo gives a config it refuses.
 pub const BAD_CONFIG_EXIT: i32 = 2;
 
-/// One bad config as a demo is given it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BadConfig {
-    /// The path passed to the demo, relative to the root. The file names
-    /// are neutral (`bad-4.json`), so a path never names a key by itself.
-    pub path: PathBuf,
-    /// What the file holds, shown in messages (`None`: no such file).
-    pub text: Option<&'static str>,
-    /// The key the first line of stderr must name, if one is at fault.
-    pub key: Option<&'static str>,
-}
-
-/// How a demo refused one bad config.
+/// How a demo refused one of [`BAD_CONFIGS`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
+    /// The path it was given, relative to the root. The file names are
+    /// neutral (`bad-3.json`), so a path never names a key by itself.
+    pub path: PathBuf,
     /// The exit code (`None`: killed by a signal or at the deadline).
     pub code: Option<i32>,
     /// The first line it wrote to stderr.
@@ -87,14 +78,11 @@ pub struct Refusal {
 
 /// Where a language's refusals break the contract (exit code 2; the first
 /// line of stderr names the path as passed and the key at fault), or `Ok`.
-pub fn judge_refusals(
-    language: &str,
-    configs: &[BadConfig],
-    actual: &[Refusal],
-) -> Result<(), String> {
+/// `actual`: the refusals of [`BAD_CONFIGS`], in order.
+pub fn judge_refusals(language: &str, actual: &[Refusal]) -> Result<(), String> {
     let mut problems = String::new();
-    for (config, got) in configs.iter().zip(actual) {
-        let path = config.path.to_string_lossy();
+    for (&(text, key), got) in BAD_CONFIGS.iter().zip(actual) {
+        let path = got.path.to_string_lossy();
         let line = &got.first_line;
         let mut wrong = Vec::new();
         if got.code != Some(BAD_CONFIG_EXIT) {
@@ -107,21 +95,19 @@ pub fn judge_refusals(
         // The key at fault must be named, and no other key (a line that
         // lists them all would pass for every config).
         let path_free = line.replace(path.as_ref(), "");
-        for key in KEYS {
-            match (Some(key) == config.key, path_free.contains(key)) {
+        for name in KEYS {
+            match (Some(name) == key, path_free.contains(name)) {
                 (true, false) => {
-                    wrong.push(format!("the first line of stderr does not name `{key}`"))
+                    wrong.push(format!("the first line of stderr does not name `{name}`"))
                 }
                 (false, true) => wrong.push(format!(
-                    "the first line of stderr names `{key}`, which is not at fault"
+                    "the first line of stderr names `{name}`, which is not at fault"
                 )),
                 _ => {}
             }
         }
         if !wrong.is_empty() {
-            let text = config
-                .text
-                .map_or("no such file".to_owned(), |t| format!("{t:?}"));
+            let text = text.map_or("no such file".to_owned(), |t| format!("{t:?}"));
             let wrong = wrong.join("; ");
             problems +=
                 &format!("  {path} ({text}): {wrong}\n    first line of stderr: {line:?}\n");
@@ -140,42 +126,30 @@ pub fn judge_refusals(
 mod tests {
     use super::*;
 
-    fn configs() -> Vec<BadConfig> {
-        BAD_CONFIGS
-            .into_iter()
-            .enumerate()
-            .map(|(n, (text, key))| BadConfig {
-                path: PathBuf::from(format!("t/bad-{}.json", n + 1)),
-                text,
-                key,
-            })
-            .collect()
-    }
-
-    fn good(configs: &[BadConfig]) -> Vec<Refusal> {
-        configs
-            .iter()
-            .map(|c| Refusal {
+    /// Refusals that keep the contract, of `t/bad-1.json` and on.
+    fn good() -> Vec<Refusal> {
+        let refusal = |(n, (_, key)): (usize, (_, Option<&str>))| {
+            let path = PathBuf::from(format!("t/bad-{n}.json"));
+            let named = key.unwrap_or("the file");
+            let first_line = format!("demo: {}: {named} is wrong", path.display());
+            Refusal {
+                path,
                 code: Some(2),
-                first_line: format!(
-                    "demo: {}: {} is wrong",
-                    c.path.display(),
-                    c.key.unwrap_or("the file")
-                ),
-            })
-            .collect()
+                first_line,
+            }
+        };
+        (1..).zip(BAD_CONFIGS).map(refusal).collect()
     }
 
     /// A refusal naming the path and the key passes, and each rule of the
     /// contract fails on the bug it is there for.
     #[test]
     fn each_rule_fails_alone() {
-        let configs = configs();
-        assert_eq!(judge_refusals("x", &configs, &good(&configs)), Ok(()));
+        assert_eq!(judge_refusals("x", &good()), Ok(()));
         let plant = |at: usize, change: &dyn Fn(&mut Refusal)| {
-            let mut refusals = good(&configs);
+            let mut refusals = good();
             change(&mut refusals[at]);
-            judge_refusals("x", &configs, &refusals).unwrap_err()
+            judge_refusals("x", &refusals).unwrap_err()
         };
         let why = plant(0, &|r| r.code = Some(1));
         assert!(
@@ -206,11 +180,10 @@ mod tests {
             "{why}"
         );
         // A path that names the key does not name it for the refusal.
-        let mut configs = configs;
-        configs[2].path = PathBuf::from("t/max_passes.json");
-        let mut refusals = good(&configs);
-        refusals[2].first_line = "demo: t/max_passes.json: wrong type".into();
-        let why = judge_refusals("x", &configs, &refusals).unwrap_err();
+        let why = plant(2, &|r| {
+            r.path = PathBuf::from("t/max_passes.json");
+            r.first_line = "demo: t/max_passes.json: wrong type".into();
+        });
         assert!(why.contains("does not name `max_passes`"), "{why}");
     }
 
@@ -238,7 +211,7 @@ mod tests {
             ),
         ] {
             let verdict = transcript("x", "a\nb\n", Ok(actual.into()));
-            assert_eq!(verdict, Verdict::Fail(Reason::Demo(why.into())));
+            assert_eq!(verdict, Verdict::Fail(Reason::Wrong(why.into())));
         }
     }
 }

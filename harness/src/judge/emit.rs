@@ -1,14 +1,12 @@
-//! The one place a verdict becomes text: the words of a reason are written
-//! once, here ([`text`], [`summary`]), for the terminal as a trial ends
-//! and for the run's record, from which every other output is drawn.
+//! Where a verdict becomes text ([`text`], [`summary`]), once, for the
+//! terminal as a trial ends and for the run's record, from which every
+//! other output is drawn; a [`Reason::Wrong`] comes worded by its judge.
 
 use std::fmt::Write as _;
 
 use libtest_mimic::{Completion, Failed};
 
-use super::compare::differences;
-use super::{Flaky, Reason, Verdict};
-use crate::config::{GENERATED_COUNT, GENERATED_SEED};
+use super::{Reason, Verdict};
 use crate::fault::Fault;
 use crate::text::{excerpt, first_line, for_terminal};
 use crate::toolchain::NotReady;
@@ -37,11 +35,7 @@ pub fn known_failure(why: &str) -> String {
 /// fields that differ, the runner's stderr tail, ...).
 pub fn text(reason: &Reason) -> String {
     match reason {
-        Reason::Mismatch {
-            case,
-            expected,
-            actual,
-        } => format!("{case}\n{}", differences(expected, actual)),
+        Reason::Mismatch { case, differences } => format!("{case}\n{differences}"),
         Reason::ErrorAnswer {
             case,
             language,
@@ -52,32 +46,8 @@ pub fn text(reason: &Reason) -> String {
             format!("{why} (PARITY_STRICT=1 makes this a failure)")
         }
         Reason::NotReady(why) => why.to_string(),
-        Reason::Generated {
-            runner_faults,
-            first_fault,
-            shrunk,
-            ..
-        } => {
-            let mut text = format!("{}.\n", summary(reason));
-            if let Some((index, what)) = first_fault {
-                let _ = writeln!(
-                    text,
-                    "{runner_faults} of them are runner faults (a crash, a hang, garbage), not \
-                     shrunk: a fault is not a wrong result. The first, on scenario {index}:\n{what}"
-                );
-            }
-            text + shrunk.as_deref().unwrap_or_default()
-        }
-        Reason::Protocol { runner, problems } => format!(
-            "{runner} does not refuse as SPEC.md (\"Refusals\") requires (each refusal is an error \
-             answer naming the request, and the runner goes on with the next line):\n  {}",
-            problems.join("\n  ")
-        ),
         Reason::Runner { fault, own } => runner_text(fault, own),
-        Reason::Flaky(flaky) => flaky_text(flaky),
-        Reason::Demo(why) | Reason::Unit(why) | Reason::Reference(why) | Reason::Harness(why) => {
-            why.clone()
-        }
+        Reason::Wrong(why) | Reason::Reference(why) | Reason::Harness(why) => why.clone(),
         Reason::StaleKnownFailure {
             trial,
             language,
@@ -111,48 +81,11 @@ pub fn summary(reason: &Reason) -> String {
         Reason::NotReady(NotReady::BuildFailed { language, .. }) => {
             format!("building {language} failed")
         }
-        Reason::Generated { failed, .. } => format!(
-            "{failed} of {GENERATED_COUNT} generated scenarios (seed {GENERATED_SEED}) failed"
-        ),
         Reason::StaleKnownFailure { trial, .. } => {
             format!("known failure `{trial}` passes now")
         }
         // The others say what kind they are in their first line.
         _ => excerpt(first_line(&text(reason)), 200),
-    }
-}
-
-fn flaky_text(flaky: &Flaky) -> String {
-    match flaky {
-        Flaky::Verdicts(verdicts) => {
-            let mut text = format!(
-                "the verdict changed between the {} runs (make test REPEAT={}):",
-                verdicts.len(),
-                verdicts.len()
-            );
-            for (run, verdict) in verdicts.iter().enumerate() {
-                let _ = write!(text, "\n  run {}: {}", run + 1, in_brief(verdict));
-            }
-            text
-        }
-        Flaky::Answer(runs) => runs.clone(),
-        Flaky::Requests {
-            changed,
-            total,
-            first: (_, first),
-            seed: None,
-        } => format!(
-            "{changed} of its {total} requests got replies that changed between runs; the first: {first}"
-        ),
-        Flaky::Requests {
-            changed,
-            total,
-            first: (index, runs),
-            seed: Some(seed),
-        } => format!(
-            "{changed} of the {total} generated requests (seed {seed}; each scenario is sent twice) got \
-             answers that changed between runs. The first, request {index}: {runs}"
-        ),
     }
 }
 
@@ -174,46 +107,11 @@ fn runner_text(fault: &Fault, own: &Verdict) -> String {
 }
 
 /// A verdict in a few words, as a list of verdicts shows it.
-fn in_brief(verdict: &Verdict) -> String {
+pub fn in_brief(verdict: &Verdict) -> String {
     match verdict {
         Verdict::Pass => "pass".to_owned(),
         Verdict::Fail(reason) => format!("fail: {}", summary(reason)),
         Verdict::Ignore(why) => format!("ignored: {why}"),
         Verdict::KnownFailure(why) => known_failure(why),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The texts of the changed-answer failures, word for word as they
-    /// were when they were built as strings.
-    #[test]
-    fn flaky_texts_read_as_before() {
-        let verdicts =
-            Flaky::Verdicts(vec![Verdict::Pass, Verdict::KnownFailure("tracked".into())]);
-        let first = || "its answer changed".to_owned();
-        for (flaky, expected) in [
-            (
-                Flaky::Requests { changed: 2, total: 9, first: (0, first()), seed: None },
-                "2 of its 9 requests got replies that changed between runs; the first: its answer \
-                 changed",
-            ),
-            (
-                Flaky::Requests { changed: 1, total: 400, first: (12, first()), seed: Some(7) },
-                "1 of the 400 generated requests (seed 7; each scenario is sent twice) got answers \
-                 that changed between runs. The first, request 12: its answer changed",
-            ),
-            (
-                verdicts,
-                "the verdict changed between the 2 runs (make test REPEAT=2):\n  run 1: pass\n  \
-                 run 2: known failure: tracked",
-            ),
-        ] {
-            let reason = Reason::Flaky(flaky);
-            assert_eq!(text(&reason), expected);
-            assert_eq!(summary(&reason), expected.lines().next().unwrap());
-        }
     }
 }

@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::exec::Output;
 use crate::fault::Fault;
-use crate::table::{Case, Outcome};
+use crate::table::Case;
 use crate::toolchain::unit::{Counter, Tally};
 use crate::toolchain::NotReady;
 
@@ -32,12 +32,10 @@ pub enum Verdict {
 /// Which case a reason is about, as messages show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CaseHeader {
-    /// The case's name.
-    pub name: String,
-    /// Its file, relative to the repository root.
-    pub file: String,
-    /// What it shows.
-    pub description: String,
+    name: String,
+    /// Relative to the repository root.
+    file: String,
+    description: String,
 }
 
 impl CaseHeader {
@@ -64,15 +62,12 @@ impl fmt::Display for CaseHeader {
 /// Why a trial failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
-    /// The runner's answer differs from `expect`; the message shows
-    /// where, per differing field.
+    /// The runner's answer differs from `expect`.
     Mismatch {
         /// The case.
         case: CaseHeader,
-        /// The case's `expect` (boxed: a verdict stays small).
-        expected: Box<Outcome>,
-        /// What the runner answered.
-        actual: Box<Outcome>,
+        /// Where, per differing field ([`compare::differences`]).
+        differences: String,
     },
     /// The runner's port raised an error on the case.
     ErrorAnswer {
@@ -94,36 +89,12 @@ pub enum Reason {
     /// The language could not be made ready (under `PARITY_STRICT=1` a
     /// missing toolchain lands here too).
     NotReady(NotReady),
-    /// Some generated scenarios failed; the report ends in a shrunk case.
-    Generated {
-        /// How many scenarios failed (of [`crate::config::GENERATED_COUNT`],
-        /// drawn from [`crate::config::GENERATED_SEED`]).
-        failed: usize,
-        /// How many of them the runner faulted on (a crash, a hang,
-        /// garbage): never shrunk, a fault is not a wrong result.
-        runner_faults: usize,
-        /// The first of those: its scenario's index and what happened.
-        first_fault: Option<(usize, String)>,
-        /// The first wrong result, shrunk to a ready case.
-        shrunk: Option<String>,
-    },
-    /// The demo failed, or printed another transcript, or refused a bad
-    /// config otherwise than it must; why, and where.
-    Demo(String),
-    /// The port's own unit tests failed, or their report does not prove
-    /// them, or could not start: how, and the end of what they printed.
-    Unit(String),
-    /// The runner did not refuse a request the protocol says it must
-    /// refuse, or not as it must (SPEC.md, "Refusals").
-    Protocol {
-        /// The runner as messages name it.
-        runner: String,
-        /// One line per refusal it got wrong; paths relative to the root.
-        problems: Vec<String>,
-    },
-    /// Under `make test REPEAT=N`, the trial's verdict or answer changed
-    /// between runs; the message shows each run's.
-    Flaky(Flaky),
+    /// The port failed a trial besides a case's answer, worded where it
+    /// is judged: the generated scenarios (the first wrong one shrunk),
+    /// the demo's transcript or refusals, its unit tests, the protocol's
+    /// refusals, or under `make test REPEAT=N` a verdict or answer that
+    /// changed between runs. Plain text: its only reader is the message.
+    Wrong(String),
     /// A trial listed as a known failure passes now.
     StaleKnownFailure {
         /// The trial.
@@ -150,27 +121,6 @@ pub enum Reason {
     Harness(String),
 }
 
-/// What changed between the runs of `make test REPEAT=N`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Flaky {
-    /// The trial's verdict: each run's, in order.
-    Verdicts(Vec<Verdict>),
-    /// The case's answer: each run's reply, as the repeat check shows it.
-    Answer(String),
-    /// Some of the trial's requests' answers.
-    Requests {
-        /// How many changed.
-        changed: usize,
-        /// How many requests the trial sent.
-        total: usize,
-        /// The first that changed: its index, shown as [`Flaky::Answer`].
-        first: (usize, String),
-        /// The seed, when the requests are the generated scenarios (each
-        /// sent twice).
-        seed: Option<u64>,
-    },
-}
-
 /// A port's unit tests' verdict from how they ran (`ran`: their output,
 /// or why they could not start): they must exit 0, and their tool's
 /// final report, read by `counter`, must prove them (see
@@ -178,7 +128,9 @@ pub enum Flaky {
 /// counts. `tests`: the tests and their command line, as messages name them.
 pub fn unit(tests: String, ran: std::io::Result<Output>, counter: Option<Counter>) -> Verdict {
     let output = match ran {
-        Err(e) => return Verdict::Fail(Reason::Unit(format!("{tests} could not be started: {e}"))),
+        Err(e) => {
+            return Verdict::Fail(Reason::Wrong(format!("{tests} could not be started: {e}")))
+        }
         Ok(output) => output,
     };
     let printed = output.stdout.text() + &output.stderr.text();
@@ -195,7 +147,7 @@ pub fn unit(tests: String, ran: std::io::Result<Output>, counter: Option<Counter
         ),
         Some(_) | None => return Verdict::Pass,
     };
-    Verdict::Fail(Reason::Unit(why))
+    Verdict::Fail(Reason::Wrong(why))
 }
 
 /// Why a tally that exited 0 does not prove the tests.

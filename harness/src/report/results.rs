@@ -193,13 +193,9 @@ impl State {
 impl From<&Reason> for State {
     fn from(reason: &Reason) -> State {
         match reason {
-            Reason::Mismatch { .. }
-            | Reason::ErrorAnswer { .. }
-            | Reason::Generated { .. }
-            | Reason::Demo(_)
-            | Reason::Unit(_)
-            | Reason::Protocol { .. }
-            | Reason::Flaky(_) => State::WrongAnswer,
+            Reason::Mismatch { .. } | Reason::ErrorAnswer { .. } | Reason::Wrong(_) => {
+                State::WrongAnswer
+            }
             Reason::Fault { .. }
             | Reason::Runner { .. }
             | Reason::NotReady(NotReady::BuildFailed { .. }) => State::RunnerFault,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::{Port, Suite};
 use crate::config;
 use crate::exec::{self, Stdin};
-use crate::judge::demo::{BadConfig, Refusal, BAD_CONFIGS, SECOND_DEMO_CONFIG};
+use crate::judge::demo::{Refusal, BAD_CONFIGS, SECOND_DEMO_CONFIG};
 use crate::text::tail;
 
 /// The most a demo may print before it is cut off: 1 MiB, a hundred times
@@ -24,8 +24,8 @@ pub const TRANSCRIPT: &str = "runners/demo.transcript.txt";
 /// second config ([`SECOND_DEMO_CONFIG`]), paths relative to the root.
 #[derive(Debug, Clone)]
 pub struct Fixtures {
-    /// Every demo must refuse these.
-    pub bad: Vec<BadConfig>,
+    /// Every demo must refuse these: [`BAD_CONFIGS`], in order.
+    pub bad: Vec<PathBuf>,
     /// Every demo must print the Rust demo's transcript of this one.
     pub second: PathBuf,
 }
@@ -59,35 +59,34 @@ impl Suite {
     /// or why not.
     pub fn run_demo(&self, port: &Port, config: &Path) -> Result<String, String> {
         let (command, output) = self.start_demo(port, config)?;
-        if output.status.is_none() {
-            return Err(format!(
-                "{} did not finish within {} s (PARITY_TIMEOUT); its process group was killed",
-                command.label,
+        let label = &command.label;
+        let why = match output.stdout.whole() {
+            _ if output.status.is_none() => format!(
+                "{label} did not finish within {} s (PARITY_TIMEOUT); its process group was killed",
                 self.settings.timeout.as_secs_f64()
-            ));
-        }
-        if !output.success() {
-            return Err(format!(
-                "{} failed ({}):\n{}",
-                command.label,
+            ),
+            _ if !output.success() => format!(
+                "{label} failed ({}):\n{}",
                 output.describe(),
                 tail(&output.stderr.text(), 30)
-            ));
-        }
-        let stdout = output.stdout.whole().ok_or_else(|| {
-            format!(
-                "{} printed {} bytes, more than the {KEEP} a transcript may have",
-                command.label,
+            ),
+            None => format!(
+                "{label} printed {} bytes, more than the {KEEP} a transcript may have",
                 output.stdout.total()
-            )
-        })?;
-        String::from_utf8(stdout)
-            .map_err(|_| format!("{} printed something that is not UTF-8", command.label))
+            ),
+            Some(stdout) => {
+                return String::from_utf8(stdout)
+                    .map_err(|_| format!("{label} printed something that is not UTF-8"))
+            }
+        };
+        Err(why)
     }
 
-    /// Writes [`BAD_CONFIGS`] and [`SECOND_DEMO_CONFIG`] under the work
-    /// folder, atomically; the missing bad one is made sure not to exist.
-    pub(super) fn write_fixtures(&self) -> Result<Fixtures, String> {
+    /// The demo's configs of this run, written once for all languages (and
+    /// for the floor of `make bench`) under the work folder, atomically:
+    /// [`BAD_CONFIGS`] (the missing one made sure not to exist) and
+    /// [`SECOND_DEMO_CONFIG`].
+    pub fn fixtures(&self) -> Result<&Fixtures, String> {
         let dir = config::work_dir(&self.root, "demo-configs");
         let dir = dir.strip_prefix(&self.root).unwrap_or(&dir).to_path_buf();
         let write = |name: String, text: Option<&str>| -> std::io::Result<PathBuf> {
@@ -104,15 +103,16 @@ impl Suite {
         };
         let written = || -> std::io::Result<Fixtures> {
             std::fs::create_dir_all(self.root.join(&dir))?;
-            let mut bad = Vec::new();
-            for (number, (text, key)) in BAD_CONFIGS.into_iter().enumerate() {
-                let path = write(format!("bad-{}.json", number + 1), text)?;
-                bad.push(BadConfig { path, text, key });
-            }
-            let second = write("second.json".into(), Some(SECOND_DEMO_CONFIG))?;
-            Ok(Fixtures { bad, second })
+            let bad = (1..).zip(BAD_CONFIGS);
+            let bad = bad.map(|(number, (text, _))| write(format!("bad-{number}.json"), text));
+            Ok(Fixtures {
+                bad: bad.collect::<std::io::Result<_>>()?,
+                second: write("second.json".into(), Some(SECOND_DEMO_CONFIG))?,
+            })
         };
-        written().map_err(|e| format!("cannot write the demo configs under {}: {e}", dir.display()))
+        let failed = |e| format!("cannot write the demo configs under {}: {e}", dir.display());
+        let fixtures = self.fixtures.get_or_init(|| written().map_err(failed));
+        fixtures.as_ref().map_err(String::clone)
     }
 
     /// How a prepared port's demo refuses each config. They all start
@@ -121,12 +121,13 @@ impl Suite {
     pub(super) fn refusals(
         &self,
         port: &Port,
-        configs: &[BadConfig],
+        configs: &[PathBuf],
     ) -> Result<Vec<Refusal>, String> {
-        let refuse = |config: &BadConfig| -> Result<Refusal, String> {
-            let (_, output) = self.start_demo(port, &config.path)?;
+        let refuse = |path: &PathBuf| -> Result<Refusal, String> {
+            let (_, output) = self.start_demo(port, path)?;
             let stderr = output.stderr.text();
             Ok(Refusal {
+                path: path.clone(),
                 code: output.status.and_then(|s| s.code()),
                 first_line: stderr.lines().next().unwrap_or_default().to_owned(),
             })

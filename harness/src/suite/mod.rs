@@ -5,7 +5,6 @@
 //! starts a process or writes a fixture). Trials are named
 //! `patterns/enterprise/outbox/practice/<language>/<case>`.
 
-pub mod checks;
 pub mod executor;
 mod record;
 mod repeat;

@@ -49,17 +49,10 @@ impl Suite {
     /// The commit checked out, `-dirty` when tracked files changed (tags
     /// excluded, so it is always the hash).
     fn commit(&self) -> String {
-        let describe = [
-            "git",
-            "describe",
-            "--always",
-            "--dirty",
-            "--abbrev=12",
-            "--exclude=*",
-        ];
+        let describe = "git describe --always --dirty --abbrev=12 --exclude=*";
         let command = exec::Command::new(
             "`git describe`",
-            describe.map(str::to_owned).to_vec(),
+            describe.split(' ').map(str::to_owned).collect(),
             &self.root,
             Duration::from_secs(30),
         );

@@ -6,9 +6,12 @@
 //! does); run 2k starts a fresh runner every 2k + 4 requests, so each run
 //! puts the restarts at other cases.
 
-use crate::judge::{Flaky, Reason, Verdict};
+use std::fmt::Write as _;
+
+use crate::judge::{emit, Reason, Verdict};
 use crate::protocol::{Reply, Request};
 use crate::session::{Answers, Runner};
+use crate::text::{excerpt, first_line};
 
 /// How many requests one runner process answers in run `run` (1-based);
 /// `None`: all of them.
@@ -68,12 +71,9 @@ fn describe(reply: &Reply) -> String {
             outcome.sent, outcome.journal, outcome.duplicates
         ),
         Reply::Error(error) => format!("error answer: {error}"),
-        Reply::Fault(fault) => {
-            let fault = fault.to_string();
-            format!("fault: {}", fault.lines().next().unwrap_or_default())
-        }
+        Reply::Fault(fault) => format!("fault: {}", first_line(&fault.to_string())),
     };
-    crate::text::excerpt(&text, 400)
+    excerpt(&text, 400)
 }
 
 /// A failure for a trial of several requests when any request's reply
@@ -82,13 +82,17 @@ fn describe(reply: &Reply) -> String {
 pub fn changed(changed: &[Option<String>], seed: Option<u64>) -> Option<Verdict> {
     let mut flaky = (0..)
         .zip(changed)
-        .filter_map(|(at, why)| Some((at, why.clone()?)));
-    let first = flaky.next()?;
-    Some(Verdict::Fail(Reason::Flaky(Flaky::Requests {
-        changed: 1 + flaky.count(),
-        total: changed.len(),
-        first,
-        seed,
+        .filter_map(|(at, why)| Some((at, why.as_ref()?)));
+    let (index, first) = flaky.next()?;
+    let (count, total) = (1 + flaky.count(), changed.len());
+    Some(Verdict::Fail(Reason::Wrong(match seed {
+        None => format!(
+            "{count} of its {total} requests got replies that changed between runs; the first: {first}"
+        ),
+        Some(seed) => format!(
+            "{count} of the {total} generated requests (seed {seed}; each scenario is sent twice) got \
+             answers that changed between runs. The first, request {index}: {first}"
+        ),
     })))
 }
 
@@ -99,7 +103,12 @@ pub fn verdict(repeat: usize, check: impl Fn() -> Verdict) -> Verdict {
     if verdicts.iter().all(|v| *v == verdicts[0]) {
         return verdicts.swap_remove(0);
     }
-    Verdict::Fail(Reason::Flaky(Flaky::Verdicts(verdicts)))
+    let n = verdicts.len();
+    let mut text = format!("the verdict changed between the {n} runs (make test REPEAT={n}):");
+    for (run, verdict) in (1..).zip(&verdicts) {
+        let _ = write!(text, "\n  run {run}: {}", emit::in_brief(verdict));
+    }
+    Verdict::Fail(Reason::Wrong(text))
 }
 
 #[cfg(test)]
@@ -171,25 +180,51 @@ mod tests {
         assert!(changed.iter().all(Option::is_none), "{changed:?}");
     }
 
+    /// A changed verdict is a failure showing each run's; a trial of
+    /// several requests says how many changed and shows the first.
     #[test]
-    fn a_changed_verdict_is_a_failure_that_shows_each_run() {
+    fn a_change_is_a_failure_that_shows_each_run() {
         assert_eq!(verdict(2, || Verdict::Pass), Verdict::Pass);
         let runs = [
             Verdict::Pass,
-            Verdict::Fail(Reason::Demo("the transcript differs".into())),
-            Verdict::Pass,
+            Verdict::Fail(Reason::Wrong("the transcript differs".into())),
+            Verdict::KnownFailure("tracked".into()),
         ];
         let run = Cell::new(0);
         let verdict = verdict(3, || {
             run.set(run.get() + 1);
             runs[run.get() - 1].clone()
         });
-        let Verdict::Fail(reason @ Reason::Flaky(Flaky::Verdicts(shown))) = &verdict else {
-            panic!("not flaky");
+        let flaky = |text: &str| Some(Verdict::Fail(Reason::Wrong(text.into())));
+        assert_eq!(
+            Some(verdict),
+            flaky(
+                "the verdict changed between the 3 runs (make test REPEAT=3):\n  run 1: pass\n  \
+                 run 2: fail: the transcript differs\n  run 3: known failure: tracked"
+            )
+        );
+        let at = |total: usize, changed: &[usize]| -> Vec<Option<String>> {
+            let why = |at| {
+                changed
+                    .contains(&at)
+                    .then(|| "its answer changed".to_owned())
+            };
+            (0..total).map(why).collect()
         };
-        assert_eq!(shown, &runs);
-        let why = crate::judge::emit::text(reason);
-        assert!(why.contains("run 1: pass"), "{why}");
-        assert!(why.contains("run 2: fail: the transcript differs"), "{why}");
+        assert_eq!(changed(&at(9, &[]), None), None);
+        assert_eq!(
+            changed(&at(9, &[3, 5]), None),
+            flaky(
+                "2 of its 9 requests got replies that changed between runs; the first: its answer \
+                 changed"
+            )
+        );
+        assert_eq!(
+            changed(&at(400, &[12]), Some(7)),
+            flaky(
+                "1 of the 400 generated requests (seed 7; each scenario is sent twice) got answers \
+                 that changed between runs. The first, request 12: its answer changed"
+            )
+        );
     }
 }

@@ -1,27 +1,26 @@
-//! Every (language, case) pair and every language's demo as one
-//! libtest-mimic trial.
+//! Every (language, case) pair and every language's demo, demo configs
+//! and unit tests as one libtest-mimic trial, and how each is judged.
 //!
 //! Each language is prepared (toolchain probe, build) and its runner run
 //! once for all of its selected cases, lazily and in a thread of its own, so
 //! languages build and run side by side while trials wait for their verdict.
 
 use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use libtest_mimic::{Arguments, Trial};
 
+use super::executor::{DEMO_CONFIG, TRANSCRIPT};
 use super::{repeat, Port, Suite};
 use crate::config::{Kind, GENERATED_SEED};
 use crate::differential;
-use crate::judge::answers;
-use crate::judge::emit;
-use crate::judge::{Flaky, Reason, Verdict};
+use crate::judge::{self, answers, demo, emit, Reason, Verdict};
 use crate::protocol::{self, Request};
 use crate::report::trial::{Recorded, RowId, TrialId};
 use crate::session::{Answers, Session};
 use crate::table::Case;
-use crate::toolchain::NotReady;
 
 /// One language's work in a run, done once and shared by its trials.
 struct Job {
@@ -42,10 +41,9 @@ type Selection = HashSet<RowId>;
 /// What a language's runner stream is made of, in the order it is sent.
 struct Stream<'a> {
     table: Vec<&'a Case>,
+    /// Empty when the reference could not make them ([`Job::verdict`]
+    /// says why).
     generated: &'a [Case],
-    /// Why the generated scenarios could not be made, when they were
-    /// selected and could not.
-    generated_failure: Option<Verdict>,
     refusals: Vec<Request>,
 }
 
@@ -55,17 +53,14 @@ impl<'a> Stream<'a> {
         let selected = |case: &&Case| selection.contains(&RowId::Case(case.name.clone()));
         let table: Vec<&Case> = suite.cases.iter().filter(selected).collect();
         let has = |kind| selection.contains(&RowId::Kind(kind));
-        let (generated, generated_failure): (&[Case], Option<Verdict>) =
-            match (has(Kind::Generated), suite.generated_cases()) {
-                (false, _) => (&[], None),
-                (true, Ok(cases)) => (cases, None),
-                (true, Err(why)) => (&[], Some(Verdict::Fail(Reason::Reference(why.to_owned())))),
-            };
+        let generated = match has(Kind::Generated) {
+            true => suite.generated_cases().unwrap_or_default(),
+            false => &[],
+        };
         let refusals = (has(Kind::Protocol).then(protocol::refusal_requests)).unwrap_or_default();
         Stream {
             table,
             generated,
-            generated_failure,
             refusals,
         }
     }
@@ -88,14 +83,6 @@ impl<'a> Stream<'a> {
 type Run = HashMap<RowId, Verdict>;
 
 impl Job {
-    fn ready(&self) -> Result<&Port, &NotReady> {
-        self.suite.ready(&self.port)
-    }
-
-    fn not_ready(&self, why: &NotReady) -> Verdict {
-        answers::not_ready(self.suite.settings.strict, why)
-    }
-
     fn run(&self) -> &Run {
         self.run.get_or_init(|| self.run_once())
     }
@@ -104,19 +91,17 @@ impl Job {
     /// runner stream; or, when none is needed or the language is not ready,
     /// without starting the runner.
     fn run_once(&self) -> Run {
-        let stream = Stream::selected(&self.suite, &self.selection);
+        let suite = &self.suite;
+        let stream = Stream::selected(suite, &self.selection);
         if stream.is_empty() {
-            let generated = stream
-                .generated_failure
-                .map(|v| (RowId::Kind(Kind::Generated), v));
-            return generated.into_iter().collect();
+            return Run::new();
         }
-        match self.ready() {
-            Ok(port) => self.judge_stream(stream, &self.suite.runner(port)),
+        match suite.ready(&self.port) {
+            Ok(port) => self.judge_stream(stream, &suite.runner(port)),
             // Every selected row; the checks besides the stream find the
             // same themselves.
             Err(why) => (self.selection.iter())
-                .map(|row| (row.clone(), self.not_ready(why)))
+                .map(|row| (row.clone(), answers::not_ready(suite.settings.strict, why)))
                 .collect(),
         }
     }
@@ -148,16 +133,14 @@ impl Job {
                 // A changed answer fails whatever the known-failures list
                 // says: a flaky port is not a known failure.
                 let verdict = match changed {
-                    Some(why) => Verdict::Fail(Reason::Flaky(Flaky::Answer(why.clone()))),
+                    Some(why) => Verdict::Fail(Reason::Wrong(why.clone())),
                     None => port.listed(&case.name, verdict),
                 };
                 (RowId::Case(case.name.clone()), verdict)
             })
             .collect();
-        let generated = stream
-            .generated_failure
-            .or_else(|| repeat::changed(&changed[table..cases], Some(GENERATED_SEED)))
-            .or_else(|| {
+        let generated =
+            repeat::changed(&changed[table..cases], Some(GENERATED_SEED)).or_else(|| {
                 (!stream.generated.is_empty()).then(|| {
                     let problems = differential::judge_all(stream.generated, &scenarios);
                     let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
@@ -198,25 +181,112 @@ impl Job {
             RowId::Kind(kind @ Kind::Demo) => (kind, Suite::check_demo),
             RowId::Kind(kind @ Kind::DemoConfig) => (kind, Suite::check_demo_config),
             RowId::Kind(kind @ Kind::Unit) => (kind, Suite::check_unit),
-            // Answered in the runner's stream.
+            // Answered in the runner's stream, unless the reference could
+            // not make the scenarios.
             RowId::Kind(Kind::Generated | Kind::Protocol) | RowId::Case(_) => {
+                let generated =
+                    (row == &RowId::Kind(Kind::Generated)).then(|| self.suite.generated_cases());
+                if let Some(Err(why)) = generated {
+                    return Verdict::Fail(Reason::Reference(why.to_owned()));
+                }
                 return self.run().get(row).cloned().unwrap_or_else(|| {
                     Verdict::Fail(Reason::Harness(format!(
                         "`{}` was not run: a bug in the harness",
                         row.name()
                     )))
-                })
+                });
             }
         };
         let (suite, port) = (&self.suite, &self.port);
         self.checks[kind]
-            .get_or_init(|| match self.ready() {
-                Err(why) => self.not_ready(why),
-                Ok(_) => repeat::verdict(suite.settings.repeat, || check(suite, port)),
+            .get_or_init(|| match suite.ready(port) {
+                Err(why) => answers::not_ready(suite.settings.strict, why),
+                Ok(_) => repeat::verdict(suite.settings.repeat, || {
+                    port.listed(kind.name(), check(suite, port))
+                }),
             })
             .clone()
     }
 }
+
+/// The checks besides the runner's stream, each observed by the
+/// [`super::executor`] and judged by [`crate::judge`].
+impl Suite {
+    /// Judges a prepared port's demo: the committed transcript on the
+    /// shared config, and the Rust demo's own output on a second config.
+    pub fn check_demo(&self, port: &Port) -> Verdict {
+        let committed = match &self.transcript {
+            Err(why) => Verdict::Fail(Reason::Wrong(why.clone())),
+            Ok(expected) => {
+                let differs = format!(
+                    "the {} demo's transcript differs from the Rust demo's ({TRANSCRIPT})",
+                    port.name
+                );
+                let actual = self.run_demo(port, Path::new(DEMO_CONFIG));
+                demo::transcript(&differs, expected, actual)
+            }
+        };
+        match (committed, self.second_demo()) {
+            (Verdict::Pass, Err(why)) => Verdict::Fail(Reason::Reference(why)),
+            (Verdict::Pass, Ok((path, expected))) => {
+                let differs = format!(
+                    "on a second config ({}: {}), the {} demo's transcript differs from the \
+                     Rust demo's",
+                    path.display(),
+                    demo::SECOND_DEMO_CONFIG,
+                    port.name
+                );
+                demo::transcript(&differs, &expected, self.run_demo(port, &path))
+            }
+            (failed, _) => failed,
+        }
+    }
+
+    /// The second config's path and the Rust demo's transcript on it,
+    /// found once (the reference is prepared here if it is not yet); it
+    /// must differ from the committed transcript, or the check proves
+    /// nothing.
+    fn second_demo(&self) -> Result<(PathBuf, String), String> {
+        let found = || {
+            let path = self.fixtures()?.second.clone();
+            let rust = self
+                .ready(self.reference())
+                .map_err(|why| why.to_string())?;
+            let transcript = (self.run_demo(rust, &path))
+                .map_err(|why| format!("the Rust demo on {}: {why}", path.display()))?;
+            if Ok(&transcript) == self.transcript.as_ref() {
+                return Err(format!(
+                    "the Rust demo prints the same transcript on {} as on {DEMO_CONFIG}: the \
+                     second config checks nothing",
+                    path.display(),
+                ));
+            }
+            Ok((path, transcript))
+        };
+        self.second.get_or_init(found).clone()
+    }
+
+    /// Judges how a prepared port's demo refuses bad configs: exit 2, and
+    /// a first line of stderr that names the path and the key at fault.
+    pub fn check_demo_config(&self, port: &Port) -> Verdict {
+        let judged = || {
+            let bad = &self.fixtures().map_err(Reason::Harness)?.bad;
+            let actual = self.refusals(port, bad).map_err(Reason::Wrong)?;
+            demo::judge_refusals(&port.name, &actual).map_err(Reason::Wrong)
+        };
+        judged().map_or_else(Verdict::Fail, |()| Verdict::Pass)
+    }
+
+    /// Runs a prepared port's own unit tests: they must exit 0 and their
+    /// tool's final report must prove them.
+    pub fn check_unit(&self, port: &Port) -> Verdict {
+        let command = self.unit_command(port);
+        let ran = crate::exec::run(&command, crate::exec::Stdin::Null);
+        let tests = format!("{} (`{}`)", command.label, command.argv.join(" "));
+        judge::unit(tests, ran, port.unit.counter)
+    }
+}
+
 /// Where trials put their results while they run on libtest-mimic's pool.
 pub type Recorder = Arc<Mutex<Vec<Recorded>>>;
 
