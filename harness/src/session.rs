@@ -257,19 +257,16 @@ impl Session {
 /// What a whole line printed where `request`'s answer was due is: its
 /// answer, the previous case's printed again, or a fault.
 fn judge_line(line: &[u8], request: &Request, previous: Option<&str>) -> Result<Reply, FaultKind> {
-    parse_answer(line, &request.name).map_err(|bad| match bad {
-        BadLine::OtherCase(other) if Some(other.as_str()) == previous => FaultKind::AnsweredTwice {
-            next: Some(request.name.clone()),
-            line: line_excerpt(line),
-        },
-        BadLine::Malformed(why) => FaultKind::Malformed {
-            why,
-            line: line_excerpt(line),
-        },
-        BadLine::OtherCase(other) => FaultKind::OtherCase {
-            other,
-            line: line_excerpt(line),
-        },
+    parse_answer(line, &request.name).map_err(|bad| {
+        let line = line_excerpt(line);
+        match bad {
+            BadLine::OtherCase(other) if Some(other.as_str()) == previous => {
+                let next = Some(request.name.clone());
+                FaultKind::AnsweredTwice { next, line }
+            }
+            BadLine::OtherCase(other) => FaultKind::OtherCase { other, line },
+            BadLine::Malformed(why) => FaultKind::Malformed { why, line },
+        }
     })
 }
 
