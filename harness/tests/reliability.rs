@@ -7,7 +7,6 @@
 //! run one test alone (`cargo test --test reliability <name> -- --nocapture`)
 //! to read the figure of one flood.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -25,8 +24,8 @@ use parity::toolchain::manifest::{BuildStep, Manifest};
 mod common;
 
 use common::{
-    assert_gone, assert_holds, counting, failure, fake, is_gone, pids_in, seed_cases, stat, suite,
-    wait_for, FAKE_RUNNER,
+    assert_gone, assert_holds, assert_only_case_fails, counting, failure, fake, is_gone, pids_in,
+    seed_cases, stat, suite, wait_for, FAKE_RUNNER,
 };
 
 const TIMEOUT: Duration = Duration::from_secs(2);
@@ -67,18 +66,11 @@ fn bounded<T>(what: &str, deadline: Duration, f: impl FnOnce() -> T) -> T {
 /// The log a fault keeps, which must hold something and be the one its
 /// message shows users (`… is in <path>`, from the repository root).
 fn kept_log(fault: &Fault) -> PathBuf {
-    let log = parity::repo_root().join(fault.log().expect("the fault names its log"));
-    assert!(
-        std::fs::metadata(&log).unwrap().len() > 0,
-        "{log:?} is empty"
-    );
-    let message = fault.to_string();
-    let Some((_, named)) = message.split_once("is in ") else {
-        panic!("no log named in:\n{message}");
-    };
-    let named = named.split([' ', '\n', ';', ')']).next().unwrap();
-    let named = parity::repo_root().join(named.trim_end_matches(['.', ',']));
-    assert_eq!(named, log, "the log named in:\n{message}");
+    let named = fault.log().expect("the fault names its log");
+    assert_holds(&fault.to_string(), &[&format!("is in {}", named.display())]);
+    let log = parity::repo_root().join(named);
+    let size = std::fs::metadata(&log).unwrap().len();
+    assert!(size > 0, "{log:?} is empty");
     log
 }
 
@@ -98,6 +90,7 @@ fn a_flood_or_a_huge_answer_fails_its_case_alone_with_bounded_memory() {
     assert!(Request::case(&cases[0]).answer_limit > 7_100_000);
     let over = "where this case's answer was due";
     let limit = format!("at most {} are read", Request::case(&cases[1]).answer_limit);
+    let all: Vec<&Case> = cases.iter().collect();
     // The fake (a debug build) takes seconds to make 100 MB of JSON.
     let slow = Duration::from_secs(30);
     for (fault, index, deadline, said) in [
@@ -111,31 +104,13 @@ fn a_flood_or_a_huge_answer_fails_its_case_alone_with_bounded_memory() {
         let replies = bounded(fault, deadline, || runner.run(&Request::cases(&cases)));
         if fault == "stderr-flood" {
             let fault = take!(&replies[1], Reply::Fault(f) => f);
-            assert!(
-                matches!(fault.stderr, Stderr::Written { cut: true, .. }),
-                "{fault:?}"
-            );
+            take!(&fault.stderr, Stderr::Written { cut: true, .. });
             let log = kept_log(fault);
             assert!(std::fs::metadata(&log).unwrap().len() <= exec::KEEP as u64 + 100);
         }
-        let all: Vec<&Case> = cases.iter().collect();
         let verdicts = judge_answers(&parity::repo_root(), "fake", &all, replies);
-        let message = emit::text(take!(&verdicts[index], Verdict::Fail(r) => r));
-        assert!(
-            message.contains(said),
-            "{fault}: {}",
-            &message[..message.len().min(2000)]
-        );
-        assert!(
-            message.len() < 20_000,
-            "{fault}: {} bytes of message",
-            message.len()
-        );
-        for (other, verdict) in verdicts.iter().enumerate() {
-            if other != index {
-                assert_eq!(verdict, &Verdict::Pass, "{fault}: case {other} is judged");
-            }
-        }
+        let verdicts = cases.iter().map(|c| c.name.clone()).zip(verdicts).collect();
+        assert_only_case_fails(&verdicts, &cases[index].name, &[said]);
     }
 }
 
@@ -154,22 +129,11 @@ fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
     assert_holds(&why, &["did not finish within 2 s"]);
 }
 
-/// Runs the suite's trials for `language`, but its demo and unit tests
-/// (and with `table_only` every trial but the table's cases); returns each
-/// trial's verdict by name and how long it took.
-fn run_trials(
-    name: &str,
-    language: Manifest,
-    table_only: bool,
-) -> (BTreeMap<String, Verdict>, Duration) {
-    let skip = if table_only {
-        common::table_only()
-    } else {
-        vec!["/demo".into(), "/unit".into()]
-    };
-    let log_dir = format!("reliability/{name}");
-    let run = common::run_language(common::suite(TIMEOUT), language, &log_dir, skip);
-    (run.verdicts(), run.elapsed)
+/// Runs the suite's trials for `language` but those `skip` names (by
+/// default its demo and unit tests, slow and not about its runner).
+fn run_trials(language: Manifest, skip: Option<Vec<String>>) -> common::Run {
+    let skip = skip.unwrap_or_else(|| vec!["/demo".into(), "/unit".into()]);
+    common::run_language(suite(TIMEOUT), language, skip)
 }
 
 #[test]
@@ -177,7 +141,8 @@ fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
     let pids = common::scratch("reliability/cannot-start").join("pids");
     let mut language = fake("fake-syntax", "cannot-start", "*");
     language.runner = counting(&pids, language.runner);
-    let (verdicts, elapsed) = run_trials("cannot-start-trials", language, false);
+    let run = run_trials(language, None);
+    let (verdicts, elapsed) = (run.verdicts(), run.elapsed);
     let starts = pids_in(&pids).len();
     println!(
         "a runner that cannot start: {elapsed:?} for {} trials, {starts} starts",
@@ -194,21 +159,15 @@ fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
     let logs: Vec<PathBuf> = (cases[..3].iter())
         .map(|case| case_fault(&case.name))
         .inspect(|fault| {
-            assert!(
-                matches!((&fault.kind, &fault.stderr), (FaultKind::Exited { .. }, Stderr::Written { tail, .. })
-                    if tail.contains("SyntaxError")),
-                "{fault:?}"
-            );
+            take!(&fault.kind, FaultKind::Exited { .. });
+            take!(&fault.stderr, Stderr::Written { tail, .. } if tail.contains("SyntaxError"));
         })
         .map(kept_log)
         .collect();
     assert!(logs[0] != logs[1] && logs[1] != logs[2], "{logs:?}");
     let later = case_fault(&cases[5].name);
-    assert!(
-        matches!(&later.kind, FaultKind::BudgetSpent { in_a_row: 3, last, .. }
-            if matches!(last.kind, FaultKind::Exited { .. })),
-        "the budget is spent: {later:?}"
-    );
+    let last = take!(&later.kind, FaultKind::BudgetSpent { in_a_row: 3, last, .. } => last);
+    take!(&last.kind, FaultKind::Exited { .. });
     assert_eq!(kept_log(later), logs[2]);
     let generated = failure(&verdicts, "generated");
     // Every scenario is a runner fault, and a fault is never shrunk.
@@ -251,24 +210,19 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
         println!("{fault} on all {} requests: {elapsed:?}", requests.len());
         assert!(elapsed < 3 * timeout + SLACK, "{fault}: took {elapsed:?}");
         let first = take!(&replies[0], Reply::Fault(f) => f);
-        assert!(
-            matches!(first.kind, FaultKind::TimedOut { .. }),
-            "{first:?}"
-        );
-        let last = take!(replies.last().unwrap(), Reply::Fault(f) => f);
-        assert!(
-            matches!(&last.kind, FaultKind::BudgetSpent { in_a_row: 3, last_case, last, .. }
-                if *last_case == cases[2].name && matches!(last.kind, FaultKind::TimedOut { .. })),
-            "{fault}: {last:?}"
-        );
+        take!(&first.kind, FaultKind::TimedOut { .. });
+        let last = take!(replies.last().unwrap(), Reply::Fault(f) => &f.kind);
+        let (on, last) = take!(last, FaultKind::BudgetSpent { in_a_row: 3, last_case, last, .. }
+            => (last_case, last));
+        assert_eq!(on, &cases[2].name, "{fault}");
+        take!(&last.kind, FaultKind::TimedOut { .. });
     }
 }
 
 /// The own verdict of a trial that carries the fault after the last answer.
 fn carried(reason: &Reason) -> &Verdict {
     let (fault, own) = take!(reason, Reason::Runner { fault, own } => (fault, own));
-    let after = matches!(fault.kind, FaultKind::AfterLastAnswer(_));
-    assert!(after, "not after the last answer: {fault:?}");
+    take!(&fault.kind, FaultKind::AfterLastAnswer(_));
     own
 }
 
@@ -279,7 +233,7 @@ fn carried(reason: &Reason) -> &Verdict {
 fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
     let cases = seed_cases();
     let language = fake("fake-exit", "exit-after", "*");
-    let (verdicts, _) = run_trials("exit-after", language, false);
+    let verdicts = run_trials(language, None).verdicts();
     // Its status (4) is differential.rs's, read from the scenarios' run.
     let generated = failure(&verdicts, "generated");
     assert_eq!(carried(generated), &Verdict::Pass);
@@ -294,7 +248,7 @@ fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
         ("chatter", "printed more:\n  and one more thing"),
     ] {
         let language = fake(&format!("fake-{fault}"), fault, last);
-        let (verdicts, _) = run_trials(&format!("{fault}-table"), language, true);
+        let verdicts = run_trials(language, Some(common::table_only())).verdicts();
         let reason = failure(&verdicts, last);
         assert_eq!(carried(reason), &Verdict::Pass, "{fault}");
         let text = emit::text(reason);
