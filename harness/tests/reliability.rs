@@ -314,12 +314,12 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
     );
 }
 
-/// Not a test on its own: the harness process the signal tests start and
-/// interrupt. It runs a session of the fake runner named by
+/// Not a test on its own: the harness process the signal lab starts and
+/// interrupts. It runs a session of the fake runner named by
 /// `RELIABILITY_FAULT` (one that hangs, or `none`), with pids appended to
 /// `RELIABILITY_PIDS`.
 #[test]
-#[ignore = "started by the signal tests"]
+#[ignore = "started by the signal lab"]
 fn harness_with_a_hanging_runner() {
     let (Ok(fault), Ok(pids)) = (
         std::env::var("RELIABILITY_FAULT"),
@@ -357,10 +357,10 @@ fn ignored_test(name: &str) -> std::process::Command {
     command
 }
 
-/// Sends `signal` to `harness`, a child this test started, and waits for
-/// it to end.
+/// Sends `signal` to `harness`, a child this process started, and waits
+/// for it to end.
 fn signal(mut harness: std::process::Child, signal: i32) -> std::process::ExitStatus {
-    // SAFETY: sends a signal to the child this test started.
+    // SAFETY: sends a signal to a child this process started.
     unsafe {
         libc::kill(harness.id() as i32, signal);
     }
@@ -368,26 +368,23 @@ fn signal(mut harness: std::process::Child, signal: i32) -> std::process::ExitSt
 }
 
 /// The harness process above, with the fake runner's `fault`, its pids
-/// appended to `pids`.
-fn harness(fault: &str, pids: &Path) -> std::process::Command {
+/// appended to `pids`, racing its own end with a signal if `race`.
+fn harness(fault: &str, pids: &Path, race: bool) -> std::process::Command {
     let mut harness = ignored_test("harness_with_a_hanging_runner");
     harness
         .env("RELIABILITY_FAULT", fault)
         .env("RELIABILITY_PIDS", pids)
+        .env("RELIABILITY_RACE", race.to_string())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
     harness
 }
 
-/// Starts [`harness`] (racing its own end with a signal if `race`), and
-/// waits until its runner writes that it hangs on its case (not a fixed
-/// time).
+/// Starts [`harness`] and waits until its runner writes that it hangs on
+/// its case (not a fixed time).
 fn start_hanging_harness(fault: &str, pids: &Path, race: bool) -> std::process::Child {
     let _ = std::fs::remove_file(pids);
-    let harness = harness(fault, pids)
-        .env("RELIABILITY_RACE", race.to_string())
-        .spawn()
-        .unwrap();
+    let harness = harness(fault, pids, race).spawn().unwrap();
     let hanging = || std::fs::read_to_string(pids).is_ok_and(|t| t.lines().any(|l| l == "hanging"));
     wait_for(
         "the runner hangs on its case",
@@ -397,14 +394,28 @@ fn start_hanging_harness(fault: &str, pids: &Path, race: bool) -> std::process::
     harness
 }
 
+/// Not a test on its own: where the signal tests happen. A subreaper that
+/// never sweeps, so what a signalled harness leaves comes here and stays
+/// (in the test process, another test's sweep could kill it first and hide
+/// a missing kill or sweep).
+///
 /// SIGINT (its runner leaving a grandchild in a session of its own) and
 /// SIGTERM to a harness whose runner hangs: every process of the run is
 /// gone, and the status is 130 or 143 every time, even when the run's own
 /// end comes first (`race`: the harness exits 0 the moment its runner
 /// dies, while the thread that kills the children after SIGTERM is still
-/// sweeping the runner's grandchild; 5 rounds).
+/// sweeping the runner's grandchild; 5 rounds). SIGKILL: the runner dies
+/// with the harness, and the next run sweeps the grandchild.
 #[test]
-fn after_sigint_or_sigterm_nothing_is_left_and_the_status_is_130_or_143_every_time() {
+#[ignore = "started by the signal test"]
+fn signal_lab() {
+    if std::env::var_os("RELIABILITY_LAB").is_none() {
+        return;
+    }
+    // SAFETY: sets a flag of this process.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
     let mut wrong = Vec::new();
     for (name, fault, signal, status, rounds) in [
         ("sigint", "setsid", libc::SIGINT, 130, 1),
@@ -423,22 +434,6 @@ fn after_sigint_or_sigterm_nothing_is_left_and_the_status_is_130_or_143_every_ti
         }
     }
     assert!(wrong.is_empty(), "ended otherwise: {wrong:?}");
-}
-
-/// Not a test on its own: where the SIGKILL test happens. A subreaper that
-/// never sweeps, so the killed harness's orphans come here and stay until
-/// the new run kills them (in the test process, another test's sweep could
-/// kill them first and hide a missing sweep).
-#[test]
-#[ignore = "started by the SIGKILL test"]
-fn sigkill_lab() {
-    if std::env::var_os("RELIABILITY_LAB").is_none() {
-        return;
-    }
-    // SAFETY: sets a flag of this process.
-    unsafe {
-        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-    }
     let pids = common::scratch("reliability/sigkill").join("pids");
     let killed = start_hanging_harness("setsid", &pids, false);
     let [runner, grandchild] = pids_in(&pids)[..] else {
@@ -454,7 +449,7 @@ fn sigkill_lab() {
     );
     // A new run that starts a runner, which answers every case: its
     // harness sweeps what the killed one left.
-    let next = harness("none", &pids.with_extension("next"))
+    let next = harness("none", &pids.with_extension("next"), false)
         .status()
         .unwrap();
     assert!(next.success(), "{next}");
@@ -466,11 +461,11 @@ fn sigkill_lab() {
 }
 
 #[test]
-fn a_harness_killed_by_sigkill_leaves_nothing_running() {
-    let mut lab = ignored_test("sigkill_lab");
+fn after_sigint_sigterm_or_sigkill_nothing_is_left_running() {
+    let mut lab = ignored_test("signal_lab");
     lab.env("RELIABILITY_LAB", "1");
-    // Its own waits take 70 s at the most.
-    let lab = common::output(lab, Duration::from_secs(180));
+    // Its own waits take 10 minutes at the most (60 s for each of 9 starts).
+    let lab = common::output(lab, Duration::from_secs(660));
     assert!(
         lab.status.success(),
         "{}\n{}",
