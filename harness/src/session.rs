@@ -13,9 +13,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 
 use crate::exec::{self, Capture, Next};
-use crate::fault::{After, Fault, FaultKind, Stderr, LINE_EXCERPT};
-use crate::protocol::{parse_answer, BadLine, Reply, Request};
-use crate::text::{excerpt, tail};
+use crate::fault::{After, Fault, FaultKind, Stderr};
+use crate::protocol::{line_excerpt, parse_answer, Reply, Request};
+use crate::text::tail;
 
 /// Something that answers requests: a runner process, the reference in
 /// this process, or a fake in the harness's tests.
@@ -257,22 +257,13 @@ impl Session {
 /// What a whole line printed where `request`'s answer was due is: its
 /// answer, the previous case's printed again, or a fault.
 fn judge_line(line: &[u8], request: &Request, previous: Option<&str>) -> Result<Reply, FaultKind> {
-    parse_answer(line, &request.name).map_err(|bad| {
-        let line = line_excerpt(line);
-        match bad {
-            BadLine::OtherCase(other) if Some(other.as_str()) == previous => {
-                let next = Some(request.name.clone());
-                FaultKind::AnsweredTwice { next, line }
-            }
-            BadLine::OtherCase(other) => FaultKind::OtherCase { other, line },
-            BadLine::Malformed(why) => FaultKind::Malformed { why, line },
+    match parse_answer(line, &request.name) {
+        Err(FaultKind::OtherCase { other, line }) if Some(other.as_str()) == previous => {
+            let next = Some(request.name.clone());
+            Err(FaultKind::AnsweredTwice { next, line })
         }
-    })
-}
-
-/// The start of a line as a message shows it.
-fn line_excerpt(line: &[u8]) -> String {
-    excerpt(&String::from_utf8_lossy(line), LINE_EXCERPT)
+        reply => reply,
+    }
 }
 
 /// Whether `line` is a JSON object whose `name` is `name` (well-formed or
