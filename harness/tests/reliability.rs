@@ -196,9 +196,7 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
         let pids = common::scratch(&format!("reliability/{fault}-all")).join("pids");
         let mut runner = session(&format!("{fault}-all"), fault, "*", timeout);
         runner.command.argv = counting(&pids, runner.command.argv);
-        let started = Instant::now();
-        let replies = runner.run(requests);
-        let elapsed = started.elapsed();
+        let replies = bounded(fault, 3 * timeout, || runner.run(requests));
         if fault == "setsid" {
             // The grandchildren sleep 300 s: end them now they have been
             // shown to outlive their runners.
@@ -207,8 +205,6 @@ fn a_runner_that_hangs_on_every_case_costs_three_timeouts_not_one_per_case() {
                 unsafe { libc::kill(pid, libc::SIGKILL) };
             }
         }
-        println!("{fault} on all {} requests: {elapsed:?}", requests.len());
-        assert!(elapsed < 3 * timeout + SLACK, "{fault}: took {elapsed:?}");
         let first = take!(&replies[0], Reply::Fault(f) => f);
         take!(&first.kind, FaultKind::TimedOut { .. });
         let last = take!(replies.last().unwrap(), Reply::Fault(f) => &f.kind);
