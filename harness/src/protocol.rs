@@ -221,13 +221,12 @@ mod tests {
 
     #[test]
     fn refuses_what_is_not_the_protocol() {
-        assert_eq!(
-            parse(r#"{"name":"d","error":"x"}"#),
-            Err(FaultKind::OtherCase {
-                other: "d".into(),
-                line: r#"{"name":"d","error":"x"}"#.into()
-            })
-        );
+        let line = r#"{"name":"d","error":"x"}"#;
+        let other = FaultKind::OtherCase {
+            other: "d".into(),
+            line: line.into(),
+        };
+        assert_eq!(parse(line), Err(other));
         let malformed = |line: &str| match parse(line) {
             Err(FaultKind::Malformed { why, .. }) => why,
             other => panic!("{line}: {other:?}"),
