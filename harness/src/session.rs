@@ -75,7 +75,7 @@ impl Runner for Session {
         let mut after = None;
         while replies.len() < requests.len() {
             // Expected faults neither count nor break the row.
-            let row: Vec<(&Fault, &Request)> = replies
+            let mut row = replies
                 .iter()
                 .zip(requests)
                 .rev()
@@ -83,18 +83,15 @@ impl Runner for Session {
                 .map_while(|(reply, request)| match reply {
                     Reply::Fault(fault) => Some((&**fault, request)),
                     _ => None,
-                })
-                .collect();
-            let stop = if let (true, Some(&(last, on))) = (row.len() >= FAULT_BUDGET, row.first()) {
-                FaultKind::BudgetSpent {
+                });
+            let stop = match (row.next(), row.count() + 1 >= FAULT_BUDGET) {
+                (Some((last, on)), true) => FaultKind::BudgetSpent {
                     in_a_row: FAULT_BUDGET,
                     left: requests.len() - replies.len(),
                     last_case: on.name.clone(),
                     last: Box::new(last.clone()),
-                }
-            } else {
-                let start = replies.len();
-                match self.run_stretch(&requests[start..], &mut replies) {
+                },
+                _ => match self.run_stretch(&requests[replies.len()..], &mut replies) {
                     Ok(fault) => {
                         after = fault;
                         continue;
@@ -103,7 +100,7 @@ impl Runner for Session {
                         argv: self.command.argv.iter().map(|w| self.shown(w)).collect(),
                         error: e.to_string(),
                     },
-                }
+                },
             };
             let why = self.fault(stop, Stderr::NotShown);
             replies.resize(requests.len(), Reply::Fault(Box::new(why)));
