@@ -102,7 +102,7 @@ impl Runner for Session {
                     },
                 },
             };
-            let why = self.fault(stop, Stderr::NotShown);
+            let why = self.fault(stop, None);
             replies.resize(requests.len(), Reply::Fault(Box::new(why)));
         }
         Answers { replies, after }
@@ -110,8 +110,10 @@ impl Runner for Session {
 }
 
 impl Session {
-    /// A fault of this runner.
-    fn fault(&self, kind: FaultKind, stderr: Stderr) -> Fault {
+    /// A fault of this runner, with what it wrote to stderr if `child` is
+    /// given: its group is killed first, so that is complete, and bounded.
+    fn fault(&self, kind: FaultKind, child: Option<exec::Child>) -> Fault {
+        let stderr = child.map_or(Stderr::NotShown, |c| self.stderr_report(&c.kill()));
         Fault {
             runner: self.command.label.clone(),
             kind,
@@ -125,13 +127,6 @@ impl Session {
     /// line is quoted as printed: it is the protocol's evidence.
     fn shown(&self, text: &str) -> String {
         text.replace(&format!("{}/", self.command.dir.display()), "")
-    }
-
-    /// This runner's fault `kind` once its group is killed: what it wrote
-    /// to stderr is then complete, and bounded.
-    fn killed(&self, child: exec::Child, kind: FaultKind) -> Fault {
-        let stderr = self.stderr_report(&child.kill());
-        self.fault(kind, stderr)
     }
 
     /// Starts one process for `requests` and reads its answers into
@@ -156,7 +151,7 @@ impl Session {
                     return Ok(None);
                 }
                 Err(why) => {
-                    replies.push(Reply::Fault(Box::new(self.killed(child, why))));
+                    replies.push(Reply::Fault(Box::new(self.fault(why, Some(child)))));
                     return Ok(None);
                 }
             }
@@ -216,13 +211,13 @@ impl Session {
             Err(FaultKind::ReadError { error }) => After::ReadError { error },
             Err(_) => After::DidNotExit { deadline },
         };
-        Some(self.killed(child, FaultKind::AfterLastAnswer(after)))
+        Some(self.fault(FaultKind::AfterLastAnswer(after), Some(child)))
     }
 
     /// Turns the last reply into the fault `twice` (an answer printed
     /// twice) once the runner is killed.
     fn blame_previous(&self, child: exec::Child, replies: &mut [Reply], twice: FaultKind) {
-        let fault = self.killed(child, twice);
+        let fault = self.fault(twice, Some(child));
         if let Some(last) = replies.last_mut() {
             *last = Reply::Fault(Box::new(fault));
         }
