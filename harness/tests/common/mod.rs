@@ -118,8 +118,8 @@ pub fn pids_in(file: &Path) -> Vec<i32> {
 }
 
 /// What `$value` binds as `$taken` (or nothing) when it matches `$pattern`
-/// (and `$guard`); the test fails showing it otherwise, as
-/// `assert!(matches!(..))` would without the value.
+/// (and `$guard`); otherwise the test fails showing the value, which
+/// `assert!(matches!(..))` would not.
 #[macro_export]
 macro_rules! take {
     ($value:expr, $pattern:pat $(if $guard:expr)? $(=> $taken:expr)?) => {
@@ -202,7 +202,7 @@ pub fn run_suite(suite: Suite, args: Arguments) -> Run {
 
 /// Runs `suite`'s trials for `language` alone, as `skip` leaves them, the
 /// inner run writing to a log in a fresh scratch folder named for the test
-/// file and the language (so no two tests of a file share one).
+/// file and the language (the tests of a file name their languages apart).
 pub fn run_language(mut suite: Suite, port: impl Into<Port>, skip: Vec<String>) -> Run {
     let port = port.into();
     let log = scratch(&format!("{}/{}", env!("CARGO_CRATE_NAME"), port.name));
