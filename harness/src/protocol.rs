@@ -9,8 +9,10 @@ use serde::de::DeserializeOwned;
 use serde_json::error::Category;
 use serde_json::{Map, Value};
 
+use crate::fault::{FaultKind, LINE_EXCERPT};
 use crate::table::json;
 use crate::table::{Case, Outcome};
+use crate::text::excerpt;
 
 /// One request ready to send: the case's name (to check the answer's) and
 /// its line. Made once, it can go to every runner of a run.
@@ -55,72 +57,67 @@ pub enum Reply {
     Fault(Box<crate::fault::Fault>),
 }
 
-/// A line that is not a well-formed answer for the expected case.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BadLine {
-    /// Not JSON, not an object, or fields of the wrong shape.
-    Malformed(String),
-    /// A well-formed answer, for another case.
-    OtherCase(String),
-}
-
 /// Parses one line of a runner's stdout as the answer for case `name`: a
 /// well-formed answer is read straight into its fields (the fast path);
-/// anything else is read again as a JSON tree to say exactly what is wrong.
-pub fn parse_answer(line: &[u8], name: &str) -> Result<Reply, BadLine> {
+/// anything else is read again as a JSON tree to say exactly what is wrong:
+/// the fault of a malformed line, or of an answer for another case.
+pub fn parse_answer(line: &[u8], name: &str) -> Result<Reply, FaultKind> {
     match serde_json::from_slice::<Answer>(line) {
         Ok(answer) if answer.name == name => Ok(Reply::Answer(answer.into_outcome())),
         _ => parse_answer_slowly(line, name),
     }
 }
 
-fn parse_answer_slowly(line: &[u8], name: &str) -> Result<Reply, BadLine> {
-    let malformed = |why: &str| BadLine::Malformed(why.to_owned());
-    let text = std::str::from_utf8(line).map_err(|_| malformed("the line is not UTF-8"))?;
+fn parse_answer_slowly(line: &[u8], name: &str) -> Result<Reply, FaultKind> {
+    let malformed = |why: String| FaultKind::Malformed {
+        why,
+        line: line_excerpt(line),
+    };
+    let text = std::str::from_utf8(line).map_err(|_| malformed("the line is not UTF-8".into()))?;
     // Strictly, as case files: serde_json's own `Value` keeps the last of two
     // repeated keys, so `{"name":"c","error":"a","error":"b"}` would pass as "b".
     let (value, _) = json::parse_value(text).map_err(|e| match e.classify() {
-        Category::Data => BadLine::Malformed(e.to_string()),
-        _ => BadLine::Malformed(format!("not JSON ({})", json::explain(text, &e))),
+        Category::Data => malformed(e.to_string()),
+        _ => malformed(format!("not JSON ({})", json::explain(text, &e))),
     })?;
     let Value::Object(mut fields) = value else {
-        return Err(malformed("not a JSON object"));
+        return Err(malformed("not a JSON object".into()));
     };
     match fields.shift_remove("name") {
         Some(Value::String(answered)) if answered == name => {}
-        Some(Value::String(answered)) => return Err(BadLine::OtherCase(answered)),
-        _ => return Err(malformed("no string field `name`")),
+        Some(Value::String(other)) => {
+            let line = line_excerpt(line);
+            return Err(FaultKind::OtherCase { other, line });
+        }
+        _ => return Err(malformed("no string field `name`".into())),
     }
     let reply = match fields.shift_remove("error") {
         Some(Value::String(error)) => Reply::Error(error),
-        Some(_) => return Err(malformed("`error` is not a string")),
+        Some(_) => return Err(malformed("`error` is not a string".into())),
         None => Reply::Answer(Outcome {
-            sent: field(&mut fields, "sent")?,
-            journal: field(&mut fields, "journal")?,
-            duplicates: field(&mut fields, "duplicates")?,
+            sent: field(&mut fields, "sent").map_err(malformed)?,
+            journal: field(&mut fields, "journal").map_err(malformed)?,
+            duplicates: field(&mut fields, "duplicates").map_err(malformed)?,
         }),
     };
     match (fields.keys().next(), &reply) {
         (None, _) => Ok(reply),
-        (Some(extra), Reply::Error(_)) => Err(BadLine::Malformed(format!(
+        (Some(extra), Reply::Error(_)) => Err(malformed(format!(
             "an `error` answer has an extra field `{extra}`"
         ))),
-        (Some(extra), _) => Err(BadLine::Malformed(format!("unknown field `{extra}`"))),
+        (Some(extra), _) => Err(malformed(format!("unknown field `{extra}`"))),
     }
 }
 
 /// Takes field `name` out of an answer, read as its type; what is wrong
 /// with it is said with the field's name (serde's own words name none).
-fn field<T: DeserializeOwned>(fields: &mut Map<String, Value>, name: &str) -> Result<T, BadLine> {
-    let malformed = |why| Err(BadLine::Malformed(format!("`{name}` {why}")));
+fn field<T: DeserializeOwned>(fields: &mut Map<String, Value>, name: &str) -> Result<T, String> {
     match fields.shift_remove(name) {
-        None => Err(BadLine::Malformed(format!("no field `{name}`"))),
+        None => Err(format!("no field `{name}`")),
         // Go writes a nil slice as null: the message points at it.
-        Some(value) => T::deserialize(&value).or_else(|e| match first_null(&value) {
-            Some(at) => Err(BadLine::Malformed(format!(
-                "`{name}{at}` is null (empty lists are written `[]`)"
-            ))),
-            None => malformed(format!("is wrong: {e}")),
+        Some(value) => T::deserialize(&value).map_err(|e| match first_null(&value) {
+            Some(at) => format!("`{name}{at}` is null (empty lists are written `[]`)"),
+            None => format!("`{name}` is wrong: {e}"),
         }),
     }
 }
@@ -135,6 +132,11 @@ fn first_null(value: &Value) -> Option<String> {
             .find_map(|(i, item)| Some(format!("[{i}]{}", first_null(item)?))),
         _ => None,
     }
+}
+
+/// The start of a line a runner printed, as a message quotes it.
+pub fn line_excerpt(line: &[u8]) -> String {
+    excerpt(&String::from_utf8_lossy(line), LINE_EXCERPT)
 }
 
 /// The requests of the `protocol` trial: each refusal every runner must
@@ -197,7 +199,7 @@ pub fn refusal_requests() -> Vec<Request> {
 mod tests {
     use super::*;
 
-    fn parse(line: &str) -> Result<Reply, BadLine> {
+    fn parse(line: &str) -> Result<Reply, FaultKind> {
         parse_answer(line.as_bytes(), "c")
     }
 
@@ -219,12 +221,14 @@ mod tests {
 
     #[test]
     fn refuses_what_is_not_the_protocol() {
-        assert_eq!(
-            parse(r#"{"name":"d","error":"x"}"#),
-            Err(BadLine::OtherCase("d".into()))
-        );
+        let line = r#"{"name":"d","error":"x"}"#;
+        let other = FaultKind::OtherCase {
+            other: "d".into(),
+            line: line.into(),
+        };
+        assert_eq!(parse(line), Err(other));
         let malformed = |line: &str| match parse(line) {
-            Err(BadLine::Malformed(m)) => m,
+            Err(FaultKind::Malformed { why, .. }) => why,
             other => panic!("{line}: {other:?}"),
         };
         let answer = r#""name":"c","sent":[],"journal":[],"duplicates":0"#;

@@ -13,9 +13,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 
 use crate::exec::{self, Capture, Next};
-use crate::fault::{After, Fault, FaultKind, Stderr, LINE_EXCERPT};
-use crate::protocol::{parse_answer, BadLine, Reply, Request};
-use crate::text::{excerpt, tail};
+use crate::fault::{After, Fault, FaultKind, Stderr};
+use crate::protocol::{line_excerpt, parse_answer, Reply, Request};
+use crate::text::tail;
 
 /// Something that answers requests: a runner process, the reference in
 /// this process, or a fake in the harness's tests.
@@ -75,7 +75,7 @@ impl Runner for Session {
         let mut after = None;
         while replies.len() < requests.len() {
             // Expected faults neither count nor break the row.
-            let row: Vec<(&Fault, &Request)> = replies
+            let mut row = replies
                 .iter()
                 .zip(requests)
                 .rev()
@@ -83,18 +83,15 @@ impl Runner for Session {
                 .map_while(|(reply, request)| match reply {
                     Reply::Fault(fault) => Some((&**fault, request)),
                     _ => None,
-                })
-                .collect();
-            let stop = if let (true, Some(&(last, on))) = (row.len() >= FAULT_BUDGET, row.first()) {
-                FaultKind::BudgetSpent {
+                });
+            let stop = match (row.next(), row.count() + 1 >= FAULT_BUDGET) {
+                (Some((last, on)), true) => FaultKind::BudgetSpent {
                     in_a_row: FAULT_BUDGET,
                     left: requests.len() - replies.len(),
                     last_case: on.name.clone(),
                     last: Box::new(last.clone()),
-                }
-            } else {
-                let start = replies.len();
-                match self.run_stretch(&requests[start..], &mut replies) {
+                },
+                _ => match self.run_stretch(&requests[replies.len()..], &mut replies) {
                     Ok(fault) => {
                         after = fault;
                         continue;
@@ -103,9 +100,9 @@ impl Runner for Session {
                         argv: self.command.argv.iter().map(|w| self.shown(w)).collect(),
                         error: e.to_string(),
                     },
-                }
+                },
             };
-            let why = self.fault(stop, Stderr::NotShown);
+            let why = self.fault(stop, None);
             replies.resize(requests.len(), Reply::Fault(Box::new(why)));
         }
         Answers { replies, after }
@@ -113,8 +110,10 @@ impl Runner for Session {
 }
 
 impl Session {
-    /// A fault of this runner.
-    fn fault(&self, kind: FaultKind, stderr: Stderr) -> Fault {
+    /// A fault of this runner, with what it wrote to stderr if `child` is
+    /// given: its group is killed first, so that is complete, and bounded.
+    fn fault(&self, kind: FaultKind, child: Option<exec::Child>) -> Fault {
+        let stderr = child.map_or(Stderr::NotShown, |c| self.stderr_report(&c.kill()));
         Fault {
             runner: self.command.label.clone(),
             kind,
@@ -128,13 +127,6 @@ impl Session {
     /// line is quoted as printed: it is the protocol's evidence.
     fn shown(&self, text: &str) -> String {
         text.replace(&format!("{}/", self.command.dir.display()), "")
-    }
-
-    /// This runner's fault `kind` once its group is killed: what it wrote
-    /// to stderr is then complete, and bounded.
-    fn killed(&self, child: exec::Child, kind: FaultKind) -> Fault {
-        let stderr = self.stderr_report(&child.kill());
-        self.fault(kind, stderr)
     }
 
     /// Starts one process for `requests` and reads its answers into
@@ -159,7 +151,7 @@ impl Session {
                     return Ok(None);
                 }
                 Err(why) => {
-                    replies.push(Reply::Fault(Box::new(self.killed(child, why))));
+                    replies.push(Reply::Fault(Box::new(self.fault(why, Some(child)))));
                     return Ok(None);
                 }
             }
@@ -219,13 +211,13 @@ impl Session {
             Err(FaultKind::ReadError { error }) => After::ReadError { error },
             Err(_) => After::DidNotExit { deadline },
         };
-        Some(self.killed(child, FaultKind::AfterLastAnswer(after)))
+        Some(self.fault(FaultKind::AfterLastAnswer(after), Some(child)))
     }
 
     /// Turns the last reply into the fault `twice` (an answer printed
     /// twice) once the runner is killed.
     fn blame_previous(&self, child: exec::Child, replies: &mut [Reply], twice: FaultKind) {
-        let fault = self.killed(child, twice);
+        let fault = self.fault(twice, Some(child));
         if let Some(last) = replies.last_mut() {
             *last = Reply::Fault(Box::new(fault));
         }
@@ -257,25 +249,13 @@ impl Session {
 /// What a whole line printed where `request`'s answer was due is: its
 /// answer, the previous case's printed again, or a fault.
 fn judge_line(line: &[u8], request: &Request, previous: Option<&str>) -> Result<Reply, FaultKind> {
-    parse_answer(line, &request.name).map_err(|bad| match bad {
-        BadLine::OtherCase(other) if Some(other.as_str()) == previous => FaultKind::AnsweredTwice {
-            next: Some(request.name.clone()),
-            line: line_excerpt(line),
-        },
-        BadLine::Malformed(why) => FaultKind::Malformed {
-            why,
-            line: line_excerpt(line),
-        },
-        BadLine::OtherCase(other) => FaultKind::OtherCase {
-            other,
-            line: line_excerpt(line),
-        },
-    })
-}
-
-/// The start of a line as a message shows it.
-fn line_excerpt(line: &[u8]) -> String {
-    excerpt(&String::from_utf8_lossy(line), LINE_EXCERPT)
+    match parse_answer(line, &request.name) {
+        Err(FaultKind::OtherCase { other, line }) if Some(other.as_str()) == previous => {
+            let next = Some(request.name.clone());
+            Err(FaultKind::AnsweredTwice { next, line })
+        }
+        reply => reply,
+    }
 }
 
 /// Whether `line` is a JSON object whose `name` is `name` (well-formed or

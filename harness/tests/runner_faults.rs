@@ -2,7 +2,6 @@
 //! says which runner and what it printed; the other cases are still checked
 //! and nothing waits beyond the timeout.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use parity::fault::FaultKind;
@@ -14,7 +13,7 @@ use parity::toolchain::manifest::{BuildStep, Manifest, Unit};
 
 mod common;
 
-use common::{assert_holds, fake, run_language, table_only};
+use common::{assert_holds, assert_only_case_fails, fake, run_language, table_only};
 
 const TIMEOUT: Duration = Duration::from_millis(1500);
 /// What a deadline may be overrun by on a busy machine; the grandchild that
@@ -23,24 +22,8 @@ const SLACK: Duration = Duration::from_secs(15);
 
 /// Runs every case of the table through `language`'s runner, as a run of
 /// the suite does.
-fn run(language: Manifest) -> common::Run {
-    let log_dir = format!("runner-faults/{}", language.name);
-    run_language(common::suite(TIMEOUT), language, &log_dir, table_only())
-}
-
-/// The faulty case fails with a message holding every `needle`; all others pass.
-fn assert_only_case_fails(verdicts: &BTreeMap<String, Verdict>, case: &str, needles: &[&str]) {
-    for (name, verdict) in verdicts {
-        if name == case {
-            assert_holds(&emit::text(common::failure(verdicts, case)), needles);
-        } else {
-            assert_eq!(
-                verdict,
-                &Verdict::Pass,
-                "{name} should still be checked and pass"
-            );
-        }
-    }
+fn run(language: impl Into<Port>) -> common::Run {
+    run_language(common::suite(TIMEOUT), language, table_only())
 }
 
 /// Every fault a runner can make on one case: the fake runner's fault, the
@@ -161,11 +144,9 @@ fn a_runner_that_cannot_start_fails_every_case() {
         ..fake("fake-missing", "none", "none")
     };
     for verdict in run(language).verdicts().values() {
-        assert!(
-            matches!(verdict, Verdict::Fail(Reason::Fault { fault, .. })
-                if matches!(&fault.kind, FaultKind::CouldNotStart { argv, .. } if argv == &["/nonexistent/runner"])),
-            "{verdict:?}"
-        );
+        let fault = take!(verdict, Verdict::Fail(Reason::Fault { fault, .. }) => fault);
+        let argv = take!(&fault.kind, FaultKind::CouldNotStart { argv, .. } => argv);
+        assert_eq!(argv, &["/nonexistent/runner"]);
     }
 }
 
@@ -184,9 +165,7 @@ fn a_language_that_is_not_ready_says_why() {
     let why = suite.ready(&tool).unwrap_err();
     let reason = take!(not_ready(false, why), Verdict::Ignore(reason) => reason);
     assert_holds(&reason, &["fake-tool toolchain not available", hint]);
-    assert!(
-        matches!(not_ready(true, why), Verdict::Fail(m) if emit::text(&m).contains("PARITY_STRICT=1"))
-    );
+    take!(not_ready(true, why), Verdict::Fail(m) if emit::text(&m).contains("PARITY_STRICT=1"));
     let script = "echo 'error: compiler says no' >&2; exit 1";
     let build = Port::from(Manifest {
         build: vec![BuildStep::always(
@@ -205,8 +184,7 @@ fn a_language_that_is_not_ready_says_why() {
 /// restarts, not a broken runner: every other case is still run and judged.
 #[test]
 fn known_failures_that_crash_the_runner_use_no_fault_budget_and_stale_ones_fail() {
-    let suite = common::suite(TIMEOUT);
-    let names: Vec<String> = suite.cases.iter().map(|c| c.name.clone()).collect();
+    let names: Vec<String> = common::seed_cases().into_iter().map(|c| c.name).collect();
     let (crashing, stale) = (&names[..3], &names[3]);
     let mut port = Port::from(fake("fake-known", "crash", &crashing.join(",")));
     let tracked = "crashes the port, tracked elsewhere";
@@ -215,7 +193,7 @@ fn known_failures_that_crash_the_runner_use_no_fault_budget_and_stale_ones_fail(
         .map(|name| (name.clone(), tracked.into()))
         .collect();
     port.known.insert(stale.clone(), "was broken once".into());
-    let run = run_language(suite, port, "runner-faults/known", table_only());
+    let run = run(port);
     let verdicts = run.verdicts();
     for name in crashing {
         assert_eq!(
@@ -263,9 +241,7 @@ fn junit_failure(xml: &str, trials: usize) -> (String, String) {
 /// valid under `harness/results.schema.json`.
 #[test]
 fn a_faulting_runner_is_reported_in_every_file_and_acts_in_none() {
-    let language = fake("fake-nasty", "nasty-stderr", "lost_ack");
-    let suite = common::suite(TIMEOUT);
-    let run = run_language(suite, language, "runner-faults/nasty", table_only());
+    let run = run(fake("fake-nasty", "nasty-stderr", "lost_ack"));
     assert_eq!(run.conclusion.num_failed, 1);
     let results = run.report().results;
     let (name, text) = junit_failure(&junit::report(&results), run.suite.cases.len());
@@ -299,13 +275,9 @@ fn a_faulting_runner_is_reported_in_every_file_and_acts_in_none() {
     assert_eq!((&passed.fault, &passed.log), (&None, &None));
     let schema = std::fs::read_to_string(parity::repo_root().join("harness/results.schema.json"));
     let schema: serde_json::Value = serde_json::from_str(&schema.unwrap()).unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
-    let written: serde_json::Value = serde_json::to_value(&results).unwrap();
-    let errors: Vec<String> = validator
-        .iter_errors(&written)
-        .map(|e| e.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
+    let written = serde_json::to_value(&results).unwrap();
+    let valid = jsonschema::validate(&schema, &written);
+    assert!(valid.is_ok(), "not valid under the schema: {valid:?}");
 }
 
 /// A port's failing unit tests fail its unit trial with how they ended and

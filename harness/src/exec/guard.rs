@@ -366,16 +366,14 @@ fn every_pid() -> Option<Vec<libc::pid_t>> {
 /// and unlisted, and what it left behind swept.
 pub(super) struct Group {
     pub(super) handle: duct::Handle,
-    pub(super) pid: Option<libc::pid_t>,
+    pub(super) pid: libc::pid_t,
 }
 
 impl Drop for Group {
     fn drop(&mut self) {
-        kill(None, self.pid);
+        kill(None, Some(self.pid));
         let _ = self.handle.wait();
-        if let Some(pid) = self.pid {
-            registry().live.remove(&pid);
-            sweep();
-        }
+        registry().live.remove(&self.pid);
+        sweep();
     }
 }

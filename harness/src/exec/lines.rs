@@ -23,53 +23,48 @@ pub enum Next {
 const AFTER_LAST_LINE: usize = 64 * 1024;
 
 /// Reads `stdout` on a thread of its own, the n-th line within
-/// `limits[n]` bytes. Each message is every whole line one read returned
-/// (or the end): a fast runner's answers arrive many to a read, and one
-/// wake-up per read (not per line) keeps the harness's share of the CPU
-/// small. The channel is bounded: a child that floods stdout waits for the
-/// harness instead of filling the harness's memory (four reads' lines at
-/// most, each within its limit).
+/// `limits[n]` bytes (later ones [`AFTER_LAST_LINE`]); a line over its
+/// limit is the last one read. Each message is every whole line one read
+/// returned (or the end): a fast runner's answers arrive many to a read,
+/// and one wake-up per read (not per line) keeps the harness's share of
+/// the CPU small. The channel is bounded: a child that floods stdout waits
+/// for the harness instead of filling the harness's memory (four reads'
+/// lines at most, each within its limit).
 pub(super) fn read(stdout: os_pipe::PipeReader, limits: Vec<usize>) -> Receiver<Vec<Next>> {
-    let (tx, events) = mpsc::sync_channel(4);
-    std::thread::spawn(move || read_lines(stdout, &tx, &limits));
-    events
-}
-
-/// Reads `reader` line by line; the n-th line may be `limits[n]` bytes
-/// long (later ones [`AFTER_LAST_LINE`]): a line over its limit is the
-/// last one read. The lines are sent each time the buffer is used up, one
-/// batch per read.
-fn read_lines(reader: os_pipe::PipeReader, events: &mpsc::SyncSender<Vec<Next>>, limits: &[usize]) {
-    let mut reader = BufReader::with_capacity(64 * 1024, reader);
-    let mut lines = Vec::new();
-    for index in 0.. {
-        let limit = limits.get(index).copied().unwrap_or(AFTER_LAST_LINE);
-        let mut line = Vec::new();
-        // One byte more than the limit: a line that fills it unended is too long.
-        let bound = (limit as u64).saturating_add(1);
-        let next = match (&mut reader).take(bound).read_until(b'\n', &mut line) {
-            Err(e) => Next::ReadError(e),
-            Ok(0) => Next::Eof(None),
-            // A line past the bound ends the reading: the session blames it
-            // and kills the child, whatever it prints next.
-            Ok(length) if length > limit && !line.ends_with(b"\n") => {
-                line.truncate(1024);
-                Next::TooLong(line)
-            }
-            Ok(_) => {
-                if line.ends_with(b"\n") {
-                    line.pop();
+    let (events, receiver) = mpsc::sync_channel(4);
+    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
+    std::thread::spawn(move || {
+        let mut lines = Vec::new();
+        for index in 0.. {
+            let limit = limits.get(index).copied().unwrap_or(AFTER_LAST_LINE);
+            let mut line = Vec::new();
+            // One byte more than the limit: a line that fills it unended is too long.
+            let bound = (limit as u64).saturating_add(1);
+            let next = match (&mut reader).take(bound).read_until(b'\n', &mut line) {
+                Err(e) => Next::ReadError(e),
+                Ok(0) => Next::Eof(None),
+                // A line past the bound ends the reading: the session blames it
+                // and kills the child, whatever it prints next.
+                Ok(length) if length > limit && !line.ends_with(b"\n") => {
+                    line.truncate(1024);
+                    Next::TooLong(line)
                 }
-                Next::Line(line)
-            }
-        };
-        let done = !matches!(next, Next::Line(_));
-        lines.push(next);
-        if done || reader.buffer().is_empty() {
-            let sent = events.send(std::mem::take(&mut lines));
-            if done || sent.is_err() {
-                return;
+                Ok(_) => {
+                    if line.ends_with(b"\n") {
+                        line.pop();
+                    }
+                    Next::Line(line)
+                }
+            };
+            let done = !matches!(next, Next::Line(_));
+            lines.push(next);
+            if done || reader.buffer().is_empty() {
+                let sent = events.send(std::mem::take(&mut lines));
+                if done || sent.is_err() {
+                    return;
+                }
             }
         }
-    }
+    });
+    receiver
 }

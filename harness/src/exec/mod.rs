@@ -32,7 +32,7 @@ use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::ExitStatus;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use capture::Capture;
 pub use guard::guard_the_harness;
@@ -193,14 +193,10 @@ fn start(
             handle
         }
     };
-    let pid = handle
-        .pids()
-        .first()
-        .and_then(|&p| libc::pid_t::try_from(p).ok());
-    if let Some(pid) = pid {
-        registry.live.insert(pid);
-        registry.ever.insert(pid);
-    }
+    // One command, one process: the leader of its group.
+    let pid = handle.pids()[0] as libc::pid_t;
+    registry.live.insert(pid);
+    registry.ever.insert(pid);
     Ok((Group { handle, pid }, stdout, stderr))
 }
 
@@ -236,14 +232,12 @@ impl Child {
     /// the end of output, the exit status (a child that closed stdout but
     /// lives on is not waited for long).
     pub fn next(&mut self, timeout: Duration) -> Result<Next, RecvTimeoutError> {
-        let deadline = Instant::now() + timeout;
-        let next = loop {
-            if let Some(next) = self.pending.pop_front() {
-                break next;
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            self.pending.extend(self.lines.recv_timeout(left)?);
-        };
+        // A batch is never empty: the reader sends one after a line or the
+        // end, so this waits once, within `timeout`.
+        while self.pending.is_empty() {
+            self.pending.extend(self.lines.recv_timeout(timeout)?);
+        }
+        let next = self.pending.pop_front().expect("a line, just received");
         if let Next::Eof(_) = next {
             let exited = self.group.handle.wait_timeout(Duration::from_millis(500));
             return Ok(Next::Eof(exited.ok().flatten().map(|o| o.status)));

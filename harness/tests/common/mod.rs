@@ -117,14 +117,18 @@ pub fn pids_in(file: &Path) -> Vec<i32> {
         .collect()
 }
 
-/// What `$value` binds as `$taken` when it matches `$pattern`; the test
-/// fails showing it otherwise.
+/// What `$value` binds as `$taken` (or nothing) when it matches `$pattern`
+/// (and `$guard`); otherwise the test fails showing the value, which
+/// `assert!(matches!(..))` would not.
 #[macro_export]
 macro_rules! take {
-    ($value:expr, $pattern:pat => $taken:expr) => {
+    ($value:expr, $pattern:pat $(if $guard:expr)? $(=> $taken:expr)?) => {
         match $value {
-            $pattern => $taken,
-            other => panic!("expected {}, got {other:?}", stringify!($pattern)),
+            $pattern $(if $guard)? => { $($taken)? }
+            other => panic!(
+                "expected {}, got {other:?}",
+                stringify!($pattern $(if $guard)?)
+            ),
         }
     };
 }
@@ -197,16 +201,13 @@ pub fn run_suite(suite: Suite, args: Arguments) -> Run {
 }
 
 /// Runs `suite`'s trials for `language` alone, as `skip` leaves them, the
-/// inner run writing to a log in the fresh scratch folder `log_dir`.
-pub fn run_language(
-    mut suite: Suite,
-    port: impl Into<Port>,
-    log_dir: &str,
-    skip: Vec<String>,
-) -> Run {
-    suite.ports = vec![Arc::new(port.into())];
-    let log = scratch(log_dir).join("inner.log");
-    run_suite(suite, inner_args(&log, skip))
+/// inner run writing to a log in a fresh scratch folder named for the test
+/// file and the language (the tests of a file name their languages apart).
+pub fn run_language(mut suite: Suite, port: impl Into<Port>, skip: Vec<String>) -> Run {
+    let port = port.into();
+    let log = scratch(&format!("{}/{}", env!("CARGO_CRATE_NAME"), port.name));
+    suite.ports = vec![Arc::new(port)];
+    run_suite(suite, inner_args(&log.join("inner.log"), skip))
 }
 
 /// Fails the test unless `text` holds every one of `needles`, naming the
@@ -215,6 +216,26 @@ pub fn run_language(
 pub fn assert_holds(text: &str, needles: &[&str]) {
     for needle in needles {
         assert!(text.contains(needle), "{needle:?} not in:\n{text}");
+    }
+}
+
+/// The faulty case fails with a short message (a runner's output is
+/// quoted cut) holding every `needle`; all others are still checked and
+/// pass.
+pub fn assert_only_case_fails(verdicts: &BTreeMap<String, Verdict>, case: &str, needles: &[&str]) {
+    for (name, verdict) in verdicts {
+        if name == case {
+            let message = parity::judge::emit::text(failure(verdicts, case));
+            let size = message.len();
+            assert!(size < 20_000, "{case}: {size} bytes of message");
+            assert_holds(&message, needles);
+        } else {
+            assert_eq!(
+                verdict,
+                &Verdict::Pass,
+                "{name} should still be checked and pass"
+            );
+        }
     }
 }
 
@@ -266,10 +287,8 @@ pub fn within<T: Send + 'static>(limit: Duration, f: impl FnOnce() -> T + Send +
 
 /// A named pipe (FIFO) at `path`.
 pub fn mkfifo(path: &Path) {
-    use std::os::unix::ffi::OsStrExt;
-    let c_path = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
-    // SAFETY: a valid NUL-terminated path; mkfifo only creates the node.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}: {made}", path.display());
 }
 
 /// The bless binary (`make bless`, `make new-case`) started in the
