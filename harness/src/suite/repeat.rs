@@ -196,6 +196,14 @@ mod tests {
             runs[run.get() - 1].clone()
         });
         let flaky = |text: &str| Some(Verdict::Fail(Reason::Wrong(text.into())));
+        // A text reason's summary is its first line.
+        let Verdict::Fail(reason) = &verdict else {
+            panic!("{verdict:?}")
+        };
+        assert_eq!(
+            crate::judge::emit::summary(reason),
+            "the verdict changed between the 3 runs (make test REPEAT=3):"
+        );
         assert_eq!(
             Some(verdict),
             flaky(
