@@ -151,7 +151,9 @@ fn sleep(seconds: &str, setsid: bool) -> String {
     let mut command = Command::new(if setsid { "setsid" } else { "sleep" });
     command.args(setsid.then_some("sleep")).arg(seconds);
     #[allow(clippy::zombie_processes)]
-    let grandchild = command.spawn().expect("sleep starts");
+    let grandchild = command
+        .spawn()
+        .expect("sleep (through setsid when asked) starts");
     grandchild.id().to_string()
 }
 

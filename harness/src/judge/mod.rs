@@ -1,5 +1,6 @@
-//! Judging: what a trial's result is and why, as data; [`emit`] turns it
-//! into the terminal text, the JUnit file's and the page's.
+//! Judging: what a trial's result is and why, as data (a [`Reason::Wrong`]
+//! already worded where it is judged); [`emit`] turns it into the terminal
+//! text, the JUnit file's and the page's.
 
 pub mod answers;
 pub mod compare;

@@ -60,26 +60,22 @@ impl Suite {
     pub fn run_demo(&self, port: &Port, config: &Path) -> Result<String, String> {
         let (command, output) = self.start_demo(port, config)?;
         let label = &command.label;
-        let why = match output.stdout.whole() {
-            _ if output.status.is_none() => format!(
+        if output.status.is_none() {
+            return Err(format!(
                 "{label} did not finish within {} s (PARITY_TIMEOUT); its process group was killed",
                 self.settings.timeout.as_secs_f64()
-            ),
-            _ if !output.success() => format!(
-                "{label} failed ({}):\n{}",
-                output.describe(),
-                tail(&output.stderr.text(), 30)
-            ),
-            None => format!(
-                "{label} printed {} bytes, more than the {KEEP} a transcript may have",
-                output.stdout.total()
-            ),
-            Some(stdout) => {
-                return String::from_utf8(stdout)
-                    .map_err(|_| format!("{label} printed something that is not UTF-8"))
-            }
-        };
-        Err(why)
+            ));
+        }
+        if !output.success() {
+            let stderr = tail(&output.stderr.text(), 30);
+            return Err(format!("{label} failed ({}):\n{stderr}", output.describe()));
+        }
+        let stdout = output.stdout.whole().ok_or_else(|| {
+            let total = output.stdout.total();
+            format!("{label} printed {total} bytes, more than the {KEEP} a transcript may have")
+        })?;
+        String::from_utf8(stdout)
+            .map_err(|_| format!("{label} printed something that is not UTF-8"))
     }
 
     /// The demo's configs of this run, written once for all languages (and
