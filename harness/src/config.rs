@@ -238,14 +238,14 @@ mod tests {
         let text = std::fs::read_to_string(crate::repo_root().join("cases/schema.json")).unwrap();
         let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
         let name = &schema["$defs"]["case"]["properties"]["name"];
-        let reserved: std::collections::BTreeSet<&str> = name["not"]["enum"]
+        let listed = name["not"]["enum"]
             .as_array()
-            .expect("cases/schema.json: $defs.case.properties.name.not.enum")
-            .iter()
-            .filter_map(|v| v.as_str())
-            .collect();
-        let expected = reserved_names().into_iter().collect();
+            .expect("cases/schema.json: $defs.case.properties.name.not.enum");
+        let reserved: std::collections::BTreeSet<&str> =
+            listed.iter().filter_map(|v| v.as_str()).collect();
+        let expected: std::collections::BTreeSet<_> = reserved_names().into_iter().collect();
         assert_eq!(reserved, expected, "cases/schema.json's reserved names");
+        assert_eq!(listed.len(), expected.len(), "a reserved name listed twice");
         let description = name["description"].as_str().unwrap_or_default();
         for kind in Kind::ALL {
             assert!(

@@ -135,7 +135,7 @@ fn first_null(value: &Value) -> Option<String> {
 }
 
 /// The start of a line a runner printed, as a message quotes it.
-pub fn line_excerpt(line: &[u8]) -> String {
+pub(crate) fn line_excerpt(line: &[u8]) -> String {
     excerpt(&String::from_utf8_lossy(line), LINE_EXCERPT)
 }
 

@@ -109,6 +109,7 @@ fn a_flood_or_a_huge_answer_fails_its_case_alone_with_bounded_memory() {
             assert!(std::fs::metadata(&log).unwrap().len() <= exec::KEEP as u64 + 100);
         }
         let verdicts = judge_answers(&parity::repo_root(), "fake", &all, replies);
+        assert_eq!(verdicts.len(), cases.len(), "{fault}: a verdict per case");
         let verdicts = cases.iter().map(|c| c.name.clone()).zip(verdicts).collect();
         assert_only_case_fails(&verdicts, &cases[index].name, &[said]);
     }

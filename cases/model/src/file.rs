@@ -8,17 +8,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::scenario::{is_false, Failure, Outcome, Row, Scenario};
 
-/// A whole case file. `C` is the case's type: [`CaseSpec`], or a raw tree
-/// for a reader that checks each case on its own (so one bad case does not
-/// hide the problems of the next).
+/// A whole case file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CaseFile<C = CaseSpec> {
+pub struct CaseFile {
     /// The schema an editor checks the file with, as its author gave it.
     #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<String>,
     /// The cases, in file order.
-    pub cases: Vec<C>,
+    pub cases: Vec<CaseSpec>,
 }
 
 /// One case as a case file spells it: the scenario's fields sit beside the

@@ -144,16 +144,23 @@ fn print(out: &mut impl Write, line: &str) -> Option<ExitCode> {
 }
 
 /// Starts `sleep seconds`, never waited for (on purpose), in a session of
-/// its own if `setsid` (util-linux's `setsid`, as the reliability tests'
-/// scripts use it: not a group leader here, it execs in place, so the pid
-/// is the sleep's); its pid.
+/// its own if `setsid`; its pid. The session is made before exec, so it
+/// exists once `spawn` returns (util-linux's `setsid` would make it only
+/// after, and a test that signals at once could catch it in our group).
 fn sleep(seconds: &str, setsid: bool) -> String {
-    let mut command = Command::new(if setsid { "setsid" } else { "sleep" });
-    command.args(setsid.then_some("sleep")).arg(seconds);
+    let mut command = Command::new("sleep");
+    command.arg(seconds);
+    if setsid {
+        // SAFETY: setsid is async-signal-safe and touches no memory.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+                libc::setsid();
+                Ok(())
+            });
+        }
+    }
     #[allow(clippy::zombie_processes)]
-    let grandchild = command
-        .spawn()
-        .expect("sleep (through setsid when asked) starts");
+    let grandchild = command.spawn().expect("sleep starts");
     grandchild.id().to_string()
 }
 

@@ -234,7 +234,7 @@ impl Child {
     pub fn next(&mut self, timeout: Duration) -> Result<Next, RecvTimeoutError> {
         // A batch is never empty: the reader sends one after a line or the
         // end, so this waits once, within `timeout`.
-        while self.pending.is_empty() {
+        if self.pending.is_empty() {
             self.pending.extend(self.lines.recv_timeout(timeout)?);
         }
         let next = self.pending.pop_front().expect("a line, just received");
