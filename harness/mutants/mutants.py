@@ -507,10 +507,15 @@ def score(language: str, s: dict, tested: list[Mutant], counts: dict, seconds: f
 def main() -> int:
     settings = {s["name"]: s for s in map(json.loads, harness("mutants"))}
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("languages", nargs="*", default=list(settings), choices=list(settings))
+    # Not choices=: Python 3.11's argparse checks the empty list (no
+    # language given: every one) against them and refuses it.
+    parser.add_argument("languages", nargs="*", metavar="LANGUAGE", help=f"of {', '.join(settings)}; none: all")
     parser.add_argument("--sample", type=int, help="judge only N mutants, spread evenly over the list")
     parser.add_argument("--only", help="judge only the mutants whose `file:line: before => after` holds this text")
     args = parser.parse_args()
+    if unknown := [name for name in args.languages if name not in settings]:
+        parser.error(f"no such language: {', '.join(unknown)} (choose from {', '.join(settings)})")
+    args.languages = args.languages or list(settings)
     [prefix] = harness("prefix")
 
     def stop(signum: int, _frame: object) -> None:
