@@ -36,12 +36,14 @@ impl BuildStep {
     }
 
     /// The hash of the step's command line (another one reruns it), of
-    /// every input (each file's path and bytes, in path order; a folder's
-    /// count of files first) and of every output
+    /// every input (each file's path from the root and bytes, in path
+    /// order; a folder's count of files first: a moved checkout stays
+    /// fresh) and of every output
     /// (see [`BuildStep::outputs`]). std's hasher, with its fixed keys, is
     /// the same in every run of one build of the harness; another Rust
     /// release may hash otherwise, which only reruns the step once.
     fn fingerprint(&self, root: &Path) -> String {
+        let from_root = |path: &Path| path.strip_prefix(root).unwrap_or(path).to_path_buf();
         let mut hash = DefaultHasher::new();
         self.run.hash(&mut hash);
         for input in &self.inputs {
@@ -52,7 +54,7 @@ impl BuildStep {
                 // or never end.
                 let regular = std::fs::metadata(&file).is_ok_and(|m| m.is_file());
                 let bytes = regular.then(|| std::fs::read(&file).ok()).flatten();
-                (&file, bytes).hash(&mut hash);
+                (from_root(&file), bytes).hash(&mut hash);
             }
         }
         for output in &self.outputs {
@@ -62,7 +64,13 @@ impl BuildStep {
             let stat = metadata
                 .filter(|_| !folder)
                 .map(|m| (m.len(), m.modified().ok()));
-            (output, folder.then(|| files(&path)), stat).hash(&mut hash);
+            let holds = folder.then(|| {
+                files(&path)
+                    .iter()
+                    .map(|f| from_root(f))
+                    .collect::<Vec<_>>()
+            });
+            (output, holds, stat).hash(&mut hash);
         }
         format!("{:016x}\n", hash.finish())
     }
@@ -150,6 +158,18 @@ mod tests {
         changed("an output rewritten");
         std::fs::remove_file(root.join("bin")).unwrap();
         changed("an output deleted");
+
+        // The same tree elsewhere (a moved checkout, times kept) is fresh.
+        std::fs::write(root.join("bin"), "rebuilt").unwrap();
+        step.mark_done(&root).unwrap();
+        let moved = root.with_file_name("freshness-content-moved");
+        let _ = std::fs::remove_dir_all(&moved);
+        let copied = std::process::Command::new("cp")
+            .arg("-a")
+            .args([&root, &moved])
+            .status();
+        assert!(copied.unwrap().success());
+        assert!(step.is_fresh(&moved), "a moved checkout");
     }
 
     /// Issue 29, item 6: a product the outputs did not name (a jar beside
