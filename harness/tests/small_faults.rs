@@ -120,6 +120,11 @@ fn a_saved_case_moved_to_another_file_is_not_saved_again() {
     let already = bless::append_new(&regressions, &specs, &cases).unwrap();
     assert!(already.iter().all(Option::is_some), "{already:?}");
     assert_eq!(std::fs::read(&regressions).unwrap(), before);
+    // Nor is a file laid out by hand: only `make bless` lays files out.
+    let by_hand = String::from_utf8(before).unwrap().replace("\n", "\n\n");
+    std::fs::write(&regressions, &by_hand).unwrap();
+    bless::append_new(&regressions, &specs, &cases).unwrap();
+    assert_eq!(std::fs::read_to_string(&regressions).unwrap(), by_hand);
 }
 
 #[test]

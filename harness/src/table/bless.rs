@@ -27,7 +27,7 @@ pub enum Which {
 /// problem is left alone and its problems returned. Returns the cases
 /// whose `expect` was written or changed, and whether the file was written.
 pub fn bless_file(path: &Path, which: Which) -> Result<(Vec<String>, bool), String> {
-    rewrite(path, |specs| {
+    rewrite(path, true, |specs| {
         let mut names = Vec::new();
         for spec in specs {
             if spec.expect.is_some() && which == Which::Missing {
@@ -46,12 +46,14 @@ pub fn bless_file(path: &Path, which: Which) -> Result<(Vec<String>, bool), Stri
 
 /// The case file at `path` read under its folder's lock, its cases changed
 /// by `change`, and written back in the canonical layout if that changes
-/// it: what every tool that writes a case file does. A missing file is
-/// read as one with no case, and made (with [`layout::SCHEMA`]) only when
-/// `change` adds one. Returns what `change` did, and whether the file was
-/// written.
+/// it: what every tool that writes a case file does. Unless `relayout`, a
+/// file `change` adds no case to is left as it is (a tool that only
+/// appends, or refuses, touches nothing else). A missing file is read as
+/// one with no case, and made (with [`layout::SCHEMA`]) only when `change`
+/// adds one. Returns what `change` did, and whether the file was written.
 fn rewrite<T>(
     path: &Path,
+    relayout: bool,
     change: impl FnOnce(&mut Vec<CaseSpec>) -> T,
 ) -> Result<(T, bool), String> {
     // Read under the lock: another tool may have added to the file since
@@ -62,9 +64,11 @@ fn rewrite<T>(
         schema: Some(layout::SCHEMA.to_owned()),
         cases: Vec::new(),
     });
+    let before = file.cases.len();
     let done = change(&mut file.cases);
     let text = layout::file_text(&file);
-    let written = old.map_or(!file.cases.is_empty(), |old| old != text);
+    let added = file.cases.len() != before;
+    let written = (relayout || added) && old.map_or(added, |old| old != text);
     // Atomic (through a link, as every atomic write is): a failed write
     // leaves the old file whole.
     if written {
@@ -150,13 +154,14 @@ pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String
 /// not in the file as it is now, and not an earlier one's of `specs`.
 /// Returns, per case, where its name already was (`None`: appended). What
 /// `make fuzz SAVE=1` and `make new-case` write, in the canonical layout
-/// with the file's `$schema` kept ([`rewrite`]).
+/// with the file's `$schema` kept ([`rewrite`]); the file is not written
+/// when nothing is new.
 pub fn append_new(
     path: &Path,
     specs: &[CaseSpec],
     table: &[Case],
 ) -> Result<Vec<Option<PathBuf>>, String> {
-    let (already, _) = rewrite(path, |all| {
+    let (already, _) = rewrite(path, false, |all| {
         let mut already = Vec::new();
         for spec in specs {
             let in_table = table.iter().find(|c| c.name == spec.name);
