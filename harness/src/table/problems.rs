@@ -175,12 +175,12 @@ fn words(
         // Only a case's name has these three. It is part of a trial name,
         // which libtest-mimic prints whole (and panics on beyond 65,535
         // characters): the name is not quoted back when too long.
-        Kind::MaxLength { limit } => here(format!(
+        Kind::MaxLength { limit } if at.field == "name" => here(format!(
             "is {} characters long, over the limit of {limit}: shorten it",
             length(instance)
         )),
         // A name too long is said by MaxLength alone, without the name.
-        Kind::Pattern { .. } => {
+        Kind::Pattern { .. } if at.field == "name" => {
             let limit = at.get("maxLength").and_then(Value::as_u64);
             if limit.is_none_or(|limit| length(instance) <= limit) {
                 here(format!(
@@ -189,15 +189,16 @@ fn words(
             }
         }
         // Said by validate.rs's rule, which refuses a blank description too.
-        Kind::MinLength { .. } => {}
-        Kind::Not { .. } => here(format!(
+        Kind::MinLength { .. } if at.field == "description" => {}
+        Kind::Not { .. } if at.field == "name" => here(format!(
             "{instance} is reserved for a trial of each language: pick another name"
         )),
         Kind::PropertyNames { error } => {
             let key = error.instance.as_str().unwrap_or_default();
             say(Some(key), not_an_attempt(key));
         }
-        // A keyword the harness has no words of its own for: the validator's.
+        // A keyword the harness has no words of its own for (or not in
+        // this field): the validator's.
         _ => here(error.to_string()),
     }
 }
