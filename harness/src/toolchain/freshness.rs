@@ -8,6 +8,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use super::manifest::BuildStep;
+use crate::text::relative;
 
 impl BuildStep {
     /// Whether the step has a stamp, every input and output exists and the
@@ -43,7 +44,6 @@ impl BuildStep {
     /// the same in every run of one build of the harness; another Rust
     /// release may hash otherwise, which only reruns the step once.
     fn fingerprint(&self, root: &Path) -> String {
-        let from_root = |path: &Path| path.strip_prefix(root).unwrap_or(path).to_path_buf();
         let mut hash = DefaultHasher::new();
         self.run.hash(&mut hash);
         for input in &self.inputs {
@@ -54,7 +54,7 @@ impl BuildStep {
                 // or never end.
                 let regular = std::fs::metadata(&file).is_ok_and(|m| m.is_file());
                 let bytes = regular.then(|| std::fs::read(&file).ok()).flatten();
-                (from_root(&file), bytes).hash(&mut hash);
+                (relative(&file, root), bytes).hash(&mut hash);
             }
         }
         for output in &self.outputs {
@@ -67,7 +67,7 @@ impl BuildStep {
             let holds = folder.then(|| {
                 files(&path)
                     .iter()
-                    .map(|f| from_root(f))
+                    .map(|f| relative(f, root))
                     .collect::<Vec<_>>()
             });
             (output, holds, stat).hash(&mut hash);
