@@ -213,16 +213,19 @@ fn pass_column(out: &mut String, number: u64, sent: &[u64], events: &[Event], sc
     let _ = write!(out, "<p class=\"sent\">sent {sent:?}</p>");
     // The consumer's side: every attempt that reached it, handled or
     // dropped as a duplicate.
-    let deliveries: Vec<String> = events
+    let deliveries: Vec<(&Message, bool)> = events
         .iter()
         .filter_map(|event| {
             let attempt = event.attempt?;
             let delivered = attempt.failure != Some(outbox::Failure::Down);
-            delivered.then(|| delivery(&event.message, attempt.duplicate_dropped))
+            delivered.then_some((&event.message, attempt.duplicate_dropped))
         })
         .collect();
     out.push_str("<div class=\"consumer\"><h5>consumer</h5>");
-    rows_list(out, deliveries.into_iter(), "nothing delivered");
+    let drawn = deliveries
+        .iter()
+        .map(|&(message, dropped)| delivery(message, dropped));
+    rows_list(out, drawn, "nothing delivered");
     out.push_str("</div></div>");
 }
 
