@@ -84,8 +84,10 @@ pub fn summary(reason: &Reason) -> String {
         Reason::StaleKnownFailure { trial, .. } => {
             format!("known failure `{trial}` passes now")
         }
-        // The others say what kind they are in their first line.
-        _ => excerpt(first_line(&text(reason)), 200),
+        // These say what kind they are in their first line.
+        Reason::Wrong(_) | Reason::Runner { .. } | Reason::Reference(_) | Reason::Harness(_) => {
+            excerpt(first_line(&text(reason)), 200)
+        }
     }
 }
 

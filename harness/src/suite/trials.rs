@@ -214,7 +214,7 @@ impl Job {
 impl Suite {
     /// Judges a prepared port's demo: the committed transcript on the
     /// shared config, and the Rust demo's own output on a second config.
-    pub fn check_demo(&self, port: &Port) -> Verdict {
+    fn check_demo(&self, port: &Port) -> Verdict {
         let committed = match &self.transcript {
             Err(why) => Verdict::Fail(Reason::Wrong(why.clone())),
             Ok(expected) => {
@@ -268,7 +268,7 @@ impl Suite {
 
     /// Judges how a prepared port's demo refuses bad configs: exit 2, and
     /// a first line of stderr that names the path and the key at fault.
-    pub fn check_demo_config(&self, port: &Port) -> Verdict {
+    fn check_demo_config(&self, port: &Port) -> Verdict {
         let judged = || {
             let bad = &self.fixtures().map_err(Reason::Harness)?.bad;
             let actual = self.refusals(port, bad).map_err(Reason::Wrong)?;
