@@ -189,13 +189,12 @@ impl Session {
     ) -> Option<Fault> {
         let deadline = self.command.deadline;
         let last = last.map(|r| r.name.as_str());
-        // No case's limit applies after the last answer: the fault drops it.
-        let after = match self.next_line(&mut child, 0) {
-            Err(FaultKind::Exited { status: Some(s) }) if s.success() => {
+        let after = match child.next(deadline) {
+            Ok(Next::Eof(Some(s))) if s.success() => {
                 child.kill();
                 return None;
             }
-            Ok(line) if last.is_some_and(|name| is_answer_for(&line, name)) => {
+            Ok(Next::Line(line)) if last.is_some_and(|name| is_answer_for(&line, name)) => {
                 let twice = FaultKind::AnsweredTwice {
                     next: None,
                     line: line_excerpt(&line),
@@ -203,12 +202,13 @@ impl Session {
                 self.blame_previous(child, replies, twice);
                 return None;
             }
-            Ok(line) => After::PrintedMore {
+            Ok(Next::Line(line) | Next::TooLong(line)) => After::PrintedMore {
                 line: line_excerpt(&line),
             },
-            Err(FaultKind::TooLong { start, .. }) => After::PrintedMore { line: start },
-            Err(FaultKind::Exited { status }) => After::Exited { status },
-            Err(FaultKind::ReadError { error }) => After::ReadError { error },
+            Ok(Next::Eof(status)) => After::Exited { status },
+            Ok(Next::ReadError(e)) => After::ReadError {
+                error: e.to_string(),
+            },
             Err(_) => After::DidNotExit { deadline },
         };
         Some(self.fault(FaultKind::AfterLastAnswer(after), Some(child)))
