@@ -23,6 +23,12 @@ const EXCEPTIONS: &[[&str; 4]] = &[
     // The Rust broker owns the consumer, so it reads it back (SPEC,
     // language notes).
     ["*", "broker", "-", "consumer()"],
+    // ... and the caller ticks the consumer's clock through it.
+    ["*", "broker", "-", "consumermut()"],
+    // Rust has no default arguments: the options are a constructor of
+    // their own (SPEC, the four parts, says how each port passes them).
+    ["*", "relay", "-", "withoptions()"],
+    ["*", "consumer", "-", "withretention()"],
     // Go has no exceptions: a sentinel error, found with errors.Is.
     ["go", "broker", "errpublishfailed", "publishfailed"],
     // Callers write outbox.Consumer (SPEC, the four parts).
@@ -33,6 +39,14 @@ const EXCEPTIONS: &[[&str; 4]] = &[
     ["java", "table", "lastid()", "-"],
     ["java", "broker", "failure()", "-"],
 ];
+
+/// The reference's members for the practice's limits (SPEC, issues 40 and
+/// 41), left out on both sides for the ports listed, which have not played
+/// them yet: a port that adds them takes its name off the list, and the
+/// last one deletes both lists.
+const NOT_YET_PORTED: &[&str] = &["go", "python", "php", "typescript", "java"];
+const NEW_MEMBERS: &str = "partition fnv1a32() owns() fetch deadletter markfailed() \
+    deadletter() park() unpark() deadletters() onexhausted attemptcap relayoptions tick()";
 
 /// A doc comment and the type or method it documents, per language:
 /// captures `doc` and `type` or `method`.
@@ -111,6 +125,9 @@ fn drifts(root: &Path) -> Vec<String> {
     let mut problems = Vec::new();
     for port in manifests.iter().filter(|m| !m.reference) {
         let language = port.name.as_str();
+        let pending = |name: &String| {
+            NOT_YET_PORTED.contains(&language) && NEW_MEMBERS.split_whitespace().any(|m| m == name)
+        };
         for part in manifest::Code::PARTS {
             // (port's name, reference's name) of this language and part.
             let exceptions: Vec<(&str, &str)> = EXCEPTIONS
@@ -120,7 +137,7 @@ fn drifts(root: &Path) -> Vec<String> {
                 .collect();
             let expected: Vec<(String, String)> = members(root, "rust", reference.code.files(part))
                 .into_iter()
-                .filter(|(name, _)| !exceptions.contains(&("-", name)))
+                .filter(|(name, _)| !exceptions.contains(&("-", name)) && !pending(name))
                 .collect();
             // The port's names as the reference's, `-` where it has none.
             // A port's name for a member the reference names otherwise.
@@ -131,7 +148,7 @@ fn drifts(root: &Path) -> Vec<String> {
             let actual: Vec<(String, String)> = members(root, language, port.code.files(part))
                 .into_iter()
                 .map(|(name, doc)| (rename(name), doc))
-                .filter(|(name, _)| name != "-")
+                .filter(|(name, _)| name != "-" && !pending(name))
                 .collect();
             let names =
                 |list: &[(String, String)]| list.iter().map(|m| m.0.clone()).collect::<Vec<_>>();
