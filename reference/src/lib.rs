@@ -34,4 +34,4 @@ pub use broker::{Broker, Failure, FlakyBroker, PublishFailed};
 pub use consumer::IdempotentConsumer;
 pub use message::{Message, MessageId};
 pub use relay::{AttemptCap, OnExhausted, OutboxRelay, RelayOptions};
-pub use table::{fnv1a32, DeadLetter, Fetch, OutOfOrder, OutboxTable, Partition};
+pub use table::{DeadLetter, Fetch, OutOfOrder, OutboxTable, Partition};

@@ -16,19 +16,19 @@ pub struct Partition {
     pub count: u32,
 }
 
-/// FNV-1a, 32 bits, over the UTF-8 bytes of `text`: the same number in
-/// every language, which a language's built-in string hash is not.
-pub fn fnv1a32(text: &str) -> u32 {
-    text.bytes().fold(2_166_136_261, |hash, byte| {
-        (hash ^ u32::from(byte)).wrapping_mul(16_777_619)
-    })
-}
-
 impl Partition {
+    /// FNV-1a, 32 bits, over the UTF-8 bytes of `text`: the same number in
+    /// every language, which a language's built-in string hash is not.
+    pub fn fnv1a32(text: &str) -> u32 {
+        text.bytes().fold(2_166_136_261, |hash, byte| {
+            (hash ^ u32::from(byte)).wrapping_mul(16_777_619)
+        })
+    }
+
     /// Whether this relay publishes the order `aggregate`: its hash, read as
     /// an unsigned number, modulo `count` is `index`.
     pub fn owns(&self, aggregate: &str) -> bool {
-        fnv1a32(aggregate) % self.count == self.index
+        Self::fnv1a32(aggregate) % self.count == self.index
     }
 }
 

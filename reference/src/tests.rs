@@ -8,9 +8,9 @@
 use std::collections::HashMap;
 
 use crate::{
-    fnv1a32, AttemptCap, Broker, DeadLetter, Failure, Fetch, FlakyBroker, IdempotentConsumer,
-    Message, MessageId, OnExhausted, OutOfOrder, OutboxRelay, OutboxTable, Partition,
-    PublishFailed, RelayOptions,
+    AttemptCap, Broker, DeadLetter, Failure, Fetch, FlakyBroker, IdempotentConsumer, Message,
+    MessageId, OnExhausted, OutOfOrder, OutboxRelay, OutboxTable, Partition, PublishFailed,
+    RelayOptions,
 };
 
 fn seeded_table() -> OutboxTable {
@@ -154,7 +154,7 @@ fn fnv1a32_hashes_utf8_bytes_as_an_unsigned_number() {
         // Over 2^31: Java's `%` on an int gives 0 by 3, not 1.
         ("order-10", 0xd730_4967),
     ] {
-        assert_eq!(fnv1a32(text), hash, "fnv1a32({text:?})");
+        assert_eq!(Partition::fnv1a32(text), hash, "fnv1a32({text:?})");
     }
 }
 
