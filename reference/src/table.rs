@@ -68,7 +68,8 @@ pub struct OutboxTable {
     unsent: BTreeMap<MessageId, Message>,
     /// Kept apart from the rows: the last row may be sent already.
     last_id: Option<MessageId>,
-    /// Failed publish calls per unsent row; a row never failed has none.
+    /// Failed publish calls per row that ever failed; kept after the row
+    /// is sent, as a count never resets.
     attempts: HashMap<MessageId, u64>,
     dead_letters: Vec<DeadLetter>,
     /// Orders whose rows no fetch takes until they are unparked. Ordered:
@@ -115,7 +116,6 @@ impl OutboxTable {
     /// Takes the row out of later `unsent` selections.
     pub fn mark_sent(&mut self, id: MessageId) {
         self.unsent.remove(&id);
-        self.attempts.remove(&id);
     }
 
     /// Counts one failed publish call of the row and returns its count so
