@@ -12,20 +12,60 @@ namespace Outbox;
  */
 final class IdempotentConsumer
 {
-    /** @var array<int, true> */
+    /**
+     * Each processed id and the pass it was applied in, oldest first: an
+     * array keeps insertion order, so tick() forgets from its front.
+     *
+     * @var array<int, int>
+     */
     private array $processed = [];
+    /** The pass number: how many times tick() was called. */
+    private int $clock = 0;
     /** @var list<string> */
     private array $journal = [];
     private int $duplicates = 0;
 
-    /** Does the work once per message id; a redelivery is only counted. */
+    /**
+     * A consumer that forgets each id $retention passes after the pass it
+     * applied it in (null: never), as a real inbox's cleanup does.
+     */
+    public function __construct(private readonly ?int $retention = null)
+    {
+    }
+
+    /**
+     * Advances the clock by one pass and forgets every id whose window
+     * ended: one applied at pass t is forgotten at pass t + retention.
+     *
+     * A repeat that comes later is applied again: the retention must
+     * outlast the longest redelivery.
+     */
+    public function tick(): void
+    {
+        $this->clock++;
+        if ($this->retention === null) {
+            return;
+        }
+        while (($oldest = array_key_first($this->processed)) !== null
+            && $this->clock - $this->processed[$oldest] >= $this->retention) {
+            unset($this->processed[$oldest]);
+        }
+    }
+
+    /**
+     * Does the work once per message id; a redelivery is only counted.
+     *
+     * With a retention, once per id within its window: the id is
+     * remembered from the pass it is applied in, and a dropped repeat does
+     * not extend the window.
+     */
     public function handle(Message $message): void
     {
         if (isset($this->processed[$message->id])) {
             $this->duplicates++;
             return;
         }
-        $this->processed[$message->id] = true;
+        $this->processed[$message->id] = $this->clock;
         $this->journal[] = "{$message->aggregate} {$message->type}";
     }
 

@@ -1,0 +1,23 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Outbox;
+
+/**
+ * What becomes of a dead letter's order: the choice between liveness and
+ * order that every capped relay makes.
+ */
+enum OnExhausted
+{
+    /**
+     * The order goes on with its next row on the next run: the consumer may
+     * then see OrderPaid without OrderPlaced.
+     */
+    case Release;
+    /**
+     * No row of the order is fetched until a person unparks it, so none
+     * overtakes the dead letter.
+     */
+    case Park;
+}
