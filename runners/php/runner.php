@@ -10,12 +10,17 @@ ini_set('display_errors', 'stderr');
 
 require __DIR__ . '/autoload.php';
 
+use Outbox\AttemptCap;
+use Outbox\DeadLetter;
 use Outbox\Failure;
+use Outbox\Fetch;
 use Outbox\FlakyBroker;
 use Outbox\IdempotentConsumer;
 use Outbox\Message;
+use Outbox\OnExhausted;
 use Outbox\OutboxRelay;
 use Outbox\OutboxTable;
+use Outbox\Partition;
 
 /** A request this runner does not take; its text is the whole error answer. */
 final class Refused extends RuntimeException
@@ -27,9 +32,25 @@ function describe(mixed $value): string
     return $value === null ? 'missing' : json_encode($value, JSON_THROW_ON_ERROR | JSON_PRESERVE_ZERO_FRACTION | JSON_UNESCAPED_SLASHES);
 }
 
+/** @param array<string, mixed> $case */
+function cap(array $case): ?AttemptCap
+{
+    if (!isset($case['max_attempts'])) {
+        return null;
+    }
+    $onExhausted = match ($case['on_exhausted'] ?? 'release') {
+        'release' => OnExhausted::Release,
+        'park' => OnExhausted::Park,
+    };
+    return new AttemptCap($case['max_attempts'], $onExhausted);
+}
+
 /**
- * Adds the rows written before the first pass, then after each pass k the
- * rows written after it, through the table's ordinary add().
+ * Plays a case as SPEC's runner protocol says: the rows written before the
+ * first pass, then each pass (the consumer's tick, the runs its schedule
+ * lists, the rows written after it, the unparks after it), through the
+ * parts' ordinary members. The answer has one list of sent ids per run, and
+ * one of dead-lettered ids per run exactly when the case has max_attempts.
  *
  * @param array<string, mixed> $case
  * @return array<string, mixed>
@@ -48,29 +69,67 @@ function runCase(array $case): array
     foreach ($case['messages'] as $m) {
         $writtenAfter[$m['written_after_pass'] ?? 0][] = new Message($m['id'], $m['aggregate'], $m['type']);
     }
+    $unparkedAfter = [];
+    foreach ($case['unpark'] ?? [] as $unpark) {
+        $unparkedAfter[$unpark['after_pass']][] = $unpark['aggregate'];
+    }
     $table = new OutboxTable();
     foreach ($writtenAfter[0] ?? [] as $message) {
         $table->add($message);
     }
-    $consumer = new IdempotentConsumer();
+    $consumer = new IdempotentConsumer(retention: $case['retention'] ?? null);
     $broker = new FlakyBroker($consumer, $failures);
-    $relay = new OutboxRelay($table, $broker, $case['batch_size']);
+    $relays = $case['relays'] ?? 1;
+    $everyRelay = range(0, $relays - 1);
+    $fetch = match ($case['fetch'] ?? 'rows') {
+        'rows' => Fetch::Rows,
+        'heads' => Fetch::Heads,
+    };
+    $cap = cap($case);
+    $dead = []; // the ids the current run dead-letters
+    $alert = static function (DeadLetter $letter) use (&$dead): void {
+        $dead[] = $letter->message->id;
+    };
+    // Built when first scheduled, and anew each pass with restart_each_pass.
+    $relay = [];
     $sent = [];
+    $deadLetters = [];
     for ($pass = 1; $pass <= $case['passes']; $pass++) {
         if ($case['restart_each_pass'] ?? false) {
-            $relay = new OutboxRelay($table, $broker, $case['batch_size']);
+            $relay = [];
         }
-        $sent[] = $relay->runOnce();
+        $consumer->tick();
+        foreach ($case['schedule'][$pass - 1] ?? $everyRelay as $index) {
+            $relay[$index] ??= new OutboxRelay(
+                $table,
+                $broker,
+                $case['batch_size'],
+                partition: new Partition($index, $relays),
+                fetch: $fetch,
+                cap: $cap,
+                alert: $alert,
+            );
+            $dead = [];
+            $sent[] = $relay[$index]->runOnce();
+            $deadLetters[] = $dead;
+        }
         foreach ($writtenAfter[$pass] ?? [] as $message) {
             $table->add($message);
         }
+        foreach ($unparkedAfter[$pass] ?? [] as $aggregate) {
+            $table->unpark($aggregate);
+        }
     }
-    return [
+    $answer = [
         'name' => $case['name'],
         'sent' => $sent,
         'journal' => $consumer->journal(),
         'duplicates' => $consumer->duplicates(),
     ];
+    if (isset($case['max_attempts'])) {
+        $answer['dead_letters'] = $deadLetters;
+    }
+    return $answer;
 }
 
 /** @return array<string, mixed> */
