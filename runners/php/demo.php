@@ -3,16 +3,20 @@
 declare(strict_types=1);
 
 // The relay as a background process. Its composition root reads the batch
-// size and the pass limit from a config file, builds the table, the broker,
-// the delivery service's consumer and the relay, and calls runOnce() while
-// the table has unsent rows, at most max_passes times. The call path:
+// size, the pass limit and the attempt limit from a config file, builds the
+// table, the broker, the delivery service's consumer and the relay, and
+// calls runOnce() while the table has unsent rows, at most max_passes
+// times; a message over the attempt limit becomes a dead letter, and the
+// relay's alert prints it. The call path:
 // process loop -> relay -> outbox -> broker -> consumer.
 
 ini_set('display_errors', 'stderr');
 
 require __DIR__ . '/autoload.php';
 
+use Outbox\AttemptCap;
 use Outbox\Broker;
+use Outbox\DeadLetter;
 use Outbox\Failure;
 use Outbox\FlakyBroker;
 use Outbox\IdempotentConsumer;
@@ -28,8 +32,9 @@ final class BadConfig extends RuntimeException
 
 /**
  * Reads the process's settings, or throws BadConfig naming the key at fault.
+ * max_attempts may be left out: then there is no attempt limit.
  *
- * @return array{batch_size: int, max_passes: int}
+ * @return array{batch_size: int, max_passes: int, max_attempts?: int}
  */
 function loadConfig(string $path): array
 {
@@ -47,14 +52,17 @@ function loadConfig(string $path): array
         throw new BadConfig("{$path}: not a JSON object");
     }
     $fields = get_object_vars($value);
-    $unknown = array_diff(array_map(strval(...), array_keys($fields)), ['batch_size', 'max_passes']);
+    $unknown = array_diff(array_map(strval(...), array_keys($fields)), ['batch_size', 'max_passes', 'max_attempts']);
     if ($unknown !== []) {
         sort($unknown, SORT_STRING);
         throw new BadConfig("{$path}: unknown key " . json_encode($unknown[0], JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE));
     }
-    foreach (['batch_size', 'max_passes'] as $key) {
+    foreach (['batch_size' => true, 'max_passes' => true, 'max_attempts' => false] as $key => $required) {
         if (!array_key_exists($key, $fields)) {
-            throw new BadConfig("{$path}: \"{$key}\" is missing");
+            if ($required) {
+                throw new BadConfig("{$path}: \"{$key}\" is missing");
+            }
+            continue;
         }
         // is_int: true and 3.0 are not integers here, whatever == says.
         if (!is_int($fields[$key]) || $fields[$key] < 1) {
@@ -105,6 +113,12 @@ function describe(Message $message): string
     return "#{$message->id} {$message->aggregate} {$message->type}";
 }
 
+/** "1 attempt", "3 attempts". */
+function attempts(int $attempts): string
+{
+    return $attempts === 1 ? '1 attempt' : "{$attempts} attempts";
+}
+
 /** @param list<int> $ids */
 function idList(array $ids): string
 {
@@ -115,35 +129,53 @@ function idList(array $ids): string
 function main(array $argv): int
 {
     try {
-        ['batch_size' => $batchSize, 'max_passes' => $maxPasses] = loadConfig($argv[1] ?? __DIR__ . '/../demo.json');
+        $config = loadConfig($argv[1] ?? __DIR__ . '/../demo.json');
     } catch (BadConfig $error) {
         fwrite(STDERR, "demo: {$error->getMessage()}\n");
         return 2;
     }
+    ['batch_size' => $batchSize, 'max_passes' => $maxPasses] = $config;
+    $maxAttempts = $config['max_attempts'] ?? null;
 
     $table = new OutboxTable();
     $table->add(new Message(1, 'order-1', 'OrderPlaced'));
     $table->add(new Message(2, 'order-2', 'OrderPlaced'));
     $table->add(new Message(3, 'order-1', 'OrderPaid'));
     $table->add(new Message(4, 'order-2', 'OrderPaid'));
+    $table->add(new Message(5, 'order-3', 'OrderPlaced'));
     $consumer = new IdempotentConsumer(); // the delivery service, across the broker
-    $broker = new NarratingBroker(new FlakyBroker($consumer, [1 => Failure::LostAck]), $consumer);
-    $relay = new OutboxRelay($table, $broker, $batchSize);
+    // Attempt 1 is message 1's, which the broker delivers; on the shared
+    // config, attempts 6 to 8 are message 5's, which always fails.
+    $failures = [1 => Failure::LostAck, 6 => Failure::Down, 7 => Failure::Down, 8 => Failure::Down];
+    $broker = new NarratingBroker(new FlakyBroker($consumer, $failures), $consumer);
+    // The relay raises the alert; the process says where it goes: here,
+    // under the dead letter's attempt in the transcript.
+    $alerts = [];
+    $alert = static function (DeadLetter $letter) use (&$alerts): void {
+        $alerts[$letter->message->id] = 'dead letter ' . describe($letter->message) . ' after ' . attempts($letter->attempts);
+    };
+    $cap = $maxAttempts === null ? null : new AttemptCap($maxAttempts);
+    $relay = new OutboxRelay($table, $broker, $batchSize, cap: $cap, alert: $alert);
 
-    echo "Outbox relay demo: batch size {$batchSize}, at most {$maxPasses} passes.\n";
+    $limit = $maxAttempts === null ? 'no attempt limit' : "at most {$maxAttempts} attempts per message";
+    echo "Outbox relay demo: batch size {$batchSize}, at most {$maxPasses} passes, {$limit}.\n";
     echo 'Outbox: ' . implode(', ', array_map(describe(...), $table->unsent(PHP_INT_MAX))) . ".\n";
-    echo "The broker will lose the ack of attempt 1.\n";
+    echo "The broker will lose the ack of attempt 1 and reject attempts 6, 7 and 8.\n";
 
     $passes = 0;
     while ($table->hasUnsent() && $passes < $maxPasses) {
         $passes++;
         $batch = $table->unsent($batchSize);
         echo "\nPass {$passes}: batch " . idList(array_map(static fn (Message $m): int => $m->id, $batch)) . "\n";
+        $alerts = [];
         $sent = $relay->runOnce();
         foreach ($batch as $message) {
             $line = $broker->story[$message->id] ?? 'skipped ' . describe($message) . ": {$message->aggregate} is blocked";
             unset($broker->story[$message->id]);
             echo "  {$line}\n";
+            if (isset($alerts[$message->id])) {
+                echo "  alert: {$alerts[$message->id]}\n";
+            }
         }
         echo '  sent ' . idList($sent) . "\n";
     }
@@ -151,6 +183,13 @@ function main(array $argv): int
     echo $table->hasUnsent()
         ? "\nStopped at the pass limit with messages still unsent.\n"
         : "\nOutbox drained after {$passes} passes.\n";
+    if ($table->deadLetters() !== []) {
+        $letters = array_map(
+            static fn (DeadLetter $l): string => describe($l->message) . ' (' . attempts($l->attempts) . ')',
+            $table->deadLetters(),
+        );
+        echo 'Dead letters, for a person to look at: ' . implode(', ', $letters) . ".\n";
+    }
     echo "Consumer journal:\n";
     foreach ($consumer->journal() as $entry) {
         echo "  {$entry}\n";

@@ -320,15 +320,21 @@ foreach ([
     '{"batch_size": 3.5, "max_passes": 10}' => '"batch_size" must be an integer >= 1',
     '{"batch_size": 0, "max_passes": 10}' => '"batch_size" must be an integer >= 1',
     '{"batch_size": "3", "max_passes": 10}' => '"batch_size" must be an integer >= 1',
+    '{"batch_size": 3, "max_passes": 10, "max_attempts": true}' => '"max_attempts" must be an integer >= 1',
+    '{"batch_size": 3, "max_passes": 10, "max_attempts": 0}' => '"max_attempts" must be an integer >= 1',
+    '{"batch_size": 3, "max_passes": 10, "max_attempts": "3"}' => '"max_attempts" must be an integer >= 1',
+    '{"batch_size": 3, "max_passes": 10, "max_attempts": 2.5}' => '"max_attempts" must be an integer >= 1',
 ] as $content => $expected) {
     file_put_contents($path, $content);
     $error = thrown(static fn () => loadConfig($path));
     check($error instanceof BadConfig && $error->getMessage() === "{$path}: {$expected}", "the demo refuses {$content}: {$expected}");
 }
+file_put_contents($path, '{"batch_size": 3, "max_passes": 10}');
+check(loadConfig($path) === ['batch_size' => 3, 'max_passes' => 10], 'the demo takes a config without max_attempts: no attempt limit');
 unlink($path);
 $error = thrown(static fn () => loadConfig($path));
 check($error instanceof BadConfig && $error->getMessage() === "{$path}: cannot read the file", 'the demo refuses a missing file');
-check(loadConfig(__DIR__ . '/../../demo.json') === ['batch_size' => 3, 'max_passes' => 10], 'the demo reads the shared config');
+check(loadConfig(__DIR__ . '/../../demo.json') === ['batch_size' => 3, 'max_passes' => 10, 'max_attempts' => 3], 'the demo reads the shared config');
 
 echo $failed === 0 ? "all checks passed\n" : "{$failed} check(s) failed\n";
 exit($failed === 0 ? 0 : 1);
