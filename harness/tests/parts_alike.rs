@@ -33,6 +33,9 @@ const EXCEPTIONS: &[[&str; 4]] = &[
     ["go", "broker", "errpublishfailed", "publishfailed"],
     // Callers write outbox.Consumer (SPEC, the four parts).
     ["go", "consumer", "consumer", "idempotentconsumer"],
+    // Named and keyword arguments with defaults pass the relay's options.
+    ["php", "relay", "-", "relayoptions"],
+    ["python", "relay", "-", "relayoptions"],
     // An exception is no record: OutOfOrder's and PublishFailed's fields
     // are accessors.
     ["java", "table", "id()", "-"],
@@ -44,7 +47,7 @@ const EXCEPTIONS: &[[&str; 4]] = &[
 /// 41), left out on both sides for the ports listed, which have not played
 /// them yet: a port that adds them takes its name off the list, and the
 /// last one deletes both lists.
-const NOT_YET_PORTED: &[&str] = &["go", "python", "php", "typescript", "java"];
+const NOT_YET_PORTED: &[&str] = &["go", "python", "typescript", "java"];
 const NEW_MEMBERS: &str = "partition fnv1a32() owns() fetch deadletter markfailed() \
     deadletter() park() unpark() deadletters() onexhausted attemptcap relayoptions tick()";
 
@@ -88,7 +91,8 @@ fn first_sentence(language: &str, name: &str, doc: &str) -> String {
     }
     let end = text.find(". ").map_or(text.len(), |at| at + 1);
     let sentence = text[..end].to_lowercase();
-    let markup = Regex::new(r"\{@code |\{@link |[}`\[\]$_]|\(\)|self\.|this\.").unwrap();
+    // A rustdoc link's target, `[`unpark`](Self::unpark)`, is markup too.
+    let markup = Regex::new(r"\]\([^)]*\)|\{@code |\{@link |[}`\[\]$_]|\(\)|self\.|this\.").unwrap();
     let words = markup.replace_all(&sentence, "");
     words.split_whitespace().collect::<Vec<_>>().join(" ")
 }
