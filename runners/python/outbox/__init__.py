@@ -8,17 +8,22 @@ into exactly-once effect.
 from outbox.broker import Broker, Failure, FlakyBroker, PublishFailed
 from outbox.consumer import IdempotentConsumer
 from outbox.message import Message
-from outbox.relay import OutboxRelay
-from outbox.table import OutboxTable, OutOfOrder
+from outbox.relay import AttemptCap, OnExhausted, OutboxRelay
+from outbox.table import DeadLetter, Fetch, OutboxTable, OutOfOrder, Partition
 
 __all__ = [
+    "AttemptCap",
     "Broker",
+    "DeadLetter",
     "Failure",
+    "Fetch",
     "FlakyBroker",
     "IdempotentConsumer",
     "Message",
+    "OnExhausted",
     "OutboxRelay",
     "OutboxTable",
     "OutOfOrder",
+    "Partition",
     "PublishFailed",
 ]
