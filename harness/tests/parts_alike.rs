@@ -92,7 +92,7 @@ fn first_sentence(language: &str, name: &str, doc: &str) -> String {
     let end = text.find(". ").map_or(text.len(), |at| at + 1);
     let sentence = text[..end].to_lowercase();
     // A rustdoc link's target, `[`unpark`](Self::unpark)`, is markup too.
-    let markup = Regex::new(r"\]\([^)]*\)|\{@code |\{@link |[}`\[\]$_]|\(\)|self\.|this\.").unwrap();
+    let markup = Regex::new(r"\]\(.*?\)|\{@code |\{@link |[}`\[\]$_]|\(\)|self\.|this\.").unwrap();
     let words = markup.replace_all(&sentence, "");
     words.split_whitespace().collect::<Vec<_>>().join(" ")
 }
