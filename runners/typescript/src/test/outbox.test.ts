@@ -133,13 +133,20 @@ test("the demo refuses a bad config in one line naming the file and the key at f
     ['{"batch_size": 3.5, "max_passes": 10}', '"batch_size" must be an integer >= 1'],
     ['{"batch_size": 0, "max_passes": 10}', '"batch_size" must be an integer >= 1'],
     ['{"batch_size": "3", "max_passes": 10}', '"batch_size" must be an integer >= 1'],
+    ['{"batch_size": 3, "max_passes": 10, "max_attempts": true}', '"max_attempts" must be an integer >= 1'],
+    ['{"batch_size": 3, "max_passes": 10, "max_attempts": 0}', '"max_attempts" must be an integer >= 1'],
+    ['{"batch_size": 3, "max_passes": 10, "max_attempts": "3"}', '"max_attempts" must be an integer >= 1'],
+    ['{"batch_size": 3, "max_passes": 10, "max_attempts": 2.5}', '"max_attempts" must be an integer >= 1'],
   ]) {
     writeFileSync(path, content ?? "");
     assert.throws(() => loadConfig(path), new BadConfig(`${path}: ${expected}`), content);
   }
+  writeFileSync(path, '{"batch_size": 2, "max_passes": 4}');
+  assert.deepEqual(loadConfig(path), { batch_size: 2, max_passes: 4 }, "max_attempts left out: no attempt limit");
   rmSync(dir, { recursive: true });
   assert.throws(() => loadConfig(path), new BadConfig(`${path}: cannot read the file`));
-  assert.deepEqual(loadConfig(fileURLToPath(new URL("../../../demo.json", import.meta.url))), { batch_size: 3, max_passes: 10 });
+  const shared = fileURLToPath(new URL("../../../demo.json", import.meta.url));
+  assert.deepEqual(loadConfig(shared), { batch_size: 3, max_passes: 10, max_attempts: 3 });
 });
 
 function tableOf(...rows: [aggregate: string, type: string][]): OutboxTable {
