@@ -7,8 +7,9 @@ import (
 
 // Partition is the orders one relay of several publishes: those whose hash,
 // modulo the number of relays, is its index, so two relays never take rows
-// of one order and each order keeps its order. The zero value, count 0, is
-// the whole table, as is index 0 of 1: one relay owns every order.
+// of one order and each order keeps its order. The default, 0 of 1, is the
+// whole table: one relay owns every order. The zero value, count 0, is the
+// whole table as well.
 type Partition struct {
 	// Index is this relay's index, below Count.
 	Index uint32
@@ -100,7 +101,8 @@ func (t *OutboxTable) Unsent(limit int, partition Partition, fetch Fetch) []Mess
 		if len(batch) >= limit {
 			break
 		}
-		if partition.Owns(m.Aggregate) && !t.parked[m.Aggregate] && (fetch == Rows || !taken[m.Aggregate]) {
+		head := fetch == Rows || !taken[m.Aggregate]
+		if partition.Owns(m.Aggregate) && !t.parked[m.Aggregate] && head {
 			taken[m.Aggregate] = true
 			batch = append(batch, m)
 		}
