@@ -64,7 +64,9 @@ func NewOutboxRelay(table *OutboxTable, broker Broker, batchSize int) *OutboxRel
 // NewOutboxRelayWith returns a relay as NewOutboxRelay builds it, told
 // options as well: one of several, a fetch by heads, an attempt cap and its
 // alert.
-func NewOutboxRelayWith(table *OutboxTable, broker Broker, batchSize int, options RelayOptions) *OutboxRelay {
+func NewOutboxRelayWith(
+	table *OutboxTable, broker Broker, batchSize int, options RelayOptions,
+) *OutboxRelay {
 	return &OutboxRelay{table: table, broker: broker, batchSize: batchSize, options: options}
 }
 

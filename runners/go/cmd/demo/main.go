@@ -118,7 +118,9 @@ func attemptsText(attempts int) string {
 // which it has delivered) and rejects attempts 6, 7 and 8, which the shared
 // config's run spends on message 5: a message that always fails, until the
 // attempt limit of 3 gives up on it.
-var failures = map[int64]outbox.Failure{1: outbox.LostAck, 6: outbox.Down, 7: outbox.Down, 8: outbox.Down}
+var failures = map[int64]outbox.Failure{
+	1: outbox.LostAck, 6: outbox.Down, 7: outbox.Down, 8: outbox.Down,
+}
 
 func main() {
 	path := "runners/demo.json"
@@ -154,7 +156,8 @@ func main() {
 	// after the dead letter's attempt in the transcript.
 	alerts := map[int64]string{}
 	options := outbox.RelayOptions{Alert: func(letter outbox.DeadLetter) {
-		alerts[letter.Message.ID] = fmt.Sprintf("dead letter %s after %s", describe(letter.Message), attemptsText(letter.Attempts))
+		alerts[letter.Message.ID] = fmt.Sprintf("dead letter %s after %s",
+			describe(letter.Message), attemptsText(letter.Attempts))
 	}}
 	limit := "no attempt limit"
 	if cfg.maxAttempts > 0 {
@@ -163,7 +166,8 @@ func main() {
 	}
 	relay := outbox.NewOutboxRelayWith(table, broker, cfg.batchSize, options)
 
-	fmt.Printf("Outbox relay demo: batch size %d, at most %d passes, %s.\n", cfg.batchSize, cfg.maxPasses, limit)
+	fmt.Printf("Outbox relay demo: batch size %d, at most %d passes, %s.\n",
+		cfg.batchSize, cfg.maxPasses, limit)
 	var rows []string
 	for _, m := range table.Unsent(math.MaxInt, outbox.Partition{}, outbox.Rows) {
 		rows = append(rows, describe(m))

@@ -72,7 +72,9 @@ type errorResult struct {
 var (
 	failureKinds = map[string]outbox.Failure{"down": outbox.Down, "lost_ack": outbox.LostAck}
 	fetchModes   = map[string]outbox.Fetch{"": outbox.Rows, "rows": outbox.Rows, "heads": outbox.Heads}
-	exhaustions  = map[string]outbox.OnExhausted{"": outbox.Release, "release": outbox.Release, "park": outbox.Park}
+	exhaustions  = map[string]outbox.OnExhausted{
+		"": outbox.Release, "release": outbox.Release, "park": outbox.Park,
+	}
 )
 
 // runCase adds the rows written before the first pass, then after each pass
