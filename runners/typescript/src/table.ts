@@ -1,8 +1,5 @@
 import type { Message } from "./message.js";
 
-// A string's UTF-8 bytes are what FNV-1a hashes, not its UTF-16 code units.
-const utf8 = new TextEncoder();
-
 /**
  * The orders one relay of several publishes: those whose hash, modulo the
  * number of relays, is its index, so two relays never take rows of one
@@ -21,7 +18,8 @@ export class Partition {
    */
   static fnv1a32(text: string): number {
     let hash = 2166136261;
-    for (const byte of utf8.encode(text)) {
+    // The UTF-8 bytes, not the string's UTF-16 code units (charCodeAt).
+    for (const byte of Buffer.from(text, "utf8")) {
       // Math.imul multiplies modulo 2^32: a plain * loses the low bits past 2^53.
       hash = Math.imul(hash ^ byte, 16777619);
     }
