@@ -2,5 +2,5 @@
 export { type Broker, Failure, FlakyBroker, PublishFailed } from "./broker.js";
 export { IdempotentConsumer } from "./consumer.js";
 export type { Message } from "./message.js";
-export { OutboxRelay } from "./relay.js";
-export { OutboxTable, OutOfOrder } from "./table.js";
+export { type AttemptCap, OnExhausted, OutboxRelay, type RelayOptions } from "./relay.js";
+export { type DeadLetter, Fetch, OutboxTable, OutOfOrder, Partition } from "./table.js";

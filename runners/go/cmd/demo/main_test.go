@@ -14,11 +14,15 @@ func TestLoadConfigRefusesNamingTheFileAndTheKey(t *testing.T) {
 		`batch_size = 3`:    "not valid JSON",
 		`[3, 10]`:           "not a JSON object",
 		`{"batch_size": 3}`: `"max_passes" is missing`,
-		`{"batch_size": 3, "max_passes": 10, "z": 1}`: `unknown key "z"`,
-		`{"batch_size": 3, "max_passes": true}`:       `"max_passes" must be an integer >= 1`,
-		`{"batch_size": 3.5, "max_passes": 10}`:       `"batch_size" must be an integer >= 1`,
-		`{"batch_size": 0, "max_passes": 10}`:         `"batch_size" must be an integer >= 1`,
-		`{"batch_size": "3", "max_passes": 10}`:       `"batch_size" must be an integer >= 1`,
+		`{"batch_size": 3, "max_passes": 10, "z": 1}`:               `unknown key "z"`,
+		`{"batch_size": 3, "max_passes": true}`:                     `"max_passes" must be an integer >= 1`,
+		`{"batch_size": 3.5, "max_passes": 10}`:                     `"batch_size" must be an integer >= 1`,
+		`{"batch_size": 0, "max_passes": 10}`:                       `"batch_size" must be an integer >= 1`,
+		`{"batch_size": "3", "max_passes": 10}`:                     `"batch_size" must be an integer >= 1`,
+		`{"batch_size": 3, "max_passes": 10, "max_attempts": true}`: `"max_attempts" must be an integer >= 1`,
+		`{"batch_size": 3, "max_passes": 10, "max_attempts": 0}`:    `"max_attempts" must be an integer >= 1`,
+		`{"batch_size": 3, "max_passes": 10, "max_attempts": "3"}`:  `"max_attempts" must be an integer >= 1`,
+		`{"batch_size": 3, "max_passes": 10, "max_attempts": 2.5}`:  `"max_attempts" must be an integer >= 1`,
 	} {
 		path := filepath.Join(dir, "demo.json")
 		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
@@ -37,7 +41,18 @@ func TestLoadConfigRefusesNamingTheFileAndTheKey(t *testing.T) {
 
 func TestLoadConfigReadsTheSharedConfig(t *testing.T) {
 	c, err := loadConfig("../../../demo.json")
-	if err != nil || c != (config{batchSize: 3, maxPasses: 10}) {
+	if err != nil || c != (config{batchSize: 3, maxPasses: 10, maxAttempts: 3}) {
 		t.Errorf("got %+v, %v", c, err)
+	}
+}
+
+func TestLoadConfigTakesNoAttemptLimitWhenTheKeyIsLeftOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "demo.json")
+	if err := os.WriteFile(path, []byte(`{"batch_size": 2, "max_passes": 4}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := loadConfig(path)
+	if err != nil || c != (config{batchSize: 2, maxPasses: 4}) {
+		t.Errorf("got %+v, %v; want no attempt limit (0)", c, err)
 	}
 }

@@ -28,6 +28,21 @@ type request struct {
 	Failures        map[string]string `json:"failures"`
 	Passes          int               `json:"passes"`
 	RestartEachPass bool              `json:"restart_each_pass"`
+
+	// The features' fields (SPEC.md, "The practice's limits, played"), each
+	// absent (its zero value, or nil) unless the case has it.
+	MaxAttempts *int         `json:"max_attempts"`
+	OnExhausted string       `json:"on_exhausted"`
+	Unpark      []wireUnpark `json:"unpark"`
+	Retention   int          `json:"retention"`
+	Relays      int          `json:"relays"`
+	Schedule    [][]int      `json:"schedule"`
+	Fetch       string       `json:"fetch"`
+}
+
+type wireUnpark struct {
+	Aggregate string `json:"aggregate"`
+	AfterPass int    `json:"after_pass"`
 }
 
 type wireMessage struct {
@@ -42,6 +57,9 @@ type caseResult struct {
 	Sent       [][]int64 `json:"sent"`
 	Journal    []string  `json:"journal"`
 	Duplicates int       `json:"duplicates"`
+	// Answered exactly when the case has max_attempts: a pointer, so that
+	// no runs at all is [] and no cap is no key.
+	DeadLetters *[][]int64 `json:"dead_letters,omitempty"`
 }
 
 type errorResult struct {
@@ -49,7 +67,15 @@ type errorResult struct {
 	Error string `json:"error"`
 }
 
-var failureKinds = map[string]outbox.Failure{"down": outbox.Down, "lost_ack": outbox.LostAck}
+// The wire's names of the parts' values: the runner's business, not the
+// port's. An absent field is "", its default.
+var (
+	failureKinds = map[string]outbox.Failure{"down": outbox.Down, "lost_ack": outbox.LostAck}
+	fetchModes   = map[string]outbox.Fetch{"": outbox.Rows, "rows": outbox.Rows, "heads": outbox.Heads}
+	exhaustions  = map[string]outbox.OnExhausted{
+		"": outbox.Release, "release": outbox.Release, "park": outbox.Park,
+	}
+)
 
 // runCase adds the rows written before the first pass, then after each pass
 // k the rows written after it, through the table's ordinary Add.
@@ -83,26 +109,81 @@ func runCase(req request, name string) (caseResult, error) {
 	if err := write(0); err != nil {
 		return caseResult{}, err
 	}
-	var consumer outbox.Consumer
+	options, err := relayOptions(req)
+	if err != nil {
+		return caseResult{}, err
+	}
+	relays := max(req.Relays, 1)
+	everyRelay := make([]int, relays)
+	for r := range everyRelay {
+		everyRelay[r] = r
+	}
+	unparks := map[int][]string{}
+	for _, u := range req.Unpark {
+		unparks[u.AfterPass] = append(unparks[u.AfterPass], u.Aggregate)
+	}
+	consumer := outbox.Consumer{Retention: req.Retention}
 	broker := outbox.NewFlakyBroker(&consumer, failures)
-	var relay *outbox.OutboxRelay
-	res := caseResult{Name: name, Sent: make([][]int64, 0, req.Passes)}
+	var dead []int64 // the ids the current run dead-letters
+	options.Alert = func(letter outbox.DeadLetter) { dead = append(dead, letter.Message.ID) }
+	relay := make([]*outbox.OutboxRelay, relays)
+	res := caseResult{Name: name, Sent: [][]int64{}}
+	deadLetters := [][]int64{}
 	for pass := 1; pass <= req.Passes; pass++ {
-		if req.RestartEachPass || pass == 1 {
-			relay = outbox.NewOutboxRelay(table, broker, req.BatchSize)
+		if req.RestartEachPass {
+			clear(relay)
 		}
-		sent, err := relay.RunOnce()
-		if err := cli.Unexpected(err); err != nil {
-			return caseResult{}, fmt.Errorf("pass %d: %w", pass, err)
+		consumer.Tick()
+		runs := everyRelay
+		if req.Schedule != nil {
+			runs = req.Schedule[pass-1]
 		}
-		res.Sent = append(res.Sent, sent)
+		for _, r := range runs {
+			// Built on its first run (after a restart, its first run of the
+			// pass), so that a schedule's idle relays cost nothing.
+			if relay[r] == nil {
+				options.Partition = outbox.Partition{Index: uint32(r), Count: uint32(relays)}
+				relay[r] = outbox.NewOutboxRelayWith(table, broker, req.BatchSize, options)
+			}
+			dead = []int64{}
+			sent, err := relay[r].RunOnce()
+			if err := cli.Unexpected(err); err != nil {
+				return caseResult{}, fmt.Errorf("pass %d, relay %d: %w", pass, r, err)
+			}
+			res.Sent = append(res.Sent, sent)
+			deadLetters = append(deadLetters, dead)
+		}
 		if err := write(pass); err != nil {
 			return caseResult{}, fmt.Errorf("after pass %d: %w", pass, err)
 		}
+		for _, aggregate := range unparks[pass] {
+			table.Unpark(aggregate)
+		}
+	}
+	if req.MaxAttempts != nil {
+		res.DeadLetters = &deadLetters
 	}
 	res.Journal = consumer.Journal()
 	res.Duplicates = consumer.Duplicates()
 	return res, nil
+}
+
+// relayOptions are the case's fetch mode and attempt cap; the runner adds
+// each relay's partition and the alert.
+func relayOptions(req request) (outbox.RelayOptions, error) {
+	fetch, ok := fetchModes[req.Fetch]
+	if !ok {
+		return outbox.RelayOptions{}, fmt.Errorf("unknown fetch: %q", req.Fetch)
+	}
+	onExhausted, ok := exhaustions[req.OnExhausted]
+	if !ok {
+		return outbox.RelayOptions{}, fmt.Errorf("unknown on_exhausted: %q", req.OnExhausted)
+	}
+	options := outbox.RelayOptions{Fetch: fetch}
+	if req.MaxAttempts != nil {
+		options.Cap = &outbox.AttemptCap{MaxAttempts: *req.MaxAttempts, OnExhausted: onExhausted}
+	}
+	return options, nil
 }
 
 // describe shows a request field in an error: its JSON, or that it is missing.
