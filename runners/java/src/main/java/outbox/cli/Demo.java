@@ -16,11 +16,13 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import outbox.Broker;
 import outbox.Failure;
+import outbox.Fetch;
 import outbox.FlakyBroker;
 import outbox.IdempotentConsumer;
 import outbox.Message;
 import outbox.OutboxRelay;
 import outbox.OutboxTable;
+import outbox.Partition;
 import outbox.PublishFailed;
 
 /**
@@ -70,13 +72,13 @@ public final class Demo {
         var out = new Formatter(new StringBuilder(), Locale.ROOT);
         out.format("Outbox relay demo: batch size %d, at most %d passes.\n", config.batchSize(), config.maxPasses());
         out.format("Outbox: %s.\n",
-                table.unsent(Integer.MAX_VALUE).stream().map(Demo::describe).collect(Collectors.joining(", ")));
+                table.unsent(Integer.MAX_VALUE, new Partition(), Fetch.ROWS).stream().map(Demo::describe).collect(Collectors.joining(", ")));
         out.format("The broker will lose the ack of attempt 1.\n");
 
         long passes = 0;
         while (table.hasUnsent() && passes < config.maxPasses()) {
             passes++;
-            List<Message> batch = table.unsent(batchSize);
+            List<Message> batch = table.unsent(batchSize, new Partition(), Fetch.ROWS);
             out.format("\nPass %d: batch %s\n", passes, idList(batch.stream().map(Message::id).toList()));
             List<Long> sent = relay.runOnce();
             for (Message message : batch) {
