@@ -28,7 +28,10 @@ import java.util.function.Consumer;
 public final class Training {
     private Training() {}
 
-    /** One request, one config, one parse error, the fetch's and the alert's shapes and one answer, as the runner and demo make them. */
+    /**
+     * One request, one config, one parse error, the fetch's and the alert's
+     * shapes and one answer, as the runner and demo make them.
+     */
     public static void main(String[] args) throws Exception {
         JsonMapper json = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
         JsonNode request = json.readTree("{\"kind\":\"case\",\"version\":1,\"name\":\"c\",\"batch_size\":3,"
