@@ -43,14 +43,6 @@ const EXCEPTIONS: &[[&str; 4]] = &[
     ["java", "broker", "failure()", "-"],
 ];
 
-/// The reference's members for the practice's limits (SPEC, issues 40 and
-/// 41), left out on both sides for the ports listed, which have not played
-/// them yet: a port that adds them takes its name off the list, and the
-/// last one deletes both lists.
-const NOT_YET_PORTED: &[&str] = &["go", "typescript", "java"];
-const NEW_MEMBERS: &str = "partition fnv1a32() owns() fetch deadletter markfailed() \
-    deadletter() park() unpark() deadletters() onexhausted attemptcap relayoptions tick()";
-
 /// A doc comment and the type or method it documents, per language:
 /// captures `doc` and `type` or `method`.
 fn pattern(language: &str) -> Regex {
@@ -60,7 +52,7 @@ fn pattern(language: &str) -> Regex {
         "go" => r"(?m)(?<doc>(?:^\t?//.*\n)+)(?:^(?:type|var) (?<type>\w+)|^(?:func (?:\([^)]*\) )?|\t)(?<method>\w+)\()".to_owned(),
         "python" => r#"(?ms)^[ \t]*(?:class (?<type>\w+)|def (?<method>\w+))[^\n]*\n[ \t]*"""(?<doc>.*?)""""#.to_owned(),
         "php" => format!(r"{block}(?:(?:final|readonly|abstract|public|private|static)\s+)*(?:(?:class|interface|enum)\s+(?<type>\w+)|function\s+(?<method>\w+))"),
-        "typescript" => format!(r"{block}(?:export\s+)?(?:(?:class|interface|enum)\s+(?<type>\w+)|(?:get\s+)?(?<method>\w+)\()"),
+        "typescript" => format!(r"{block}(?:export\s+)?(?:(?:class|interface|enum)\s+(?<type>\w+)|(?:(?:get|static)\s+)?(?<method>\w+)\()"),
         "java" => format!(r"{block}(?:@\w+\s+)*(?:(?:public|private|static|final)\s+)*(?:(?:class|interface|enum|record)\s+(?<type>\w+)|(?<ret>[\w<>\[\], ]+?)\s(?<method>\w+)\()"),
         other => panic!("no doc pattern for {other}: add one here"),
     })
@@ -129,9 +121,6 @@ fn drifts(root: &Path) -> Vec<String> {
     let mut problems = Vec::new();
     for port in manifests.iter().filter(|m| !m.reference) {
         let language = port.name.as_str();
-        let pending = |name: &String| {
-            NOT_YET_PORTED.contains(&language) && NEW_MEMBERS.split_whitespace().any(|m| m == name)
-        };
         for part in manifest::Code::PARTS {
             // (port's name, reference's name) of this language and part.
             let exceptions: Vec<(&str, &str)> = EXCEPTIONS
@@ -141,7 +130,7 @@ fn drifts(root: &Path) -> Vec<String> {
                 .collect();
             let expected: Vec<(String, String)> = members(root, "rust", reference.code.files(part))
                 .into_iter()
-                .filter(|(name, _)| !exceptions.contains(&("-", name)) && !pending(name))
+                .filter(|(name, _)| !exceptions.contains(&("-", name)))
                 .collect();
             // The port's names as the reference's, `-` where it has none.
             // A port's name for a member the reference names otherwise.
@@ -152,7 +141,7 @@ fn drifts(root: &Path) -> Vec<String> {
             let actual: Vec<(String, String)> = members(root, language, port.code.files(part))
                 .into_iter()
                 .map(|(name, doc)| (rename(name), doc))
-                .filter(|(name, _)| name != "-" && !pending(name))
+                .filter(|(name, _)| name != "-")
                 .collect();
             let names =
                 |list: &[(String, String)]| list.iter().map(|m| m.0.clone()).collect::<Vec<_>>();

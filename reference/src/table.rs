@@ -144,7 +144,7 @@ impl OutboxTable {
     }
 
     /// Holds every row of the order back from `unsent` (they take no slot)
-    /// until [`unpark`](Self::unpark): a dead letter then cannot be
+    /// until `unpark`: a dead letter then cannot be
     /// overtaken by its order's later events.
     pub fn park(&mut self, aggregate: &str) {
         self.parked.insert(aggregate.to_owned());

@@ -6,7 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The training run of the start-up archive (AppCDS): it uses Jackson as the
@@ -21,7 +28,10 @@ import java.util.Map;
 public final class Training {
     private Training() {}
 
-    /** One request, one config, one parse error and one answer, as the runner and demo make them. */
+    /**
+     * One request, one config, one parse error, the fetch's and the alert's
+     * shapes and one answer, as the runner and demo make them.
+     */
     public static void main(String[] args) throws Exception {
         JsonMapper json = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
         JsonNode request = json.readTree("{\"kind\":\"case\",\"version\":1,\"name\":\"c\",\"batch_size\":3,"
@@ -40,6 +50,26 @@ public final class Training {
         } catch (JsonProcessingException expected) {
             sum += expected.getOriginalMessage().length();
         }
+        // The shapes of the port's fetch and alert: a LinkedHashMap's values
+        // filtered by capturing lambdas, then limited (a buffer of unknown
+        // size), a counter merged, and a Consumer that captures a list.
+        Map<Long, String> rows = new LinkedHashMap<>();
+        rows.put(1L, "order-1");
+        rows.put(2L, "order-1");
+        Set<String> orders = new HashSet<>();
+        long limit = sum;
+        List<String> batch = rows.values().stream()
+                .filter(aggregate -> aggregate.length() < limit && !orders.contains(aggregate + limit))
+                .filter(aggregate -> limit < 0 || orders.add(aggregate))
+                .limit(limit)
+                .toList();
+        Map<Long, Long> attempts = new HashMap<>();
+        attempts.merge(1L, 1L, Long::sum);
+        List<Long> dead = new ArrayList<>();
+        Consumer<Long> alert = id -> dead.add(id);
+        Consumer<Long> none = id -> {};
+        alert.andThen(none).accept(attempts.get(1L));
+        sum += batch.size() + dead.size();
         ObjectNode answer = json.createObjectNode().put("name", "c").put("duplicates", sum);
         answer.putArray("sent").addArray().add(1L);
         System.out.println(json.writeValueAsString(answer) + TextNode.valueOf("a"));

@@ -15,24 +15,37 @@ public final class OutboxRelay {
     private final OutboxTable table;
     private final Broker broker;
     private final int batchSize;
+    private final RelayOptions options;
 
     /** A relay taking at most {@code batchSize} rows per pass. */
     public OutboxRelay(OutboxTable table, Broker broker, int batchSize) {
+        this(table, broker, batchSize, RelayOptions.defaults());
+    }
+
+    /**
+     * A relay as the three-argument constructor builds it, told
+     * {@code options} as well: one of several, a fetch by heads, an attempt
+     * cap and its alert.
+     */
+    public OutboxRelay(OutboxTable table, Broker broker, int batchSize, RelayOptions options) {
         this.table = table;
         this.broker = broker;
         this.batchSize = batchSize;
+        this.options = options;
     }
 
     /**
      * One pass over the oldest unsent rows, returning the ids sent, in order.
      * A failed publish leaves its row unsent (the next pass retries it) and
      * blocks its aggregate for the rest of the pass, so a later event of the
-     * same order cannot overtake it. Only {@link PublishFailed} is caught:
-     * catching every exception and going on is the bug that let OrderPaid
-     * overtake OrderPlaced.
+     * same order cannot overtake it. The table counts the failure; when the
+     * count reaches the cap, the row becomes a dead letter, its order is
+     * parked if the cap says so, and the alert is raised. Only
+     * {@link PublishFailed} is caught: catching every exception and going on
+     * is the bug that let OrderPaid overtake OrderPlaced.
      */
     public List<Long> runOnce() {
-        List<Message> batch = table.unsent(batchSize);
+        List<Message> batch = table.unsent(batchSize, options.partition(), options.fetch());
         Set<String> blocked = new HashSet<>();
         List<Long> sent = new ArrayList<>();
         for (Message message : batch) {
@@ -45,6 +58,15 @@ public final class OutboxRelay {
                 sent.add(message.id());
             } catch (PublishFailed e) {
                 blocked.add(message.aggregate());
+                long attempts = table.markFailed(message.id());
+                AttemptCap cap = options.cap();
+                if (cap != null && attempts >= cap.maxAttempts()) {
+                    DeadLetter letter = table.deadLetter(message.id());
+                    if (cap.onExhausted() == OnExhausted.PARK) {
+                        table.park(message.aggregate());
+                    }
+                    options.alert().accept(letter);
+                }
             }
         }
         return sent;

@@ -14,25 +14,41 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import outbox.AttemptCap;
 import outbox.Broker;
 import outbox.Failure;
+import outbox.Fetch;
 import outbox.FlakyBroker;
 import outbox.IdempotentConsumer;
 import outbox.Message;
+import outbox.OnExhausted;
 import outbox.OutboxRelay;
 import outbox.OutboxTable;
+import outbox.Partition;
 import outbox.PublishFailed;
+import outbox.RelayOptions;
 
 /**
  * The relay as a background process. Its composition root reads the batch
- * size and the pass limit from a config file, builds the table, the broker,
- * the delivery service's consumer and the relay, and calls {@code runOnce}
- * while the table has unsent rows, at most {@code max_passes} times. The
- * call path: process loop -> relay -> outbox -> broker -> consumer.
+ * size, the pass limit and the attempt limit from a config file, builds the
+ * table, the broker, the delivery service's consumer and the relay, and
+ * calls {@code runOnce} while the table has unsent rows, at most
+ * {@code max_passes} times; a message over the attempt limit becomes a dead
+ * letter, and the relay's alert prints it. The call path: process loop ->
+ * relay -> outbox -> broker -> consumer.
  */
 public final class Demo {
-    /** The config's keys, both required. */
-    private static final List<String> KEYS = List.of("batch_size", "max_passes");
+    /** The config's keys: {@code max_attempts} may be left out. */
+    private static final List<String> KEYS = List.of("batch_size", "max_passes", "max_attempts");
+
+    /**
+     * The broker's script: it loses the ack of attempt 1 (message 1, which
+     * it has delivered) and rejects attempts 6, 7 and 8, which the shared
+     * config's run spends on message 5: a message that always fails, until
+     * the attempt limit of 3 gives up on it.
+     */
+    private static final Map<Long, Failure> FAILURES =
+            Map.of(1L, Failure.LOST_ACK, 6L, Failure.DOWN, 7L, Failure.DOWN, 8L, Failure.DOWN);
 
     private Demo() {}
 
@@ -60,23 +76,34 @@ public final class Demo {
         table.add(new Message(2, "order-2", "OrderPlaced"));
         table.add(new Message(3, "order-1", "OrderPaid"));
         table.add(new Message(4, "order-2", "OrderPaid"));
+        table.add(new Message(5, "order-3", "OrderPlaced"));
         var consumer = new IdempotentConsumer(); // the delivery service, across the broker
-        var broker = new NarratingBroker(new FlakyBroker(consumer, Map.of(1L, Failure.LOST_ACK)), consumer);
+        var broker = new NarratingBroker(new FlakyBroker(consumer, FAILURES), consumer);
         // A batch past int's range is every row there is.
         int batchSize = (int) Math.min(config.batchSize(), Integer.MAX_VALUE);
-        var relay = new OutboxRelay(table, broker, batchSize);
+        // The relay raises the alert; the process says where it goes: here,
+        // under the dead letter's attempt in the transcript.
+        var alerts = new HashMap<Long, String>();
+        var cap = config.maxAttempts() == null ? null : new AttemptCap(config.maxAttempts(), OnExhausted.RELEASE);
+        var options = RelayOptions.defaults()
+                .withCap(cap)
+                .withAlert(letter -> alerts.put(letter.message().id(),
+                        "dead letter " + describe(letter.message()) + " after " + attempts(letter.attempts())));
+        var relay = new OutboxRelay(table, broker, batchSize, options);
 
         // "\n", not %n: the transcript is the same bytes on every platform.
         var out = new Formatter(new StringBuilder(), Locale.ROOT);
-        out.format("Outbox relay demo: batch size %d, at most %d passes.\n", config.batchSize(), config.maxPasses());
-        out.format("Outbox: %s.\n",
-                table.unsent(Integer.MAX_VALUE).stream().map(Demo::describe).collect(Collectors.joining(", ")));
-        out.format("The broker will lose the ack of attempt 1.\n");
+        String limit = cap == null ? "no attempt limit" : "at most " + cap.maxAttempts() + " attempts per message";
+        out.format("Outbox relay demo: batch size %d, at most %d passes, %s.\n",
+                config.batchSize(), config.maxPasses(), limit);
+        out.format("Outbox: %s.\n", table.unsent(Integer.MAX_VALUE, new Partition(), Fetch.ROWS).stream()
+                .map(Demo::describe).collect(Collectors.joining(", ")));
+        out.format("The broker will lose the ack of attempt 1 and reject attempts 6, 7 and 8.\n");
 
         long passes = 0;
         while (table.hasUnsent() && passes < config.maxPasses()) {
             passes++;
-            List<Message> batch = table.unsent(batchSize);
+            List<Message> batch = table.unsent(batchSize, new Partition(), Fetch.ROWS);
             out.format("\nPass %d: batch %s\n", passes, idList(batch.stream().map(Message::id).toList()));
             List<Long> sent = relay.runOnce();
             for (Message message : batch) {
@@ -85,6 +112,10 @@ public final class Demo {
                     line = "skipped " + describe(message) + ": " + message.aggregate() + " is blocked";
                 }
                 out.format("  %s\n", line);
+                String alert = alerts.remove(message.id());
+                if (alert != null) {
+                    out.format("  alert: %s\n", alert);
+                }
             }
             out.format("  sent %s\n", idList(sent));
         }
@@ -94,14 +125,24 @@ public final class Demo {
         } else {
             out.format("\nOutbox drained after %d passes.\n", passes);
         }
+        if (!table.deadLetters().isEmpty()) {
+            out.format("Dead letters, for a person to look at: %s.\n", table.deadLetters().stream()
+                    .map(l -> describe(l.message()) + " (" + attempts(l.attempts()) + ")")
+                    .collect(Collectors.joining(", ")));
+        }
         out.format("Consumer journal:\n");
         consumer.journal().forEach(entry -> out.format("  %s\n", entry));
         out.format("Duplicates dropped: %d\n", consumer.duplicates());
         return out.toString();
     }
 
-    /** The process's settings, read from its config file: both at least 1. */
-    record Config(long batchSize, long maxPasses) {}
+    /**
+     * The process's settings, read from its config file: the batch size and
+     * the pass limit, both at least 1, and the attempt limit, at least 1 or
+     * {@code null} (the key left out): no limit, a message that always fails
+     * blocks its order forever.
+     */
+    record Config(long batchSize, long maxPasses, Long maxAttempts) {}
 
     /** What is wrong with the config file, in one line. */
     static final class BadConfig extends Exception {
@@ -136,17 +177,29 @@ public final class Demo {
         if (!unknown.isEmpty()) {
             throw new BadConfig(path + ": unknown key " + TextNode.valueOf(unknown.first()));
         }
-        for (String key : KEYS) {
-            JsonNode value = fields.get(key);
-            if (value == null) {
-                throw new BadConfig(path + ": \"" + key + "\" is missing");
-            }
-            // Integral only: true, "3", 3.5 and 3.0 are not, nor a number past a long.
-            if (!value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() < 1) {
-                throw new BadConfig(path + ": \"" + key + "\" must be an integer >= 1");
-            }
+        return new Config(required(path, fields, "batch_size"), required(path, fields, "max_passes"),
+                optional(path, fields, "max_attempts"));
+    }
+
+    private static long required(String path, JsonNode fields, String key) throws BadConfig {
+        Long value = optional(path, fields, key);
+        if (value == null) {
+            throw new BadConfig(path + ": \"" + key + "\" is missing");
         }
-        return new Config(fields.get("batch_size").asLong(), fields.get("max_passes").asLong());
+        return value;
+    }
+
+    /** The key's integer of at least 1, or {@code null} when the key is left out. */
+    private static Long optional(String path, JsonNode fields, String key) throws BadConfig {
+        JsonNode value = fields.get(key);
+        if (value == null) {
+            return null;
+        }
+        // Integral only: true, "3", 3.5 and 3.0 are not, nor a number past a long.
+        if (!value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() < 1) {
+            throw new BadConfig(path + ": \"" + key + "\" must be an integer >= 1");
+        }
+        return value.asLong();
     }
 
     /**
@@ -188,6 +241,11 @@ public final class Demo {
 
     private static String describe(Message message) {
         return "#" + message.id() + " " + message.aggregate() + " " + message.type();
+    }
+
+    /** "1 attempt", "3 attempts". */
+    private static String attempts(long attempts) {
+        return attempts + (attempts == 1 ? " attempt" : " attempts");
     }
 
     private static String idList(List<Long> ids) {

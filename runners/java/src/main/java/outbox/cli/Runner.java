@@ -19,13 +19,18 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import outbox.AttemptCap;
 import outbox.Failure;
+import outbox.Fetch;
 import outbox.FlakyBroker;
 import outbox.IdempotentConsumer;
 import outbox.Message;
+import outbox.OnExhausted;
 import outbox.OutOfOrder;
 import outbox.OutboxRelay;
 import outbox.OutboxTable;
+import outbox.Partition;
+import outbox.RelayOptions;
 
 /**
  * Drives the Java port over the parity harness's protocol, version 1: one
@@ -92,8 +97,12 @@ public final class Runner {
     }
 
     /**
-     * Adds the rows written before the first pass, then after each pass k
-     * the rows written after it, through the table's ordinary {@code add}.
+     * Plays the case as SPEC's runner protocol says: the rows written before
+     * the first pass, then each pass (the consumer's tick, the runs its
+     * schedule lists, the rows written after it, the unparks after it),
+     * through the parts' ordinary members. A relay keeps nothing between
+     * runs, so one per relay serves the whole case, rebuilt each pass with
+     * {@code restart_each_pass}.
      */
     static ObjectNode runCase(JsonNode request, String name) {
         Map<Long, Failure> failures = new HashMap<>();
@@ -103,31 +112,99 @@ public final class Runner {
         JsonNode rows = request.path("messages");
         long passes = integer(request, "passes");
         boolean restart = request.path("restart_each_pass").asBoolean(false);
+        int relays = request.has("relays") ? (int) integer(request, "relays") : 1;
+        JsonNode schedule = request.get("schedule");
+        Map<Long, List<String>> unparks = new HashMap<>();
+        for (JsonNode unpark : request.path("unpark")) {
+            unparks.computeIfAbsent(integer(unpark, "after_pass"), pass -> new ArrayList<>())
+                    .add(unpark.path("aggregate").asText());
+        }
         var table = new OutboxTable();
-        var consumer = new IdempotentConsumer();
+        var consumer = request.has("retention")
+                ? new IdempotentConsumer(integer(request, "retention"))
+                : new IdempotentConsumer();
         var broker = new FlakyBroker(consumer, failures);
+        var dead = new ArrayList<Long>(); // the ids the current run dead-letters
+        var options = RelayOptions.defaults()
+                .withFetch(fetch(request))
+                .withCap(cap(request))
+                .withAlert(letter -> dead.add(letter.message().id()));
         int batchSize = batchSize(request);
         // Rows come in the order they are written (written_after_pass never
         // decreases), so the rows of each pass boundary are the next ones.
         int next = write(table, rows, 0, 0);
-        OutboxRelay relay = null;
+        var relay = new OutboxRelay[relays];
         var sent = new ArrayList<List<Long>>();
+        var deadLetters = new ArrayList<List<Long>>();
         for (long pass = 1; pass <= passes; pass++) {
-            if (restart || relay == null) {
-                relay = new OutboxRelay(table, broker, batchSize);
+            if (restart || pass == 1) {
+                for (int r = 0; r < relays; r++) {
+                    var partition = new Partition(r, relays);
+                    relay[r] = new OutboxRelay(table, broker, batchSize, options.withPartition(partition));
+                }
             }
-            sent.add(relay.runOnce());
+            consumer.tick();
+            for (int r : runs(schedule, pass, relays)) {
+                sent.add(relay[r].runOnce());
+                deadLetters.add(List.copyOf(dead));
+                dead.clear();
+            }
             next = write(table, rows, next, pass);
+            for (String aggregate : unparks.getOrDefault(pass, List.of())) {
+                table.unpark(aggregate);
+            }
         }
         ObjectNode answer = JSON.createObjectNode().put("name", name);
-        ArrayNode passesSent = answer.putArray("sent");
-        for (List<Long> ids : sent) {
-            ArrayNode pass = passesSent.addArray();
-            ids.forEach(pass::add);
-        }
+        ids(answer.putArray("sent"), sent);
         ArrayNode journal = answer.putArray("journal");
         consumer.journal().forEach(journal::add);
-        return answer.put("duplicates", consumer.duplicates());
+        answer.put("duplicates", consumer.duplicates());
+        if (request.has("max_attempts")) {
+            ids(answer.putArray("dead_letters"), deadLetters);
+        }
+        return answer;
+    }
+
+    /** The relays pass {@code pass} runs, in order: its schedule's list, or every relay once. */
+    private static int[] runs(JsonNode schedule, long pass, int relays) {
+        JsonNode listed = schedule == null ? null : schedule.get((int) pass - 1);
+        int[] runs = new int[listed == null ? relays : listed.size()];
+        for (int at = 0; at < runs.length; at++) {
+            runs[at] = listed == null ? at : listed.get(at).intValue();
+        }
+        return runs;
+    }
+
+    /** One list of ids per run. */
+    private static void ids(ArrayNode lists, List<List<Long>> runs) {
+        for (List<Long> ids : runs) {
+            ArrayNode run = lists.addArray();
+            ids.forEach(run::add);
+        }
+    }
+
+    /** The wire's names of the fetch modes: only the runner knows them. */
+    private static Fetch fetch(JsonNode request) {
+        JsonNode fetch = request.path("fetch");
+        return switch (fetch.isMissingNode() ? "rows" : fetch.asText()) {
+            case "rows" -> Fetch.ROWS;
+            case "heads" -> Fetch.HEADS;
+            default -> throw new Refused("bad request: unknown fetch " + fetch);
+        };
+    }
+
+    /** The attempt cap, or {@code null} when the case has no {@code max_attempts}. */
+    private static AttemptCap cap(JsonNode request) {
+        if (!request.has("max_attempts")) {
+            return null;
+        }
+        JsonNode onExhausted = request.path("on_exhausted");
+        var then = switch (onExhausted.isMissingNode() ? "release" : onExhausted.asText()) {
+            case "release" -> OnExhausted.RELEASE;
+            case "park" -> OnExhausted.PARK;
+            default -> throw new Refused("bad request: unknown on_exhausted " + onExhausted);
+        };
+        return new AttemptCap(integer(request, "max_attempts"), then);
     }
 
     /** Adds the rows from index {@code next} on that are written after {@code pass}; returns the next index. */

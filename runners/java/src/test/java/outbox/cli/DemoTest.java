@@ -1,6 +1,7 @@
 package outbox.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,6 +48,11 @@ class DemoTest {
         "{\"batch_size\": 3, \"max_passes\": -1}|\"max_passes\" must be an integer >= 1",
         "{\"batch_size\": 3, \"max_passes\": 18446744073709551617}|\"max_passes\" must be an integer >= 1",
         "{\"z\": 1, \"batch_size\": 3, \"a\": 2}|unknown key \"a\"",
+        "{\"batch_size\": 3, \"max_passes\": 10, \"max_attempts\": true}|\"max_attempts\" must be an integer >= 1",
+        "{\"batch_size\": 3, \"max_passes\": 10, \"max_attempts\": 0}|\"max_attempts\" must be an integer >= 1",
+        "{\"batch_size\": 3, \"max_passes\": 10, \"max_attempts\": \"3\"}|\"max_attempts\" must be an integer >= 1",
+        "{\"batch_size\": 3, \"max_passes\": 10, \"max_attempts\": 2.5}|\"max_attempts\" must be an integer >= 1",
+        "{\"max_attempts\": 3, \"batch_size\": 3}|\"max_passes\" is missing",
     })
     void oneLinePerProblemNamingTheKey(String content, String expected) throws IOException {
         assertEquals(expected, refusal(content));
@@ -59,16 +65,37 @@ class DemoTest {
     }
 
     @Test
-    void theSharedConfigIsRead() throws IOException, Demo.BadConfig {
-        assertEquals(new Demo.Config(3, 10), Demo.loadConfig(writeConfig("{\"max_passes\": 10, \"batch_size\": 3}")));
+    void maxAttemptsMayBeLeftOut() throws IOException, Demo.BadConfig {
+        assertEquals(new Demo.Config(3, 10, null),
+                Demo.loadConfig(writeConfig("{\"max_passes\": 10, \"batch_size\": 3}")));
+        assertEquals(new Demo.Config(3, 10, 3L),
+                Demo.loadConfig(writeConfig("{\"max_attempts\": 3, \"max_passes\": 10, \"batch_size\": 3}")));
     }
 
     @Test
     void theTranscriptFollowsTheRun() {
-        String shorter = Demo.run(new Demo.Config(1, 2));
+        String shorter = Demo.run(new Demo.Config(1, 2, null));
         assertTrue(shorter.contains("\nPass 2: batch [1]\n  attempt 2: "), shorter);
         assertTrue(shorter.endsWith("Stopped at the pass limit with messages still unsent.\n"
                 + "Consumer journal:\n  order-1 OrderPlaced\nDuplicates dropped: 1\n"), shorter);
+    }
+
+    @Test
+    void theAttemptLimitDeadLettersTheMessageThatAlwaysFails() {
+        String capped = Demo.run(new Demo.Config(3, 10, 3L));
+        String alert = "  attempt 8: #5 order-3 OrderPlaced -> publish failed: broker down; "
+                + "order-3 blocked for this pass\n"
+                + "  alert: dead letter #5 order-3 OrderPlaced after 3 attempts\n  sent []\n\n"
+                + "Outbox drained after 5 passes.\n"
+                + "Dead letters, for a person to look at: #5 order-3 OrderPlaced (3 attempts).\n";
+        assertTrue(capped.contains(alert), capped);
+        assertEquals(1, capped.split("alert:", -1).length - 1, capped);
+        String uncapped = Demo.run(new Demo.Config(3, 10, null));
+        assertFalse(uncapped.contains("alert:"), uncapped);
+        assertTrue(uncapped.contains("attempt 9: #5 order-3 OrderPlaced -> published"), uncapped);
+        String early = Demo.run(new Demo.Config(3, 10, 1L));
+        assertTrue(early.contains("\n  alert: dead letter #1 order-1 OrderPlaced after 1 attempt\n"),
+                "a lost ack is a failed attempt too: " + early);
     }
 
     private String writeConfig(String content) throws IOException {
