@@ -6,8 +6,8 @@ import (
 )
 
 // OutboxTable holds the rows waiting for the relay: the unsent messages in
-// insertion order. A slice, appended to by Add; the zero value is an empty
-// table.
+// insertion order. A slice, appended to by Add: a Go map has no order. The
+// zero value is an empty table.
 type OutboxTable struct {
 	unsent []Message
 	// Kept apart from the rows: the last row may be sent already. Ids start

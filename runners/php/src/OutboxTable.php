@@ -15,7 +15,12 @@ final class OutboxTable
     /** Kept apart from the rows: the last row may be sent already. */
     private ?int $lastId = null;
 
-    /** Appends a row; refuses an id that does not increase (a writer's bug) with OutOfOrder. @throws OutOfOrder */
+    /**
+     * Appends a row; refuses an id that does not increase (a writer's bug)
+     * with OutOfOrder.
+     *
+     * @throws OutOfOrder
+     */
     public function add(Message $message): void
     {
         if ($this->lastId !== null && $message->id <= $this->lastId) {

@@ -10,6 +10,7 @@ class IdempotentConsumer:
     """
 
     def __init__(self) -> None:
+        """A consumer that has processed nothing."""
         self._processed: set[int] = set()
         self._journal: list[str] = []
         self._duplicates = 0

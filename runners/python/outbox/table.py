@@ -6,6 +6,7 @@ class OutboxTable:
     A ``dict`` keyed by id, which keeps insertion order."""
 
     def __init__(self) -> None:
+        """An empty table."""
         self._unsent: dict[int, Message] = {}
         # Kept apart from the rows: the last row may be sent already.
         self._last_id: int | None = None

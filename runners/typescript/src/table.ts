@@ -1,12 +1,18 @@
 import type { Message } from "./message.js";
 
-/** The rows waiting for the relay: the unsent messages in insertion order. A `Map` keyed by id, which keeps insertion order. */
+/**
+ * The rows waiting for the relay: the unsent messages in insertion order. A
+ * `Map` keyed by id, which keeps insertion order.
+ */
 export class OutboxTable {
   readonly #unsent = new Map<number, Message>();
   // Kept apart from the rows: the last row may be sent already.
   #lastId: number | undefined;
 
-  /** Appends a row; refuses an id that does not increase (a writer's bug) with `OutOfOrder`. */
+  /**
+   * Appends a row; refuses an id that does not increase (a writer's bug)
+   * with `OutOfOrder`.
+   */
   add(message: Message): void {
     if (this.#lastId !== undefined && message.id <= this.#lastId) {
       throw new OutOfOrder(message.id, this.#lastId);
@@ -34,7 +40,10 @@ export class OutboxTable {
   }
 }
 
-/** `add` was given an id not greater than the last one: the table's order would no longer be insertion order. */
+/**
+ * `add` was given an id not greater than the last one: the table's order
+ * would no longer be insertion order.
+ */
 export class OutOfOrder extends Error {
   constructor(
     readonly id: number,

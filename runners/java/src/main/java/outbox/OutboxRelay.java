@@ -27,9 +27,7 @@ public final class OutboxRelay {
      * One pass over the oldest unsent rows, returning the ids sent, in order.
      * A failed publish leaves its row unsent (the next pass retries it) and
      * blocks its aggregate for the rest of the pass, so a later event of the
-     * same order cannot overtake it. Only {@link PublishFailed} is caught:
-     * catching every exception and going on is the bug that let OrderPaid
-     * overtake OrderPlaced.
+     * same order cannot overtake it. Any other error propagates.
      */
     public List<Long> runOnce() {
         List<Message> batch = table.unsent(batchSize);
@@ -41,11 +39,12 @@ public final class OutboxRelay {
             }
             try {
                 broker.publish(message);
-                table.markSent(message.id());
-                sent.add(message.id());
             } catch (PublishFailed e) {
                 blocked.add(message.aggregate());
+                continue;
             }
+            table.markSent(message.id());
+            sent.add(message.id());
         }
         return sent;
     }

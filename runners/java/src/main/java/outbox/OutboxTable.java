@@ -6,14 +6,17 @@ import java.util.Map;
 
 /**
  * The rows waiting for the relay: the unsent messages in insertion order. A
- * {@link LinkedHashMap} keyed by id keeps that order; a sent row is removed.
+ * {@link LinkedHashMap} keyed by id, which keeps insertion order.
  */
 public final class OutboxTable {
     private final Map<Long, Message> unsent = new LinkedHashMap<>();
     /** Kept apart from the rows: the last row may be sent already. */
     private Long lastId;
 
-    /** Appends a row; refuses an id that does not increase (a writer's bug) with {@link OutOfOrder}. */
+    /**
+     * Appends a row; refuses an id that does not increase (a writer's bug)
+     * with {@link OutOfOrder}.
+     */
     public void add(Message message) {
         if (lastId != null && message.id() <= lastId) {
             throw new OutOfOrder(message.id(), lastId);
@@ -30,7 +33,7 @@ public final class OutboxTable {
         return unsent.values().stream().limit(limit).toList();
     }
 
-    /** Takes the row out of later {@code unsent} selections. An unknown id changes nothing. */
+    /** Takes the row out of later {@code unsent} selections. */
     public void markSent(long id) {
         unsent.remove(id);
     }
