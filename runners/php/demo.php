@@ -115,7 +115,8 @@ function idList(array $ids): string
 function main(array $argv): int
 {
     try {
-        ['batch_size' => $batchSize, 'max_passes' => $maxPasses] = loadConfig($argv[1] ?? __DIR__ . '/../demo.json');
+        ['batch_size' => $batchSize, 'max_passes' => $maxPasses] =
+            loadConfig($argv[1] ?? __DIR__ . '/../demo.json');
     } catch (BadConfig $error) {
         fwrite(STDERR, "demo: {$error->getMessage()}\n");
         return 2;
@@ -138,10 +139,12 @@ function main(array $argv): int
     while ($table->hasUnsent() && $passes < $maxPasses) {
         $passes++;
         $batch = $table->unsent($batchSize);
-        echo "\nPass {$passes}: batch " . idList(array_map(static fn (Message $m): int => $m->id, $batch)) . "\n";
+        echo "\nPass {$passes}: batch "
+            . idList(array_map(static fn (Message $m): int => $m->id, $batch)) . "\n";
         $sent = $relay->runOnce();
         foreach ($batch as $message) {
-            $line = $broker->story[$message->id] ?? 'skipped ' . describe($message) . ": {$message->aggregate} is blocked";
+            $line = $broker->story[$message->id]
+                ?? 'skipped ' . describe($message) . ": {$message->aggregate} is blocked";
             unset($broker->story[$message->id]);
             echo "  {$line}\n";
         }

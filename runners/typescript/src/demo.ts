@@ -135,14 +135,19 @@ function main(): void {
     out.push("", `Pass ${passes}: batch ${idList(batch.map((m) => m.id))}`);
     const sent = relay.runOnce();
     for (const message of batch) {
-      const line = broker.story.get(message.id) ?? `skipped ${describe(message)}: ${message.aggregate} is blocked`;
+      const line =
+        broker.story.get(message.id) ?? `skipped ${describe(message)}: ${message.aggregate} is blocked`;
       broker.story.delete(message.id);
       out.push(`  ${line}`);
     }
     out.push(`  sent ${idList(sent)}`);
   }
 
-  out.push(table.hasUnsent() ? "\nStopped at the pass limit with messages still unsent." : `\nOutbox drained after ${passes} passes.`);
+  out.push(
+    table.hasUnsent()
+      ? "\nStopped at the pass limit with messages still unsent."
+      : `\nOutbox drained after ${passes} passes.`,
+  );
   out.push("Consumer journal:", ...consumer.journal.map((entry) => `  ${entry}`));
   out.push(`Duplicates dropped: ${consumer.duplicates}`);
   process.stdout.write(`${out.join("\n")}\n`);

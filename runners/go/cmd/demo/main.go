@@ -128,7 +128,8 @@ func main() {
 	}
 	relay := outbox.NewOutboxRelay(table, broker, cfg.batchSize)
 
-	fmt.Printf("Outbox relay demo: batch size %d, at most %d passes.\n", cfg.batchSize, cfg.maxPasses)
+	fmt.Printf("Outbox relay demo: batch size %d, at most %d passes.\n",
+		cfg.batchSize, cfg.maxPasses)
 	var rows []string
 	for _, m := range table.Unsent(math.MaxInt) {
 		rows = append(rows, describe(m))

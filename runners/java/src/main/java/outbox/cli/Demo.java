@@ -61,28 +61,33 @@ public final class Demo {
         table.add(new Message(3, "order-1", "OrderPaid"));
         table.add(new Message(4, "order-2", "OrderPaid"));
         var consumer = new IdempotentConsumer(); // the delivery service, across the broker
-        var broker = new NarratingBroker(new FlakyBroker(consumer, Map.of(1L, Failure.LOST_ACK)), consumer);
+        var broker = new NarratingBroker(
+                new FlakyBroker(consumer, Map.of(1L, Failure.LOST_ACK)), consumer);
         // A batch past int's range is every row there is.
         int batchSize = (int) Math.min(config.batchSize(), Integer.MAX_VALUE);
         var relay = new OutboxRelay(table, broker, batchSize);
 
         // "\n", not %n: the transcript is the same bytes on every platform.
         var out = new Formatter(new StringBuilder(), Locale.ROOT);
-        out.format("Outbox relay demo: batch size %d, at most %d passes.\n", config.batchSize(), config.maxPasses());
+        out.format("Outbox relay demo: batch size %d, at most %d passes.\n",
+                config.batchSize(), config.maxPasses());
         out.format("Outbox: %s.\n",
-                table.unsent(Integer.MAX_VALUE).stream().map(Demo::describe).collect(Collectors.joining(", ")));
+                table.unsent(Integer.MAX_VALUE).stream().map(Demo::describe)
+                        .collect(Collectors.joining(", ")));
         out.format("The broker will lose the ack of attempt 1.\n");
 
         long passes = 0;
         while (table.hasUnsent() && passes < config.maxPasses()) {
             passes++;
             List<Message> batch = table.unsent(batchSize);
-            out.format("\nPass %d: batch %s\n", passes, idList(batch.stream().map(Message::id).toList()));
+            out.format("\nPass %d: batch %s\n", passes,
+                    idList(batch.stream().map(Message::id).toList()));
             List<Long> sent = relay.runOnce();
             for (Message message : batch) {
                 String line = broker.story.remove(message.id());
                 if (line == null) {
-                    line = "skipped " + describe(message) + ": " + message.aggregate() + " is blocked";
+                    line = "skipped " + describe(message) + ": " + message.aggregate()
+                            + " is blocked";
                 }
                 out.format("  %s\n", line);
             }
@@ -112,7 +117,10 @@ public final class Demo {
         }
     }
 
-    /** Reads the process's settings, or says in one line what is wrong with the file, naming the key at fault. */
+    /**
+     * Reads the process's settings, or says in one line what is wrong with
+     * the file, naming the key at fault.
+     */
     static Config loadConfig(String path) throws BadConfig {
         JsonNode fields;
         try {
