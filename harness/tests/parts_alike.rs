@@ -32,13 +32,11 @@ const ON_PURPOSE: &[&str] = &[
     "* message: => new(id, aggregate, eventtype): builds a message; the outbox table checks that ids increase.",
     // Java's note: Message is a record.
     "java message: a record: a row is a value, compared by its fields. =>",
-    // Each language's own ordered dictionary (SPEC, language notes); a Go
-    // map has no order, so Go's table is a slice.
+    // What holds the rows is each language's own (SPEC, language notes):
+    // the ports say so on the field; a Go map has no order, so Go's table
+    // is a slice, and its zero value an empty table.
     "go table: a slice, appended to by add: a go map has no order. the zero value is an empty table. => a dictionary keyed by id: ids increase in insertion order, so key order is insertion order.",
-    "python table: a dict keyed by id, which keeps insertion order. => a dictionary keyed by id: ids increase in insertion order, so key order is insertion order.",
-    "php table: an array keyed by id, which keeps insertion order. => a dictionary keyed by id: ids increase in insertion order, so key order is insertion order.",
-    "typescript table: a map keyed by id, which keeps insertion order. => a dictionary keyed by id: ids increase in insertion order, so key order is insertion order.",
-    "java table: a linkedhashmap keyed by id, which keeps insertion order. => a dictionary keyed by id: ids increase in insertion order, so key order is insertion order.",
+    "python,php,typescript,java table: => a dictionary keyed by id: ids increase in insertion order, so key order is insertion order.",
     // Fields initialised where they are declared: no constructor to write.
     "php,typescript,java table: => new(): an empty table.",
     "php,typescript,java consumer: => new(): a consumer that has processed nothing.",
@@ -160,18 +158,11 @@ fn outline(language: &str, texts: &[String]) -> String {
         let constructor = matches!(name, "new" | "__init__" | "__construct" | "constructor")
             || name.starts_with("New")
             || hit.name("ret").is_some_and(|r| r.as_str() == "public");
-        let key = if constructor {
-            "new".to_owned()
-        } else {
-            key(name)
-        };
+        let key = key(if constructor { "new" } else { name });
         let params = hit.name("params").map(|p| parameters(language, p.as_str()));
         let params = params.map(|p| format!("({p})")).unwrap_or_default();
-        let _ = writeln!(
-            outline,
-            "{key}{params}: {}",
-            prose(language, name, &hit["doc"])
-        );
+        let doc = prose(language, name, &hit["doc"]);
+        let _ = writeln!(outline, "{key}{params}: {doc}");
     }
     outline
 }
@@ -185,17 +176,9 @@ fn drifts(root: &Path, read: impl Fn(&str) -> String) -> Vec<String> {
     for port in manifests.iter().filter(|m| !m.reference) {
         let language = port.name.as_str();
         for part in manifest::Code::PARTS {
-            let texts = |m: &manifest::Manifest| {
-                m.code
-                    .files(part)
-                    .iter()
-                    .map(|f| read(f))
-                    .collect::<Vec<_>>()
-            };
-            let (mut want, mut got) = (
-                outline("rust", &texts(reference)),
-                outline(language, &texts(port)),
-            );
+            let texts = |files: &[String]| files.iter().map(|f| read(f)).collect::<Vec<_>>();
+            let mut want = outline("rust", &texts(reference.code.files(part)));
+            let mut got = outline(language, &texts(port.code.files(part)));
             for (at, difference) in ON_PURPOSE.iter().enumerate() {
                 let (whom, words) = difference.split_once(": ").expect("`: ` in every entry");
                 let (languages, on) = whom.split_once(' ').expect("languages, then the part");
@@ -220,11 +203,10 @@ fn drifts(root: &Path, read: impl Fn(&str) -> String) -> Vec<String> {
             let (want, got) = (lines(&want), lines(&got));
             let at = (0..want.len().max(got.len())).find(|&at| want.get(at) != got.get(at));
             if let Some(at) = at {
-                let (want, got) = (
-                    want.get(at).map_or("", String::as_str),
-                    got.get(at).map_or("", String::as_str),
-                );
-                let member = want.split([':', '(']).next().unwrap_or_default();
+                let [want, got] =
+                    [&want, &got].map(|lines| lines.get(at).map_or("", String::as_str));
+                let named = if want.is_empty() { got } else { want };
+                let member = named.split([':', '(']).next().unwrap_or_default();
                 problems.push(format!(
                     "{language}: {part}: {member}: says {got:?}, the reference {want:?}"
                 ));

@@ -283,39 +283,30 @@ fn load(program: &Path, name: &str, report: &Report) -> Seen {
 fn assert_code_panel_readable(seen: &Seen, panel: &code::Panel) {
     let names: Vec<&str> = panel.languages.iter().map(|l| l.name.as_str()).collect();
     let labels: Vec<&str> = seen.tabs.iter().map(|t| t.label.as_str()).collect();
-    assert_eq!(
-        (labels.as_slice(), seen.first_tab.as_str()),
-        (names.as_slice(), "tab-php")
-    );
+    assert_eq!(labels, names, "the tabs");
     assert_eq!(
         names[..4],
         ["php", "go", "python", "typescript"],
         "the practice's order"
     );
+    assert_eq!(seen.first_tab, "tab-php", "the tab shown first");
     let mut problems = Vec::new();
     for (tab, language) in seen.tabs.iter().zip(&panel.languages) {
-        let name = &language.name;
-        let cells: Vec<String> = language
-            .parts
-            .iter()
-            .map(|(p, _)| format!("{p}/{name}"))
-            .collect();
+        let (name, parts) = (&language.name, language.parts.iter());
+        let cells: Vec<String> = parts.map(|(part, _)| format!("{part}/{name}")).collect();
         let note = tab.note.to_lowercase().starts_with(name.as_str());
-        if tab.cells != cells || !note || tab.marks == 0 {
+        let lines_whole = tab.overflow.is_empty() && tab.opening.is_empty();
+        if tab.cells != cells || !note || tab.marks == 0 || !lines_whole {
             problems.push(format!(
-                "{name}: not its parts, demo, note and marks alone: {tab:?}"
-            ));
-        }
-        if !tab.overflow.is_empty() || !tab.opening.is_empty() {
-            problems.push(format!(
-                "{name}: lines wider than their block or opening a file: {tab:?}"
+                "{name} shows not only its parts, demo, note and marks, \
+                each line whole and no package or import line: {tab:?}"
             ));
         }
     }
-    if !seen.beside_overflow.is_empty() {
+    let beside = &seen.beside_overflow;
+    if !beside.is_empty() {
         problems.push(format!(
-            "two languages side by side overflow: {:?}",
-            seen.beside_overflow
+            "with two languages side by side, too wide: {beside:?}"
         ));
     }
     let transcript = panel.output.as_ref().and_then(|o| o.text.clone().ok());

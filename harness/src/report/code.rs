@@ -62,14 +62,9 @@ pub fn panel(manifests: &[Manifest], root: &Path, transcript: &str) -> Panel {
     let mut manifests: Vec<&Manifest> = manifests.iter().collect();
     manifests.sort_by_key(|m| (m.code.tab, &m.name));
     let languages = manifests.into_iter().map(|m| {
-        // A part's files from their first declaration.
         let read = |part: &&str| {
             let files = m.code.files(part).iter().map(|path| read_one(root, path));
-            let from_declaration = |mut source: Source| {
-                source.text = source.text.map(|text| text[opening(&text)..].to_owned());
-                source
-            };
-            ((*part).to_owned(), files.map(from_declaration).collect())
+            ((*part).to_owned(), files.collect())
         };
         let mut parts: Vec<(String, Vec<Source>)> = Code::PARTS.iter().map(read).collect();
         parts.push((DEMO.to_owned(), vec![excerpt(root, &m.code.demo)]));
@@ -86,13 +81,14 @@ pub fn panel(manifests: &[Manifest], root: &Path, transcript: &str) -> Panel {
     }
 }
 
+/// The file at `path` from its first declaration (see [`opening`]).
 fn read_one(root: &Path, path: &str) -> Source {
     let file = root.join(path);
     // A manifest names it, so it is opened only if it is a regular file.
     let text = match std::fs::metadata(&file) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err("not found".to_owned()),
         _ => crate::table::read_regular(&file, "a source file")
-            .map(|text| crate::text::excerpt(&text, MAX_FILE_CHARS)),
+            .map(|text| crate::text::excerpt(&text[opening(&text)..], MAX_FILE_CHARS)),
     };
     Source {
         path: path.to_owned(),
@@ -110,16 +106,13 @@ fn excerpt(root: &Path, demo: &Excerpt) -> Source {
         let at = (lines.iter().position(|l| l.contains(&demo.from)))
             .ok_or_else(|| format!("no line holds {:?} (code.demo.from)", demo.from))?;
         let indent = |line: &str| line.len() - line.trim_start().len();
-        let mut end = at + 1;
-        for line in &lines[at + 1..] {
-            let code = line.trim();
-            if code.is_empty() || code == "{" || indent(line) > indent(lines[at]) {
-                end += 1;
-                continue;
-            }
-            end += usize::from(code.starts_with(['}', ')', ']']));
-            break;
-        }
+        let inside =
+            |line: &&&str| matches!(line.trim(), "" | "{") || indent(line) > indent(lines[at]);
+        let end = at + 1 + lines[at + 1..].iter().take_while(inside).count();
+        let closing = lines
+            .get(end)
+            .is_some_and(|l| l.trim().starts_with(['}', ')', ']']));
+        let end = end + usize::from(closing);
         Ok(lines[at..end].join("\n").trim_end().to_owned())
     });
     source

@@ -71,7 +71,6 @@ table.matrix { border-collapse: collapse; }
 #code:has(#beside-none:not(:checked)) .lang pre { font-size: 9.5px; }
 .idiom.lang { padding: .3rem .5rem; background: #eef4fb; border-color: #8fa9c4; }
 #code .part > pre { border: 1px solid #aaa; border-radius: 4px; padding: 2px 3px; background: #fbfbfb; }
-.opening summary { font-size: 12px; color: #595959; cursor: pointer; }
 mark { background: #fff0a0; color: inherit; }
 .missing { color: #8b0000; font-size: 12px; font-style: italic; }
 .seed { font-size: 11px; font-weight: 400; border: 1px solid #1565c0; color: #0d3c7a; border-radius: 3px; padding: 0 .25rem; white-space: nowrap; }

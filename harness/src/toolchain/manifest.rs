@@ -199,8 +199,8 @@ pub struct Code {
     pub idiom: Vec<String>,
 }
 
-/// A block of a file: from the first line holding `from` (and the comment
-/// lines right above it) to the end of the block that line opens.
+/// A block of a file: from the first line holding `from` to the end of the
+/// block that line opens.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Excerpt {

@@ -4,13 +4,14 @@ declare(strict_types=1);
 
 namespace Outbox;
 
-/**
- * The rows waiting for the relay: the unsent messages in insertion order.
- * An array keyed by id, which keeps insertion order.
- */
+/** The rows waiting for the relay: the unsent messages in insertion order. */
 final class OutboxTable
 {
-    /** @var array<int, Message> */
+    /**
+     * An array keyed by id, which keeps insertion order.
+     *
+     * @var array<int, Message>
+     */
     private array $unsent = [];
     /** Kept apart from the rows: the last row may be sent already. */
     private ?int $lastId = null;

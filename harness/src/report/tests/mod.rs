@@ -169,25 +169,16 @@ fn the_code_panel_is_the_whole_scenario_php_first() {
     let panel = code::panel(&manifests, &root, crate::suite::executor::TRANSCRIPT);
     for language in &panel.languages {
         let (name, parts) = (&language.name, &language.parts);
-        assert!(
-            language
-                .note
-                .to_lowercase()
-                .starts_with(&format!("**{name}**")),
-            "{name}"
-        );
+        let note = language.note.to_lowercase();
+        assert!(note.starts_with(&format!("**{name}**")), "{name}: {note}");
         let texts = parts.iter().flat_map(|(_, s)| s).map(|s| s.text.clone());
         let code = texts.collect::<Result<String, _>>().unwrap();
-        let unfound = language
-            .marks
-            .iter()
-            .find(|mark| !code.contains(mark.as_str()));
-        assert_eq!(unfound, None, "{name}: marks nothing");
+        let marks = language.marks.iter();
+        let unfound: Vec<&String> = marks.filter(|mark| !code.contains(mark.as_str())).collect();
+        assert!(unfound.is_empty(), "{name}: {unfound:?} mark nothing");
         let demo = parts[5].1[0].text.as_ref().unwrap().to_lowercase();
-        assert!(
-            demo.replace('_', "").contains("hasunsent"),
-            "{name}: no loop in {demo}"
-        );
+        let has_loop = demo.replace('_', "").contains("hasunsent");
+        assert!(has_loop, "{name}: no loop in {demo}");
     }
     for source in sources(&panel) {
         let (text, path) = (source.text.as_ref().unwrap(), &source.path);

@@ -4,11 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/**
- * The rows waiting for the relay: the unsent messages in insertion order. A
- * {@link LinkedHashMap} keyed by id, which keeps insertion order.
- */
+/** The rows waiting for the relay: the unsent messages in insertion order. */
 public final class OutboxTable {
+    /** A {@link LinkedHashMap} keyed by id, which keeps insertion order. */
     private final Map<Long, Message> unsent = new LinkedHashMap<>();
     /** Kept apart from the rows: the last row may be sent already. */
     private Long lastId;
