@@ -163,17 +163,14 @@ fn code_panel(out: &mut String, panel: &Panel) {
          composition root and loop, then its output; read from the source files when this \
          page was written.</p>",
     );
-    for (group, legend) in [("tab", "Language"), ("beside", "Beside it, part by part")] {
+    let names = panel.languages.iter().map(|l| l.name.as_str());
+    let groups = [
+        ("tab", "Language", None),
+        ("beside", "Beside it, part by part", Some("none")),
+    ];
+    for (group, legend, none) in groups {
         let _ = write!(out, "<fieldset class=\"tabs\"><legend>{legend}</legend>");
-        let (none, names) = (
-            (group == "beside").then_some("none"),
-            panel.languages.iter(),
-        );
-        for (i, name) in none
-            .into_iter()
-            .chain(names.map(|l| l.name.as_str()))
-            .enumerate()
-        {
+        for (i, name) in none.into_iter().chain(names.clone()).enumerate() {
             let (id, name) = (format!("{group}-{}", slug(name)), escape(name));
             let checked = if i == 0 { " checked" } else { "" };
             let _ = write!(
