@@ -3,8 +3,9 @@
 declare(strict_types=1);
 
 // The PHP idioms the parity table cannot see: the pure enum, the exceptions,
-// the copied batch, the table's typed refusal. No Composer, so no PHPUnit: each check prints ok or FAIL
-// and the script exits 1 if any failed. Run from the repository root:
+// the copied batch, the table's typed refusal. No Composer, so no PHPUnit:
+// each check prints ok or FAIL and the script exits 1 if any failed. Run
+// from the repository root:
 //   php -n -d display_errors=stderr runners/php/tests/run.php
 
 require __DIR__ . '/../autoload.php';

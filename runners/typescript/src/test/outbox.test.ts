@@ -1,6 +1,7 @@
 // The TypeScript idioms the parity table cannot see: the error classes told
-// by instanceof, the rethrow, the copied batch, the table's typed refusal. Compiled with the port (tsc -p runners/typescript),
-// then run from the repository root:
+// by instanceof, the rethrow, the copied batch, the table's typed refusal.
+// Compiled with the port (tsc -p runners/typescript), then run from the
+// repository root:
 //   node --test runners/typescript/dist/test/outbox.test.js
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

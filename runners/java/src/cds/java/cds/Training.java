@@ -21,7 +21,10 @@ import java.util.Map;
 public final class Training {
     private Training() {}
 
-    /** One request, one config, one parse error and one answer, as the runner and demo make them. */
+    /**
+     * One request, one config, one parse error and one answer, as the runner
+     * and demo make them.
+     */
     public static void main(String[] args) throws Exception {
         JsonMapper json = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
         JsonNode request = json.readTree("{\"kind\":\"case\",\"version\":1,\"name\":\"c\",\"batch_size\":3,"

@@ -29,7 +29,10 @@ class OutboxTest {
         return table;
     }
 
-    /** Every Failure is described (the switch expression is exhaustive), and both fail the publish. */
+    /**
+     * Every Failure is described (the switch expression is exhaustive), and
+     * both fail the publish.
+     */
     @ParameterizedTest
     @EnumSource(Failure.class)
     void everyFailureFailsThePublishWithItsOwnText(Failure failure) {
@@ -91,7 +94,10 @@ class OutboxTest {
         assertFalse(table.hasUnsent());
     }
 
-    /** The base example's poller catches every exception and goes on; this relay lets a bug through. */
+    /**
+     * The base example's poller catches every exception and goes on; this
+     * relay lets a bug through.
+     */
     @Test
     void anExceptionThatIsNotAPublishFailureStopsThePass() {
         var table = seeded();
