@@ -98,6 +98,7 @@ fn parse_answer_slowly(line: &[u8], name: &str) -> Result<Reply, FaultKind> {
             sent: field(&mut fields, "sent").map_err(malformed)?,
             journal: field(&mut fields, "journal").map_err(malformed)?,
             duplicates: field(&mut fields, "duplicates").map_err(malformed)?,
+            ..Outcome::default()
         }),
     };
     match (fields.keys().next(), &reply) {
@@ -210,7 +211,8 @@ mod tests {
             Ok(Reply::Answer(Outcome {
                 sent: vec![vec![2], vec![]],
                 journal: vec!["a b".into()],
-                duplicates: 1
+                duplicates: 1,
+                ..Outcome::default()
             }))
         );
         assert_eq!(

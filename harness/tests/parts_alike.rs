@@ -58,8 +58,21 @@ const ON_PURPOSE: &[&str] = &[
     "java broker: failures.get(n) => failures[n]",
     // A string enum (SPEC, where a port's shape differs).
     "typescript broker: each member's value is how an error message names it. =>",
-    // The Rust broker owns the consumer, so it reads it back (SPEC).
+    // The Rust broker owns the consumer, so it reads it back, and the
+    // caller ticks the consumer's clock through it (SPEC).
     "* broker: => consumer(): the consumer behind the broker: the broker owns it, so this is how the caller reads what it processed.",
+    "* broker: => consumermut(): the consumer, to change: the caller ticks its clock before each pass (its retention counts passes), and only the broker can reach it.",
+    // Rust has no default arguments: the options are a constructor of their
+    // own (SPEC, the five parts, says how each port passes them).
+    "* relay: => withoptions(table, broker, batchsize, options): a relay as [new](self::new) builds it, told options as well: one of several, a fetch by heads, an attempt cap and its alert.",
+    "* consumer: => withretention(retention): a consumer that forgets each id retention passes after the pass it applied it in (none: never), as a real inbox's cleanup does.",
+    // The practice's limits (issues 40 and 41) in the members the ports had:
+    // `pending` is every port of NOT_YET_PORTED.
+    "pending table: unsent(limit): => unsent(limit, partition, fetch):",
+    "pending table: => only rows of the orders the partition owns that are not parked, and with [fetch::heads] only the oldest such row of each order: these filters come before the limit, so a row they leave out takes no slot.",
+    "pending table: => a parked order's rows count (they are still unsent); dead letters do not.",
+    "pending relay: => the table counts the failure; when the count reaches the cap, the row becomes a dead letter, its order is parked if the cap says so, and the alert is raised.",
+    "pending consumer: => with a retention, once per id within its window: the id is remembered from the pass it is applied in, and a dropped repeat does not extend the window.",
     // Rust returns a Result, Go a wrapped sentinel error (no exceptions),
     // the others throw PublishFailed.
     "go broker: errpublishfailed: no acknowledgement => publishfailed: no acknowledgement",
@@ -74,6 +87,15 @@ const ON_PURPOSE: &[&str] = &[
     // Go names a parameter for its type, as its receivers.
     "go *: (m) => (message)",
 ];
+
+/// The reference's members for the practice's limits (SPEC, issues 40 and
+/// 41), left out of the reference's outline for the ports listed, which
+/// have not played them yet, as are the `pending` differences: a port that
+/// adds them takes its name off the list, and the last one deletes both
+/// lists and those differences.
+const NOT_YET_PORTED: &[&str] = &["go", "python", "php", "typescript", "java"];
+const NEW_MEMBERS: &str = "partition fnv1a32 owns fetch deadletter markfailed park unpark \
+    deadletters onexhausted attemptcap relayoptions tick";
 
 /// A doc comment and the type or method it documents, per language:
 /// captures `doc` and `type`, or `method` and its `params`.
@@ -179,12 +201,26 @@ fn drifts(root: &Path, read: impl Fn(&str) -> String) -> Vec<String> {
             let texts = |files: &[String]| files.iter().map(|f| read(f)).collect::<Vec<_>>();
             let mut want = outline("rust", &texts(reference.code.files(part)));
             let mut got = outline(language, &texts(port.code.files(part)));
+            if NOT_YET_PORTED.contains(&language) {
+                let new = |line: &&str| {
+                    NEW_MEMBERS
+                        .split(' ')
+                        .any(|m| line.split([':', '(']).next() == Some(m))
+                };
+                want = want
+                    .lines()
+                    .filter(|line| !new(line))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+            }
             for (at, difference) in ON_PURPOSE.iter().enumerate() {
                 let (whom, words) = difference.split_once(": ").expect("`: ` in every entry");
                 let (languages, on) = whom.split_once(' ').expect("languages, then the part");
                 let (theirs, ours) = words.split_once("=>").expect("`=>` in every entry");
                 let (theirs, ours) = (theirs.trim(), ours.trim());
-                let ours_too = languages.split(',').any(|l| l == "*" || l == language);
+                let pending = NOT_YET_PORTED.contains(&language);
+                let ours_too = (languages.split(','))
+                    .any(|l| l == "*" || l == language || l == "pending" && pending);
                 let (text, from, to) = match theirs.is_empty() {
                     true => (&mut want, ours, ""),
                     false => (&mut got, theirs, ours),

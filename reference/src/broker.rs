@@ -71,6 +71,12 @@ impl FlakyBroker {
     pub fn consumer(&self) -> &IdempotentConsumer {
         &self.consumer
     }
+
+    /// The consumer, to change: the caller ticks its clock before each pass
+    /// (its retention counts passes), and only the broker can reach it.
+    pub fn consumer_mut(&mut self) -> &mut IdempotentConsumer {
+        &mut self.consumer
+    }
 }
 
 impl Broker for FlakyBroker {

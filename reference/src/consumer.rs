@@ -1,4 +1,4 @@
-use std::collections::HashSet;
+use std::collections::{HashMap, VecDeque};
 
 use crate::message::{Message, MessageId};
 
@@ -9,7 +9,15 @@ use crate::message::{Message, MessageId};
 /// be honest); only the outbox-assigned id tells.
 #[derive(Debug, Default)]
 pub struct IdempotentConsumer {
-    processed: HashSet<MessageId>,
+    /// Each processed id and the pass it was applied in.
+    processed: HashMap<MessageId, u64>,
+    /// The processed ids oldest first, kept only with a retention: a
+    /// `HashMap` has no order, and `tick` forgets from the oldest.
+    applied: VecDeque<MessageId>,
+    /// In passes; `None` keeps every id forever.
+    retention: Option<u64>,
+    /// The pass number: how many times `tick` was called.
+    clock: u64,
     journal: Vec<String>,
     duplicates: u64,
 }
@@ -20,11 +28,47 @@ impl IdempotentConsumer {
         Self::default()
     }
 
+    /// A consumer that forgets each id `retention` passes after the pass it
+    /// applied it in (`None`: never), as a real inbox's cleanup does.
+    pub fn with_retention(retention: Option<u64>) -> Self {
+        Self {
+            retention,
+            ..Self::default()
+        }
+    }
+
+    /// Advances the clock by one pass and forgets every id whose window
+    /// ended: one applied at pass t is forgotten at pass t + retention.
+    ///
+    /// A repeat that comes later is applied again: the retention must
+    /// outlast the longest redelivery.
+    pub fn tick(&mut self) {
+        self.clock += 1;
+        let Some(retention) = self.retention else {
+            return;
+        };
+        while let Some(&id) = self.applied.front() {
+            if self.clock - self.processed[&id] < retention {
+                break;
+            }
+            self.applied.pop_front();
+            self.processed.remove(&id);
+        }
+    }
+
     /// Does the work once per message id; a redelivery is only counted.
+    ///
+    /// With a retention, once per id within its window: the id is
+    /// remembered from the pass it is applied in, and a dropped repeat does
+    /// not extend the window.
     pub fn handle(&mut self, message: &Message) {
-        if !self.processed.insert(message.id) {
+        if self.processed.contains_key(&message.id) {
             self.duplicates += 1;
             return;
+        }
+        self.processed.insert(message.id, self.clock);
+        if self.retention.is_some() {
+            self.applied.push_back(message.id);
         }
         let Message {
             aggregate,

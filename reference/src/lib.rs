@@ -11,6 +11,12 @@
 //!   consumer drops repeats by the outbox-assigned id
 //!   ([`IdempotentConsumer`]).
 //!
+//! Where the practice stops, the parts go on, each step off by default: a
+//! message that always fails ends as a dead letter after an attempt cap
+//! ([`AttemptCap`]), and the consumer may forget old ids (its retention);
+//! several relays split the orders by a hash ([`Partition`]), and a fetch
+//! may take only each order's oldest row ([`Fetch::Heads`]).
+//!
 //! The four parts are the same, with the same names, in every port of the
 //! practice (Go, Python, PHP, TypeScript, Java); this crate is the one the
 //! others are checked against.
@@ -27,5 +33,5 @@ mod tests;
 pub use broker::{Broker, Failure, FlakyBroker, PublishFailed};
 pub use consumer::IdempotentConsumer;
 pub use message::{Message, MessageId};
-pub use relay::OutboxRelay;
-pub use table::{OutOfOrder, OutboxTable};
+pub use relay::{AttemptCap, OnExhausted, OutboxRelay, RelayOptions};
+pub use table::{DeadLetter, Fetch, OutOfOrder, OutboxTable, Partition};

@@ -12,4 +12,4 @@ pub mod scenario;
 
 pub use file::{CaseFile, CaseSpec};
 pub use protocol::{decode, Answer, CaseRequest, Refusal, Request, VERSION};
-pub use scenario::{Failure, MessageId, Outcome, Row, Scenario};
+pub use scenario::{Failure, Fetch, MessageId, OnExhausted, Outcome, Row, Scenario, Unpark};

@@ -67,6 +67,9 @@ impl Answer {
             sent: self.sent,
             journal: self.journal,
             duplicates: self.duplicates,
+            // An answer with `dead_letters` is refused: no case has the
+            // attempt cap until the harness judges it.
+            dead_letters: None,
         }
     }
 }

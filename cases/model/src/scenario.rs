@@ -29,6 +29,63 @@ pub struct Scenario {
     /// Build a new relay before every pass (the broker keeps counting).
     #[serde(default, skip_serializing_if = "is_false")]
     pub restart_each_pass: bool,
+    /// Failed publish calls after which a row becomes a dead letter;
+    /// `None`: no cap. Feature `attempt_cap`, as are the next two.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_attempts: Option<u64>,
+    /// What becomes of a dead letter's order (default release).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_exhausted: Option<OnExhausted>,
+    /// Parked orders a person lets go, each after a pass.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unpark: Option<Vec<Unpark>>,
+    /// Passes the consumer remembers an id for; `None`: forever. Feature
+    /// `retention`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retention: Option<u64>,
+    /// How many relays share the table, split by order (default 1).
+    /// Feature `relays`, as is the next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relays: Option<u64>,
+    /// Per pass, the relays that run in it, in order (default: each once).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<Vec<Vec<u64>>>,
+    /// Which unsent rows a run takes (default rows). Feature `heads`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fetch: Option<Fetch>,
+}
+
+/// A parked order let go after a pass: what a person does after reading a
+/// dead letter.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unpark {
+    /// The order.
+    pub aggregate: String,
+    /// The pass after whose runs and writes it is unparked, from 1.
+    pub after_pass: u64,
+}
+
+/// What becomes of a dead letter's order, as case files spell it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnExhausted {
+    /// The order goes on with its next row.
+    #[default]
+    Release,
+    /// The order waits for an unpark.
+    Park,
+}
+
+/// Which unsent rows a run takes, as case files spell it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fetch {
+    /// The oldest rows.
+    #[default]
+    Rows,
+    /// The oldest row of each order.
+    Heads,
 }
 
 /// One outbox row of a case.
@@ -59,17 +116,22 @@ pub enum Failure {
     LostAck,
 }
 
-/// The three things compared per case: what was sent in each pass, what the
-/// consumer did, and how many repeats it dropped.
+/// The things compared per case: what was sent in each run, what the
+/// consumer did, how many repeats it dropped, and, with an attempt cap,
+/// what was dead-lettered in each run.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Outcome {
-    /// Ids sent, one list per pass.
+    /// Ids sent, one list per run (per pass with one relay).
     pub sent: Vec<Vec<MessageId>>,
     /// The consumer's journal, `"<aggregate> <type>"` per handled event.
     pub journal: Vec<String>,
     /// Redeliveries the consumer dropped.
     pub duplicates: u64,
+    /// Ids dead-lettered, one list per run; present exactly when the case
+    /// has `max_attempts`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dead_letters: Option<Vec<Vec<MessageId>>>,
 }
 
 pub(crate) fn is_false(value: &bool) -> bool {
@@ -123,6 +185,31 @@ mod tests {
         let back: Scenario =
             serde_json::from_str(&serde_json::to_string(&scenario).unwrap()).unwrap();
         assert_eq!(back, scenario);
+    }
+
+    #[test]
+    fn a_feature_field_at_its_default_value_is_still_present() {
+        let text = r#"{"batch_size":1,"messages":[],"failures":{},"passes":1,"max_attempts":1,"on_exhausted":"release","unpark":[],"retention":1,"relays":1,"schedule":[[0]],"fetch":"rows"}"#;
+        let scenario: Scenario = serde_json::from_str(text).unwrap();
+        assert_eq!(scenario.on_exhausted, Some(OnExhausted::Release));
+        assert_eq!(scenario.unpark, Some(vec![]));
+        assert_eq!(scenario.fetch, Some(Fetch::Rows));
+        assert_eq!(serde_json::to_string(&scenario).unwrap(), text);
+        let park = r#"{"aggregate":"order-1","after_pass":2}"#;
+        let unpark: Unpark = serde_json::from_str(park).unwrap();
+        assert_eq!(unpark.after_pass, 2);
+        let extra = park.replace('}', r#","pass":1}"#);
+        assert!(serde_json::from_str::<Unpark>(&extra).is_err());
+        let heads: Fetch = serde_json::from_str(r#""heads""#).unwrap();
+        assert_eq!(heads, Fetch::Heads);
+        let outcome = Outcome {
+            dead_letters: Some(vec![vec![], vec![1]]),
+            ..Outcome::default()
+        };
+        let line = serde_json::to_string(&outcome).unwrap();
+        assert!(line.ends_with(r#""dead_letters":[[],[1]]}"#), "{line}");
+        let none = serde_json::to_string(&Outcome::default()).unwrap();
+        assert!(!none.contains("dead_letters"), "{none}");
     }
 
     #[test]

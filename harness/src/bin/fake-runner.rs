@@ -23,7 +23,7 @@ use std::io::{self, BufRead, Write};
 use std::process::{Command, ExitCode};
 use std::time::Duration;
 
-use outbox::{Broker, MessageId, OutboxTable};
+use outbox::{Broker, Fetch, MessageId, OutboxTable, Partition};
 use outbox_cases::protocol::{decode, Request};
 use parity::oracle::passes::{self, Hook, Pass};
 
@@ -192,7 +192,7 @@ impl<B: Broker> Hook<B> for NoBlock {
         _: u64,
     ) -> Vec<MessageId> {
         let mut ids = Vec::new();
-        for message in table.unsent(batch) {
+        for message in table.unsent(batch, Partition::default(), Fetch::Rows) {
             if broker.publish(&message).is_ok() {
                 table.mark_sent(message.id);
                 ids.push(message.id);

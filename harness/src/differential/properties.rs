@@ -181,6 +181,7 @@ mod tests {
             sent: sent.iter().map(|ids| ids.to_vec()).collect(),
             journal: journal.iter().map(|e| (*e).to_owned()).collect(),
             duplicates,
+            ..Outcome::default()
         }
     }
 

@@ -85,6 +85,7 @@ pub fn refusals(runner: &str, replies: &[Reply]) -> Verdict {
         sent: vec![vec![1]],
         journal: vec!["order-1 OrderPlaced".to_owned()],
         duplicates: 0,
+        ..Outcome::default()
     };
     let after = AFTER_REFUSALS.0;
     match replies.get(REFUSALS.len()) {
@@ -151,6 +152,7 @@ mod tests {
                 sent: vec![vec![1]],
                 journal: vec!["order-1 OrderPlaced".into()],
                 duplicates: 0,
+                ..Outcome::default()
             }),
         ];
         assert_eq!(crate::protocol::refusal_requests().len(), right.len());

@@ -94,6 +94,7 @@ mod tests {
             sent,
             journal: journal.iter().map(|s| s.to_string()).collect(),
             duplicates,
+            ..Outcome::default()
         }
     }
 

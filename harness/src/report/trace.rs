@@ -11,7 +11,8 @@
 //! the four parts and the message, with nothing in it for the report.
 
 use outbox::{
-    Broker, Failure, FlakyBroker, Message, MessageId, OutboxRelay, OutboxTable, PublishFailed,
+    Broker, Failure, Fetch, FlakyBroker, Message, MessageId, OutboxRelay, OutboxTable, Partition,
+    PublishFailed,
 };
 
 /// One row of a relay's batch and what happened to it in the pass.
@@ -101,7 +102,7 @@ pub(super) fn traced_pass(
     broker: &mut ObservedBroker,
     batch_size: usize,
 ) -> (Vec<MessageId>, Vec<Event>) {
-    let batch = table.unsent(batch_size);
+    let batch = table.unsent(batch_size, Partition::default(), Fetch::Rows);
     broker.events = Some(Vec::new());
     let sent = OutboxRelay::new(table, broker, batch_size).run_once();
     let attempts = broker.events.take().unwrap_or_default();

@@ -131,6 +131,7 @@ mod tests {
                     sent: vec![vec![u64::from(at == 0 || start == 1)]],
                     journal: Vec::new(),
                     duplicates: 0,
+                    ..Outcome::default()
                 })
             });
             Answers {

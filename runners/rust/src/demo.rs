@@ -11,8 +11,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use outbox::{
-    Broker, Failure, FlakyBroker, IdempotentConsumer, Message, MessageId, OutboxRelay, OutboxTable,
-    PublishFailed,
+    Broker, Failure, Fetch, FlakyBroker, IdempotentConsumer, Message, MessageId, OutboxRelay,
+    OutboxTable, Partition, PublishFailed,
 };
 use serde_json::Value;
 
@@ -136,14 +136,15 @@ pub fn run(config: &Config) -> String {
         w,
         "Outbox relay demo: batch size {size}, at most {max_passes} passes."
     );
-    let rows: Vec<String> = table.unsent(usize::MAX).iter().map(describe).collect();
+    let everything = table.unsent(usize::MAX, Partition::default(), Fetch::Rows);
+    let rows: Vec<String> = everything.iter().map(describe).collect();
     _ = writeln!(w, "Outbox: {}.", rows.join(", "));
     _ = writeln!(w, "The broker will lose the ack of attempt 1.");
 
     let mut passes = 0;
     while table.has_unsent() && passes < config.max_passes {
         passes += 1;
-        let batch = table.unsent(batch_size);
+        let batch = table.unsent(batch_size, Partition::default(), Fetch::Rows);
         _ = writeln!(
             w,
             "\nPass {passes}: batch {}",

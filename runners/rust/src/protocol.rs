@@ -2,22 +2,30 @@
 //! protocol"): one request line in, one answer line out. The lines' types
 //! and their decoding are the shared model's (`outbox_cases::protocol`).
 
-use outbox_cases::protocol::{decode, Answer, Refusal, Request};
+use outbox_cases::protocol::{decode, Refusal, Request};
+use outbox_cases::Outcome;
+use serde::Serialize;
 
 use crate::scenario;
+
+/// A played case's answer: its name and the outcome's fields beside it, so
+/// an outcome field the case has (`dead_letters`) is answered with no edit
+/// here.
+#[derive(Serialize)]
+struct Played {
+    name: String,
+    #[serde(flatten)]
+    outcome: Outcome,
+}
 
 /// Answers one request line with one line (no newline): the result, or an
 /// `error` answer when the line is not a request this runner can run.
 pub fn answer(line: &str) -> String {
     let value = match decode(line) {
         Ok(Request { name, scenario }) => match scenario::run(&scenario) {
-            Ok(outcome) => serde_json::to_value(Answer {
-                name,
-                sent: outcome.sent,
-                journal: outcome.journal,
-                duplicates: outcome.duplicates,
-            })
-            .expect("an answer serializes"),
+            Ok(outcome) => {
+                serde_json::to_value(Played { name, outcome }).expect("an answer serializes")
+            }
             Err(error) => serde_json::json!({"name": name, "error": error}),
         },
         Err(Refusal { name, error }) => serde_json::json!({"name": name, "error": error}),
@@ -28,7 +36,8 @@ pub fn answer(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use outbox_cases::{CaseRequest, Failure, Row, Scenario};
+    use outbox_cases::protocol::Answer;
+    use outbox_cases::{CaseRequest, Failure, Fetch, OnExhausted, Row, Scenario, Unpark};
     use serde_json::Value;
 
     fn scenario() -> Scenario {
@@ -97,5 +106,176 @@ mod tests {
         let value: Value =
             serde_json::from_str(&answer(&CaseRequest::new("x", &scenario).line())).unwrap();
         assert!(value["error"].as_str().is_some(), "{value}");
+    }
+
+    /// The rows of SPEC's examples, all written before the first pass.
+    fn rows(rows: &[(u64, &str, &str)]) -> Vec<Row> {
+        rows.iter().map(|&(id, a, t)| Row::new(id, a, t)).collect()
+    }
+
+    fn three_rows() -> Vec<Row> {
+        rows(&[
+            (1, "order-1", "OrderPlaced"),
+            (2, "order-2", "OrderPlaced"),
+            (3, "order-1", "OrderPaid"),
+        ])
+    }
+
+    /// The answer to the request line the harness writes for `scenario`.
+    fn played(scenario: &Scenario) -> Value {
+        let line = CaseRequest::new("c", scenario).line();
+        serde_json::from_str(&answer(&line)).unwrap()
+    }
+
+    #[test]
+    fn the_attempt_cap_releases_and_answers_dead_letters_per_run() {
+        let scenario = Scenario {
+            batch_size: 10,
+            messages: three_rows(),
+            failures: [(1, Failure::Down), (3, Failure::Down)].into(),
+            passes: 3,
+            max_attempts: Some(2),
+            ..Default::default()
+        };
+        let line = CaseRequest::new("c", &scenario).line();
+        assert!(line.ends_with(r#""passes":3,"max_attempts":2}"#), "{line}");
+        let expected = serde_json::json!({"name": "c",
+            "sent": [[2], [], [3]],
+            "journal": ["order-2 OrderPlaced", "order-1 OrderPaid"],
+            "duplicates": 0, "dead_letters": [[], [1], []]});
+        assert_eq!(played(&scenario), expected);
+        let uncapped = Scenario {
+            max_attempts: None,
+            ..scenario
+        };
+        assert!(played(&uncapped).get("dead_letters").is_none());
+    }
+
+    #[test]
+    fn park_holds_the_order_until_its_unpark_after_the_writes() {
+        let mut messages = three_rows();
+        messages.push(Row {
+            written_after_pass: 2,
+            ..Row::new(4, "order-1", "OrderShipped")
+        });
+        let scenario = Scenario {
+            batch_size: 10,
+            messages,
+            failures: [(1, Failure::LostAck)].into(),
+            passes: 4,
+            max_attempts: Some(1),
+            on_exhausted: Some(OnExhausted::Park),
+            unpark: Some(vec![Unpark {
+                aggregate: "order-1".into(),
+                after_pass: 2,
+            }]),
+            ..Default::default()
+        };
+        let answer = played(&scenario);
+        assert_eq!(answer["sent"], serde_json::json!([[2], [], [3, 4], []]));
+        assert_eq!(answer["dead_letters"], serde_json::json!([[1], [], [], []]));
+        assert_eq!(answer["journal"][0], "order-1 OrderPlaced", "{answer}");
+    }
+
+    #[test]
+    fn a_retention_shorter_than_the_redelivery_applies_it_again() {
+        let scenario = |retention| Scenario {
+            batch_size: 10,
+            messages: three_rows(),
+            failures: [(1, Failure::LostAck)].into(),
+            passes: 2,
+            retention,
+            ..Default::default()
+        };
+        let short = played(&scenario(Some(1)));
+        let journal = serde_json::json!([
+            "order-1 OrderPlaced",
+            "order-2 OrderPlaced",
+            "order-1 OrderPlaced",
+            "order-1 OrderPaid"
+        ]);
+        assert_eq!(short["sent"], serde_json::json!([[2], [1, 3]]));
+        assert_eq!(
+            (&short["journal"], &short["duplicates"]),
+            (&journal, &0.into())
+        );
+        let long = played(&scenario(Some(2)));
+        assert_eq!(long["duplicates"], 1);
+        assert_eq!(long, played(&scenario(None)));
+    }
+
+    #[test]
+    fn two_relays_answer_one_list_per_run() {
+        let scenario = Scenario {
+            batch_size: 10,
+            messages: rows(&[
+                (1, "order-1", "OrderPlaced"),
+                (2, "order-2", "OrderPlaced"),
+                (3, "order-1", "OrderPaid"),
+                (4, "order-2", "OrderPaid"),
+            ]),
+            passes: 2,
+            relays: Some(2),
+            ..Default::default()
+        };
+        let answer = played(&scenario);
+        assert_eq!(answer["sent"], serde_json::json!([[2, 4], [1, 3], [], []]));
+        let scheduled = Scenario {
+            schedule: Some(vec![vec![], vec![1, 1, 0]]),
+            ..scenario
+        };
+        let answer = played(&scheduled);
+        assert_eq!(answer["sent"], serde_json::json!([[1, 3], [], [2, 4]]));
+        let journal = &answer["journal"];
+        assert_eq!(
+            (&journal[0], &journal[2]),
+            (&"order-1 OrderPlaced".into(), &"order-2 OrderPlaced".into())
+        );
+    }
+
+    #[test]
+    fn heads_let_other_orders_past_a_blocked_one() {
+        let scenario = Scenario {
+            batch_size: 3,
+            messages: rows(&[
+                (1, "order-1", "OrderPlaced"),
+                (2, "order-1", "OrderPaid"),
+                (3, "order-1", "OrderShipped"),
+                (4, "order-2", "OrderPlaced"),
+            ]),
+            failures: [(1, Failure::Down), (2, Failure::Down)].into(),
+            passes: 3,
+            fetch: Some(Fetch::Heads),
+            ..Default::default()
+        };
+        assert_eq!(
+            played(&scenario)["sent"],
+            serde_json::json!([[], [1, 4], [2]])
+        );
+        let rows = Scenario {
+            fetch: Some(Fetch::Rows),
+            ..scenario
+        };
+        let starved = serde_json::json!([[], [], [1, 2, 3]]);
+        assert_eq!(
+            played(&rows)["sent"],
+            starved,
+            "order-2 waits behind order-1"
+        );
+    }
+
+    #[test]
+    fn a_relay_count_the_partition_cannot_divide_by_is_an_error_answer() {
+        let scenario = Scenario {
+            batch_size: 1,
+            passes: 1,
+            relays: Some(0),
+            ..Default::default()
+        };
+        let answer = played(&scenario);
+        assert_eq!(
+            answer["error"], "relays: 0 is not from 1 to 256",
+            "{answer}"
+        );
     }
 }
