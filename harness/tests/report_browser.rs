@@ -2,9 +2,9 @@
 //! written by `parity::report::write`, and a script in a probe copy of it
 //! reports what a person would see: one matrix cell per (case, language)
 //! with the right status, the summary counts, the page no wider than the
-//! window, a code panel that keeps its lines whole in one row per part at
-//! 1280 px; the console stays silent, and a screenshot is kept under
-//! `target/parity/report-browser/` to look at.
+//! window, a code panel whose every tab (PHP first) shows the whole
+//! scenario with its lines whole at 1280 px; the console stays silent, and
+//! a screenshot is kept under `target/parity/report-browser/` to look at.
 //!
 //! A string check of the HTML cannot tell whether a browser builds the
 //! same table from it (an unclosed tag moves cells around); the DOM
@@ -69,18 +69,11 @@ fn fixture() -> Report {
     report
 }
 
-/// The real code panel, read from the repository, and one more part whose
-/// go file is missing (read from a folder without sources).
-fn code_fixture() -> Vec<code::Part> {
+/// The real code panel, read from the repository.
+fn code_fixture() -> code::Panel {
     let root = parity::repo_root();
     let manifests = parity::toolchain::manifest::read_all(&root).unwrap();
-    let mut parts = code::parts(&manifests, &root);
-    let nowhere = root.join("target/parity/report-browser/no-sources");
-    let mut missing = code::parts(&manifests, &nowhere).swap_remove(3);
-    missing.name = "relay, its go file missing".into();
-    missing.languages.retain(|(language, _)| language == "go");
-    parts.push(missing);
-    parts
+    code::panel(&manifests, &root, parity::suite::executor::TRANSCRIPT)
 }
 
 /// `PARITY_CHROMIUM` when set, else the first Chromium or Chrome on PATH
@@ -174,10 +167,6 @@ fn probe<T: DeserializeOwned>(
     serde_json::from_str(json).unwrap_or_else(|e| panic!("{name}: the probe's result: {e}: {json}"))
 }
 
-/// The relay.py loop header, and a line inside that loop.
-const HEADER: &str = "for message in self._table.unsent(";
-const INSIDE: &str = "self._table.mark_sent(message.id)";
-
 /// What [`LOOK`] reports of a loaded page.
 #[derive(Deserialize)]
 struct Seen {
@@ -188,37 +177,63 @@ struct Seen {
     cells: Vec<(String, String, bool)>,
     /// Per language: [passed, failed, ignored, known failures, not run].
     summaries: Vec<[usize; 5]>,
-    /// Each code part's figures: (`data-code`, left, top).
-    parts: Vec<Vec<(String, f64, f64)>>,
-    /// The line boxes (left, top) of [`HEADER`] and [`INSIDE`] in relay.py.
-    header: Vec<[f64; 2]>,
-    inside: Vec<[f64; 2]>,
+    /// The code panel's tab checked when the page loads, then what each tab
+    /// shows, in the tabs' order.
+    first_tab: String,
+    tabs: Vec<Tab>,
+    /// The code blocks wider than their box with a language beside the tab.
+    beside_overflow: Vec<String>,
+    /// The panel's output, as shown.
+    output: String,
     /// The text a reader sees (the body's), failure texts as printed.
     text: String,
 }
 
-/// The probe that reads a page into a [`Seen`] (`HEADER` and `INSIDE`
-/// are defined before it, by [`load`]).
+/// One tab of the code panel as shown: its label, the `data-code` of its
+/// cells, its idiom note, how many marks, and the lines a reader can see
+/// that are wider than their block or open a file (package, imports).
+#[derive(Deserialize, Debug)]
+struct Tab {
+    label: String,
+    cells: Vec<String>,
+    note: String,
+    marks: usize,
+    overflow: Vec<String>,
+    opening: Vec<String>,
+}
+
+/// The probe that reads a page into a [`Seen`]: it checks each tab in turn
+/// (and each other language beside it), then puts the page back as loaded.
 const LOOK: &str = "<script>(function () {\
        var all = function (selector, f) { return [].map.call(document.querySelectorAll(selector), f); };\
-       var code = document.querySelector('figure[data-code=\"relay/python\"] pre code');\
-       var node = code && code.firstChild;\
-       var rects = function (text) {\
-         var at = node ? node.data.indexOf(text) : -1, range = document.createRange();\
-         if (at < 0) return [];\
-         range.setStart(node, at); range.setEnd(node, at + text.length);\
-         return [].map.call(range.getClientRects(), function (r) { return [r.left, r.top]; }); };\
+       var shown = function (selector) { return [].filter.call(document.querySelectorAll(selector),\
+         function (e) { return e.getClientRects().length > 0; }); };\
+       var wide = function () { return shown('#code pre').filter(function (p) { return p.scrollWidth > p.clientWidth; })\
+         .map(function (p) { return p.textContent.split('\\n').reduce(function (a, b) { return b.length > a.length ? b : a; }); }); };\
        var counts = ['passed', 'failed', 'ignored', 'knownFailures', 'notRun'];\
+       var first = document.querySelector('input[name=code-tab]:checked');\
+       var besides = document.querySelectorAll('input[name=code-beside]'), overflow = [];\
+       var tabs = all('input[name=code-tab]', function (input) {\
+         input.checked = true;\
+         [].forEach.call(besides, function (beside) { beside.checked = true;\
+           wide().forEach(function (line) { if (overflow.indexOf(line) < 0) overflow.push(line); }); });\
+         besides[0].checked = true;\
+         var lines = [].concat.apply([], shown('#code pre').map(function (p) { return p.innerText.split('\\n'); }));\
+         return { label: document.querySelector('label[for=' + input.id + ']').textContent,\
+           cells: shown('#code [data-code]').map(function (c) { return c.dataset.code; }),\
+           note: shown('#code [data-note]').map(function (n) { return n.textContent; }).join(''),\
+           marks: shown('#code mark').length, overflow: wide(),\
+           opening: lines.filter(function (l) { return /^(<[?]php|declare[(]|namespace |package |import |use |from )/.test(l); }) }; });\
+       if (first) first.checked = true;\
        done({ width: [document.documentElement.scrollWidth, window.innerWidth],\
          cells: all('table.matrix td', function (td) {\
            var a = td.querySelector('a'), to = a && document.getElementById(a.getAttribute('href').slice(1));\
            return [td.dataset.cell, td.dataset.status, !!to && to.tagName === 'LI']; }),\
          summaries: all('li[data-summary]', function (li) {\
            return counts.map(function (c) { return Number(li.dataset[c]); }); }),\
-         parts: all('section.part', function (part) {\
-           return [].map.call(part.querySelectorAll('figure.code'), function (f) {\
-             var r = f.getBoundingClientRect(); return [f.dataset.code, r.left, r.top]; }); }),\
-         header: rects(HEADER), inside: rects(INSIDE), text: document.body.textContent }); })()</script>";
+         first_tab: first ? first.id : '', tabs: tabs, beside_overflow: overflow,\
+         output: shown('#code-output ~ pre').map(function (p) { return p.textContent; }).join(''),\
+         text: document.body.textContent }); })()</script>";
 
 /// Writes `report` as `<name>.html`, checks that nothing in it is fetched
 /// and no link leads off it (so it works from file:// and offline), and looks at it in Chromium at
@@ -240,7 +255,6 @@ fn load(program: &Path, name: &str, report: &Report) -> Seen {
             "{name} links to {link}"
         );
     }
-    let look = format!("<script>var HEADER = {HEADER:?}, INSIDE = {INSIDE:?};</script>{LOOK}");
     let [_, at_1280] = [1000, 1280].map(|width| {
         let shot = dir.join(format!("{name}-{width}.png"));
         let name = format!("{name}-{width}");
@@ -249,7 +263,7 @@ fn load(program: &Path, name: &str, report: &Report) -> Seen {
             format!("--window-size={width},1800"),
             format!("--screenshot={}", shot.display()),
         ];
-        let seen: Seen = probe(program, &name, &html, &look, &args);
+        let seen: Seen = probe(program, &name, &html, LOOK, &args);
         let [page, window] = seen.width;
         assert!(
             page <= window,
@@ -261,39 +275,45 @@ fn load(program: &Path, name: &str, report: &Report) -> Seen {
     at_1280
 }
 
-/// The code panel as a reader sees it at 1280 px: every part's languages
-/// in one row, and Python's indentation kept. A wrapped line starts again
-/// at column 0, which in Python reads as a line outside its block, so
-/// `mark_sent`, inside the relay's `for` loop, must render on one line and
-/// to the right of the loop's first line.
-fn assert_code_panel_readable(seen: &Seen, parts: &[code::Part]) {
-    // Both properties are checked before either fails, so one run shows
-    // everything that is wrong.
+/// The code panel as a reader sees it at 1280 px: the tabs in the
+/// practice's order, PHP's checked; each tab shows every part and the demo
+/// of its language, its idiom note and marks, no line wider than its block
+/// (nor with a second language beside it) and no package or import line
+/// unfolded; the transcript below.
+fn assert_code_panel_readable(seen: &Seen, panel: &code::Panel) {
+    let names: Vec<&str> = panel.languages.iter().map(|l| l.name.as_str()).collect();
+    let labels: Vec<&str> = seen.tabs.iter().map(|t| t.label.as_str()).collect();
+    assert_eq!(labels, names, "the tabs");
+    assert_eq!(
+        names[..4],
+        ["php", "go", "python", "typescript"],
+        "the practice's order"
+    );
+    assert_eq!(seen.first_tab, "tab-php", "the tab shown first");
     let mut problems = Vec::new();
-    for (part, figures) in parts.iter().zip(&seen.parts) {
-        let one_row = figures
-            .windows(2)
-            .all(|pair| pair[0].2 == pair[1].2 && pair[0].1 < pair[1].1);
-        if figures.len() != part.languages.len() || !one_row {
+    for (tab, language) in seen.tabs.iter().zip(&panel.languages) {
+        let (name, parts) = (&language.name, language.parts.iter());
+        let cells: Vec<String> = parts.map(|(part, _)| format!("{part}/{name}")).collect();
+        let note = tab.note.to_lowercase().starts_with(name.as_str());
+        let lines_whole = tab.overflow.is_empty() && tab.opening.is_empty();
+        if tab.cells != cells || !note || tab.marks == 0 || !lines_whole {
             problems.push(format!(
-                "{}: not {} columns in one row, left to right, at 1280 px: {figures:?} (language, \
-                 left, top)",
-                part.name,
-                part.languages.len(),
+                "{name} shows not only its parts, demo, note and marks, \
+                each line whole and no package or import line: {tab:?}"
             ));
         }
     }
-    let (header, inside) = (&seen.header, &seen.inside);
-    assert!(
-        !header.is_empty() && !inside.is_empty(),
-        "relay.py in the panel holds {HEADER:?} and {INSIDE:?}"
-    );
-    if inside.len() != 1 || inside[0][0] <= header[0][0] {
+    let beside = &seen.beside_overflow;
+    if !beside.is_empty() {
         problems.push(format!(
-            "relay.py: {INSIDE:?} renders as {} line(s) at (x, y) = {inside:?}, its block's first \
-             line {HEADER:?} at x = {}: a line inside the loop must stay whole and to its right",
-            inside.len(),
-            header[0][0]
+            "with two languages side by side, too wide: {beside:?}"
+        ));
+    }
+    let transcript = panel.output.as_ref().and_then(|o| o.text.clone().ok());
+    if transcript.as_deref() != Some(seen.output.as_str()) || seen.output.is_empty() {
+        problems.push(format!(
+            "the output shown is not the transcript: {:?}",
+            seen.output
         ));
     }
     common::assert_none(&problems, "the code panel");

@@ -29,8 +29,8 @@ pub struct AttemptCap {
 }
 
 /// What a relay is told beyond its table, broker and batch size. The
-/// default is the relay [`OutboxRelay::new`] builds: the whole table, row
-/// by row, no cap.
+/// default is the relay built without options: the whole table, row by
+/// row, no cap.
 #[derive(Default)]
 pub struct RelayOptions<'a> {
     /// The orders this relay publishes, when several share the table.
@@ -63,8 +63,8 @@ impl<'a, B: Broker> OutboxRelay<'a, B> {
         Self::with_options(table, broker, batch_size, RelayOptions::default())
     }
 
-    /// A relay as [`new`](Self::new) builds it, told `options` as well: one
-    /// of several, a fetch by heads, an attempt cap and its alert.
+    /// A relay as `new` builds it, told `options` as well: one of several,
+    /// a fetch by heads, an attempt cap and its alert.
     pub fn with_options(
         table: &'a mut OutboxTable,
         broker: &'a mut B,

@@ -5,6 +5,8 @@
 package outbox
 
 // Message is one outbox row: an event of one aggregate (an order). The
+// teaching scope drops payload and headers; id, aggregate and event type
+// are all the relay and the consumer need to show ordering and dedupe. The
 // outbox assigns ID, increasing in insertion order; it is the only thing
 // that tells a redelivery from an honest second event.
 type Message struct {

@@ -29,8 +29,8 @@ type AttemptCap struct {
 }
 
 // RelayOptions is what a relay is told beyond its table, broker and batch
-// size. The zero value is the relay NewOutboxRelay builds: the whole table,
-// row by row, no cap.
+// size. The zero value is the relay built without options: the whole
+// table, row by row, no cap.
 type RelayOptions struct {
 	// Partition is the orders this relay publishes, when several share the
 	// table.

@@ -166,11 +166,13 @@ function main(array $argv): int
     while ($table->hasUnsent() && $passes < $maxPasses) {
         $passes++;
         $batch = $table->unsent($batchSize);
-        echo "\nPass {$passes}: batch " . idList(array_map(static fn (Message $m): int => $m->id, $batch)) . "\n";
+        echo "\nPass {$passes}: batch "
+            . idList(array_map(static fn (Message $m): int => $m->id, $batch)) . "\n";
         $alerts = [];
         $sent = $relay->runOnce();
         foreach ($batch as $message) {
-            $line = $broker->story[$message->id] ?? 'skipped ' . describe($message) . ": {$message->aggregate} is blocked";
+            $line = $broker->story[$message->id]
+                ?? 'skipped ' . describe($message) . ": {$message->aggregate} is blocked";
             unset($broker->story[$message->id]);
             echo "  {$line}\n";
             if (isset($alerts[$message->id])) {

@@ -74,7 +74,7 @@ fn run() -> Result<ExitCode, String> {
                     );
                 }
                 for line in &m.setup.after {
-                    println!("after\t{line}");
+                    println!("after\t{}\t{line}", m.name);
                 }
             }
         }

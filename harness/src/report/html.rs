@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::code::Part;
+use super::code::{Panel, Source};
 use super::markup::{escape, result_id, slug};
 use super::results::{Outcome, State, TrialResult};
 use super::style::STYLE;
@@ -148,51 +148,124 @@ fn case_section(out: &mut String, matrix: &Matrix, row: &Row) {
     out.push_str("</ul></section>");
 }
 
-/// The code panel: a row per part, a column per language in the manifests'
-/// order, so a part starts at the same height in every language and its
-/// members, in the same order everywhere, sit at about the same heights.
-/// Lines never wrap: a wrapped line starts again at column 0, which splits
-/// identifiers and, in Python, reads as a line outside its block. Each
-/// column is as wide as its longest line, and the row scrolls sideways as
-/// one (focusable, so a keyboard can scroll it too) rather than each block
-/// on its own.
-fn code_panel(out: &mut String, parts: &[Part]) {
+/// The code panel, as the practice's text describes it: the whole scenario
+/// (the parts, the demo's composition root and loop, its output), a
+/// language at a time, each tab with SPEC's note on its idiom and that
+/// idiom marked in the code. Radio inputs pick the tab and, if the reader
+/// wants, a second language shown beside it part by part; [`panel_style`]
+/// shows what they pick, so the page needs no script. Lines never wrap: a
+/// wrapped line starts again at column 0, which in Python reads as a line
+/// outside its block.
+fn code_panel(out: &mut String, panel: &Panel) {
     out.push_str(
-        "<section id=\"code\"><h2>Code, part by part</h2><p class=\"code-intro\">Each part of the \
-         practice in every language, read from the source files when this page was written, so the \
-         ports can be compared at a glance.</p>",
+        "<section id=\"code\"><h2>The scenario in code</h2><p class=\"code-intro\">The five \
+         parts, the message included, from their first declaration, then the demo: its \
+         composition root and loop, then its output; read from the source files when this \
+         page was written.</p>",
     );
-    for part in parts {
-        let (id, name) = (format!("code-{}", slug(&part.name)), escape(&part.name));
+    let names = panel.languages.iter().map(|l| l.name.as_str());
+    let groups = [
+        ("tab", "Language", None),
+        ("beside", "Beside it, part by part", Some("none")),
+    ];
+    for (group, legend, none) in groups {
+        let _ = write!(out, "<fieldset class=\"tabs\"><legend>{legend}</legend>");
+        for (i, name) in none.into_iter().chain(names.clone()).enumerate() {
+            let (id, name) = (format!("{group}-{}", slug(name)), escape(name));
+            let checked = if i == 0 { " checked" } else { "" };
+            let _ = write!(
+                out,
+                "<input type=\"radio\" name=\"code-{group}\" id=\"{id}\"{checked}>\
+                 <label for=\"{id}\">{name}</label>"
+            );
+        }
+        out.push_str("</fieldset>");
+    }
+    out.push_str("<div class=\"row\">");
+    for language in &panel.languages {
+        let (class, name) = (slug(&language.name), escape(&language.name));
+        // SPEC's Markdown: bold dropped, code spans kept.
+        let mut note = escape(&language.note).replace("**", "");
+        for tag in ["<code>", "</code>"].iter().cycle() {
+            let Some(at) = note.find('`') else { break };
+            note.replace_range(at..=at, tag);
+        }
+        let _ = write!(
+            out,
+            "<p class=\"lang lang-{class} idiom\" data-note=\"{name}\">{note}</p>"
+        );
+    }
+    out.push_str("</div>");
+    let parts = panel.languages.first().map_or(&[][..], |l| &l.parts[..]);
+    for (at, (part, _)) in parts.iter().enumerate() {
+        let (id, name) = (format!("code-{}", slug(part)), escape(part));
         let _ = write!(
             out,
             "<section class=\"part\" aria-labelledby=\"{id}\"><h3 id=\"{id}\">{name}</h3>\
-             <div class=\"code-row\" tabindex=\"0\" role=\"group\" \
-             aria-label=\"{name} in every language\">"
+             <div class=\"row\">"
         );
-        for (language, sources) in &part.languages {
-            let language = escape(language);
+        for language in &panel.languages {
+            let (class, language_name) = (slug(&language.name), escape(&language.name));
             let _ = write!(
                 out,
-                "<figure class=\"code\" data-code=\"{name}/{language}\"><figcaption>{language}</figcaption>"
+                "<div class=\"lang lang-{class}\" data-code=\"{name}/{language_name}\">"
             );
-            for source in sources {
-                let path = escape(&source.path);
-                let _ = write!(out, "<p class=\"path\"><code>{path}</code></p>");
-                let _ = match &source.text {
-                    Ok(text) => write!(out, "<pre><code>{}</code></pre>", escape(text)),
-                    Err(why) => write!(
-                        out,
-                        "<p class=\"missing\" data-missing=\"{path}\">{}</p>",
-                        escape(why)
-                    ),
-                };
+            for source in language.parts.get(at).map_or(&[][..], |p| &p.1[..]) {
+                code_source(out, source, &language.marks);
             }
-            out.push_str("</figure>");
+            out.push_str("</div>");
         }
         out.push_str("</div></section>");
     }
-    out.push_str("</section>");
+    out.push_str(
+        "<section class=\"part\" aria-labelledby=\"code-output\"><h3 id=\"code-output\">\
+         output, the same in every language</h3>",
+    );
+    if let Some(output) = &panel.output {
+        code_source(out, output, &[]);
+    }
+    out.push_str("</section></section>");
+}
+
+/// One file of the panel: its path, then its text, each line that holds
+/// one of `marks` in `<mark>`.
+fn code_source(out: &mut String, source: &Source, marks: &[String]) {
+    let path = escape(&source.path);
+    let _ = write!(out, "<p class=\"path\"><code>{path}</code></p>");
+    match &source.text {
+        Ok(text) => {
+            out.push_str("<pre><code>");
+            for line in text.lines() {
+                let _ = match marks.iter().any(|mark| line.contains(mark.as_str())) {
+                    true => writeln!(out, "<mark>{}</mark>", escape(line)),
+                    false => writeln!(out, "{}", escape(line)),
+                };
+            }
+            out.push_str("</code></pre>");
+        }
+        Err(why) => {
+            let why = escape(why);
+            let _ = write!(
+                out,
+                "<p class=\"missing\" data-missing=\"{path}\">{why}</p>"
+            );
+        }
+    }
+}
+
+/// The rules that show what the panel's radio inputs pick: a language's
+/// cells in the first column for its tab, in the second beside it.
+fn panel_style(panel: &Panel) -> String {
+    let mut style = String::new();
+    for language in &panel.languages {
+        let l = slug(&language.name);
+        let _ = write!(
+            style,
+            "#code:has(#beside-{l}:checked) .lang-{l} {{ display: block; grid-column: 2; }}\n\
+             #code:has(#tab-{l}:checked) .lang-{l} {{ display: block; grid-column: 1; }}\n"
+        );
+    }
+    style
 }
 
 /// Links to the page's sections, above them: the code panel comes after
@@ -206,11 +279,12 @@ fn contents(out: &mut String, report: &Report) {
         "<a href=\"#summary\">Summary</a> · <a href=\"#matrix\">Matrix</a> · \
          <a href=\"#cases\">Cases</a>",
     );
-    if !report.code.is_empty() {
-        out.push_str(" · <a href=\"#code\">Code, part by part</a>:");
-        for (i, part) in report.code.iter().enumerate() {
+    if let Some(language) = report.code.languages.first() {
+        out.push_str(" · <a href=\"#code\">The scenario in code</a>:");
+        let parts = language.parts.iter().map(|(part, _)| part.as_str());
+        for (i, part) in parts.chain(["output"]).enumerate() {
             let comma = if i == 0 { "" } else { "," };
-            let (id, name) = (slug(&part.name), escape(&part.name));
+            let (id, name) = (slug(part), escape(part));
             let _ = write!(out, "{comma} <a href=\"#code-{id}\">{name}</a>");
         }
     }
@@ -265,7 +339,8 @@ pub(super) fn page(matrix: &Matrix) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>Parity report {commit}</title>\
-         <link rel=\"icon\" href=\"data:,\"><style>{STYLE}</style></head><body>"
+         <link rel=\"icon\" href=\"data:,\"><style>{STYLE}{}</style></head><body>",
+        panel_style(&report.code)
     );
     header(&mut out, report);
     contents(&mut out, report);
@@ -291,7 +366,7 @@ pub(super) fn page(matrix: &Matrix) -> String {
         case_section(&mut out, matrix, row);
     }
     out.push_str("</section>");
-    if !report.code.is_empty() {
+    if !report.code.languages.is_empty() {
         code_panel(&mut out, &report.code);
     }
     out.push_str("</main></body></html>\n");

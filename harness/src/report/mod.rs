@@ -49,9 +49,9 @@ pub struct Report {
     /// The matrix's rows, in order: table cases, then e.g. `generated`,
     /// `demo`, `unit`.
     pub rows: Vec<Row>,
-    /// The code panel: each part in every language ([`code::parts`]); empty
-    /// leaves the panel out.
-    pub code: Vec<code::Part>,
+    /// The code panel: the whole scenario in every language
+    /// ([`code::panel`]); no language leaves the panel out.
+    pub code: code::Panel,
     /// What changed since a base run, when one was given (`BASE=`).
     pub base: Option<diff::Base>,
 }

@@ -24,12 +24,7 @@ const SEED_FILE: &str = "cases/seed.json";
 
 /// The report of a run: one row per case and per trial kind, one column
 /// per language of `run`, each trial's result in its cell.
-pub fn report(
-    run: RunRecord,
-    cases: &[Case],
-    records: &[Recorded],
-    code: Vec<code::Part>,
-) -> Report {
+pub fn report(run: RunRecord, cases: &[Case], records: &[Recorded], code: code::Panel) -> Report {
     let rows = rows(cases);
     Report {
         results: Results::new(run, &rows, records),

@@ -57,11 +57,21 @@ table.matrix { border-collapse: collapse; }
 .result { margin: .2rem 0; padding: .2rem .4rem; border-radius: 3px; }
 .result pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #fff; color: #1b1b1b; border: 1px solid #d99; padding: .4rem; margin: .3rem 0; max-height: 30rem; overflow: auto; }
 .code-intro { max-width: 60rem; }
-.code-row { display: grid; grid-auto-flow: column; grid-auto-columns: max-content; gap: .4rem; overflow-x: auto; padding-bottom: .3rem; }
-figure.code { margin: 0; border: 1px solid #aaa; border-radius: 4px; padding: .3rem .4rem; background: #fbfbfb; }
-figure.code figcaption { font-weight: 600; }
+.tabs { border: 0; padding: 0; margin: .3rem 0; }
+.tabs legend { font-weight: 600; padding: 0; }
+.tabs input { position: absolute; opacity: 0; }
+.tabs label { display: inline-block; margin: .15rem .3rem .15rem 0; padding: .05rem .6rem; border: 1px solid #888; border-radius: 4px; font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; cursor: pointer; }
+.tabs input:checked + label { background: #1b1b1b; color: #fff; }
+.tabs input:focus-visible + label { outline: 3px solid #1565c0; outline-offset: 2px; }
+.row { display: grid; grid-template-columns: minmax(0, 1fr); gap: 4px; margin-bottom: .4rem; }
+#code:has(#beside-none:not(:checked)) .row { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+.lang { display: none; grid-row: 1; margin: 0; border: 1px solid #aaa; border-radius: 4px; padding: 2px 3px; background: #fbfbfb; }
 .path { margin: .3rem 0 .1rem; font-size: 12px; color: #333; }
-figure.code pre { margin: 0; font-size: 11px; line-height: 1.35; white-space: pre; tab-size: 4; }
+#code pre { margin: 0; font-size: 12px; line-height: 1.35; white-space: pre; overflow-x: auto; tab-size: 4; }
+#code:has(#beside-none:not(:checked)) .lang pre { font-size: 9.5px; }
+.idiom.lang { padding: .3rem .5rem; background: #eef4fb; border-color: #8fa9c4; }
+#code .part > pre { border: 1px solid #aaa; border-radius: 4px; padding: 2px 3px; background: #fbfbfb; }
+mark { background: #fff0a0; color: inherit; }
 .missing { color: #8b0000; font-size: 12px; font-style: italic; }
 .seed { font-size: 11px; font-weight: 400; border: 1px solid #1565c0; color: #0d3c7a; border-radius: 3px; padding: 0 .25rem; white-space: nowrap; }
 .change { margin: .15rem 0; padding: .1rem .3rem; border-radius: 3px; }

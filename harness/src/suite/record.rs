@@ -26,7 +26,7 @@ impl Suite {
             filter: crate::config::arguments(args),
             toolchains: self.toolchains(),
         };
-        let code = report::code::parts(&manifests, &self.root);
+        let code = report::code::panel(&manifests, &self.root, super::executor::TRANSCRIPT);
         report::run::report(run, &self.cases, records, code)
     }
 

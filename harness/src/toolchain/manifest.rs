@@ -5,7 +5,6 @@
 //! forget one. Read with serde (`deny_unknown_fields`): a misspelt field is
 //! an error naming the file and the field, never a silent default.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -178,10 +177,38 @@ pub struct VersionFloor {
     pub hint: String,
 }
 
-/// The code panel's parts: the same five in every language, so that a part
-/// cannot be misspelt in one of them.
+/// The code panel's files: the same five parts in every language (named
+/// fields, so that a part cannot be misspelt in one of them), the demo's
+/// composition root and loop, and where the language's tab stands.
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct Code(BTreeMap<String, Vec<String>>);
+#[serde(deny_unknown_fields)]
+pub struct Code {
+    message: Vec<String>,
+    table: Vec<String>,
+    broker: Vec<String>,
+    relay: Vec<String>,
+    consumer: Vec<String>,
+    /// Where the language's tab stands (lower first): the practice's text
+    /// shows PHP, then Go, Python and TypeScript.
+    pub tab: u32,
+    /// The demo's composition root and loop, shown after the parts.
+    pub demo: Excerpt,
+    /// Text that shows the idiom SPEC.md's language note names: the panel
+    /// marks it wherever it occurs.
+    #[serde(default)]
+    pub idiom: Vec<String>,
+}
+
+/// A block of a file: from the first line holding `from` to the end of the
+/// block that line opens.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Excerpt {
+    /// Relative to the repository root.
+    pub file: String,
+    /// Text of the block's first line, e.g. `function main(`.
+    pub from: String,
+}
 
 impl Code {
     /// The part names, in the panel's order: the message type, the outbox
@@ -191,7 +218,14 @@ impl Code {
 
     /// The files of `part` (one of [`Code::PARTS`]).
     pub fn files(&self, part: &str) -> &[String] {
-        self.0.get(part).map_or(&[], Vec::as_slice)
+        match part {
+            "message" => &self.message,
+            "table" => &self.table,
+            "broker" => &self.broker,
+            "relay" => &self.relay,
+            "consumer" => &self.consumer,
+            _ => &[],
+        }
     }
 }
 
@@ -315,17 +349,10 @@ impl Manifest {
         let real_root = root
             .canonicalize()
             .map_err(|e| format!("{}: {e}", root.display()))?;
-        let (mut parts, written) = (Code::PARTS, self.code.0.keys());
-        parts.sort_unstable();
-        if !written.clone().eq(parts) {
-            let written: Vec<&String> = written.collect();
-            let parts = Code::PARTS.join(", ");
-            return Err(format!(
-                "field `code`: has the parts {written:?}, not {parts}"
-            ));
-        }
-        for part in Code::PARTS {
-            for path in self.code.files(part) {
+        let demo = ("demo.file", std::slice::from_ref(&self.code.demo.file));
+        let parts = Code::PARTS.map(|part| (part, self.code.files(part)));
+        for (part, files) in parts.into_iter().chain([demo]) {
+            for path in files {
                 let field = format!("field `code.{part}`");
                 // An absolute path starts with a root, which is not Normal.
                 let outside = (Path::new(path).components())

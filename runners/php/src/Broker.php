@@ -7,6 +7,11 @@ namespace Outbox;
 /** What the relay publishes to. */
 interface Broker
 {
-    /** Hands the message over. @throws PublishFailed when no ack came back, although the message may have arrived */
+    /**
+     * Hands the message over. PublishFailed means no ack came back:
+     * the relay must retry later, although the message may have arrived.
+     *
+     * @throws PublishFailed
+     */
     public function publish(Message $message): void;
 }

@@ -12,7 +12,11 @@ final class FlakyBroker implements Broker
 {
     private int $attempts = 0;
 
-    /** A broker delivering to $consumer, failing attempt n as $failures[n] says. @param array<int, Failure> $failures */
+    /**
+     * A broker delivering to $consumer, failing attempt n as $failures[n] says.
+     *
+     * @param array<int, Failure> $failures
+     */
     public function __construct(
         private readonly IdempotentConsumer $consumer,
         private readonly array $failures,

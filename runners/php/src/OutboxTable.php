@@ -4,13 +4,14 @@ declare(strict_types=1);
 
 namespace Outbox;
 
-/**
- * The rows waiting for the relay: the unsent messages in insertion order.
- * An array keyed by id, which keeps insertion order.
- */
+/** The rows waiting for the relay: the unsent messages in insertion order. */
 final class OutboxTable
 {
-    /** @var array<int, Message> */
+    /**
+     * An array keyed by id, which keeps insertion order.
+     *
+     * @var array<int, Message>
+     */
     private array $unsent = [];
     /** Kept apart from the rows: the last row may be sent already. */
     private ?int $lastId = null;
@@ -30,7 +31,12 @@ final class OutboxTable
      */
     private array $parked = [];
 
-    /** Appends a row; refuses an id that does not increase (a writer's bug) with OutOfOrder. @throws OutOfOrder */
+    /**
+     * Appends a row; refuses an id that does not increase (a writer's bug)
+     * with OutOfOrder.
+     *
+     * @throws OutOfOrder
+     */
     public function add(Message $message): void
     {
         if ($this->lastId !== null && $message->id <= $this->lastId) {

@@ -38,6 +38,7 @@ class FlakyBroker:
     fails on scripted attempt numbers, counted from 1 over its whole life."""
 
     def __init__(self, consumer: IdempotentConsumer, failures: dict[int, Failure]) -> None:
+        """A broker delivering to ``consumer``, failing attempt n as ``failures[n]`` says."""
         self._consumer = consumer
         self._failures = failures
         self._attempts = 0

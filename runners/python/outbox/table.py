@@ -60,10 +60,11 @@ class DeadLetter:
 
 
 class OutboxTable:
-    """The rows waiting for the relay: the unsent messages in insertion order.
-    A ``dict`` keyed by id, which keeps insertion order."""
+    """The rows waiting for the relay: the unsent messages in insertion order."""
 
     def __init__(self) -> None:
+        """An empty table."""
+        # A dict keyed by id, which keeps insertion order.
         self._unsent: dict[int, Message] = {}
         # Kept apart from the rows: the last row may be sent already.
         self._last_id: int | None = None

@@ -1,7 +1,10 @@
 import type { IdempotentConsumer } from "./consumer.js";
 import type { Message } from "./message.js";
 
-/** How a scripted publish attempt goes wrong. Each member's value is how an error message names it. */
+/**
+ * How a scripted publish attempt goes wrong. Each member's value is how an
+ * error message names it.
+ */
 export enum Failure {
   /** The broker did not answer: the message was NOT delivered. */
   Down = "broker down",
@@ -22,7 +25,12 @@ export class PublishFailed extends Error {
 
 /** What the relay publishes to. */
 export interface Broker {
-  /** Hands the message over. @throws PublishFailed when no ack came back, although the message may have arrived */
+  /**
+   * Hands the message over. `PublishFailed` means no ack came back:
+   * the relay must retry later, although the message may have arrived.
+   *
+   * @throws PublishFailed
+   */
   publish(message: Message): void;
 }
 

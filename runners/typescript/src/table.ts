@@ -60,11 +60,9 @@ export interface DeadLetter {
   readonly attempts: number;
 }
 
-/**
- * The rows waiting for the relay: the unsent messages in insertion order. A
- * `Map` keyed by id, which keeps insertion order.
- */
+/** The rows waiting for the relay: the unsent messages in insertion order. */
 export class OutboxTable {
+  /** A `Map` keyed by id, which keeps insertion order. */
   readonly #unsent = new Map<number, Message>();
   // Kept apart from the rows: the last row may be sent already.
   #lastId: number | undefined;

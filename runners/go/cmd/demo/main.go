@@ -89,7 +89,8 @@ func (b *narratingBroker) Publish(m outbox.Message) error {
 	err := b.inner.Publish(m)
 	line := fmt.Sprintf("attempt %d: %s -> published", b.attempts, describe(m))
 	if err != nil {
-		line = fmt.Sprintf("attempt %d: %s -> %v; %s blocked for this pass", b.attempts, describe(m), err, m.Aggregate)
+		line = fmt.Sprintf("attempt %d: %s -> %v; %s blocked for this pass",
+			b.attempts, describe(m), err, m.Aggregate)
 	}
 	if b.consumer.Duplicates() > dropped {
 		line += fmt.Sprintf("\n    delivery service: #%d already processed, repeat dropped", m.ID)

@@ -2,8 +2,8 @@
 // by instanceof, the rethrow, the copied batch, the table's typed refusal,
 // and each member the practice's limits added (the hash over UTF-8 bytes
 // read unsigned, the fetch's filters, dead letters and parking, the
-// consumer's clock), with SPEC's four examples. Compiled with the port (tsc -p runners/typescript),
-// then run from the repository root:
+// consumer's clock), with SPEC's four examples. Compiled with the port
+// (tsc -p runners/typescript), then run from the repository root:
 //   node --test runners/typescript/dist/test/outbox.test.js
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -11,7 +11,10 @@ public final class FlakyBroker implements Broker {
     private final Map<Long, Failure> failures;
     private long attempts;
 
-    /** A broker delivering to {@code consumer}, failing attempt n as {@code failures.get(n)} says. */
+    /**
+     * A broker delivering to {@code consumer}, failing attempt n as
+     * {@code failures.get(n)} says.
+     */
     public FlakyBroker(IdempotentConsumer consumer, Map<Long, Failure> failures) {
         this.consumer = consumer;
         this.failures = Map.copyOf(failures);

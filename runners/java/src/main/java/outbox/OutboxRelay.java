@@ -40,9 +40,8 @@ public final class OutboxRelay {
      * blocks its aggregate for the rest of the pass, so a later event of the
      * same order cannot overtake it. The table counts the failure; when the
      * count reaches the cap, the row becomes a dead letter, its order is
-     * parked if the cap says so, and the alert is raised. Only
-     * {@link PublishFailed} is caught: catching every exception and going on
-     * is the bug that let OrderPaid overtake OrderPlaced.
+     * parked if the cap says so, and the alert is raised. Any other error
+     * propagates.
      */
     public List<Long> runOnce() {
         List<Message> batch = table.unsent(batchSize, options.partition(), options.fetch());
@@ -54,8 +53,6 @@ public final class OutboxRelay {
             }
             try {
                 broker.publish(message);
-                table.markSent(message.id());
-                sent.add(message.id());
             } catch (PublishFailed e) {
                 blocked.add(message.aggregate());
                 long attempts = table.markFailed(message.id());
@@ -67,7 +64,10 @@ public final class OutboxRelay {
                     }
                     options.alert().accept(letter);
                 }
+                continue;
             }
+            table.markSent(message.id());
+            sent.add(message.id());
         }
         return sent;
     }

@@ -8,11 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/**
- * The rows waiting for the relay: the unsent messages in insertion order. A
- * {@link LinkedHashMap} keyed by id keeps that order; a sent row is removed.
- */
+/** The rows waiting for the relay: the unsent messages in insertion order. */
 public final class OutboxTable {
+    /** A {@link LinkedHashMap} keyed by id, which keeps insertion order. */
     private final Map<Long, Message> unsent = new LinkedHashMap<>();
     /** Kept apart from the rows: the last row may be sent already. */
     private Long lastId;
@@ -22,7 +20,10 @@ public final class OutboxTable {
     /** Orders whose rows no fetch takes until they are unparked. */
     private final Set<String> parked = new HashSet<>();
 
-    /** Appends a row; refuses an id that does not increase (a writer's bug) with {@link OutOfOrder}. */
+    /**
+     * Appends a row; refuses an id that does not increase (a writer's bug)
+     * with {@link OutOfOrder}.
+     */
     public void add(Message message) {
         if (lastId != null && message.id() <= lastId) {
             throw new OutOfOrder(message.id(), lastId);
@@ -48,7 +49,7 @@ public final class OutboxTable {
                 .toList();
     }
 
-    /** Takes the row out of later {@code unsent} selections. An unknown id changes nothing. */
+    /** Takes the row out of later {@code unsent} selections. */
     public void markSent(long id) {
         unsent.remove(id);
     }

@@ -4,8 +4,8 @@ import java.util.function.Consumer;
 
 /**
  * What a relay is told beyond its table, broker and batch size. The
- * default is the relay the three-argument constructor of
- * {@link OutboxRelay} builds: the whole table, row by row, no cap.
+ * default is the relay built without options: the whole table, row by row,
+ * no cap.
  *
  * @param partition the orders this relay publishes, when several share the table
  * @param fetch     rows, or only the oldest row of each order

@@ -47,7 +47,10 @@ class OutboxTest {
         return batch.stream().map(Message::id).toList();
     }
 
-    /** Every Failure is described (the switch expression is exhaustive), and both fail the publish. */
+    /**
+     * Every Failure is described (the switch expression is exhaustive), and
+     * both fail the publish.
+     */
     @ParameterizedTest
     @EnumSource(Failure.class)
     void everyFailureFailsThePublishWithItsOwnText(Failure failure) {
@@ -109,7 +112,10 @@ class OutboxTest {
         assertFalse(table.hasUnsent());
     }
 
-    /** The base example's poller catches every exception and goes on; this relay lets a bug through. */
+    /**
+     * The base example's poller catches every exception and goes on; this
+     * relay lets a bug through.
+     */
     @Test
     void anExceptionThatIsNotAPublishFailureStopsThePass() {
         var table = seeded();

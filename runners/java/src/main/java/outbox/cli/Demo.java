@@ -84,32 +84,39 @@ public final class Demo {
         // The relay raises the alert; the process says where it goes: here,
         // under the dead letter's attempt in the transcript.
         var alerts = new HashMap<Long, String>();
-        var cap = config.maxAttempts() == null ? null : new AttemptCap(config.maxAttempts(), OnExhausted.RELEASE);
+        var cap = config.maxAttempts() == null
+                ? null
+                : new AttemptCap(config.maxAttempts(), OnExhausted.RELEASE);
         var options = RelayOptions.defaults()
                 .withCap(cap)
-                .withAlert(letter -> alerts.put(letter.message().id(),
-                        "dead letter " + describe(letter.message()) + " after " + attempts(letter.attempts())));
+                .withAlert(letter -> alerts.put(letter.message().id(), "dead letter "
+                        + describe(letter.message()) + " after " + attempts(letter.attempts())));
         var relay = new OutboxRelay(table, broker, batchSize, options);
 
         // "\n", not %n: the transcript is the same bytes on every platform.
         var out = new Formatter(new StringBuilder(), Locale.ROOT);
-        String limit = cap == null ? "no attempt limit" : "at most " + cap.maxAttempts() + " attempts per message";
+        String limit = cap == null
+                ? "no attempt limit"
+                : "at most " + cap.maxAttempts() + " attempts per message";
         out.format("Outbox relay demo: batch size %d, at most %d passes, %s.\n",
                 config.batchSize(), config.maxPasses(), limit);
-        out.format("Outbox: %s.\n", table.unsent(Integer.MAX_VALUE, new Partition(), Fetch.ROWS).stream()
-                .map(Demo::describe).collect(Collectors.joining(", ")));
+        out.format("Outbox: %s.\n",
+                table.unsent(Integer.MAX_VALUE, new Partition(), Fetch.ROWS).stream()
+                        .map(Demo::describe).collect(Collectors.joining(", ")));
         out.format("The broker will lose the ack of attempt 1 and reject attempts 6, 7 and 8.\n");
 
         long passes = 0;
         while (table.hasUnsent() && passes < config.maxPasses()) {
             passes++;
             List<Message> batch = table.unsent(batchSize, new Partition(), Fetch.ROWS);
-            out.format("\nPass %d: batch %s\n", passes, idList(batch.stream().map(Message::id).toList()));
+            out.format("\nPass %d: batch %s\n", passes,
+                    idList(batch.stream().map(Message::id).toList()));
             List<Long> sent = relay.runOnce();
             for (Message message : batch) {
                 String line = broker.story.remove(message.id());
                 if (line == null) {
-                    line = "skipped " + describe(message) + ": " + message.aggregate() + " is blocked";
+                    line = "skipped " + describe(message) + ": " + message.aggregate()
+                            + " is blocked";
                 }
                 out.format("  %s\n", line);
                 String alert = alerts.remove(message.id());
@@ -153,7 +160,10 @@ public final class Demo {
         }
     }
 
-    /** Reads the process's settings, or says in one line what is wrong with the file, naming the key at fault. */
+    /**
+     * Reads the process's settings, or says in one line what is wrong with
+     * the file, naming the key at fault.
+     */
     static Config loadConfig(String path) throws BadConfig {
         JsonNode fields;
         try {
@@ -177,8 +187,8 @@ public final class Demo {
         if (!unknown.isEmpty()) {
             throw new BadConfig(path + ": unknown key " + TextNode.valueOf(unknown.first()));
         }
-        return new Config(required(path, fields, "batch_size"), required(path, fields, "max_passes"),
-                optional(path, fields, "max_attempts"));
+        return new Config(required(path, fields, "batch_size"),
+                required(path, fields, "max_passes"), optional(path, fields, "max_attempts"));
     }
 
     private static long required(String path, JsonNode fields, String key) throws BadConfig {
@@ -232,7 +242,8 @@ public final class Demo {
                 throw e;
             } finally {
                 if (consumer.duplicates() > dropped) {
-                    line += "\n    delivery service: #" + message.id() + " already processed, repeat dropped";
+                    line += "\n    delivery service: #" + message.id()
+                            + " already processed, repeat dropped";
                 }
                 story.put(message.id(), line);
             }

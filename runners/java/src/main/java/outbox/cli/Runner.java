@@ -38,7 +38,10 @@ import outbox.RelayOptions;
  * One JVM answers every case, so its start-up is paid once per run.
  */
 public final class Runner {
-    /** Jackson's tree model: the request's fields are read by hand, in the order the protocol checks them. */
+    /**
+     * Jackson's tree model: the request's fields are read by hand, in the
+     * order the protocol checks them.
+     */
     static final JsonMapper JSON =
             JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
@@ -207,7 +210,10 @@ public final class Runner {
         return new AttemptCap(integer(request, "max_attempts"), then);
     }
 
-    /** Adds the rows from index {@code next} on that are written after {@code pass}; returns the next index. */
+    /**
+     * Adds the rows from index {@code next} on that are written after
+     * {@code pass}; returns the next index.
+     */
     private static int write(OutboxTable table, JsonNode rows, int next, long pass) {
         for (; next < rows.size() && rows.get(next).path("written_after_pass").asLong(0) <= pass; next++) {
             JsonNode row = rows.get(next);
@@ -233,7 +239,10 @@ public final class Runner {
         return (int) Math.min(integer(request, "batch_size"), Integer.MAX_VALUE);
     }
 
-    /** An integer field; the harness validated the request, so this only guards against a stray one. */
+    /**
+     * An integer field; the harness validated the request, so this only
+     * guards against a stray one.
+     */
     private static long integer(JsonNode object, String field) {
         JsonNode value = object.get(field);
         if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
