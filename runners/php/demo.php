@@ -52,14 +52,17 @@ function loadConfig(string $path): array
         throw new BadConfig("{$path}: not a JSON object");
     }
     $fields = get_object_vars($value);
-    $unknown = array_diff(array_map(strval(...), array_keys($fields)), ['batch_size', 'max_passes', 'max_attempts']);
+    $keys = ['batch_size', 'max_passes', 'max_attempts'];
+    $unknown = array_diff(array_map(strval(...), array_keys($fields)), $keys);
     if ($unknown !== []) {
         sort($unknown, SORT_STRING);
-        throw new BadConfig("{$path}: unknown key " . json_encode($unknown[0], JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE));
+        $key = json_encode($unknown[0], JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+        throw new BadConfig("{$path}: unknown key {$key}");
     }
-    foreach (['batch_size' => true, 'max_passes' => true, 'max_attempts' => false] as $key => $required) {
+    $required = ['batch_size' => true, 'max_passes' => true, 'max_attempts' => false];
+    foreach ($required as $key => $isRequired) {
         if (!array_key_exists($key, $fields)) {
-            if ($required) {
+            if ($isRequired) {
                 throw new BadConfig("{$path}: \"{$key}\" is missing");
             }
             continue;
@@ -84,8 +87,10 @@ final class NarratingBroker implements Broker
     /** @var array<int, string> */
     public array $story = [];
 
-    public function __construct(private readonly Broker $inner, private readonly IdempotentConsumer $consumer)
-    {
+    public function __construct(
+        private readonly Broker $inner,
+        private readonly IdempotentConsumer $consumer,
+    ) {
     }
 
     public function publish(Message $message): void
@@ -101,7 +106,8 @@ final class NarratingBroker implements Broker
             throw $failed;
         } finally {
             if ($this->consumer->duplicates() > $dropped) {
-                $line .= "\n    delivery service: #{$message->id} already processed, repeat dropped";
+                $line .= "\n    delivery service: #{$message->id} already processed,"
+                    . ' repeat dropped';
             }
             $this->story[$message->id] = $line;
         }
@@ -152,12 +158,15 @@ function main(array $argv): int
     // under the dead letter's attempt in the transcript.
     $alerts = [];
     $alert = static function (DeadLetter $letter) use (&$alerts): void {
-        $alerts[$letter->message->id] = 'dead letter ' . describe($letter->message) . ' after ' . attempts($letter->attempts);
+        $alerts[$letter->message->id] = 'dead letter ' . describe($letter->message)
+            . ' after ' . attempts($letter->attempts);
     };
     $cap = $maxAttempts === null ? null : new AttemptCap($maxAttempts);
     $relay = new OutboxRelay($table, $broker, $batchSize, cap: $cap, alert: $alert);
 
-    $limit = $maxAttempts === null ? 'no attempt limit' : "at most {$maxAttempts} attempts per message";
+    $limit = $maxAttempts === null
+        ? 'no attempt limit'
+        : "at most {$maxAttempts} attempts per message";
     echo "Outbox relay demo: batch size {$batchSize}, at most {$maxPasses} passes, {$limit}.\n";
     echo 'Outbox: ' . implode(', ', array_map(describe(...), $table->unsent(PHP_INT_MAX))) . ".\n";
     echo "The broker will lose the ack of attempt 1 and reject attempts 6, 7 and 8.\n";
@@ -187,7 +196,8 @@ function main(array $argv): int
         : "\nOutbox drained after {$passes} passes.\n";
     if ($table->deadLetters() !== []) {
         $letters = array_map(
-            static fn (DeadLetter $l): string => describe($l->message) . ' (' . attempts($l->attempts) . ')',
+            static fn (DeadLetter $l): string =>
+                describe($l->message) . ' (' . attempts($l->attempts) . ')',
             $table->deadLetters(),
         );
         echo 'Dead letters, for a person to look at: ' . implode(', ', $letters) . ".\n";

@@ -136,12 +136,18 @@ def main() -> None:
     alerts: dict[int, str] = {}
 
     def alert(letter: DeadLetter) -> None:
-        alerts[letter.message.id] = f"dead letter {describe(letter.message)} after {attempts(letter.attempts)}"
+        alerts[letter.message.id] = (
+            f"dead letter {describe(letter.message)} after {attempts(letter.attempts)}"
+        )
 
     cap = None if max_attempts is None else AttemptCap(max_attempts)
     relay = OutboxRelay(table, broker, batch_size, cap=cap, alert=alert)
 
-    limit = "no attempt limit" if max_attempts is None else f"at most {max_attempts} attempts per message"
+    limit = (
+        "no attempt limit"
+        if max_attempts is None
+        else f"at most {max_attempts} attempts per message"
+    )
     print(f"Outbox relay demo: batch size {batch_size}, at most {max_passes} passes, {limit}.")
     print(f"Outbox: {', '.join(describe(m) for m in table.unsent(sys.maxsize))}.")
     print("The broker will lose the ack of attempt 1 and reject attempts 6, 7 and 8.")
@@ -165,7 +171,9 @@ def main() -> None:
     else:
         print(f"\nOutbox drained after {passes} passes.")
     if table.dead_letters:
-        letters = ", ".join(f"{describe(d.message)} ({attempts(d.attempts)})" for d in table.dead_letters)
+        letters = ", ".join(
+            f"{describe(d.message)} ({attempts(d.attempts)})" for d in table.dead_letters
+        )
         print(f"Dead letters, for a person to look at: {letters}.")
     print("Consumer journal:")
     for entry in consumer.journal:

@@ -56,7 +56,9 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
         failures[int(attempt)] = FAILURES[kind]
     written_after: dict[int, list[Message]] = {}
     for m in case["messages"]:
-        written_after.setdefault(m.get("written_after_pass", 0), []).append(Message(m["id"], m["aggregate"], m["type"]))
+        written_after.setdefault(m.get("written_after_pass", 0), []).append(
+            Message(m["id"], m["aggregate"], m["type"])
+        )
     unparked_after: dict[int, list[str]] = {}
     for unpark in case.get("unpark", []):
         unparked_after.setdefault(unpark["after_pass"], []).append(unpark["aggregate"])
@@ -84,7 +86,13 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
             if index not in relay:
                 partition = Partition(index, relays)
                 relay[index] = OutboxRelay(
-                    table, broker, batch_size, partition=partition, fetch=fetch, cap=cap, alert=alert
+                    table,
+                    broker,
+                    batch_size,
+                    partition=partition,
+                    fetch=fetch,
+                    cap=cap,
+                    alert=alert,
                 )
             dead = []
             sent.append(relay[index].run_once())
@@ -93,7 +101,12 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
             table.add(message)
         for aggregate in unparked_after.get(pass_, []):
             table.unpark(aggregate)
-    answer = {"name": case["name"], "sent": sent, "journal": consumer.journal, "duplicates": consumer.duplicates}
+    answer = {
+        "name": case["name"],
+        "sent": sent,
+        "journal": consumer.journal,
+        "duplicates": consumer.duplicates,
+    }
     if "max_attempts" in case:
         answer["dead_letters"] = dead_letters
     return answer

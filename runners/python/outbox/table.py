@@ -83,7 +83,9 @@ class OutboxTable:
         self._last_id = message.id
         self._unsent[message.id] = message
 
-    def unsent(self, limit: int, partition: Partition = Partition(), fetch: Fetch = Fetch.ROWS) -> list[Message]:
+    def unsent(
+        self, limit: int, partition: Partition = Partition(), fetch: Fetch = Fetch.ROWS
+    ) -> list[Message]:
         """The oldest unsent rows in insertion order, at most ``limit``: a
         copy, because the relay marks rows sent while it walks the batch.
 
@@ -93,7 +95,9 @@ class OutboxTable:
         no slot.
         """
         rows: Iterable[Message] = (
-            m for m in self._unsent.values() if partition.owns(m.aggregate) and m.aggregate not in self._parked
+            m
+            for m in self._unsent.values()
+            if partition.owns(m.aggregate) and m.aggregate not in self._parked
         )
         if fetch is Fetch.HEADS:
             # Keyed by order: the first row of each stays, in its place.

@@ -21,10 +21,22 @@ class LoadConfigTest(unittest.TestCase):
                 ('{"batch_size": 3.5, "max_passes": 10}', '"batch_size" must be an integer >= 1'),
                 ('{"batch_size": 0, "max_passes": 10}', '"batch_size" must be an integer >= 1'),
                 ('{"batch_size": "3", "max_passes": 10}', '"batch_size" must be an integer >= 1'),
-                ('{"batch_size": 3, "max_passes": 10, "max_attempts": true}', '"max_attempts" must be an integer >= 1'),
-                ('{"batch_size": 3, "max_passes": 10, "max_attempts": 0}', '"max_attempts" must be an integer >= 1'),
-                ('{"batch_size": 3, "max_passes": 10, "max_attempts": "3"}', '"max_attempts" must be an integer >= 1'),
-                ('{"batch_size": 3, "max_passes": 10, "max_attempts": 2.5}', '"max_attempts" must be an integer >= 1'),
+                (
+                    '{"batch_size": 3, "max_passes": 10, "max_attempts": true}',
+                    '"max_attempts" must be an integer >= 1',
+                ),
+                (
+                    '{"batch_size": 3, "max_passes": 10, "max_attempts": 0}',
+                    '"max_attempts" must be an integer >= 1',
+                ),
+                (
+                    '{"batch_size": 3, "max_passes": 10, "max_attempts": "3"}',
+                    '"max_attempts" must be an integer >= 1',
+                ),
+                (
+                    '{"batch_size": 3, "max_passes": 10, "max_attempts": 2.5}',
+                    '"max_attempts" must be an integer >= 1',
+                ),
             ]:
                 Path(path).write_text(content, encoding="utf-8")
                 with self.subTest(content), self.assertRaises(BadConfig) as refused:
@@ -42,4 +54,6 @@ class LoadConfigTest(unittest.TestCase):
             self.assertEqual(load_config(str(path)), Config(3, 10, None), "no attempt limit")
 
     def test_the_shared_config_is_read(self) -> None:
-        self.assertEqual(load_config(str(Path(__file__).parents[2] / "demo.json")), Config(3, 10, 3))
+        self.assertEqual(
+            load_config(str(Path(__file__).parents[2] / "demo.json")), Config(3, 10, 3)
+        )

@@ -27,7 +27,9 @@ from outbox import (
 
 
 def seeded_table() -> OutboxTable:
-    return table_of((1, "order-1", "OrderPlaced"), (2, "order-2", "OrderPlaced"), (3, "order-1", "OrderPaid"))
+    return table_of(
+        (1, "order-1", "OrderPlaced"), (2, "order-2", "OrderPlaced"), (3, "order-1", "OrderPaid")
+    )
 
 
 def table_of(*rows: tuple[int, str, str]) -> OutboxTable:
@@ -37,7 +39,9 @@ def table_of(*rows: tuple[int, str, str]) -> OutboxTable:
     return table
 
 
-def fetched(table: OutboxTable, limit: int, partition: Partition = Partition(), fetch: Fetch = Fetch.ROWS) -> list[int]:
+def fetched(
+    table: OutboxTable, limit: int, partition: Partition = Partition(), fetch: Fetch = Fetch.ROWS
+) -> list[int]:
     return [m.id for m in table.unsent(limit, partition, fetch)]
 
 
@@ -84,9 +88,13 @@ class RelayTest(unittest.TestCase):
     def test_a_failure_blocks_its_order_for_the_rest_of_the_pass(self) -> None:
         consumer = IdempotentConsumer()
         relay = OutboxRelay(seeded_table(), FlakyBroker(consumer, {1: Failure.DOWN}), batch_size=10)
-        self.assertEqual(relay.run_once(), [2], "order-1's OrderPaid must not overtake its OrderPlaced")
+        self.assertEqual(
+            relay.run_once(), [2], "order-1's OrderPaid must not overtake its OrderPlaced"
+        )
         self.assertEqual(relay.run_once(), [1, 3])
-        self.assertEqual(consumer.journal, ["order-2 OrderPlaced", "order-1 OrderPlaced", "order-1 OrderPaid"])
+        self.assertEqual(
+            consumer.journal, ["order-2 OrderPlaced", "order-1 OrderPlaced", "order-1 OrderPaid"]
+        )
 
     def test_an_error_that_is_not_a_publish_failure_propagates(self) -> None:
         class BrokenBroker:
@@ -183,7 +191,9 @@ class FetchTest(unittest.TestCase):
 class DeadLetterTest(unittest.TestCase):
     def test_failures_are_counted_per_row_and_never_reset(self) -> None:
         table = seeded_table()
-        self.assertEqual([table.mark_failed(1), table.mark_failed(3), table.mark_failed(1)], [1, 1, 2])
+        self.assertEqual(
+            [table.mark_failed(1), table.mark_failed(3), table.mark_failed(1)], [1, 1, 2]
+        )
         self.assertEqual(fetched(table, 10), [1, 2, 3], "a failure leaves the row unsent")
         letter = table.dead_letter(1)
         expected = DeadLetter(Message(1, "order-1", "OrderPlaced"), 2)
@@ -205,7 +215,9 @@ class DeadLetterTest(unittest.TestCase):
         runs = []
         for _ in range(3):
             letters: list[DeadLetter] = []
-            sent = OutboxRelay(table, broker, 10, cap=AttemptCap(2), alert=letters.append).run_once()
+            sent = OutboxRelay(
+                table, broker, 10, cap=AttemptCap(2), alert=letters.append
+            ).run_once()
             runs.append((sent, [letter.message.id for letter in letters]))
         self.assertEqual(runs, [([2], []), ([], [1]), ([3], [])], "(sent, dead-lettered) per run")
         self.assertEqual(table.dead_letters[0].attempts, 2)
@@ -218,13 +230,17 @@ class DeadLetterTest(unittest.TestCase):
         consumer = IdempotentConsumer()
         broker = FlakyBroker(consumer, {1: Failure.LOST_ACK})
         alerts: list[DeadLetter] = []
-        relay = OutboxRelay(table, broker, 10, cap=AttemptCap(1, OnExhausted.PARK), alert=alerts.append)
+        relay = OutboxRelay(
+            table, broker, 10, cap=AttemptCap(1, OnExhausted.PARK), alert=alerts.append
+        )
         self.assertEqual(relay.run_once(), [2])
         self.assertEqual(relay.run_once(), [], "order-1 is parked")
         self.assertEqual([letter.message.id for letter in alerts], [1])
         self.assertEqual(table.dead_letters, alerts)
         table.unpark("order-1")
-        self.assertEqual(OutboxRelay(table, broker, 10).run_once(), [3], "the dead letter is not retried")
+        self.assertEqual(
+            OutboxRelay(table, broker, 10).run_once(), [3], "the dead letter is not retried"
+        )
         delivered = ["order-1 OrderPlaced", "order-2 OrderPlaced", "order-1 OrderPaid"]
         self.assertEqual(consumer.journal, delivered, "a dead letter means unconfirmed")
 
@@ -253,7 +269,9 @@ class SeveralRelaysTest(unittest.TestCase):
             for index in range(2)
         ]
         self.assertEqual(sent, [[2, 4], [1, 3], [], []])
-        self.assertEqual((consumer.journal[0], consumer.journal[3]), ("order-2 OrderPlaced", "order-1 OrderPaid"))
+        self.assertEqual(
+            (consumer.journal[0], consumer.journal[3]), ("order-2 OrderPlaced", "order-1 OrderPaid")
+        )
 
     def test_heads_let_other_orders_past_a_blocked_one(self) -> None:
         """SPEC's example: batch 3, heads, Down on attempts 1 and 2."""
@@ -303,7 +321,12 @@ class RetentionTest(unittest.TestCase):
             consumer.tick()
             sent.append(OutboxRelay(table, broker, 10).run_once())
         self.assertEqual(sent, [[2], [1, 3]])
-        journal = ["order-1 OrderPlaced", "order-2 OrderPlaced", "order-1 OrderPlaced", "order-1 OrderPaid"]
+        journal = [
+            "order-1 OrderPlaced",
+            "order-2 OrderPlaced",
+            "order-1 OrderPlaced",
+            "order-1 OrderPaid",
+        ]
         self.assertEqual(consumer.journal, journal)
         self.assertEqual(consumer.duplicates, 0)
 

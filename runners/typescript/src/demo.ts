@@ -168,7 +168,8 @@ function main(): void {
     const sent = relay.runOnce();
     for (const message of batch) {
       const line =
-        broker.story.get(message.id) ?? `skipped ${describe(message)}: ${message.aggregate} is blocked`;
+        broker.story.get(message.id) ??
+        `skipped ${describe(message)}: ${message.aggregate} is blocked`;
       broker.story.delete(message.id);
       out.push(`  ${line}`);
       const raised = alerts.get(message.id);

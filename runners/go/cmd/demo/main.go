@@ -212,7 +212,8 @@ func main() {
 	if letters := table.DeadLetters(); len(letters) > 0 {
 		var listed []string
 		for _, l := range letters {
-			listed = append(listed, fmt.Sprintf("%s (%s)", describe(l.Message), attemptsText(l.Attempts)))
+			listed = append(listed,
+				fmt.Sprintf("%s (%s)", describe(l.Message), attemptsText(l.Attempts)))
 		}
 		fmt.Printf("Dead letters, for a person to look at: %s.\n", strings.Join(listed, ", "))
 	}

@@ -14,7 +14,10 @@ public final class OutboxTable {
     private final Map<Long, Message> unsent = new LinkedHashMap<>();
     /** Kept apart from the rows: the last row may be sent already. */
     private Long lastId;
-    /** Failed publish calls per row that ever failed; kept after the row is sent, as a count never resets. */
+    /**
+     * Failed publish calls per row that ever failed; kept after the row is
+     * sent, as a count never resets.
+     */
     private final Map<Long, Long> attempts = new HashMap<>();
     private final List<DeadLetter> deadLetters = new ArrayList<>();
     /** Orders whose rows no fetch takes until they are unparked. */

@@ -14,7 +14,8 @@ import java.util.function.Consumer;
  *                  person hears of it: the relay raises the alert, the caller
  *                  decides where it goes
  */
-public record RelayOptions(Partition partition, Fetch fetch, AttemptCap cap, Consumer<DeadLetter> alert) {
+public record RelayOptions(
+        Partition partition, Fetch fetch, AttemptCap cap, Consumer<DeadLetter> alert) {
     // Java has no default arguments: the defaults, then one option changed
     // at a time, e.g. RelayOptions.defaults().withCap(new AttemptCap(3, OnExhausted.RELEASE)).
     public static RelayOptions defaults() {
