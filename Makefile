@@ -29,7 +29,7 @@ DURATION ?=
 SAVE ?=
 REPEAT ?=
 
-.PHONY: test self-test parity report demo fuzz bench floor bless new-case mutants lint lint-workflows setup clean known-failures report-tools languages
+.PHONY: test self-test parity report demo fuzz bench floor bless new-case mutants lint lint-workflows setup clean known-failures report-tools languages set-back
 
 # What the language manifests (runners/<language>/language.toml) say, for
 # the targets below that act per language: none keeps a list of its own.
@@ -43,14 +43,26 @@ test: parity
 
 # The harness's self-tests (and the rest of the workspace's): every test
 # cargo finds, so a new tests/*.rs cannot be left out.
-self-test: report-tools
+self-test: report-tools set-back
 	$(CARGO) test --quiet --workspace
+
+# cargo decides by modification time: a source edited and given back an
+# older mtime (touch -d, cp -p, rsync -a) is older than what was built from
+# it, and cargo keeps the old build, the harness's own copy of the
+# reference among them, which the harness cannot rebuild while it runs. A
+# write sets a file's change time and mtime to one instant, and nothing
+# sets the change time back: every Rust source whose mtime is seconds
+# older is touched first, so cargo rebuilds what reads it (12 ms).
+RUST_SOURCES := Cargo.toml Cargo.lock .cargo reference cases/model runners/rust harness/Cargo.toml harness/src harness/tests
+set-back:
+	@find $(RUST_SOURCES) -type f -printf '%C@ %T@ %p\n' 2>/dev/null | \
+	  awk '$$1 > $$2 + 1 { sub(/^[^ ]+ [^ ]+ /, ""); print }' | xargs -r -d '\n' touch --
 
 # BASE=path/to/results.json compares the run with an earlier one's results
 # (every run writes target/parity/results.json): the page, the end of the
 # output and the CI summary say which cells changed.
 BASE ?=
-parity:
+parity: set-back
 	$(if $(BASE),PARITY_BASE=$(BASE)) $(if $(REPEAT),PARITY_REPEAT=$(REPEAT)) $(CARGO) test --quiet --package parity --test parity -- $(T) $(ARGS)
 
 # The suite (same T, ARGS and environment as make test), and the HTML report
@@ -70,11 +82,11 @@ known-failures:
 demo:
 	$(CARGO) run --quiet --package parity --bin demos
 
-fuzz:
+fuzz: set-back
 	$(CARGO) run --quiet --release --package parity --bin fuzz -- --seed $(SEED) \
 	  $(if $(COUNT),--count $(COUNT)) $(if $(DURATION),--seconds $(DURATION)) $(if $(SAVE),--save)
 
-bench:
+bench: set-back
 	$(CARGO) build --quiet --release --package parity --bin fuzz --bin bench --bin floor
 	$(CARGO) test --quiet --package parity --test parity --no-run
 	@echo "## Differential throughput (make fuzz COUNT=40000)"
@@ -93,10 +105,10 @@ floor:
 BLESS ?=
 NAME ?=
 FILE ?=
-bless:
+bless: set-back
 	$(CARGO) run --quiet --package parity --bin bless -- $(if $(filter all,$(BLESS)),--all)
 
-new-case:
+new-case: set-back
 	$(CARGO) run --quiet --package parity --bin bless -- --new $(NAME) $(if $(FILE),--file $(FILE))
 
 # Linters pinned by version, installed into target/tools on first use.

@@ -81,7 +81,8 @@ pub struct BuildStep {
     /// counts), judged by content: a source left out is an edit the step
     /// never sees.
     pub inputs: Vec<String>,
-    /// Everything the step makes. A file (a binary) is judged by length and
+    /// Everything the step makes, each removed before the step runs again
+    /// (see [`BuildStep::unstale`]). A file (a binary) is judged by length and
     /// modification time rather than read: one that is gone or rewritten
     /// (by another build) makes the step run again. A folder by the files
     /// it holds: one deleted or added makes the step run again, while a
@@ -260,12 +261,15 @@ fn read(root: &Path, folder: &Path) -> Result<Manifest, String> {
     manifest.check()?;
     manifest.check_code(root)?;
     // `{target}` is cargo's target folder, absolute, so a tool started in
-    // another folder finds it too; `{work}` the language's own folder there.
+    // another folder finds it too; `{work}` the language's own folder there;
+    // `{root}` the repository, links resolved, as a child's getcwd() says.
     let target = crate::config::target_dir(root);
     let work = crate::config::work_dir(root, &manifest.name);
+    let real_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let resolve = |word: &str| {
         word.replace("{target}", &target.to_string_lossy())
             .replace("{work}", &work.to_string_lossy())
+            .replace("{root}", &real_root.to_string_lossy())
     };
     let mut value: toml::Value = toml::from_str(&text).map_err(|e| e.to_string())?;
     check_strings(&mut value, "", &resolve)?;
@@ -391,7 +395,7 @@ fn check_strings(
 }
 
 /// The placeholders a command line may hold, each a path: never case data.
-const PLACEHOLDERS: [&str; 2] = ["{target}", "{work}"];
+const PLACEHOLDERS: [&str; 3] = ["{target}", "{work}", "{root}"];
 
 /// The first `{word}` (lower case and `_`) of `text` that is not one of
 /// [`PLACEHOLDERS`]; a shell's `${VAR}` is not one.
