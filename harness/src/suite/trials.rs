@@ -281,9 +281,14 @@ impl Suite {
     /// tool's final report must prove them.
     pub fn check_unit(&self, port: &Port) -> Verdict {
         let command = self.unit_command(port);
-        let ran = crate::exec::run(&command, crate::exec::Stdin::Null);
+        let counter = port.unit.counter;
+        let ran = crate::exec::read_lines(&command, move |lines| counter.map(|c| c.tally(lines)));
         let tests = format!("{} (`{}`)", command.label, command.argv.join(" "));
-        judge::unit(tests, ran, port.unit.counter)
+        judge::unit(
+            tests,
+            ran.map(|(output, tally)| (output, tally.flatten())),
+            &port.unit,
+        )
     }
 }
 

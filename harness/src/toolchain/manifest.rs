@@ -112,6 +112,13 @@ pub struct Unit {
     /// Which tool's count the output carries; without one only the exit
     /// code counts.
     pub counter: Option<Counter>,
+    /// How many tests its tool's final report must count as passed, at the
+    /// least: as many as the suite has, so a test file renamed out of the
+    /// tool's sight (a Python module not named `test_*`, a Java class not
+    /// named `*Test`, a Go file not named `*_test.go`) fails the trial
+    /// instead of passing on the tests left. Lower it when removing a test.
+    #[serde(default)]
+    pub at_least: u64,
 }
 
 /// Mutation testing's settings: which tool, over which files; written as
