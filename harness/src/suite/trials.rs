@@ -215,15 +215,15 @@ impl Suite {
     /// Judges a prepared port's demo: the committed transcript on the
     /// shared config, and the Rust demo's own output on a second config.
     fn check_demo(&self, port: &Port) -> Verdict {
-        let committed = match &self.transcript {
-            Err(why) => Verdict::Fail(Reason::Wrong(why.clone())),
+        let committed = match self.transcript() {
+            Err(why) => Verdict::Fail(Reason::Wrong(why)),
             Ok(expected) => {
                 let differs = format!(
                     "the {} demo's transcript differs from the Rust demo's ({TRANSCRIPT})",
                     port.name
                 );
                 let actual = self.run_demo(port, Path::new(DEMO_CONFIG));
-                demo::transcript(&differs, expected, actual)
+                demo::transcript(&differs, &expected, actual)
             }
         };
         match (committed, self.second_demo()) {
@@ -254,7 +254,7 @@ impl Suite {
                 .map_err(|why| why.to_string())?;
             let transcript = (self.run_demo(rust, &path))
                 .map_err(|why| format!("the Rust demo on {}: {why}", path.display()))?;
-            if Ok(&transcript) == self.transcript.as_ref() {
+            if self.transcript().as_ref() == Ok(&transcript) {
                 return Err(format!(
                     "the Rust demo prints the same transcript on {} as on {DEMO_CONFIG}: the \
                      second config checks nothing",
