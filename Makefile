@@ -184,35 +184,34 @@ $(ACTIONLINT):
 	GOBIN=$(CURDIR)/$(TOOLS)/actionlint-$(ACTIONLINT_VERSION) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
 # Each language's lint lines come from its manifest; actionlint checks the
-# workflows, which are no language's, and the mutation runner (the
-# harness's own Python) is held to the Python port's ruff rules; every case
-# file must be in the canonical layout the tools write (bless --check).
+# workflows, which are no language's, and the harness's own Python (the
+# mutation runner, the workflows' lint) is held to the Python port's ruff
+# rules; every case file must be in the canonical layout the tools write
+# (bless --check).
 lint: $(RUFF) $(ACTIONLINT) lint-workflows
 	$(ACTIONLINT) .github/workflows/*.yml
-	$(RUFF) check --config runners/python/pyproject.toml harness/mutants
-	$(RUFF) format --check --config runners/python/pyproject.toml harness/mutants
+	$(RUFF) check --config runners/python/pyproject.toml harness/mutants .github/lint_workflows.py
+	$(RUFF) format --check --config runners/python/pyproject.toml harness/mutants .github/lint_workflows.py
 	CARGO=$(CARGO) RUFF=$(abspath $(RUFF)) $(LANGUAGES) lint
 	$(CARGO) run --quiet --package parity --bin bless -- --check
 
 # What actionlint lets pass in a workflow's shell, each once a CI bug that
-# passed in silence: without `shell: bash` a step runs bash without
-# pipefail, so `make fuzz | tee` ends with tee's status; an `echo` of a
-# command substitution drops the command's failure (a broken manifest gave
-# an empty matrix, seen only later as fromJSON's error); and a language's
-# filter without its closing `/` selects every language whose name starts
-# so (`.../java` also runs a `javascript`).
+# passed in silence, however it is written: the workflows parsed (PyYAML,
+# pinned) and each step's resolved shell and script checked by
+# .github/lint_workflows.py. A step without bash's pipefail (`make fuzz |
+# tee` ended with tee's status), an `echo` of a command substitution,
+# `$(...)` or backticks (a broken manifest gave an empty matrix, seen only
+# later as fromJSON's error), a language's filter without its closing `/`
+# once the step's env is put in (`.../java` also runs a `javascript`).
 WORKFLOWS := .github/workflows/*.yml
-lint-workflows:
-	@ok=1; \
-	for f in $(WORKFLOWS); do \
-	  grep -Pzq '\ndefaults:\n  run:\n    shell: bash\n' "$$f" || \
-	    { echo "$$f: no 'defaults: run: shell: bash': a step's pipeline hides a failure (bash without pipefail)"; ok=; }; \
-	done; \
-	if grep -nE '(echo|printf) .*\$$\(' $(WORKFLOWS); then \
-	  echo "^ a command substitution in echo's arguments: its failure is lost; assign it first (x=\$$(cmd)), then echo"; ok=; fi; \
-	if grep -nE 'practice/\$$\{\{[^}]*\}\}([^/]|$$)' $(WORKFLOWS); then \
-	  echo "^ a language's filter without its closing /: it also selects every language whose name starts so"; ok=; fi; \
-	test -n "$$ok"
+PYYAML_VERSION := 6.0.3
+PYYAML := $(TOOLS)/pyyaml-$(PYYAML_VERSION)
+$(PYYAML)/yaml/__init__.py:
+	python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+	  --target $(PYYAML) pyyaml==$(PYYAML_VERSION)
+
+lint-workflows: $(PYYAML)/yaml/__init__.py
+	@PYTHONPATH=$(PYYAML) python3 -S .github/lint_workflows.py $(WORKFLOWS)
 
 # The languages as CI's matrix (one line of JSON, for fromJSON).
 languages:

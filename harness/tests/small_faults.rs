@@ -4,7 +4,7 @@
 //! saved case moved to another file, and a timeout out of any sane range.
 //! A known-failures list that is a FIFO or `/dev/zero` is refused in
 //! known_failures.rs, beside the run's other files. Of the fifth round: a
-//! FIFO for the demos' transcript.
+//! FIFO for the demos' transcript, and workflow bugs written another way.
 
 use std::path::Path;
 use std::process::Command;
@@ -161,4 +161,27 @@ fn a_fifo_for_the_demos_transcript_hangs_no_run() {
         parity::suite::Suite::load(&root, settings).map(|suite| suite.cases.len())
     });
     assert_eq!(loaded, Ok(1));
+}
+
+/// Issue 38, item 10: `make lint-workflows` grepped the workflows' text, so
+/// each bug it exists for passed when written another way: backticks for
+/// `$(...)`, a step's own `shell: sh` around a pipe, the filter passed
+/// through an environment variable without its closing slash. It parses
+/// each workflow and checks every step as GitHub runs it; ours pass.
+#[test]
+fn lint_workflows_finds_each_bug_however_it_is_written() {
+    let lint = |workflows: &str| {
+        let mut make = Command::new("make");
+        let workflows = format!("WORKFLOWS={workflows}");
+        make.current_dir(parity::repo_root())
+            .args(["-s", "lint-workflows", &workflows]);
+        common::output(make, Duration::from_secs(300))
+    };
+    let bugs = lint("harness/tests/common/workflow_bugs.yml");
+    let said = String::from_utf8_lossy(&bugs.stdout);
+    let backticks = "step 1 (backticks): echo or printf of a command substitution";
+    let sh = "step 2 (a pipe in sh): runs with sh, without pipefail";
+    let env = "step 3 (the filter through env): a language's filter without its closing /";
+    common::assert_holds(&said, &[backticks, sh, env]);
+    assert!(!bugs.status.success() && lint(".github/workflows/*.yml").status.success());
 }
