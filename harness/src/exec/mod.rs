@@ -120,7 +120,14 @@ pub fn describe_status(status: Option<ExitStatus>) -> String {
 
 /// Runs `command` to its end or its deadline, whichever comes first.
 pub fn run(command: &Command, stdin: Stdin) -> std::io::Result<Output> {
-    run_with(command, stdin, mpsc::sync_channel(0).0)
+    run_with(command, stdin, nowhere())
+}
+
+/// Where lines no one reads go: a channel whose receiver is gone, so a
+/// send fails at once (one still there would wait for it forever).
+fn nowhere() -> mpsc::SyncSender<String> {
+    let (lines, _) = mpsc::sync_channel(0);
+    lines
 }
 
 /// Runs `command` with nothing on stdin as [`run`] does, while `read`, on a
@@ -246,7 +253,7 @@ pub fn spawn(command: &Command, input: Vec<u8>, limits: Vec<usize>) -> std::io::
         group,
         lines: lines::read(stdout, limits),
         pending: VecDeque::new(),
-        stderr: Box::new(capture(stderr, command.keep, mpsc::sync_channel(0).0)),
+        stderr: Box::new(capture(stderr, command.keep, nowhere())),
         _same_thread: std::marker::PhantomData,
     })
 }
