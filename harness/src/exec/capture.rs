@@ -78,14 +78,14 @@ impl std::io::Write for Capture {
 const LINE: u64 = 64 * 1024;
 
 /// Fills a [`Capture`] from `reader` on a thread of its own, and hands
-/// every line of the whole stream to `lines` as it comes, without its line
-/// end (a reader gone, or none, is no error); the function returned gives
+/// every line of the whole stream to `lines`, if any, as it comes, without
+/// its line end (a reader gone is no error); the function returned gives
 /// the capture once the stream ends. A stream held open by a process that
 /// left the group is given up on after a second.
 pub(super) fn capture(
     reader: os_pipe::PipeReader,
     keep: usize,
-    lines: mpsc::SyncSender<String>,
+    lines: Option<mpsc::SyncSender<String>>,
 ) -> impl FnOnce() -> Capture {
     let (tx, done) = mpsc::channel();
     std::thread::spawn(move || {
@@ -99,7 +99,9 @@ pub(super) fn capture(
             .is_ok_and(|n| n > 0)
         {
             let _ = capture.write_all(&line);
-            let _ = lines.send(String::from_utf8_lossy(&line).trim_end().to_owned());
+            if let Some(to) = &lines {
+                let _ = to.send(String::from_utf8_lossy(&line).trim_end().to_owned());
+            }
             line.clear();
         }
         let _ = tx.send(capture);

@@ -120,14 +120,7 @@ pub fn describe_status(status: Option<ExitStatus>) -> String {
 
 /// Runs `command` to its end or its deadline, whichever comes first.
 pub fn run(command: &Command, stdin: Stdin) -> std::io::Result<Output> {
-    run_with(command, stdin, nowhere())
-}
-
-/// Where lines no one reads go: a channel whose receiver is gone, so a
-/// send fails at once (one still there would wait for it forever).
-fn nowhere() -> mpsc::SyncSender<String> {
-    let (lines, _) = mpsc::sync_channel(0);
-    lines
+    run_with(command, stdin, None)
 }
 
 /// Runs `command` with nothing on stdin as [`run`] does, while `read`, on a
@@ -142,14 +135,14 @@ pub fn read_lines<T: Send + 'static>(
     let (lines, receiver) = mpsc::sync_channel(64);
     let (done, result) = mpsc::channel();
     std::thread::spawn(move || done.send(read(receiver.into_iter())));
-    let output = run_with(command, Stdin::Null, lines)?;
+    let output = run_with(command, Stdin::Null, Some(lines))?;
     Ok((output, result.recv_timeout(Duration::from_secs(1)).ok()))
 }
 
 fn run_with(
     command: &Command,
     stdin: Stdin,
-    lines: mpsc::SyncSender<String>,
+    lines: Option<mpsc::SyncSender<String>>,
 ) -> std::io::Result<Output> {
     let (group, stdout, stderr) = start(command, stdin)?;
     let stdout = capture(stdout, command.keep, lines.clone());
@@ -253,7 +246,7 @@ pub fn spawn(command: &Command, input: Vec<u8>, limits: Vec<usize>) -> std::io::
         group,
         lines: lines::read(stdout, limits),
         pending: VecDeque::new(),
-        stderr: Box::new(capture(stderr, command.keep, nowhere())),
+        stderr: Box::new(capture(stderr, command.keep, None)),
         _same_thread: std::marker::PhantomData,
     })
 }
