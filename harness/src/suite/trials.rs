@@ -282,13 +282,10 @@ impl Suite {
     pub fn check_unit(&self, port: &Port) -> Verdict {
         let command = self.unit_command(port);
         let counter = port.unit.counter;
-        let ran = crate::exec::read_lines(&command, move |lines| counter.map(|c| c.tally(lines)));
+        let tally = move |lines| counter.map(|c| c.tally(lines)).unwrap_or_default();
+        let ran = crate::exec::read_lines(&command, tally);
         let tests = format!("{} (`{}`)", command.label, command.argv.join(" "));
-        judge::unit(
-            tests,
-            ran.map(|(output, tally)| (output, tally.flatten())),
-            &port.unit,
-        )
+        judge::unit(tests, ran, &port.unit)
     }
 }
 
