@@ -285,7 +285,7 @@ fn read(root: &Path, folder: &Path) -> Result<Manifest, String> {
 
 impl Manifest {
     /// What serde cannot check: no empty command line, freshness only with
-    /// a stamp.
+    /// a stamp, no output that holds a source.
     fn check(&self) -> Result<(), String> {
         let command = |field: &str, argv: &[String]| match argv.first() {
             Some(program) if !program.is_empty() => Ok(()),
@@ -297,6 +297,15 @@ impl Manifest {
         command("unit.run", &self.unit.run)?;
         for (at, step) in self.build.iter().enumerate() {
             command(&format!("build[{at}].run"), &step.run)?;
+            // A stale step's outputs are removed before it runs.
+            let sources = self.code.0.values().flatten().map(Path::new);
+            let holds = |output: &&String| sources.clone().any(|source| source.starts_with(output));
+            if let Some(output) = step.outputs.iter().find(holds) {
+                return Err(format!(
+                    "field `build[{at}].outputs`: {output:?} holds the port's sources (`code`), \
+                     which would be removed with it before the step runs again"
+                ));
+            }
             let (rule, why) = match (&step.stamp, step.inputs.is_empty(), step.outputs.is_empty()) {
                 (None, true, true) | (Some(_), false, false) => continue,
                 (None, ..) => (

@@ -119,6 +119,11 @@ fn a_bad_manifest_names_its_file_and_field() {
             "build[0].outputs",
         ),
         (
+            "outputs = [\"{work}/runner\", \"{work}/demo\"]",
+            "outputs = [\"runners/go\"]",
+            "`build[0].outputs`: \"runners/go\" holds the port's sources",
+        ),
+        (
             "[setup]",
             "[setup]\nafter = [\"\"\"true\nfalse\"\"\"]",
             "field `setup.after[0]`: holds the control character '\\n'",
