@@ -29,7 +29,7 @@ DURATION ?=
 SAVE ?=
 REPEAT ?=
 
-.PHONY: test self-test parity report demo fuzz bench floor bless new-case mutants lint lint-workflows setup clean known-failures report-tools languages
+.PHONY: test self-test parity report demo fuzz bench floor bless new-case mutants lint lint-workflows setup clean known-failures report-tools languages set-back
 
 # What the language manifests (runners/<language>/language.toml) say, for
 # the targets below that act per language: none keeps a list of its own.
@@ -43,14 +43,26 @@ test: parity
 
 # The harness's self-tests (and the rest of the workspace's): every test
 # cargo finds, so a new tests/*.rs cannot be left out.
-self-test: report-tools
+self-test: report-tools set-back
 	$(CARGO) test --quiet --workspace
+
+# cargo decides by modification time: a source edited and given back an
+# older mtime (touch -d, cp -p, rsync -a) is older than what was built from
+# it, and cargo keeps the old build, the harness's own copy of the
+# reference among them, which the harness cannot rebuild while it runs. A
+# write sets a file's change time and mtime to one instant, and nothing
+# sets the change time back: every Rust source whose mtime is seconds
+# older is touched first, so cargo rebuilds what reads it (12 ms).
+RUST_SOURCES := Cargo.toml Cargo.lock .cargo reference cases/model runners/rust harness/Cargo.toml harness/src harness/tests
+set-back:
+	@find $(RUST_SOURCES) -type f -printf '%C@ %T@ %p\n' 2>/dev/null | \
+	  awk '$$1 > $$2 + 1 { sub(/^[^ ]+ [^ ]+ /, ""); print }' | xargs -r -d '\n' touch --
 
 # BASE=path/to/results.json compares the run with an earlier one's results
 # (every run writes target/parity/results.json): the page, the end of the
 # output and the CI summary say which cells changed.
 BASE ?=
-parity:
+parity: set-back
 	$(if $(BASE),PARITY_BASE=$(BASE)) $(if $(REPEAT),PARITY_REPEAT=$(REPEAT)) $(CARGO) test --quiet --package parity --test parity -- $(T) $(ARGS)
 
 # The suite (same T, ARGS and environment as make test), and the HTML report
@@ -70,11 +82,11 @@ known-failures:
 demo:
 	$(CARGO) run --quiet --package parity --bin demos
 
-fuzz:
+fuzz: set-back
 	$(CARGO) run --quiet --release --package parity --bin fuzz -- --seed $(SEED) \
 	  $(if $(COUNT),--count $(COUNT)) $(if $(DURATION),--seconds $(DURATION)) $(if $(SAVE),--save)
 
-bench:
+bench: set-back
 	$(CARGO) build --quiet --release --package parity --bin fuzz --bin bench --bin floor
 	$(CARGO) test --quiet --package parity --test parity --no-run
 	@echo "## Differential throughput (make fuzz COUNT=40000)"
@@ -93,10 +105,10 @@ floor:
 BLESS ?=
 NAME ?=
 FILE ?=
-bless:
+bless: set-back
 	$(CARGO) run --quiet --package parity --bin bless -- $(if $(filter all,$(BLESS)),--all)
 
-new-case:
+new-case: set-back
 	$(CARGO) run --quiet --package parity --bin bless -- --new $(NAME) $(if $(FILE),--file $(FILE))
 
 # Linters pinned by version, installed into target/tools on first use.
@@ -172,36 +184,34 @@ $(ACTIONLINT):
 	GOBIN=$(CURDIR)/$(TOOLS)/actionlint-$(ACTIONLINT_VERSION) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
 # Each language's lint lines come from its manifest; actionlint checks the
-# workflows, which are no language's, and the mutation runner (the
-# harness's own Python) is held to the Python port's ruff rules (but for
-# the port's 100 columns, which are the code panel's); every case
-# file must be in the canonical layout the tools write (bless --check).
+# workflows, which are no language's, and the harness's own Python (the
+# mutation runner, the workflows' lint) is held to the Python port's ruff
+# rules (but for the port's 100 columns, which are the code panel's); every
+# case file must be in the canonical layout the tools write (bless --check).
 lint: $(RUFF) $(ACTIONLINT) lint-workflows
 	$(ACTIONLINT) .github/workflows/*.yml
-	$(RUFF) check --config runners/python/pyproject.toml --line-length 120 harness/mutants
-	$(RUFF) format --check --config runners/python/pyproject.toml --line-length 120 harness/mutants
+	$(RUFF) check --config runners/python/pyproject.toml --line-length 120 harness/mutants .github/lint_workflows.py
+	$(RUFF) format --check --config runners/python/pyproject.toml --line-length 120 harness/mutants .github/lint_workflows.py
 	CARGO=$(CARGO) RUFF=$(abspath $(RUFF)) $(LANGUAGES) lint
 	$(CARGO) run --quiet --package parity --bin bless -- --check
 
 # What actionlint lets pass in a workflow's shell, each once a CI bug that
-# passed in silence: without `shell: bash` a step runs bash without
-# pipefail, so `make fuzz | tee` ends with tee's status; an `echo` of a
-# command substitution drops the command's failure (a broken manifest gave
-# an empty matrix, seen only later as fromJSON's error); and a language's
-# filter without its closing `/` selects every language whose name starts
-# so (`.../java` also runs a `javascript`).
+# passed in silence, however it is written: the workflows parsed (PyYAML,
+# pinned) and each step's resolved shell and script checked by
+# .github/lint_workflows.py. A step without bash's pipefail (`make fuzz |
+# tee` ended with tee's status), an `echo` of a command substitution,
+# `$(...)` or backticks (a broken manifest gave an empty matrix, seen only
+# later as fromJSON's error), a language's filter without its closing `/`
+# once the step's env is put in (`.../java` also runs a `javascript`).
 WORKFLOWS := .github/workflows/*.yml
-lint-workflows:
-	@ok=1; \
-	for f in $(WORKFLOWS); do \
-	  grep -Pzq '\ndefaults:\n  run:\n    shell: bash\n' "$$f" || \
-	    { echo "$$f: no 'defaults: run: shell: bash': a step's pipeline hides a failure (bash without pipefail)"; ok=; }; \
-	done; \
-	if grep -nE '(echo|printf) .*\$$\(' $(WORKFLOWS); then \
-	  echo "^ a command substitution in echo's arguments: its failure is lost; assign it first (x=\$$(cmd)), then echo"; ok=; fi; \
-	if grep -nE 'practice/\$$\{\{[^}]*\}\}([^/]|$$)' $(WORKFLOWS); then \
-	  echo "^ a language's filter without its closing /: it also selects every language whose name starts so"; ok=; fi; \
-	test -n "$$ok"
+PYYAML_VERSION := 6.0.3
+PYYAML := $(TOOLS)/pyyaml-$(PYYAML_VERSION)
+$(PYYAML)/yaml/__init__.py:
+	python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+	  --target $(PYYAML) pyyaml==$(PYYAML_VERSION)
+
+lint-workflows: $(PYYAML)/yaml/__init__.py
+	@PYTHONPATH=$(PYYAML) python3 -S .github/lint_workflows.py $(WORKFLOWS)
 
 # The languages as CI's matrix (one line of JSON, for fromJSON).
 languages:

@@ -89,13 +89,13 @@ impl Manifest {
             |output: &exec::Output| tail(&(output.stdout.text() + &output.stderr.text()), 60);
         for step in self.build.iter().filter(|step| !step.is_fresh(root)) {
             let line = step.run.join(" ");
-            let failure = match exec::run(&command(&step.run, root, deadline), Stdin::Null) {
-                Ok(output) if output.success() => {
-                    if let Err(e) = step.mark_done(root) {
-                        eprintln!("parity: cannot record that `{line}` succeeded: {e}");
-                    }
-                    continue;
-                }
+            let ran = (step.unstale(root).map_err(std::io::Error::other))
+                .and_then(|()| exec::run(&command(&step.run, root, deadline), Stdin::Null));
+            let failure = match ran {
+                Ok(output) if output.success() => match step.mark_done(root) {
+                    Ok(()) => continue,
+                    Err(why) => format!("({why})"),
+                },
                 Ok(output) if output.status.is_none() => format!(
                     "(did not finish within {} s, PARITY_BUILD_TIMEOUT; its process group was killed):\n{}",
                     deadline.as_secs_f64(),

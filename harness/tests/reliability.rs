@@ -454,6 +454,13 @@ fn signal_lab() {
     assert!(next.success(), "{next}");
     let left = "the next run left the grandchild of the killed run running";
     assert_gone(&[grandchild], five_s, left);
+    // A grandchild that joins the harness's own group, its environment (the
+    // mark) cleared, is swept when the run ends.
+    let pids = common::scratch("reliability/joins").join("pids");
+    let joined = harness("joins", &pids, false).status().unwrap();
+    assert!(joined.success(), "{joined}");
+    let left = "the grandchild in the harness's own group outlived the run";
+    assert_gone(&pids_in(&pids), five_s, left);
     // Reap the orphans that came here.
     // SAFETY: waits for any child of this process without blocking.
     while unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) } > 0 {}

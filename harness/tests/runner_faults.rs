@@ -283,16 +283,19 @@ fn a_faulting_runner_is_reported_in_every_file_and_acts_in_none() {
 /// A port's failing unit tests fail its unit trial with how they ended and
 /// what they printed last, in its message: a suite that fails, one that exits
 /// 0 before its tool's final report (PHP's checks: a failed check, then
-/// `exit(0)`; before, the `ok` lines alone counted and it passed), and a
-/// unit command that cannot start.
+/// `exit(0)`; before, the `ok` lines alone counted and it passed), a unit
+/// command that cannot start; and (issue 38, items 4 and 5) a suite that
+/// passes fewer tests than its manifest says it has, and a Go skip between
+/// two tests printing 700 KB each, which only the kept head and tail of the
+/// output were read for.
 #[test]
 fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
     let suite = common::suite(TIMEOUT);
     let failed = |name: &str, unit: &[&str]| {
         let run = unit.iter().map(|a| a.to_string()).collect();
-        let counter = suite.port(name).and_then(|p| p.unit.counter);
+        let port = suite.port(name).map(|p| p.unit.clone()).unwrap_or_default();
         let port = Port::from(Manifest {
-            unit: Unit { run, counter },
+            unit: Unit { run, ..port },
             ..fake(name, "none", "none")
         });
         let verdict = suite.check_unit(&port);
@@ -314,4 +317,10 @@ fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
     let unproven = "exited 0 without proving a test: its tool's final report is missing";
     assert_holds(&text, &[unproven, "1 passed, 1 failed, 0 skipped"]);
     assert!(text.ends_with("FAIL b"), "{text}");
+    let text = failed("python", &["sh", "-c", "printf 'Ran 2 tests\n\nOK\n' >&2"]);
+    assert_holds(&text, &["says 2 passed", "at least 10 (`unit.at_least`)"]);
+    let chatty = "yes \"$(printf %1000s)\" | head -700";
+    let script = format!("{chatty}; echo '--- SKIP: TestB (0.00s)'; {chatty}; seq 9 | sed 's/.*/--- PASS: T& (0.00s)/'; echo 'ok  outbox'");
+    let text = failed("go", &["sh", "-c", &script]);
+    assert_holds(&text, &["says 9 passed, 0 failed, 1 skipped or ignored"]);
 }

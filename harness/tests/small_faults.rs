@@ -3,7 +3,8 @@
 //! the case files, a case file no run loads, two `make new-case` at once, a
 //! saved case moved to another file, and a timeout out of any sane range.
 //! A known-failures list that is a FIFO or `/dev/zero` is refused in
-//! known_failures.rs, beside the run's other files.
+//! known_failures.rs, beside the run's other files. Of the fifth round: a
+//! FIFO for the demos' transcript, and workflow bugs written another way.
 
 use std::path::Path;
 use std::process::Command;
@@ -142,4 +143,45 @@ fn a_timeout_out_of_range_is_refused_naming_the_range() {
         };
         common::assert_holds(&stderr, &[&said]);
     }
+}
+
+/// Issue 38, item 9: a FIFO at runners/demo.transcript.txt hung every run
+/// as it loaded, even one without a demo; the transcript is read when a
+/// demo is judged, through the reader that refuses a FIFO unopened.
+#[test]
+fn a_fifo_for_the_demos_transcript_hangs_no_run() {
+    let root = common::scratch("small-faults/transcript");
+    common::good_file(&root, "cases");
+    let manifest = parity::repo_root().join("runners/rust/language.toml");
+    std::fs::create_dir_all(root.join("runners/rust")).unwrap();
+    std::fs::copy(manifest, root.join("runners/rust/language.toml")).unwrap();
+    common::mkfifo(&root.join("runners/demo.transcript.txt"));
+    let loaded = common::within(Duration::from_secs(10), move || {
+        let settings = parity::config::Settings::default();
+        parity::suite::Suite::load(&root, settings).map(|suite| suite.cases.len())
+    });
+    assert_eq!(loaded, Ok(1));
+}
+
+/// Issue 38, item 10: `make lint-workflows` grepped the workflows' text, so
+/// each bug it exists for passed when written another way: backticks for
+/// `$(...)`, a step's own `shell: sh` around a pipe, the filter passed
+/// through an environment variable without its closing slash. It parses
+/// each workflow and checks every step as GitHub runs it; ours pass.
+#[test]
+fn lint_workflows_finds_each_bug_however_it_is_written() {
+    let lint = |workflows: &str| {
+        let mut make = Command::new("make");
+        let workflows = format!("WORKFLOWS={workflows}");
+        make.current_dir(parity::repo_root())
+            .args(["-s", "lint-workflows", &workflows]);
+        common::output(make, Duration::from_secs(300))
+    };
+    let bugs = lint("harness/tests/common/workflow_bugs.yml");
+    let said = String::from_utf8_lossy(&bugs.stdout);
+    let backticks = "step 1 (backticks): echo or printf of a command substitution";
+    let sh = "step 2 (a pipe in sh): runs with sh, without pipefail";
+    let env = "step 3 (the filter through env): a language's filter without its closing /";
+    common::assert_holds(&said, &[backticks, sh, env]);
+    assert!(!bugs.status.success() && lint(".github/workflows/*.yml").status.success());
 }

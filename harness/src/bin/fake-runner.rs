@@ -6,7 +6,8 @@
 //! cases); faults: crash,
 //! nasty-stderr (a crash whose stderr holds `\r`, U+202E, U+FFFE, NUL, ESC),
 //! hang, grandchild, setsid (a grandchild in a session of its own, then a
-//! hang), garbage, wrong-name, error, wrong-result, null-list, stop,
+//! hang), joins (a grandchild in the harness's own group, its environment
+//! cleared, then the right answer), garbage, wrong-name, error, wrong-result, null-list, stop,
 //! chatter, twice (the answer printed twice), stderr-flood, endless-line,
 //! big-string (a 7 MB journal entry, under the line bound) and huge-string
 //! (100 MB, over it); whole-runner faults: `no-block` (a relay whose
@@ -87,7 +88,8 @@ fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<
             if fault == "setsid" {
                 // Out of the runner's group and session: killing the group
                 // does not reach it.
-                record(&sleep("300", true));
+                // SAFETY: setsid is async-signal-safe and touches no memory.
+                record(&sleep(&["sleep", "300"], || unsafe { libc::setsid() }));
             }
             record("hanging");
             std::thread::sleep(Duration::from_secs(3600));
@@ -99,8 +101,18 @@ fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<
             // (`CARGO_TARGET_DIR` when set), where the test looks.
             let target = parity::config::target_dir(&parity::repo_root());
             let pid_file = target.join("parity/fake-grandchild.pid");
-            let _ = std::fs::write(pid_file, sleep("30", false));
+            let _ = std::fs::write(pid_file, sleep(&["sleep", "30"], || 0));
             return Some(ExitCode::FAILURE);
+        }
+        "joins" => {
+            // Into the harness's own group, the mark gone with the whole
+            // environment: an orphan only the end of the run can sweep.
+            // SAFETY: getppid and getpgid only read process ids.
+            let group = unsafe { libc::getpgid(libc::getppid()) };
+            // SAFETY: setpgid is async-signal-safe and touches no memory.
+            let join = move || unsafe { libc::setpgid(0, group) };
+            record(&sleep(&["env", "-i", "sleep", "300"], join));
+            return print(out, &answer);
         }
         "stderr-flood" => {
             let chunk = "fake runner: flooding stderr ".repeat(1000);
@@ -143,21 +155,19 @@ fn print(out: &mut impl Write, line: &str) -> Option<ExitCode> {
     None
 }
 
-/// Starts `sleep seconds`, never waited for (on purpose), in a session of
-/// its own if `setsid`; its pid. The session is made before exec, so it
-/// exists once `spawn` returns (util-linux's `setsid` would make it only
-/// after, and a test that signals at once could catch it in our group).
-fn sleep(seconds: &str, setsid: bool) -> String {
-    let mut command = Command::new("sleep");
-    command.arg(seconds);
-    if setsid {
-        // SAFETY: setsid is async-signal-safe and touches no memory.
-        unsafe {
-            std::os::unix::process::CommandExt::pre_exec(&mut command, || {
-                libc::setsid();
-                Ok(())
-            });
-        }
+/// Starts `argv` (a `sleep`), never waited for (on purpose), with `leave`
+/// (a `setsid`, a `setpgid`) run in it before exec, so it has left once
+/// `spawn` returns (util-linux's `setsid` would leave only after, and a
+/// test that signals at once could catch it in our group); its pid.
+fn sleep(argv: &[&str], leave: impl Fn() -> i32 + Send + Sync + 'static) -> String {
+    let mut command = Command::new(argv[0]);
+    command.args(&argv[1..]);
+    // SAFETY: `leave` makes async-signal-safe system calls only.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
+            leave();
+            Ok(())
+        });
     }
     #[allow(clippy::zombie_processes)]
     let grandchild = command.spawn().expect("sleep starts");

@@ -2,6 +2,7 @@
 //! its head and its tail and counts the rest, so its memory stays bounded.
 
 use std::collections::VecDeque;
+use std::io::{BufRead, Read, Write};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -72,15 +73,37 @@ impl std::io::Write for Capture {
     }
 }
 
-/// Fills a [`Capture`] from `reader` on a thread of its own; the function
-/// returned gives it once the stream ends. A stream held open by a process
-/// that left the group is given up on after a second.
-pub(super) fn capture(mut reader: os_pipe::PipeReader, keep: usize) -> impl FnOnce() -> Capture {
+/// The longest piece of a line handed to a reader: a longer line comes in
+/// pieces, so what a reader holds stays bounded.
+const LINE: u64 = 64 * 1024;
+
+/// Fills a [`Capture`] from `reader` on a thread of its own, and hands
+/// every line of the whole stream to `lines`, if any, as it comes, without
+/// its line end (a reader gone is no error); the function returned gives
+/// the capture once the stream ends. A stream held open by a process that
+/// left the group is given up on after a second.
+pub(super) fn capture(
+    reader: os_pipe::PipeReader,
+    keep: usize,
+    lines: Option<mpsc::SyncSender<String>>,
+) -> impl FnOnce() -> Capture {
     let (tx, done) = mpsc::channel();
     std::thread::spawn(move || {
         let mut capture = Capture::new(keep);
+        let mut reader = std::io::BufReader::new(reader);
+        let mut line = Vec::new();
         // A read error ends the capture like the end of output.
-        let _ = std::io::copy(&mut reader, &mut capture);
+        while (&mut reader)
+            .take(LINE)
+            .read_until(b'\n', &mut line)
+            .is_ok_and(|n| n > 0)
+        {
+            let _ = capture.write_all(&line);
+            if let Some(to) = &lines {
+                let _ = to.send(String::from_utf8_lossy(&line).trim_end().to_owned());
+            }
+            line.clear();
+        }
         let _ = tx.send(capture);
     });
     move || {

@@ -56,6 +56,8 @@ const EXITING: i32 = -1;
 /// Runs when the process exits (`main` returns, `process::exit`): after a
 /// signal, the watcher's status (128 + the signal) is the one exit status,
 /// never the run's own result, however the threads raced.
+/// A run ending on its own sweeps its orphans one last time, those in
+/// its own group too.
 extern "C" fn at_exit() {
     if STATE
         .compare_exchange(RUNNING, EXITING, Ordering::SeqCst, Ordering::SeqCst)
@@ -67,6 +69,7 @@ extern "C" fn at_exit() {
             std::thread::park();
         }
     }
+    sweep(true);
 }
 
 /// Once per process, before the first child starts (and at the start of a
@@ -239,7 +242,7 @@ fn kill_everything() -> usize {
         }
         std::mem::take(&mut registry.live).len()
     };
-    sweep();
+    sweep(true);
     killed
 }
 
@@ -277,8 +280,10 @@ fn read_proc(pid: libc::pid_t) -> Option<Proc> {
 /// descendants of children it started that outlived their parent, in a
 /// group it started, a session of their own, or carrying its mark. Its own
 /// children (listed, or in its own group, like a test's helper process)
-/// are left alone.
-fn sweep() {
+/// are left alone while it runs; at its end (`all`) every child is swept,
+/// an orphan that joined the harness's own group and dropped the mark
+/// with its environment among them.
+fn sweep(all: bool) {
     let mut registry = registry();
     let me = std::process::id() as libc::pid_t;
     let Some(this) = read_proc(me) else {
@@ -298,10 +303,11 @@ fn sweep() {
             let Some(proc) = read_proc(pid) else {
                 continue;
             };
-            if proc.parent != me || registry.live.contains(&pid) || proc.group == this.group {
+            if proc.parent != me || registry.live.contains(&pid) {
                 continue;
             }
-            let ours = registry.ever.contains(&proc.group)
+            let ours = all
+                || registry.ever.contains(&proc.group)
                 || registry.strays.contains(&pid)
                 || proc.session != this.session
                 || mark_value(pid).as_deref() == Some(mark());
@@ -317,7 +323,8 @@ fn sweep() {
                 registry.strays.remove(&pid);
                 reaped = true;
             } else if !registry.live.contains(&proc.group) {
-                kill(Some(pid), Some(proc.group));
+                // Never the harness's own group: that is the harness.
+                kill(Some(pid), (proc.group != this.group).then_some(proc.group));
                 registry.strays.insert(pid);
                 dying = true;
             }
@@ -374,6 +381,6 @@ impl Drop for Group {
         kill(None, Some(self.pid));
         let _ = self.handle.wait();
         registry().live.remove(&self.pid);
-        sweep();
+        sweep(false);
     }
 }

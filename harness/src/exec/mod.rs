@@ -31,7 +31,7 @@ use std::io::Write as _;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::ExitStatus;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 pub use capture::Capture;
@@ -120,9 +120,33 @@ pub fn describe_status(status: Option<ExitStatus>) -> String {
 
 /// Runs `command` to its end or its deadline, whichever comes first.
 pub fn run(command: &Command, stdin: Stdin) -> std::io::Result<Output> {
+    run_with(command, stdin, None)
+}
+
+/// Runs `command` with nothing on stdin as [`run`] does, while `read`, on a
+/// thread of its own, reads every line of its stdout and stderr as they
+/// come (each stream's in order), the whole of them where the output keeps
+/// the head and the tail; what `read` gave, unless it was still reading a
+/// second after the streams' end.
+pub fn read_lines<T: Send + 'static>(
+    command: &Command,
+    read: impl FnOnce(mpsc::IntoIter<String>) -> T + Send + 'static,
+) -> std::io::Result<(Output, Option<T>)> {
+    let (lines, receiver) = mpsc::sync_channel(64);
+    let (done, result) = mpsc::channel();
+    std::thread::spawn(move || done.send(read(receiver.into_iter())));
+    let output = run_with(command, Stdin::Null, Some(lines))?;
+    Ok((output, result.recv_timeout(Duration::from_secs(1)).ok()))
+}
+
+fn run_with(
+    command: &Command,
+    stdin: Stdin,
+    lines: Option<mpsc::SyncSender<String>>,
+) -> std::io::Result<Output> {
     let (group, stdout, stderr) = start(command, stdin)?;
-    let stdout = capture(stdout, command.keep);
-    let stderr = capture(stderr, command.keep);
+    let stdout = capture(stdout, command.keep, lines.clone());
+    let stderr = capture(stderr, command.keep, lines);
     let status = group.handle.wait_timeout(command.deadline)?;
     let status = status.map(|output| output.status);
     drop(group);
@@ -222,7 +246,7 @@ pub fn spawn(command: &Command, input: Vec<u8>, limits: Vec<usize>) -> std::io::
         group,
         lines: lines::read(stdout, limits),
         pending: VecDeque::new(),
-        stderr: Box::new(capture(stderr, command.keep)),
+        stderr: Box::new(capture(stderr, command.keep, None)),
         _same_thread: std::marker::PhantomData,
     })
 }

@@ -13,7 +13,8 @@ use std::fmt;
 use crate::exec::Output;
 use crate::fault::Fault;
 use crate::table::Case;
-use crate::toolchain::unit::{Counter, Tally};
+use crate::toolchain::manifest::Unit;
+use crate::toolchain::unit::Tally;
 use crate::toolchain::NotReady;
 
 /// The result of one trial.
@@ -122,28 +123,29 @@ pub enum Reason {
     Harness(String),
 }
 
-/// A port's unit tests' verdict from how they ran (`ran`: their output,
-/// or why they could not start): they must exit 0, and their tool's
-/// final report, read by `counter`, must prove them (see
+/// A port's unit tests' verdict from how they ran (`ran`: their output and
+/// what `unit`'s counter read in all of it, or why they could not start):
+/// they must exit 0, and their tool's final report must prove them (see
 /// [`Tally::proves`]); without a counter (a test's fake) the exit alone
 /// counts. `tests`: the tests and their command line, as messages name them.
-pub fn unit(tests: String, ran: std::io::Result<Output>, counter: Option<Counter>) -> Verdict {
-    let output = match ran {
+pub fn unit(tests: String, ran: std::io::Result<(Output, Option<Tally>)>, unit: &Unit) -> Verdict {
+    let (output, tally) = match ran {
         Err(e) => {
             return Verdict::Fail(Reason::Wrong(format!("{tests} could not be started: {e}")))
         }
-        Ok(output) => output,
+        Ok(ran) => ran,
     };
     let printed = output.stdout.text() + &output.stderr.text();
-    let why = match counter.map(|c| c.tally(&printed)) {
+    let at_least = unit.at_least.max(1);
+    let why = match unit.counter.map(|_| tally.unwrap_or_default()) {
         _ if !output.success() => format!(
             "{tests} failed ({}):\n{}",
             output.describe(),
             crate::text::tail(&printed, 60)
         ),
-        Some(tally) if !tally.proves() => format!(
+        Some(tally) if !tally.proves(at_least) => format!(
             "{tests} exited 0 without proving a test: {}. What it printed:\n{}",
-            unproven(&tally),
+            unproven(&tally, at_least),
             crate::text::tail(&printed, 30)
         ),
         Some(_) | None => return Verdict::Pass,
@@ -152,7 +154,7 @@ pub fn unit(tests: String, ran: std::io::Result<Output>, counter: Option<Counter
 }
 
 /// Why a tally that exited 0 does not prove the tests.
-fn unproven(tally: &Tally) -> String {
+fn unproven(tally: &Tally, at_least: u64) -> String {
     let Tally {
         passed,
         failed,
@@ -178,6 +180,9 @@ fn unproven(tally: &Tally) -> String {
     } else if *skipped > 0 {
         format!("{report}: a skipped or ignored test checks nothing")
     } else {
-        format!("{report}: a renamed or removed test file passes this way")
+        format!(
+            "{report}, and its manifest says at least {at_least} (`unit.at_least`): a test \
+             file renamed out of its tool's sight passes this way"
+        )
     }
 }

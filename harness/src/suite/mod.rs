@@ -98,9 +98,6 @@ pub struct Suite {
     reference: Arc<Port>,
     /// The environment's settings.
     pub settings: Settings,
-    /// The committed transcript every demo must print, or why it could
-    /// not be read.
-    transcript: Result<String, String>,
     /// The fixed-seed generated scenarios, drawn once for all languages.
     generated: OnceLock<Result<Vec<Case>, String>>,
     /// The demo's fixtures, written once for all languages.
@@ -144,8 +141,6 @@ impl Suite {
             cases,
             ports,
             reference,
-            transcript: std::fs::read_to_string(root.join(TRANSCRIPT))
-                .map_err(|e| format!("cannot read {TRANSCRIPT}: {e}")),
             settings,
             generated: OnceLock::new(),
             fixtures: OnceLock::new(),
@@ -161,6 +156,14 @@ impl Suite {
             .map(Port::from)
             .map(Arc::new)
             .collect();
+    }
+
+    /// The committed transcript every demo must print, read when a demo is
+    /// judged and only then, by the one reader of regular files (a FIFO
+    /// there hung every run), or why it could not be.
+    fn transcript(&self) -> Result<String, String> {
+        crate::table::read_regular(&self.root.join(TRANSCRIPT), "the demo's transcript")
+            .map_err(|e| format!("cannot read {TRANSCRIPT}: {e}"))
     }
 
     /// The port of that name.

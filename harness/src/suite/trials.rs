@@ -215,15 +215,15 @@ impl Suite {
     /// Judges a prepared port's demo: the committed transcript on the
     /// shared config, and the Rust demo's own output on a second config.
     fn check_demo(&self, port: &Port) -> Verdict {
-        let committed = match &self.transcript {
-            Err(why) => Verdict::Fail(Reason::Wrong(why.clone())),
+        let committed = match self.transcript() {
+            Err(why) => Verdict::Fail(Reason::Wrong(why)),
             Ok(expected) => {
                 let differs = format!(
                     "the {} demo's transcript differs from the Rust demo's ({TRANSCRIPT})",
                     port.name
                 );
                 let actual = self.run_demo(port, Path::new(DEMO_CONFIG));
-                demo::transcript(&differs, expected, actual)
+                demo::transcript(&differs, &expected, actual)
             }
         };
         match (committed, self.second_demo()) {
@@ -254,7 +254,7 @@ impl Suite {
                 .map_err(|why| why.to_string())?;
             let transcript = (self.run_demo(rust, &path))
                 .map_err(|why| format!("the Rust demo on {}: {why}", path.display()))?;
-            if Ok(&transcript) == self.transcript.as_ref() {
+            if self.transcript().as_ref() == Ok(&transcript) {
                 return Err(format!(
                     "the Rust demo prints the same transcript on {} as on {DEMO_CONFIG}: the \
                      second config checks nothing",
@@ -281,9 +281,11 @@ impl Suite {
     /// tool's final report must prove them.
     pub fn check_unit(&self, port: &Port) -> Verdict {
         let command = self.unit_command(port);
-        let ran = crate::exec::run(&command, crate::exec::Stdin::Null);
+        let counter = port.unit.counter;
+        let tally = move |lines| counter.map(|c| c.tally(lines)).unwrap_or_default();
+        let ran = crate::exec::read_lines(&command, tally);
         let tests = format!("{} (`{}`)", command.label, command.argv.join(" "));
-        judge::unit(tests, ran, port.unit.counter)
+        judge::unit(tests, ran, &port.unit)
     }
 }
 

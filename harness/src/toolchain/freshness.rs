@@ -23,17 +23,53 @@ impl BuildStep {
                 .is_ok_and(|recorded| recorded == self.fingerprint(root))
     }
 
+    /// Readies a stale step to rebuild for real, whatever its tool decides
+    /// by. Its outputs are removed, so what the stamp records after the run
+    /// is what this run made (tsc and Maven never delete a product whose
+    /// source is gone, and Maven compiles only what it finds newer). Every
+    /// input whose mtime was set back behind its change time (`touch -d`,
+    /// `cp -p`, `rsync -a`) is touched: cargo judges a source by its mtime
+    /// against its products, the intermediate ones no output names
+    /// included, and would keep the old build; the next cargo run then
+    /// rebuilds the harness's own copy of the reference too.
+    pub fn unstale(&self, root: &Path) -> Result<(), String> {
+        let failed = |what: &str, path: &Path, e: std::io::Error| {
+            format!("cannot {what} {}: {e}", relative(path, root))
+        };
+        for output in self.outputs.iter().map(|output| root.join(output)) {
+            match std::fs::remove_dir_all(&output).or_else(|_| std::fs::remove_file(&output)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(failed("remove", &output, e))
+                }
+                _ => {}
+            }
+        }
+        let inputs = self.inputs.iter().map(|input| root.join(input));
+        for file in inputs.flat_map(|input| files(&input)) {
+            if set_back(&file) {
+                let now = std::time::SystemTime::now();
+                let touched = std::fs::File::open(&file).and_then(|f| f.set_modified(now));
+                touched.map_err(|e| failed("touch", &file, e))?;
+            }
+        }
+        Ok(())
+    }
+
     /// Records the inputs' hash as they are now, atomically, so that a
-    /// step with a stamp is skipped until one of them changes.
-    pub fn mark_done(&self, root: &Path) -> std::io::Result<()> {
+    /// step with a stamp is skipped until one of them changes; refused
+    /// when the run left an output missing, which no stamp may call built.
+    pub fn mark_done(&self, root: &Path) -> Result<(), String> {
         let Some(stamp) = &self.stamp else {
             return Ok(());
         };
-        let stamp = root.join(stamp);
-        if let Some(parent) = stamp.parent() {
-            std::fs::create_dir_all(parent)?;
+        if let Some(missing) = self.outputs.iter().find(|o| !root.join(o).exists()) {
+            return Err(format!("it exited 0 but did not make {missing}"));
         }
-        crate::atomic::write(&stamp, self.fingerprint(root).as_bytes())
+        let stamp = root.join(stamp);
+        let parent = stamp.parent().unwrap_or(root);
+        std::fs::create_dir_all(parent)
+            .and_then(|()| crate::atomic::write(&stamp, self.fingerprint(root).as_bytes()))
+            .map_err(|e| format!("cannot record that it succeeded: {e}"))
     }
 
     /// The hash of the step's command line (another one reruns it), of
@@ -76,6 +112,14 @@ impl BuildStep {
     }
 }
 
+/// Whether `file` is a regular file whose mtime is seconds older than its
+/// change time, which a write sets to the same instant and no tool can set
+/// back: its mtime was set back after its last change.
+fn set_back(file: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(file).is_ok_and(|m| m.is_file() && m.ctime() > m.mtime() + 1)
+}
+
 /// Every file at or below `path` (itself when it is not a folder), sorted.
 /// A symlink below it is a file, never a folder walked: a link to `..`
 /// would walk the tree again and again.
@@ -98,10 +142,10 @@ fn files(path: &Path) -> Vec<PathBuf> {
 mod tests {
     use super::*;
 
-    /// What the old check (stamp newer than every input) missed: an edit
-    /// given an old mtime, and a deleted source.
+    /// What the old check (stamp newer than every input) missed: a deleted
+    /// source (and an edit given an old mtime, which the next test makes).
     #[test]
-    fn an_edit_with_an_old_mtime_and_a_deleted_file_are_changes() {
+    fn a_deleted_added_or_renamed_source_is_a_change() {
         let root = crate::config::scratch_dir(&crate::repo_root(), "freshness-content");
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(root.join("src")).unwrap();
@@ -126,28 +170,12 @@ mod tests {
         other.run.push("--other".into());
         assert!(!other.is_fresh(&root), "another command line");
 
-        // Sets the source's mtime, as `cp -p`, `rsync -a` or `touch -d` do;
-        // a rewrite keeps the file, so the handle stays on it.
-        let a_ts = std::fs::File::options()
-            .write(true)
-            .open(root.join("src/a.ts"))
-            .unwrap();
-        let old = a_ts.metadata().unwrap().modified().unwrap();
-        let a_day_earlier = old - std::time::Duration::from_secs(86_400);
-        // Each change below makes the step stale, then it is rebuilt.
+        // Each change below makes the step stale, then it is rebuilt (an
+        // edit given an old mtime: `a_stale_step_rebuilds_even_when...`).
         let changed = |why: &str| {
             assert!(!step.is_fresh(&root), "{why}");
             step.mark_done(&root).unwrap();
         };
-        std::fs::write(root.join("src/a.ts"), "edited").unwrap();
-        a_ts.set_modified(old).unwrap();
-        changed(
-            "an edit given back its old mtime, as `cp -p` or `rsync -a` of an edited copy does",
-        );
-        a_ts.set_modified(a_day_earlier).unwrap();
-        std::fs::write(root.join("src/a.ts"), "edited again").unwrap();
-        a_ts.set_modified(a_day_earlier).unwrap();
-        changed("an edit given an older mtime (`touch -d`)");
         std::fs::remove_file(root.join("src/b.ts")).unwrap();
         changed("a deleted source");
         std::fs::write(root.join("src/c.ts"), "").unwrap();
@@ -157,7 +185,9 @@ mod tests {
         std::fs::write(root.join("bin"), "rebuilt").unwrap();
         changed("an output rewritten");
         std::fs::remove_file(root.join("bin")).unwrap();
-        changed("an output deleted");
+        assert!(!step.is_fresh(&root), "an output deleted");
+        let missing = step.mark_done(&root).unwrap_err();
+        assert_eq!(missing, "it exited 0 but did not make bin", "never built");
 
         // The same tree elsewhere (a moved checkout, times kept) is fresh.
         std::fs::write(root.join("bin"), "rebuilt").unwrap();
@@ -170,6 +200,57 @@ mod tests {
             .status();
         assert!(copied.unwrap().success());
         assert!(step.is_fresh(&moved), "a moved checkout");
+    }
+
+    /// An edit given an older mtime (`touch -d`) or a file restored by `cp
+    /// -p` is a change by content. Issue 38, item 2: and a stale step whose
+    /// tool judges by mtime (`cp -u` here, as cargo and Maven's compiler
+    /// do) rebuilt nothing, and the stamp then called the old product
+    /// built. Its outputs are removed and its inputs set back in time
+    /// touched first; and `make set-back` touches such a Rust source
+    /// before cargo builds the harness.
+    #[test]
+    fn a_stale_step_rebuilds_even_when_its_tool_judges_by_mtime() {
+        let root = crate::config::scratch_dir(&crate::repo_root(), "freshness-mtime");
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        let step = BuildStep {
+            run: ["cp", "-u", "src", "out"].map(String::from).to_vec(),
+            stamp: Some("stamp".into()),
+            inputs: vec!["src".into()],
+            outputs: vec!["out".into()],
+        };
+        let manifest = crate::toolchain::Manifest {
+            probe: vec!["true".into()],
+            build: vec![step],
+            ..Default::default()
+        };
+        let (src, day) = (root.join("src"), std::time::Duration::from_secs(86_400));
+        let back = |days: u32| {
+            let earlier = std::time::SystemTime::now() - days * day;
+            std::fs::File::open(&src)
+                .and_then(|f| f.set_modified(earlier))
+                .unwrap();
+        };
+        let built = |text: &str, days: u32| {
+            std::fs::write(&src, text).unwrap();
+            back(days);
+            manifest.prepare(&root, day).unwrap();
+            assert!(!set_back(&src), "touched");
+            std::fs::read_to_string(root.join("out")).unwrap()
+        };
+        assert_eq!(built("old", 0), "old");
+        assert_eq!(built("new", 3), "new", "an edit given an older mtime");
+        assert_eq!(built("old", 5), "old", "a file restored by cp -p");
+        back(1);
+        let make = std::process::Command::new("make")
+            .current_dir(crate::repo_root())
+            .args(["-s", "set-back", &format!("RUST_SOURCES={}", src.display())])
+            .status();
+        assert!(
+            make.unwrap().success() && !set_back(&src),
+            "make set-back touches it"
+        );
     }
 
     /// Issue 29, item 6: a product the outputs did not name (a jar beside

@@ -80,7 +80,8 @@ pub struct BuildStep {
     /// counts), judged by content: a source left out is an edit the step
     /// never sees.
     pub inputs: Vec<String>,
-    /// Everything the step makes. A file (a binary) is judged by length and
+    /// Everything the step makes, each removed before the step runs again
+    /// (see [`BuildStep::unstale`]). A file (a binary) is judged by length and
     /// modification time rather than read: one that is gone or rewritten
     /// (by another build) makes the step run again. A folder by the files
     /// it holds: one deleted or added makes the step run again, while a
@@ -110,6 +111,13 @@ pub struct Unit {
     /// Which tool's count the output carries; without one only the exit
     /// code counts.
     pub counter: Option<Counter>,
+    /// How many tests its tool's final report must count as passed, at the
+    /// least: as many as the suite has, so a test file renamed out of the
+    /// tool's sight (a Python module not named `test_*`, a Java class not
+    /// named `*Test`, a Go file not named `*_test.go`) fails the trial
+    /// instead of passing on the tests left. Lower it when removing a test.
+    #[serde(default)]
+    pub at_least: u64,
 }
 
 /// Mutation testing's settings: which tool, over which files; written as
@@ -294,12 +302,15 @@ fn read(root: &Path, folder: &Path) -> Result<Manifest, String> {
     manifest.check()?;
     manifest.check_code(root)?;
     // `{target}` is cargo's target folder, absolute, so a tool started in
-    // another folder finds it too; `{work}` the language's own folder there.
+    // another folder finds it too; `{work}` the language's own folder there;
+    // `{root}` the repository, links resolved, as a child's getcwd() says.
     let target = crate::config::target_dir(root);
     let work = crate::config::work_dir(root, &manifest.name);
+    let real_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let resolve = |word: &str| {
         word.replace("{target}", &target.to_string_lossy())
             .replace("{work}", &work.to_string_lossy())
+            .replace("{root}", &real_root.to_string_lossy())
     };
     let mut value: toml::Value = toml::from_str(&text).map_err(|e| e.to_string())?;
     check_strings(&mut value, "", &resolve)?;
@@ -308,7 +319,7 @@ fn read(root: &Path, folder: &Path) -> Result<Manifest, String> {
 
 impl Manifest {
     /// What serde cannot check: no empty command line, freshness only with
-    /// a stamp.
+    /// a stamp, no output that holds a source.
     fn check(&self) -> Result<(), String> {
         let command = |field: &str, argv: &[String]| match argv.first() {
             Some(program) if !program.is_empty() => Ok(()),
@@ -320,6 +331,15 @@ impl Manifest {
         command("unit.run", &self.unit.run)?;
         for (at, step) in self.build.iter().enumerate() {
             command(&format!("build[{at}].run"), &step.run)?;
+            // A stale step's outputs are removed before it runs.
+            let sources = self.code.0.values().flatten().map(Path::new);
+            let holds = |output: &&String| sources.clone().any(|source| source.starts_with(output));
+            if let Some(output) = step.outputs.iter().find(holds) {
+                return Err(format!(
+                    "field `build[{at}].outputs`: {output:?} holds the port's sources (`code`), \
+                     which would be removed with it before the step runs again"
+                ));
+            }
             let (rule, why) = match (&step.stamp, step.inputs.is_empty(), step.outputs.is_empty()) {
                 (None, true, true) | (Some(_), false, false) => continue,
                 (None, ..) => (
@@ -418,7 +438,7 @@ fn check_strings(
 }
 
 /// The placeholders a command line may hold, each a path: never case data.
-const PLACEHOLDERS: [&str; 2] = ["{target}", "{work}"];
+const PLACEHOLDERS: [&str; 3] = ["{target}", "{work}", "{root}"];
 
 /// The first `{word}` (lower case and `_`) of `text` that is not one of
 /// [`PLACEHOLDERS`]; a shell's `${VAR}` is not one.

@@ -83,7 +83,7 @@ pub fn fake(name: &str, fault: &str, case: &str) -> Manifest {
         demo: vec![FAKE_RUNNER.into()],
         unit: Unit {
             run: vec!["true".into()],
-            counter: None,
+            ..Unit::default()
         },
         ..Manifest::default()
     }
