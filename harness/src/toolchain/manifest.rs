@@ -332,7 +332,7 @@ impl Manifest {
         for (at, step) in self.build.iter().enumerate() {
             command(&format!("build[{at}].run"), &step.run)?;
             // A stale step's outputs are removed before it runs.
-            let sources = self.code.0.values().flatten().map(Path::new);
+            let sources = Code::PARTS.iter().flat_map(|p| self.code.files(p)).map(Path::new);
             let holds = |output: &&String| sources.clone().any(|source| source.starts_with(output));
             if let Some(output) = step.outputs.iter().find(holds) {
                 return Err(format!(
