@@ -1,36 +1,69 @@
-//! Generated scenarios: small outbox tables, failure scripts and batch sizes
+//! Generated scenarios: outbox tables, failure scripts and batch sizes
 //! drawn by proptest, which also shrinks a failing one to a minimal case.
+//!
+//! Sizes are skewed: most scenarios are as small as a case of the table,
+//! about one in six is a few dozen rows, one in fifty hundreds of rows over
+//! as many orders, since some bugs only show past a size (a consumer that
+//! forgets old ids, a table that caps its batch). Failures come in
+//! outages, runs of attempts that fail one after the other, so that the
+//! head of an order can fail many times in a row (a relay that gives up on
+//! a message after a few failures), late in a long stream as well.
 //!
 //! Every message gets its own event type, so a journal entry names exactly
 //! one message and the properties can read the journal back to ids.
 
-use proptest::collection::{btree_map, vec};
+use std::collections::{BTreeSet, HashMap};
+
+use outbox::{Broker, FlakyBroker, Message, MessageId, PublishFailed};
+use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::strategy::{BoxedStrategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
-use crate::table::{Failure, Row, Scenario, MAX_ID};
+use crate::oracle::passes;
+use crate::table::{Failure, Outcome, Row, Scenario, MAX_ID};
 
 /// The most messages a drawn scenario has.
-pub const MAX_ROWS: usize = 10;
+pub const MAX_ROWS: usize = 400;
 
-/// The strategy: up to `max_rows` messages over up to 4 aggregates, ids from
-/// 1 or from just below 2^53-1, up to 5 scripted failures over the first 24
-/// attempts, batch sizes 1 to 12, 0 to 7 passes; one row in five arrives a
-/// pass or more after the one before it (after the table drained, or while
-/// an order is blocked), and some after the last pass.
+/// The strategy: up to 5 outages (most of one attempt, some of up to 12,
+/// each of one failure), starting on attempts 1 to 24 or as far into a
+/// longer stream (one in ten rows apart); a size class (below); ids from 1
+/// or from just below 2^53-1. Some rows arrive a pass or more after the
+/// one before them (after the table drained, or while an order is
+/// blocked), some after the last pass.
 pub fn scenarios(max_rows: usize) -> BoxedStrategy<Scenario> {
-    let first_id = prop_oneof![3 => Just(0u64), 1 => Just(MAX_ID - 64)];
-    let later = prop_oneof![4 => Just(0u64), 1 => 1u64..=3];
-    let rows = vec((1u64..=4, 0u8..4, later), 0..=max_rows);
     let failure = prop_oneof![Just(Failure::Down), Just(Failure::LostAck)];
+    let length = prop_oneof![3 => Just(1u64), 1 => 2u64..=12];
+    // A batch size of up to `batch`, up to `passes` passes, up to `rows`
+    // rows over up to `orders` orders, one in `later` written 1 to 3
+    // passes after the one before it (one range, not a union of two: a
+    // union's tree costs a copy of the runner, and there is one per row).
+    let class = |batch: u64, passes: u64, rows: usize, orders: u64, later: u64| {
+        let late = (0..3 * later).prop_map(move |n| (n + 4).saturating_sub(3 * later));
+        let rows = vec((1u64..=4, 0..orders, late), 0..=rows.min(max_rows));
+        (1..=batch, 0..=passes, rows)
+    };
     // proptest shrinks a tuple's parts in order, and a list drops items
     // only in its first round: the failure script, batch size and passes
     // shrink first, so that fewer rows still fail when the list's turn comes.
-    let failures = btree_map(1u64..=24, failure, 0..=5);
-    (failures, 1u64..=12, 0u64..=7, rows, first_id)
-        .prop_map(|(failures, batch_size, passes, steps, first_id)| {
-            let (mut id, mut written) = (first_id, 0u64);
+    let size = prop_oneof![
+        40 => class(12, 7, 10, 4, 5),
+        9 => class(40, 20, 30, 10, 8),
+        1 => class(500, 60, MAX_ROWS, 200, 40),
+    ];
+    let outages = vec((1u64..=24, length, failure), 0..=5);
+    let first_id = prop_oneof![3 => Just(0u64), 1 => Just(MAX_ID - 64)];
+    (outages, size, first_id)
+        .prop_map(|(outages, (batch_size, passes, steps), first_id)| {
+            let apart = 1 + steps.len() as u64 / 10;
+            let failures = (outages.into_iter())
+                .flat_map(|(start, length, failure)| {
+                    let first = 1 + (start - 1) * apart;
+                    (first..first + length).map(move |at| (at, failure))
+                })
+                .collect();
+            let (mut id, mut written) = (first_id.min(MAX_ID - 4 * steps.len() as u64), 0);
             let messages = (steps.into_iter().enumerate())
                 .map(|(i, (gap, aggregate, later))| {
                     id += gap;
@@ -54,6 +87,33 @@ pub fn scenarios(max_rows: usize) -> BoxedStrategy<Scenario> {
             }
         })
         .boxed()
+}
+
+/// The reference's broker for a scenario, counting each message's failed
+/// publishes: a message is sent once, so they are all in a row.
+struct Tally(FlakyBroker, HashMap<MessageId, u64>);
+
+impl Broker for Tally {
+    fn publish(&mut self, message: &Message) -> Result<(), PublishFailed> {
+        let published = self.0.publish(message);
+        if published.is_err() {
+            *self.1.entry(message.id).or_default() += 1;
+        }
+        published
+    }
+}
+
+/// How large `scenario` is on each axis the strategy stretches: rows,
+/// orders, the most failures of one message in a row (its failures played
+/// through the reference), batch size, passes; `make fuzz` reports the
+/// largest drawn, so a run shows what it reached.
+pub fn sizes(scenario: &Scenario) -> [u64; 5] {
+    let mut tally = Tally(passes::broker(scenario), HashMap::new());
+    passes::drive(scenario, &mut tally, &mut Outcome::default()).expect("ids increase");
+    let orders: BTreeSet<&str> = scenario.messages.iter().map(|r| &*r.aggregate).collect();
+    let run = tally.1.into_values().max().unwrap_or(0);
+    let (rows, orders) = (scenario.messages.len() as u64, orders.len() as u64);
+    [rows, orders, run, scenario.batch_size, scenario.passes]
 }
 
 /// The value trees of `count` scenarios of at most `max_rows` messages drawn
@@ -94,26 +154,34 @@ mod tests {
     #[test]
     fn scenarios_cover_the_edges() {
         let drawn = drawn(1, 2000);
-        assert!(drawn.iter().any(|s| s.messages.is_empty()));
-        assert!(drawn
-            .iter()
-            .any(|s| s.messages.last().is_some_and(|r| r.id > MAX_ID - 64)));
-        assert!(drawn
-            .iter()
-            .all(|s| s.messages.iter().all(|r| r.id <= MAX_ID)));
-        assert!(drawn.iter().any(|s| s
+        let any =
+            |holds: &dyn Fn(&Scenario, [u64; 5]) -> bool| drawn.iter().any(|s| holds(s, sizes(s)));
+        assert!(any(&|s, _| s.messages.is_empty()));
+        assert!(any(&|s, _| s
             .messages
-            .iter()
-            .any(|r| r.written_after_pass > 0 && r.written_after_pass < s.passes)));
-        assert!(drawn
-            .iter()
-            .any(|s| s.passes > 0 && s.messages.iter().any(|r| r.written_after_pass == s.passes)));
-        assert!(drawn
-            .iter()
-            .any(|s| s.batch_size as usize > s.messages.len()));
-        assert!(drawn.iter().any(|s| s.passes == 0));
-        assert!(drawn
-            .iter()
-            .any(|s| s.failures.values().any(|f| *f == Failure::LostAck)));
+            .last()
+            .is_some_and(|r| r.id > MAX_ID - 64)));
+        assert!(!any(&|s, _| s.messages.iter().any(|r| r.id > MAX_ID)));
+        let written = |s: &Scenario, k: &dyn Fn(u64) -> bool| {
+            s.messages.iter().any(|r| k(r.written_after_pass))
+        };
+        assert!(any(&|s, _| written(s, &|k| k > 0 && k < s.passes)));
+        assert!(any(&|s, _| s.passes > 0 && written(s, &|k| k == s.passes)));
+        assert!(any(&|s, _| s.passes == 0));
+        assert!(any(&|s, _| s
+            .failures
+            .values()
+            .any(|f| *f == Failure::LostAck)));
+        // Far past the small: hundreds of rows and orders, batches above
+        // the row count and between, long runs of failures, late ones.
+        assert!(any(&|_, [rows, orders, ..]| rows >= 200 && orders >= 50));
+        assert!(any(&|_, [rows, _, _, batch, _]| batch > rows));
+        assert!(any(&|_, [rows, _, _, batch, _]| batch > 12 && batch < rows));
+        assert!(any(&|_, [_, _, run, ..]| run >= 8));
+        let late = |s: &Scenario| s.failures.range(..100).all(|(_, f)| *f == Failure::Down);
+        let redelivered = |s: &Scenario| crate::oracle::expect(s).duplicates > 0;
+        assert!(any(&|s, [rows, ..]| rows >= 100
+            && late(s)
+            && redelivered(s)));
     }
 }
