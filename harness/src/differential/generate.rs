@@ -1,10 +1,10 @@
 //! Generated scenarios: outbox tables, failure scripts and batch sizes
 //! drawn by proptest, which also shrinks a failing one to a minimal case.
 //!
-//! Sizes are skewed: most scenarios are as small as a case of the table,
-//! about one in six is a few dozen rows, one in fifty hundreds of rows over
-//! as many orders, since some bugs only show past a size (a consumer that
-//! forgets old ids, a table that caps its batch). Failures come in
+//! Sizes are skewed: four in five scenarios are as small as a case of the
+//! table, about one in six has up to 30 rows, one in fifty hundreds of rows
+//! over as many orders, since some bugs only show past a size (a consumer
+//! that forgets old ids, a table that caps its batch). Failures come in
 //! outages, runs of attempts that fail one after the other, so that the
 //! head of an order can fail many times in a row (a relay that gives up on
 //! a message after a few failures), late in a long stream as well.
@@ -27,9 +27,9 @@ use crate::table::{Failure, Outcome, Row, Scenario, MAX_ID};
 pub const MAX_ROWS: usize = 400;
 
 /// The strategy: up to 5 outages (most of one attempt, some of up to 12,
-/// each of one failure), starting on attempts 1 to 24 or as far into a
-/// longer stream (one in ten rows apart); a size class (below); ids from 1
-/// or from just below 2^53-1. Some rows arrive a pass or more after the
+/// each of one failure), starting on one of attempts 1 to 24, or in a
+/// stream of more than 10 rows on one of 24 starts a tenth of its rows
+/// apart; a size class (below); ids from 1 or from just below 2^53-1. Some rows arrive a pass or more after the
 /// one before them (after the table drained, or while an order is
 /// blocked), some after the last pass.
 pub fn scenarios(max_rows: usize) -> BoxedStrategy<Scenario> {
@@ -56,7 +56,7 @@ pub fn scenarios(max_rows: usize) -> BoxedStrategy<Scenario> {
     let first_id = prop_oneof![3 => Just(0u64), 1 => Just(MAX_ID - 64)];
     (outages, size, first_id)
         .prop_map(|(outages, (batch_size, passes, steps), first_id)| {
-            let apart = 1 + steps.len() as u64 / 10;
+            let apart = (steps.len() as u64).div_ceil(10).max(1);
             let failures = (outages.into_iter())
                 .flat_map(|(start, length, failure)| {
                     let first = 1 + (start - 1) * apart;
