@@ -98,9 +98,9 @@ fn a_fault_after_the_last_answer_is_the_runners_not_a_scenarios() {
 
 /// Bugs of real ports that passed every trial while the table's cases had
 /// at most 5 rows and the generated scenarios 10 (issue 38): a port's file
-/// (below `runners/`), a text found once in it, what is planted right
-/// after it, and the table's cases that then fail, all new (the others
-/// pass: the table could not see the bug before them).
+/// (below `runners/`), a text in it, what is planted right after the text,
+/// and the table's cases that then fail, all new (the others pass: the
+/// table could not see the bug before them).
 const PORT_BUGS: [(&str, &str, &str, &[&str]); 3] = [
     // A consumer that remembers only its last 8 ids.
     (

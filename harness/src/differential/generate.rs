@@ -29,9 +29,9 @@ pub const MAX_ROWS: usize = 400;
 /// The strategy: up to 5 outages (most of one attempt, some of up to 12,
 /// each of one failure), starting on one of attempts 1 to 24, or in a
 /// stream of more than 10 rows on one of 24 starts a tenth of its rows
-/// apart; a size class (below); ids from 1 or from just below 2^53-1. Some rows arrive a pass or more after the
-/// one before them (after the table drained, or while an order is
-/// blocked), some after the last pass.
+/// apart; a size class (below); ids from 1 or from just below 2^53-1.
+/// Some rows arrive a pass or more after the one before them (after the
+/// table drained, or while an order is blocked), some after the last pass.
 pub fn scenarios(max_rows: usize) -> BoxedStrategy<Scenario> {
     let failure = prop_oneof![Just(Failure::Down), Just(Failure::LostAck)];
     let length = prop_oneof![3 => Just(1u64), 1 => 2u64..=12];
