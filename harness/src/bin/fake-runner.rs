@@ -10,9 +10,8 @@
 //! chatter, twice (the answer printed twice), stderr-flood, endless-line,
 //! big-string (a 7 MB journal entry, under the line bound) and huge-string
 //! (100 MB, over it); whole-runner faults: `cannot-start` (exits at once
-//! like a syntax error), `exit-after`
-//! (answers every case, then exits 4); and as a demo, `demo-forever <config>`
-//! prints without end.
+//! like a syntax error), `exit-after` (answers every case, then exits 4);
+//! and as a demo, `demo-forever <config>` prints without end.
 //!
 //! `FAKE_PIDS=<file>`: the pids of the runner and of any grandchild it
 //! starts are appended to the file, for the tests that look for strays,

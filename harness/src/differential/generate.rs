@@ -74,17 +74,14 @@ pub fn scenarios(max_rows: usize) -> BoxedStrategy<Scenario> {
                     }
                 })
                 .collect();
-            let scenario = Scenario {
+            let mut scenario = Scenario {
                 batch_size,
                 messages,
                 passes,
                 ..Scenario::default()
             };
-            let failures = Planned::play(&scenario, runs.collect()).script;
-            Scenario {
-                failures,
-                ..scenario
-            }
+            scenario.failures = Planned::play(&scenario, runs.collect()).script;
+            scenario
         })
         .boxed()
 }
