@@ -1,12 +1,18 @@
-//! The differential run finds a planted bug and shrinks it to a minimal case.
+//! Bugs planted in copies of real ports: the differential run finds one
+//! and shrinks it to a minimal case, and the table's cases and the
+//! generated scenarios find each bug the old sizes missed.
 
 use std::time::Duration;
 
-use parity::differential::{cases, check_all, shrink, Checked, MAX_ROWS};
+use parity::config::Settings;
+use parity::differential::{cases, check_all, judge_all, shrink, Checked, MAX_ROWS};
 use parity::fault::{After, FaultKind};
 use parity::in_process::Reference;
-use parity::protocol::Request;
+use parity::protocol::{Reply, Request};
 use parity::session::{Runner, Session};
+use parity::suite::{Port, Suite};
+use parity::toolchain::manifest::{BuildStep, Manifest};
+use parity::toolchain::NotReady;
 
 mod common;
 
@@ -28,10 +34,20 @@ fn a_correct_runner_agrees_on_every_scenario() {
     assert_eq!(checked(&Reference, 99), Checked::default());
 }
 
+/// A relay that does not block the order of a failed message: it deletes
+/// the block right after setting it.
+const NO_BLOCK: (&str, &str, &str) = (
+    "go/relay.go",
+    "blocked[m.Aggregate] = true\n",
+    "\t\tdelete(blocked, m.Aggregate)\n",
+);
+
 #[test]
 fn a_relay_that_does_not_block_is_found_and_shrunk_to_at_most_three_messages() {
     let seed = 1;
-    let buggy = runner("no-block");
+    let Some(buggy) = planted(&common::suite(Duration::from_secs(30)), NO_BLOCK) else {
+        return;
+    };
     let checked = checked(&buggy, seed);
     let problem = checked
         .problems
@@ -41,7 +57,7 @@ fn a_relay_that_does_not_block_is_found_and_shrunk_to_at_most_three_messages() {
     assert!(!problem.fault, "a wrong result, not a fault: {problem:?}");
     assert_eq!(checked.runner_fault, None);
     let finding = shrink(&buggy, seed, problem.index, problem.text);
-    let report = finding.report("fake");
+    let report = finding.report("go");
     assert!(finding.shrunk.scenario.messages.len() <= 3, "{report}");
     assert_eq!(finding.reference_broken, None);
     assert!(report.contains("As a ready case"), "{report}");
@@ -88,4 +104,99 @@ fn a_fault_after_the_last_answer_is_the_runners_not_a_scenarios() {
         fault.to_string().contains("after answering every case"),
         "{fault}"
     );
+}
+
+/// Bugs of real ports that passed every trial while the table's cases had
+/// at most 5 rows and the generated scenarios 10 (issue 38): a port's file
+/// (below `runners/`), a text in it, what is planted right after the text,
+/// and the table's cases that then fail, all new (the others pass: the
+/// table could not see the bug before them).
+const PORT_BUGS: [(&str, &str, &str, &[&str]); 3] = [
+    // A consumer that remembers only its last 8 ids.
+    (
+        "python/outbox/consumer.py",
+        "self._processed.add(message.id)\n",
+        "        if len(self._processed) > 8:\n            self._processed.discard(min(self._processed))\n",
+        &["redelivery_after_ten_other_messages"],
+    ),
+    // A table whose `Unsent` returns at most 10 rows.
+    (
+        "go/table.go",
+        "min(limit, len(t.unsent)",
+        ", 10",
+        &["redelivery_after_ten_other_messages", "batch_of_eleven_over_twelve_rows"],
+    ),
+    // A relay that counts each id's failures, kept between passes, and
+    // marks a row sent at its third.
+    (
+        "python/outbox/relay.py",
+        "blocked.add(message.aggregate)\n",
+        "                failures = self.__dict__.setdefault(\"failures\", {})\n                failures[message.id] = failures.get(message.id, 0) + 1\n                if failures[message.id] == 3:\n                    self._table.mark_sent(message.id)\n",
+        &["one_message_fails_three_times_then_is_delivered"],
+    ),
+];
+
+/// The runner of a copy of a port (`file` below `runners/`) with `planted`
+/// put right after `anchor` in `file`; the port's build steps (always run)
+/// and runner use the copy. `None` (said on stderr) when the port's
+/// toolchain is missing, as in `make test`, unless `PARITY_STRICT` is set.
+fn planted(suite: &Suite, (file, anchor, planted): (&str, &str, &str)) -> Option<Session> {
+    let name = file.replace(['/', '.'], "-");
+    let (language, file) = file.split_once('/').unwrap();
+    let folder = format!("runners/{language}");
+    let copy = common::scratch(&format!("differential/{name}"));
+    let port = copy.join("port");
+    duct::cmd!("cp", "-r", suite.root.join(&folder), &port)
+        .run()
+        .unwrap();
+    let text = std::fs::read_to_string(port.join(file)).unwrap();
+    let (before, after) = text.split_once(anchor).expect("the anchor is in the port");
+    std::fs::write(port.join(file), format!("{before}{anchor}{planted}{after}")).unwrap();
+    let work = parity::config::work_dir(&suite.root, language);
+    let [work, copy, port] = [&work, &copy, &port].map(|path| path.to_str().unwrap());
+    let moved = |argv: &[String]| -> Vec<String> {
+        let moved = |arg: &String| arg.replace(work, copy).replace(&folder, port);
+        argv.iter().map(moved).collect()
+    };
+    let manifest = &suite.port(language).unwrap().manifest;
+    let build = manifest
+        .build
+        .iter()
+        .map(|step| BuildStep::always(moved(&step.run)));
+    let port = Port::from(Manifest {
+        name,
+        runner: moved(&manifest.runner),
+        build: build.collect(),
+        ..manifest.clone()
+    });
+    match suite.ready(&port) {
+        Ok(port) => Some(suite.runner(port)),
+        Err(why @ NotReady::Missing { .. }) if !Settings::from_env().unwrap().strict => {
+            eprintln!("skipped: {why}");
+            None
+        }
+        Err(why) => panic!("{why}"),
+    }
+}
+
+/// Each bug of [`PORT_BUGS`] fails its new cases, and only them, and the
+/// `generated` trial's scenarios.
+#[test]
+fn bugs_planted_in_ports_fail_the_new_cases_and_the_generated_scenarios() {
+    let suite = common::suite(Duration::from_secs(30));
+    let generated = suite.generated_cases().unwrap();
+    for (file, anchor, text, new_cases) in PORT_BUGS {
+        let Some(runner) = planted(&suite, (file, anchor, text)) else {
+            continue;
+        };
+        let replies = runner.run(&Request::cases(suite.cases.iter().chain(generated)));
+        let (table, scenarios) = replies.split_at(suite.cases.len());
+        let failed: Vec<&str> = (suite.cases.iter().zip(table))
+            .filter(|(case, reply)| **reply != Reply::Answer(case.expect.clone()))
+            .map(|(case, _)| &*case.name)
+            .collect();
+        assert_eq!(failed, new_cases, "{file} with {text:?}");
+        let wrong = judge_all(generated, scenarios).iter().any(|p| !p.fault);
+        assert!(wrong, "{file}: every generated scenario passes");
+    }
 }

@@ -10,11 +10,9 @@
 //! cleared, then the right answer), garbage, wrong-name, error, wrong-result, null-list, stop,
 //! chatter, twice (the answer printed twice), stderr-flood, endless-line,
 //! big-string (a 7 MB journal entry, under the line bound) and huge-string
-//! (100 MB, over it); whole-runner faults: `no-block` (a relay whose
-//! block-on-failure line is gone, the planted bug the differential run must
-//! find), `cannot-start` (exits at once like a syntax error), `exit-after`
-//! (answers every case, then exits 4); and as a demo, `demo-forever <config>`
-//! prints without end.
+//! (100 MB, over it); whole-runner faults: `cannot-start` (exits at once
+//! like a syntax error), `exit-after` (answers every case, then exits 4);
+//! and as a demo, `demo-forever <config>` prints without end.
 //!
 //! `FAKE_PIDS=<file>`: the pids of the runner and of any grandchild it
 //! starts are appended to the file, for the tests that look for strays,
@@ -23,10 +21,6 @@
 use std::io::{self, BufRead, Write};
 use std::process::{Command, ExitCode};
 use std::time::Duration;
-
-use outbox::{Broker, Fetch, MessageId, OutboxTable, Partition};
-use outbox_cases::protocol::{decode, Request};
-use parity::oracle::passes::{self, Hook, Pass};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -58,14 +52,11 @@ fn main() -> ExitCode {
 }
 
 /// Answers one request line: like the reference unless the case is
-/// targeted (or the fault is `no-block`), when it gets the fault's reply:
+/// targeted, when it gets the fault's reply:
 /// wrong, malformed, oversized, doubled, or (`none`, `exit-after`) right.
 /// `Some` ends the runner with that exit code (a crash, a hang, a flood, a
 /// stop).
 fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<ExitCode> {
-    if fault == "no-block" {
-        return print(out, &without_blocking(line));
-    }
     let answer = parity::oracle::answer(line);
     let mut value: serde_json::Value =
         serde_json::from_str(&answer).expect("the oracle answers JSON");
@@ -186,50 +177,4 @@ fn record(line: &str) {
             .expect("FAKE_PIDS can be opened");
         writeln!(file, "{line}").expect("FAKE_PIDS is writable");
     }
-}
-
-/// The reference's relay with the block-on-failure line removed, in the
-/// oracle's pass loop: a failed message no longer holds back the later
-/// events of its order.
-struct NoBlock(Vec<Vec<MessageId>>);
-
-impl<B: Broker> Hook<B> for NoBlock {
-    fn pass(
-        &mut self,
-        table: &mut OutboxTable,
-        broker: &mut B,
-        batch: usize,
-        _: u64,
-    ) -> Vec<MessageId> {
-        let mut ids = Vec::new();
-        for message in table.unsent(batch, Partition::default(), Fetch::Rows) {
-            if broker.publish(&message).is_ok() {
-                table.mark_sent(message.id);
-                ids.push(message.id);
-            }
-        }
-        ids
-    }
-
-    fn after(&mut self, pass: Pass) -> bool {
-        self.0.push(pass.sent);
-        true
-    }
-}
-
-fn without_blocking(line: &str) -> String {
-    let Ok(Request { name, scenario }) = decode(line) else {
-        return parity::oracle::answer(line);
-    };
-    let mut broker = passes::broker(&scenario);
-    let mut sent = NoBlock(Vec::new());
-    passes::drive(&scenario, &mut broker, &mut sent).expect("a valid case");
-    let consumer = broker.consumer();
-    serde_json::json!({
-        "name": name,
-        "sent": sent.0,
-        "journal": consumer.journal(),
-        "duplicates": consumer.duplicates(),
-    })
-    .to_string()
 }

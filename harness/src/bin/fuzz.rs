@@ -91,7 +91,7 @@ fn run(options: &Options) -> Result<ExitCode, String> {
     eprintln!("fuzz: seed {seed}, languages: {}", names.join(", "));
 
     let started = Instant::now();
-    let (done, failed) = fuzz(options, started, &mut lanes)?;
+    let (done, failed, rows, largest) = fuzz(options, started, &mut lanes)?;
     for lane in &lanes {
         if let Some(finding) = &lane.finding {
             println!("{}", finding.report(&lane.name));
@@ -113,9 +113,12 @@ fn run(options: &Options) -> Result<ExitCode, String> {
         n => format!(", {n} runner(s) faulted"),
     };
     let (languages, rate, passed) = (lanes.len(), done as f64 / elapsed, done - failed);
+    let rows = rows as f64 / elapsed;
     println!(
-        "fuzz: {done} scenarios cross-checked in {languages} languages in {elapsed:.1} s ({rate:.0}/s, seed {seed}): {passed} passed, {failed} failed{faults}",
+        "fuzz: {done} scenarios cross-checked in {languages} languages in {elapsed:.1} s ({rate:.0}/s, {rows:.0} rows/s, seed {seed}): {passed} passed, {failed} failed{faults}",
     );
+    let [rows, orders, run, batch, passes] = largest;
+    println!("fuzz: the largest drawn: {rows} rows, {orders} orders, one message failing {run} times in a row, a batch of {batch}, {passes} passes");
     let clean = lanes
         .iter()
         .all(|l| l.finding.is_none() && l.fault.is_none());
@@ -128,8 +131,8 @@ fn run(options: &Options) -> Result<ExitCode, String> {
 
 /// One batch of scenario pairs: its seed, the cases and their requests,
 /// made once for every runner (and drawn ahead, while the runners work on
-/// the batch before).
-type Batch = (u64, Vec<Case>, Vec<Request>);
+/// the batch before), and each scenario's sizes.
+type Batch = (u64, Vec<Case>, Vec<Request>, Vec<[u64; 5]>);
 
 impl Options {
     /// Draws batch `number` (its seed derived from the run's, so a run is
@@ -138,7 +141,9 @@ impl Options {
         let seed = self.seed.wrapping_add(number.wrapping_mul(1_000_000_007));
         let cases = differential::cases(seed, size, differential::MAX_ROWS)?;
         let requests = Request::cases(&cases);
-        Ok((seed, cases, requests))
+        let sizes = (cases.iter().step_by(2)).map(|c| differential::sizes(&c.scenario));
+        let sizes = sizes.collect();
+        Ok((seed, cases, requests, sizes))
     }
 
     /// The next batch's size after `done` scenarios: 0 once the count or
@@ -154,17 +159,22 @@ impl Options {
 
 /// The batch loop: each batch checked by every runner not yet faulted, each
 /// in its own thread, while the next is drawn in another; then recorded,
-/// until the options say stop. Returns the scenarios checked and how many
-/// of them some language failed (each counted once).
-fn fuzz(options: &Options, started: Instant, lanes: &mut [Lane]) -> Result<(u64, u64), String> {
+/// until the options say stop. Returns the scenarios checked, how many of
+/// them some language failed (each counted once), the rows drawn and the
+/// largest sizes drawn.
+fn fuzz(options: &Options, started: Instant, lanes: &mut [Lane]) -> Result<Totals, String> {
     let progress_in_place = std::io::stderr().is_terminal();
-    let (mut done, mut failed) = (0, 0);
+    let (mut done, mut failed, mut rows, mut largest) = (0, 0, 0, [0; 5]);
     let mut next = options.draw(0, options.size(0, started));
     for number in 1.. {
         // Any message goes past the progress line.
-        let (seed, cases, requests) = next.inspect_err(|_| eprintln!())?;
+        let (seed, cases, requests, sizes) = next.inspect_err(|_| eprintln!())?;
         if cases.is_empty() {
             break;
+        }
+        for size in sizes {
+            rows += size[0];
+            largest = std::array::from_fn(|axis| largest[axis].max(size[axis]));
         }
         done += cases.len() as u64 / 2;
         let upcoming = options.size(done, started);
@@ -199,8 +209,11 @@ fn fuzz(options: &Options, started: Instant, lanes: &mut [Lane]) -> Result<(u64,
     if progress_in_place {
         eprintln!();
     }
-    Ok((done, failed))
+    Ok((done, failed, rows, largest))
 }
+
+/// What [`fuzz`] returns.
+type Totals = (u64, u64, u64, [u64; 5]);
 
 /// Adds one batch's results (drawn under `seed`) to the lanes: each
 /// runner's first fault, each language's first wrong result shrunk. A

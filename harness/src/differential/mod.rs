@@ -16,7 +16,7 @@ use crate::session::{Answers, Runner};
 use crate::table::{Case, Outcome, Scenario};
 use generate::draw;
 
-pub use generate::MAX_ROWS;
+pub use generate::{sizes, MAX_ROWS};
 pub use shrink::{shrink, Finding};
 
 /// The two cases sent for scenario `index` of `seed`: as drawn, and with a
