@@ -115,15 +115,15 @@ const PORT_BUGS: [(&str, &str, &str, &[&str]); 3] = [
     // A consumer that remembers only its last 8 ids.
     (
         "python/outbox/consumer.py",
-        "self._processed.add(message.id)\n",
-        "        if len(self._processed) > 8:\n            self._processed.discard(min(self._processed))\n",
+        "self._processed[message.id] = self._clock\n",
+        "        if len(self._processed) > 8:\n            del self._processed[min(self._processed)]\n",
         &["redelivery_after_ten_other_messages"],
     ),
     // A table whose `Unsent` returns at most 10 rows.
     (
         "go/table.go",
-        "min(limit, len(t.unsent)",
-        ", 10",
+        "if len(batch) >= limit",
+        " || len(batch) >= 10",
         &["redelivery_after_ten_other_messages", "batch_of_eleven_over_twelve_rows"],
     ),
     // A relay that counts each id's failures, kept between passes, and
