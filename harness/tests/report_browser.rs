@@ -307,8 +307,8 @@ fn check_matrix(seen: &Seen, report: &Report) {
     let mut expected = Vec::new();
     for row in &report.rows {
         for language in report.results.run.languages() {
-            let state = states.get(&(&row.id, language)).map(|t| t.state);
-            let status = state.unwrap_or(State::NotSelected).id().to_owned();
+            let state = states.get(&(&row.id, language)).map(|t| &t.state);
+            let status = state.unwrap_or(&State::NotSelected).id().to_owned();
             expected.push((format!("{}/{language}", row.id.name()), status, true));
         }
     }

@@ -70,7 +70,7 @@ const MISBEHAVIOURS: [(&str, &str, &[&str]); 9] = [
     (
         "null-list",
         "lost_ack",
-        &["`sent` is null (empty lists are written `[]`)"],
+        &["field `sent`: must be an array (write `[]` for none), not null"],
     ),
     (
         "error",
@@ -287,7 +287,8 @@ fn a_faulting_runner_is_reported_in_every_file_and_acts_in_none() {
 /// unit command that cannot start.
 #[test]
 fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
-    let suite = common::suite(TIMEOUT);
+    let executor = parity::suite::Executor::new(std::sync::Arc::new(common::suite(TIMEOUT)));
+    let suite = &executor.suite;
     let failed = |name: &str, unit: &[&str]| {
         let run = unit.iter().map(|a| a.to_string()).collect();
         let counter = suite.port(name).and_then(|p| p.unit.counter);
@@ -295,7 +296,7 @@ fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
             unit: Unit { run, counter },
             ..fake(name, "none", "none")
         });
-        let verdict = suite.check_unit(&port);
+        let verdict = executor.check_unit(&port);
         let Verdict::Fail(reason @ Reason::Wrong(_)) = &verdict else {
             panic!("{name}: the unit trial fails: {verdict:?}");
         };

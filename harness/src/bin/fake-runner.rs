@@ -6,14 +6,17 @@
 //! cases); faults: crash,
 //! nasty-stderr (a crash whose stderr holds `\r`, U+202E, U+FFFE, NUL, ESC),
 //! hang, grandchild, setsid (a grandchild in a session of its own, then a
-//! hang), garbage, wrong-name, error, wrong-result, null-list, stop,
-//! chatter, twice (the answer printed twice), stderr-flood, endless-line,
-//! big-string (a 7 MB journal entry, under the line bound) and huge-string
-//! (100 MB, over it); whole-runner faults: `no-block` (a relay whose
-//! block-on-failure line is gone, the planted bug the differential run must
-//! find), `cannot-start` (exits at once like a syntax error), `exit-after`
-//! (answers every case, then exits 4); and as a demo, `demo-forever <config>`
-//! prints without end.
+//! hang), garbage, wrong-name, error, wrong-result (the answer's first
+//! number far off), null-list (its first list null), stop, chatter, twice
+//! (the answer printed twice), stderr-flood, endless-line, big-string (a
+//! 7 MB item in its first list of strings, under the line bound),
+//! huge-string (100 MB, over it), and `add:<field>=<JSON>` (a field no
+//! code names added to the answer); whole-runner faults: `no-block` (a
+//! relay whose block-on-failure line is gone, the planted bug the
+//! differential run must find), `cannot-start` (exits at once like a
+//! syntax error), `exit-after` (answers every case, then exits 4); and as a
+//! demo, `demo-forever <config>` prints without end. The faults name no
+//! field of the outcome: each finds its field by its shape.
 //!
 //! `FAKE_PIDS=<file>`: the pids of the runner and of any grandchild it
 //! starts are appended to the file, for the tests that look for strays,
@@ -24,8 +27,10 @@ use std::process::{Command, ExitCode};
 use std::time::Duration;
 
 use outbox::{Broker, MessageId, OutboxTable};
-use outbox_cases::protocol::{decode, Request};
-use parity::oracle::passes::{self, Hook, Pass};
+use outbox_cases::protocol::{decode, Answer, Request};
+use outbox_cases::Scenario;
+use parity::oracle::passes::{self, Hook};
+use serde_json::Value;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -66,12 +71,16 @@ fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<
         return print(out, &without_blocking(line));
     }
     let answer = parity::oracle::answer(line);
-    let mut value: serde_json::Value =
-        serde_json::from_str(&answer).expect("the oracle answers JSON");
+    let mut value: Value = serde_json::from_str(&answer).expect("the oracle answers JSON");
     if target != "*" && !target.split(',').any(|t| value["name"] == t) {
         return print(out, &answer);
     }
-    let (field, wrong) = match fault {
+    let strings: fn(&Value) -> bool = |v| {
+        v.as_array()
+            .and_then(|a| a.first())
+            .is_some_and(Value::is_string)
+    };
+    let wrong = match fault {
         "crash" => {
             eprintln!("fake runner: crashing on purpose on {target}");
             return Some(ExitCode::from(3));
@@ -114,11 +123,17 @@ fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<
             return Some(ExitCode::FAILURE);
         }
         "stop" => return Some(ExitCode::SUCCESS),
-        "big-string" => ("journal", serde_json::json!(["y".repeat(7_000_000)])),
-        "huge-string" => ("journal", serde_json::json!(["y".repeat(100_000_000)])),
-        "wrong-name" => ("name", "someone_else".into()),
-        "wrong-result" => ("duplicates", 999.into()),
-        "null-list" => ("sent", serde_json::Value::Null),
+        "big-string" => (
+            first(&mut value, strings),
+            serde_json::json!(["y".repeat(7_000_000)]),
+        ),
+        "huge-string" => (
+            first(&mut value, strings),
+            serde_json::json!(["y".repeat(100_000_000)]),
+        ),
+        "wrong-name" => (&mut value["name"], "someone_else".into()),
+        "wrong-result" => (first(&mut value, Value::is_u64), 999.into()),
+        "null-list" => (first(&mut value, Value::is_array), Value::Null),
         "garbage" => return print(out, "this is not the protocol"),
         "error" => {
             return print(
@@ -129,10 +144,22 @@ fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<
         "twice" => return print(out, &answer).or_else(|| print(out, &answer)),
         "chatter" => return print(out, &answer).or_else(|| print(out, "and one more thing")),
         "none" | "exit-after" => return print(out, &answer),
-        other => panic!("unknown fault {other}"),
+        other => match other.strip_prefix("add:").and_then(|a| a.split_once('=')) {
+            Some((field, json)) => (&mut value[field], serde_json::from_str(json).expect("JSON")),
+            None => panic!("unknown fault {other}"),
+        },
     };
-    value[field] = wrong;
+    *wrong.0 = wrong.1;
     print(out, &value.to_string())
+}
+
+/// The first field of an answer (its name aside) of a shape: what a fault
+/// changes, found without naming a field of the outcome.
+fn first(answer: &mut Value, shape: fn(&Value) -> bool) -> &mut Value {
+    let fields = answer.as_object_mut().expect("an answer is an object");
+    (fields.values_mut().skip(1))
+        .find(|v| shape(v))
+        .expect("a field of that shape")
 }
 
 /// Prints one line of the runner's output; `None`: the runner goes on.
@@ -179,20 +206,20 @@ fn record(line: &str) {
 }
 
 /// The reference's relay with the block-on-failure line removed, in the
-/// oracle's pass loop: a failed message no longer holds back the later
+/// harness's pass loop: a failed message no longer holds back the later
 /// events of its order.
-struct NoBlock(Vec<Vec<MessageId>>);
+struct NoBlock;
 
 impl<B: Broker> Hook<B> for NoBlock {
     fn pass(
         &mut self,
         table: &mut OutboxTable,
         broker: &mut B,
-        batch: usize,
+        scenario: &Scenario,
         _: u64,
     ) -> Vec<MessageId> {
         let mut ids = Vec::new();
-        for message in table.unsent(batch) {
+        for message in passes::batch(table, scenario) {
             if broker.publish(&message).is_ok() {
                 table.mark_sent(message.id);
                 ids.push(message.id);
@@ -200,26 +227,12 @@ impl<B: Broker> Hook<B> for NoBlock {
         }
         ids
     }
-
-    fn after(&mut self, pass: Pass) -> bool {
-        self.0.push(pass.sent);
-        true
-    }
 }
 
 fn without_blocking(line: &str) -> String {
     let Ok(Request { name, scenario }) = decode(line) else {
         return parity::oracle::answer(line);
     };
-    let mut broker = passes::broker(&scenario);
-    let mut sent = NoBlock(Vec::new());
-    passes::drive(&scenario, &mut broker, &mut sent).expect("a valid case");
-    let consumer = broker.consumer();
-    serde_json::json!({
-        "name": name,
-        "sent": sent.0,
-        "journal": consumer.journal(),
-        "duplicates": consumer.duplicates(),
-    })
-    .to_string()
+    let outcome = parity::oracle::play(&scenario, &mut NoBlock).expect("a valid case");
+    serde_json::to_string(&Answer { name, outcome }).expect("an answer serializes")
 }

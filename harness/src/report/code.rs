@@ -60,7 +60,7 @@ fn read_one(root: &Path, path: &str) -> Source {
     // A manifest names it, so it is opened only if it is a regular file.
     let text = match std::fs::metadata(&file) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err("not found".to_owned()),
-        _ => crate::table::read_regular(&file, "a source file")
+        _ => crate::files::read_regular(&file, "a source file")
             .map(|text| crate::text::excerpt(&text, MAX_FILE_CHARS)),
     };
     Source {

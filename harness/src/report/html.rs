@@ -235,7 +235,7 @@ fn changes(out: &mut String, base: &super::diff::Base) {
     }
     out.push_str("<ul class=\"changes\">");
     for (change, line) in base.changes.iter().zip(lines) {
-        let class = change.after.map_or("not_selected", |s| s.id());
+        let class = change.after.as_ref().map_or("not_selected", State::id);
         let name = escape(&change.cell());
         // A cell this run has is on the page, to link to; the line starts
         // with the cell's name.

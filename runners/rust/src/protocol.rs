@@ -11,13 +11,9 @@ use crate::scenario;
 pub fn answer(line: &str) -> String {
     let value = match decode(line) {
         Ok(Request { name, scenario }) => match scenario::run(&scenario) {
-            Ok(outcome) => serde_json::to_value(Answer {
-                name,
-                sent: outcome.sent,
-                journal: outcome.journal,
-                duplicates: outcome.duplicates,
-            })
-            .expect("an answer serializes"),
+            Ok(outcome) => {
+                serde_json::to_value(Answer { name, outcome }).expect("an answer serializes")
+            }
             Err(error) => serde_json::json!({"name": name, "error": error}),
         },
         Err(Refusal { name, error }) => serde_json::json!({"name": name, "error": error}),
@@ -54,8 +50,8 @@ mod tests {
         );
         let answer: Answer = serde_json::from_str(&answer(&line)).unwrap();
         assert_eq!(answer.name, "c");
-        assert_eq!(answer.sent, vec![vec![], vec![1, 2]]);
-        assert_eq!(answer.duplicates, 1);
+        assert_eq!(answer.outcome.sent, vec![vec![], vec![1, 2]]);
+        assert_eq!(answer.outcome.duplicates, 1);
     }
 
     #[test]
