@@ -177,3 +177,43 @@ impl Finding {
         text
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A finding whose shrunk problem is the reference's own outcome
+    /// breaking a property blames the reference, not the port; and a
+    /// port's reads as one sentence (it read "it the Rust reference").
+    #[test]
+    fn a_report_blames_the_side_that_is_wrong() {
+        let finding = |shrunk_problem: &str| Finding {
+            seed: 1,
+            index: 4,
+            problem: "breaks a property: x".into(),
+            shrunk: Case {
+                file: "(generated)".into(),
+                name: "regression_s1_4".into(),
+                description: "shrunk".into(),
+                scenario: Scenario::default(),
+                expect: Default::default(),
+                features: Default::default(),
+            },
+            shrunk_problem: shrunk_problem.into(),
+            reference_broken: None,
+        };
+        let reference = finding(&format!("{BY_REFERENCE}: y")).report("go");
+        let blamed = "the Rust reference, not go, got generated scenario 4 of seed 1 wrong";
+        assert!(reference.starts_with(blamed), "{reference}");
+        assert!(!reference.contains(" it the "), "{reference}");
+        let port = finding("disagrees with the reference: z").report("go");
+        assert!(
+            port.starts_with("go got generated scenario 4 of seed 1 wrong"),
+            "{port}"
+        );
+        assert!(
+            port.contains("Shrunk to 0 message(s): disagrees with the reference: z"),
+            "{port}"
+        );
+    }
+}

@@ -335,7 +335,10 @@ impl Executor {
             .map(|port| Toolchain {
                 name: port.name.clone(),
                 version: version(port),
-                features: port.features.clone(),
+                features: match port.reference {
+                    true => self.suite.contract.features().iter().cloned().collect(),
+                    false => port.features.clone(),
+                },
             })
             .collect()
     }
