@@ -237,7 +237,7 @@ impl TrialResult {
     /// summary; no fault, no time.
     pub fn new(id: TrialId, verdict: Outcome, state: State, text: Option<String>) -> TrialResult {
         TrialResult {
-            language: id.language,
+            language: id.language.to_string(),
             row: id.row,
             verdict,
             state,
@@ -305,7 +305,7 @@ impl Results {
         for row in rows {
             for language in run.languages() {
                 let id = TrialId {
-                    language: language.to_owned(),
+                    language: language.into(),
                     row: row.id.clone(),
                 };
                 trials.extend(by_id.get(&id).map(|record| TrialResult::of(record)));
