@@ -5,7 +5,7 @@
 //! unsupported, never passed, and a strict run fail naming the language,
 //! the case and the feature.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use parity::config::Settings;
 use parity::judge::{emit, Verdict};
@@ -40,7 +40,7 @@ fn checkout(name: &str, edit: impl FnOnce(&mut Value), cases: &[String]) -> Path
 }
 
 /// The suite of a scratch checkout, strict or not.
-fn suite(root: &PathBuf, strict: bool) -> Suite {
+fn suite(root: &Path, strict: bool) -> Suite {
     let settings = Settings {
         strict,
         ..Settings::default()

@@ -354,7 +354,7 @@ fn a_real_run_page(program: &Path) {
     let markdown = report::markdown::summary(&report);
     for shown in [
         "### Failures: 2\n",
-        "- `fake-wrong/lost_ack`: ✗ wrong answer: `lost_ack`: the result differs from expect\n",
+        "- `fake-wrong/lost_ack`: ✗ wrong answer: `lost_ack`: the result differs from expect at duplicates\n",
         "- `fake-crash/batch_of_two`: ⚠ runner fault: `batch_of_two`: runner fault:",
     ] {
         assert!(markdown.contains(shown), "{shown} in {markdown}");
