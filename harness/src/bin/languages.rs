@@ -45,7 +45,7 @@ fn run() -> Result<ExitCode, String> {
         "prefix" => println!("{}", parity::config::PREFIX),
         "matrix" => {
             let contract = Contract::load(&root).map_err(|e| format!("{SCHEMA}: {e}"))?;
-            let all = contract.features();
+            let all = &contract.features();
             manifest::check_features(&manifests, all)?;
             let plays = |m: &Manifest| match m.reference {
                 true => Vec::from_iter(all.iter().cloned()),

@@ -36,7 +36,6 @@ pub struct Contract {
     cases: jsonschema::Validator,
     answer: Value,
     answers: jsonschema::Validator,
-    features: BTreeSet<String>,
 }
 
 impl Contract {
@@ -65,20 +64,11 @@ impl Contract {
             "$defs": schema.get("$defs"),
             "$ref": "#/$defs/answer",
         });
-        let properties = schema
-            .pointer("/$defs/case/properties")
-            .and_then(Value::as_object);
-        let features = properties
-            .into_iter()
-            .flatten()
-            .filter_map(|(_, p)| feature(p));
-        let features = features.map(str::to_owned).collect();
         Ok(Arc::new(Contract {
             cases: compile(&schema)?,
             answers: compile(&answer)?,
             schema,
             answer,
-            features,
         }))
     }
 
@@ -121,20 +111,22 @@ impl Contract {
 
     /// Every feature the schema's properties name, sorted: the columns of
     /// the language-by-feature matrix.
-    pub fn features(&self) -> &BTreeSet<String> {
-        &self.features
+    pub fn features(&self) -> BTreeSet<String> {
+        // A case with every property uses every feature.
+        let properties = self.schema.pointer("/$defs/case/properties");
+        self.features_of(properties.unwrap_or(&Value::Null))
     }
 
     /// The features a case (its value in a file) uses: each of its
     /// properties whose schema names one, present even at its default.
     pub fn features_of(&self, case: &Value) -> BTreeSet<String> {
         let properties = self.schema.pointer("/$defs/case/properties");
-        let used = case
-            .as_object()
-            .into_iter()
-            .flatten()
-            .filter_map(|(name, _)| properties.and_then(|p| feature(p.get(name)?)));
-        used.map(str::to_owned).collect()
+        let fields = case.as_object().into_iter().flatten();
+        let feature = |name: &String| properties?.get(name)?.get("x-feature")?.as_str();
+        fields
+            .filter_map(|(name, _)| feature(name))
+            .map(str::to_owned)
+            .collect()
     }
 
     /// The word for one item of the outcome's list `field` (its items'
@@ -143,9 +135,4 @@ impl Contract {
         let pointer = format!("/$defs/outcome/properties/{field}/items/title");
         self.schema.pointer(&pointer)?.as_str()
     }
-}
-
-/// The feature a property's schema belongs to (its `x-feature`), if any.
-fn feature(property: &Value) -> Option<&str> {
-    property.get("x-feature")?.as_str()
 }

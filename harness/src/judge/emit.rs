@@ -155,35 +155,25 @@ pub fn in_brief(verdict: &Verdict) -> String {
 pub fn differences(differences: &[Difference]) -> String {
     let mut text = String::new();
     for difference in differences {
-        let _ = writeln!(text, "{}", shown(difference).join("\n  "));
+        let field = &difference.field;
+        let _ = match (&difference.first, sides(difference)) {
+            (Some((at, word)), [Some(e), Some(a)]) => writeln!(
+                text,
+                "{field}: first differs at {word} {} ({field}[{at}])\n  expected: {e}\n  actual:   {a}",
+                at + 1
+            ),
+            (_, [Some(e), Some(a)]) => writeln!(text, "{field}: expected {e}, actual {a}"),
+            (_, [Some(e), None]) => writeln!(text, "{field}: expected {e}, absent from the answer"),
+            (_, [None, a]) => writeln!(text, "{field}: not expected, answered {}", a.unwrap_or_default()),
+        };
     }
     text
 }
 
-/// One difference's lines: its headline, then for a list the expected
-/// and actual windows.
-fn shown(difference: &Difference) -> Vec<String> {
-    let field = &difference.field;
-    match (&difference.first, sides(difference)) {
-        (Some((at, word)), [Some(e), Some(a)]) => vec![
-            format!(
-                "{field}: first differs at {word} {} ({field}[{at}])",
-                at + 1
-            ),
-            format!("expected: {e}"),
-            format!("actual:   {a}"),
-        ],
-        (_, [Some(e), Some(a)]) => vec![format!("{field}: expected {e}, actual {a}")],
-        (_, [Some(e), None]) => vec![format!("{field}: expected {e}, absent from the answer")],
-        (_, [None, Some(a)]) => vec![format!("{field}: not expected, answered {a}")],
-        (_, [None, None]) => vec![format!("{field}: the same on both sides")],
-    }
-}
-
-/// Each side of a difference as messages show it, and the results file
-/// keeps it: a list's window around its first difference, else the value,
-/// cut to a bound; `None` for a side without the field.
-pub fn sides(difference: &Difference) -> [Option<String>; 2] {
+/// Each side of a difference as messages show it: a list's window around
+/// its first difference, else the value, cut to a bound; `None` for a side
+/// without the field.
+fn sides(difference: &Difference) -> [Option<String>; 2] {
     let show = |value: &Value| match (&difference.first, value) {
         (Some((at, _)), Value::Array(items)) => window(items, *at),
         (_, value) => excerpt(&one_value(value), 300),

@@ -317,7 +317,7 @@ impl Executor {
             date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
             filter: crate::config::arguments(args),
             toolchains: self.toolchains(),
-            features: self.suite.contract.features().iter().cloned().collect(),
+            features: self.suite.contract.features().into_iter().collect(),
         };
         let code = report::code::parts(&manifests, &self.suite.root);
         report::run::report(run, &self.suite.cases, records, code)
@@ -336,7 +336,7 @@ impl Executor {
                 name: port.name.clone(),
                 version: version(port),
                 features: match port.reference {
-                    true => self.suite.contract.features().iter().cloned().collect(),
+                    true => self.suite.contract.features().into_iter().collect(),
                     false => port.features.clone(),
                 },
             })

@@ -150,7 +150,7 @@ impl Suite {
         let names: HashSet<&str> = cases.iter().map(|c| c.name.as_str()).collect();
         let mut ports = Vec::new();
         let manifests = manifest::read_all(root)?;
-        manifest::check_features(&manifests, contract.features())?;
+        manifest::check_features(&manifests, &contract.features())?;
         for manifest in manifests {
             let known = known_failures::load(root, &manifest.name, &names, false)?;
             ports.push(Arc::new(Port {
