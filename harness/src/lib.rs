@@ -8,13 +8,16 @@
 //!
 //! The modules, each with one job:
 //! - [`config`]: settings from the environment, paths, trial names;
-//! - [`table`]: the case model, reading, checking, writing and blessing case files;
+//! - [`contract`]: `cases/schema.json`, read at run time: what a case file
+//!   and an answer may be, the outcome's words, the optional features;
+//! - [`table`]: reading, checking, writing and blessing case files;
+//!   [`files`] and [`json`]: the files a user names, JSON read strictly;
 //! - [`protocol`] and [`session`]: request lines, answers, a runner process;
 //!   [`fault`]: what a runner did wrong, as data, and its one text;
 //! - [`exec`]: the one way a child is started (group, deadline, bounded output);
 //! - [`toolchain`]: the languages, their probes and builds;
-//! - [`oracle`]: expected outcomes from the reference crate; [`in_process`]: the
-//!   reference as a runner, without a process;
+//! - [`oracle`]: expected outcomes from the reference crate, through the
+//!   harness's one pass loop;
 //! - [`judge`]: verdicts and their reasons, comparing, known failures, the demo;
 //! - [`differential`]: generated scenarios, properties, shrinking;
 //! - [`suite`]: one run of the suite as libtest-mimic trials, each recorded
@@ -25,10 +28,12 @@
 
 pub mod atomic;
 pub mod config;
+pub mod contract;
 pub mod differential;
 pub mod exec;
 pub mod fault;
-pub mod in_process;
+pub mod files;
+pub mod json;
 pub mod judge;
 pub mod oracle;
 pub mod protocol;
@@ -76,7 +81,7 @@ pub fn repo_root() -> PathBuf {
 fn find_root(manifest_dir: Option<&Path>, cwd: &Path) -> Result<PathBuf, String> {
     // A FIFO or a device named Cargo.toml is passed over unread.
     let is_root = |dir: &Path| {
-        let members = table::read_regular(&dir.join("Cargo.toml"), "a Cargo.toml")
+        let members = files::read_regular(&dir.join("Cargo.toml"), "a Cargo.toml")
             .ok()
             .and_then(|text| text.parse::<toml::Table>().ok())
             .and_then(|t| t.get("workspace")?.get("members")?.as_array().cloned());

@@ -1,17 +1,18 @@
 //! The harness's side of the runner protocol (SPEC.md, "Runner protocol"):
 //! request lines made from the case model, and a runner's answers read
-//! strictly, so that a runner that prints garbage, answers for another case
-//! or writes `null` for an empty list is caught and blamed on the case it
-//! was on.
+//! strictly and checked with the contract's `$defs/answer`, so that a
+//! runner that prints garbage, answers for another case or writes `null`
+//! for an empty list is caught and blamed on the case it was on. An answer
+//! is kept as data: a field no code here names is read, and compared, too.
 
-use outbox_cases::protocol::{Answer, CaseRequest};
-use serde::de::DeserializeOwned;
+use outbox_cases::protocol::CaseRequest;
 use serde_json::error::Category;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use crate::contract::{Contract, Fields};
 use crate::fault::{FaultKind, LINE_EXCERPT};
-use crate::table::json;
-use crate::table::{Case, Outcome};
+use crate::json;
+use crate::table::Case;
 use crate::text::excerpt;
 
 /// One request ready to send: the case's name (to check the answer's) and
@@ -48,8 +49,9 @@ impl Request {
 /// What a runner said about one case.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reply {
-    /// A well-formed result, still to be compared with `expect`.
-    Answer(Outcome),
+    /// A well-formed outcome, its fields as answered (the name aside),
+    /// still to be compared with `expect`.
+    Answer(Fields),
     /// The runner's port raised an unexpected error (an `error` answer).
     Error(String),
     /// The runner misbehaved on this case: it crashed, hung, printed
@@ -57,82 +59,48 @@ pub enum Reply {
     Fault(Box<crate::fault::Fault>),
 }
 
-/// Parses one line of a runner's stdout as the answer for case `name`: a
-/// well-formed answer is read straight into its fields (the fast path);
-/// anything else is read again as a JSON tree to say exactly what is wrong:
-/// the fault of a malformed line, or of an answer for another case.
-pub fn parse_answer(line: &[u8], name: &str) -> Result<Reply, FaultKind> {
-    match serde_json::from_slice::<Answer>(line) {
-        Ok(answer) if answer.name == name => Ok(Reply::Answer(answer.into_outcome())),
-        _ => parse_answer_slowly(line, name),
-    }
-}
-
-fn parse_answer_slowly(line: &[u8], name: &str) -> Result<Reply, FaultKind> {
+/// Parses one line of a runner's stdout as the answer for case `name`:
+/// read strictly (a repeated key is refused, never read as its last
+/// value), its name checked, then the whole line checked with the
+/// contract's `$defs/answer`; only a line that fails that check is walked
+/// again for the words of what is wrong.
+pub fn parse_answer(line: &[u8], name: &str, contract: &Contract) -> Result<Reply, FaultKind> {
     let malformed = |why: String| FaultKind::Malformed {
         why,
         line: line_excerpt(line),
     };
     let text = std::str::from_utf8(line).map_err(|_| malformed("the line is not UTF-8".into()))?;
-    // Strictly, as case files: serde_json's own `Value` keeps the last of two
-    // repeated keys, so `{"name":"c","error":"a","error":"b"}` would pass as "b".
-    let (value, _) = json::parse_value(text).map_err(|e| match e.classify() {
+    let (value, floats) = json::parse_value(text).map_err(|e| match e.classify() {
         Category::Data => malformed(e.to_string()),
         _ => malformed(format!("not JSON ({})", json::explain(text, &e))),
     })?;
-    let Value::Object(mut fields) = value else {
-        return Err(malformed("not a JSON object".into()));
-    };
-    match fields.shift_remove("name") {
+    let not_an_object = || malformed("not a JSON object".into());
+    match value.as_object().ok_or_else(not_an_object)?.get("name") {
         Some(Value::String(answered)) if answered == name => {}
         Some(Value::String(other)) => {
-            let line = line_excerpt(line);
+            let (other, line) = (other.clone(), line_excerpt(line));
             return Err(FaultKind::OtherCase { other, line });
         }
         _ => return Err(malformed("no string field `name`".into())),
     }
-    let reply = match fields.shift_remove("error") {
-        Some(Value::String(error)) => Reply::Error(error),
-        Some(_) => return Err(malformed("`error` is not a string".into())),
-        None => Reply::Answer(Outcome {
-            sent: field(&mut fields, "sent").map_err(malformed)?,
-            journal: field(&mut fields, "journal").map_err(malformed)?,
-            duplicates: field(&mut fields, "duplicates").map_err(malformed)?,
-            ..Outcome::default()
-        }),
-    };
-    match (fields.keys().next(), &reply) {
-        (None, _) => Ok(reply),
-        (Some(extra), Reply::Error(_)) => Err(malformed(format!(
-            "an `error` answer has an extra field `{extra}`"
-        ))),
-        (Some(extra), _) => Err(malformed(format!("unknown field `{extra}`"))),
-    }
-}
-
-/// Takes field `name` out of an answer, read as its type; what is wrong
-/// with it is said with the field's name (serde's own words name none).
-fn field<T: DeserializeOwned>(fields: &mut Map<String, Value>, name: &str) -> Result<T, String> {
-    match fields.shift_remove(name) {
-        None => Err(format!("no field `{name}`")),
-        // Go writes a nil slice as null: the message points at it.
-        Some(value) => T::deserialize(&value).map_err(|e| match first_null(&value) {
-            Some(at) => format!("`{name}{at}` is null (empty lists are written `[]`)"),
-            None => format!("`{name}` is wrong: {e}"),
-        }),
-    }
-}
-
-/// Where the first null in `value` or its lists is (`""`, `[1]`, `[0][2]`).
-fn first_null(value: &Value) -> Option<String> {
-    match value {
-        Value::Null => Some(String::new()),
-        Value::Array(items) => items
+    if floats || !contract.is_answer(&value) {
+        let problems = contract.answer_problems(&value, floats);
+        let problems = problems
             .iter()
-            .enumerate()
-            .find_map(|(i, item)| Some(format!("[{i}]{}", first_null(item)?))),
-        _ => None,
+            .map(|(field, problem)| match field.as_str() {
+                "" => problem.clone(),
+                field => format!("field `{field}`: {problem}"),
+            });
+        return Err(malformed(problems.collect::<Vec<_>>().join("; ")));
     }
+    let Value::Object(mut fields) = value else {
+        return Err(not_an_object());
+    };
+    fields.shift_remove("name");
+    Ok(match fields.shift_remove("error") {
+        Some(Value::String(error)) => Reply::Error(error),
+        _ => Reply::Answer(fields),
+    })
 }
 
 /// The start of a line a runner printed, as a message quotes it.
@@ -201,20 +169,18 @@ mod tests {
     use super::*;
 
     fn parse(line: &str) -> Result<Reply, FaultKind> {
-        parse_answer(line.as_bytes(), "c")
+        parse_answer(line.as_bytes(), "c", &Contract::repo().unwrap())
     }
 
     #[test]
     fn reads_an_answer_and_an_error() {
-        assert_eq!(
-            parse(r#"{"name":"c","sent":[[2],[]],"journal":["a b"],"duplicates":1}"#),
-            Ok(Reply::Answer(Outcome {
-                sent: vec![vec![2], vec![]],
-                journal: vec!["a b".into()],
-                duplicates: 1,
-                ..Outcome::default()
-            }))
-        );
+        let Ok(Reply::Answer(fields)) =
+            parse(r#"{"name":"c","sent":[[2],[]],"journal":["a b"],"duplicates":1}"#)
+        else {
+            panic!("not an answer")
+        };
+        let expected = serde_json::json!({"sent": [[2], []], "journal": ["a b"], "duplicates": 1});
+        assert_eq!(Value::Object(fields), expected);
         assert_eq!(
             parse(r#"{"name":"c","error":"boom"}"#),
             Ok(Reply::Error("boom".into()))
@@ -242,36 +208,48 @@ mod tests {
             ),
             ("[1]", "not a JSON object"),
             (r#"{"sent":[]}"#, "no string field `name`"),
+            // Go writes a nil slice as null: the message says what to write.
             (
                 r#"{"name":"c","sent":null,"journal":[],"duplicates":0}"#,
-                "`sent` is null (empty lists are written `[]`)",
+                "field `sent`: must be an array (write `[]` for none), not null",
             ),
             (
                 r#"{"name":"c","sent":[[1],null],"journal":[],"duplicates":0}"#,
-                "`sent[1]` is null (empty lists are written `[]`)",
+                "field `sent[1]`: must be an array (write `[]` for none), not null",
             ),
             (
                 r#"{"name":"c","sent":[[1,"2"]],"journal":[],"duplicates":0}"#,
-                "`sent` is wrong: invalid type: string \"2\", expected u64",
+                "field `sent[0][1]`: must be an integer from 1 to 9007199254740991, not a string",
             ),
             (
                 r#"{"name":"c","sent":[],"journal":[3],"duplicates":0}"#,
-                "`journal` is wrong: invalid type: integer `3`, expected a string",
+                "field `journal[0]`: must be a string, not an integer",
             ),
             (
                 r#"{"name":"c","sent":[],"journal":[],"duplicates":-1}"#,
-                "`duplicates` is wrong: invalid value: integer `-1`, expected u64",
+                "field `duplicates`: must be from 0 to 9007199254740991, not -1",
             ),
-            (r#"{"name":"c","sent":[]}"#, "no field `journal`"),
+            (
+                r#"{"name":"c","sent":[],"journal":[],"duplicates":1.0}"#,
+                "field `duplicates`: must be an integer from 0 to 9007199254740991 written without \
+                 fraction or exponent, not 1.0",
+            ),
+            (
+                r#"{"name":"c","sent":[]}"#,
+                "field `journal`: required field is missing",
+            ),
             (
                 r#"{"name":"c","sent":[],"journal":[],"duplicates":0,"x":1}"#,
-                "unknown field `x`",
+                "field `x`: unknown field (known fields: duplicates, journal, name, sent)",
             ),
             (
                 r#"{"name":"c","error":"a","x":1}"#,
-                "an `error` answer has an extra field `x`",
+                "field `x`: unknown field (known fields: error, name)",
             ),
-            (r#"{"name":"c","error":1}"#, "`error` is not a string"),
+            (
+                r#"{"name":"c","error":1}"#,
+                "field `error`: must be a string, not an integer",
+            ),
         ] {
             let m = malformed(line);
             assert!(m.contains(why), "{line}: {m}");

@@ -11,7 +11,9 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
+use std::sync::Arc;
 
+use crate::contract::Contract;
 use crate::exec::{self, Capture, Next};
 use crate::fault::{After, Fault, FaultKind, Stderr};
 use crate::protocol::{line_excerpt, parse_answer, Reply, Request};
@@ -56,6 +58,8 @@ pub struct Session {
     /// Where the stderr of a runner start that faulted is kept, one file
     /// per start, so a restart never overwrites the log a message names.
     pub log_dir: PathBuf,
+    /// What an answer may be, and how it is compared.
+    pub contract: Arc<Contract>,
 }
 
 /// How many cases in a row a runner may fault on before the cases left are
@@ -142,7 +146,8 @@ impl Session {
         for (index, request) in requests.iter().enumerate() {
             let previous = index.checked_sub(1).map(|i| requests[i].name.as_str());
             let line = self.next_line(&mut child, request.answer_limit);
-            match line.and_then(|line| judge_line(&line, request, previous)) {
+            let judged = |line: Vec<u8>| judge_line(&line, request, previous, &self.contract);
+            match line.and_then(judged) {
                 Ok(reply) => replies.push(reply),
                 // The previous case's answer printed again: that case's
                 // fault, so this one gets a fresh runner.
@@ -248,8 +253,13 @@ impl Session {
 
 /// What a whole line printed where `request`'s answer was due is: its
 /// answer, the previous case's printed again, or a fault.
-fn judge_line(line: &[u8], request: &Request, previous: Option<&str>) -> Result<Reply, FaultKind> {
-    match parse_answer(line, &request.name) {
+fn judge_line(
+    line: &[u8],
+    request: &Request,
+    previous: Option<&str>,
+    contract: &Contract,
+) -> Result<Reply, FaultKind> {
+    match parse_answer(line, &request.name, contract) {
         Err(FaultKind::OtherCase { other, line }) if Some(other.as_str()) == previous => {
             let next = Some(request.name.clone());
             Err(FaultKind::AnsweredTwice { next, line })

@@ -65,7 +65,7 @@ fn bless_writes_the_references_expect_and_changes_nothing_else() {
     let expected = WITHOUT_EXPECT.replace("      \"passes\": 2\n    }", expect);
     assert_eq!(blessed, expected);
     let cases = case::load(std::slice::from_ref(&file)).expect("the blessed file is valid");
-    assert_eq!(cases[1].expect.duplicates, 1);
+    assert_eq!(cases[1].expect["duplicates"], 1);
     assert_eq!(names(Which::Missing), Vec::<String>::new());
     assert_eq!(text(), blessed, "a second bless changes nothing");
 

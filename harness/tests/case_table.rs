@@ -43,7 +43,15 @@ enum By {
 /// which keeps one of two repeated keys) refuses it when `by` says so.
 fn assert_problems(by: By, text: &str, expected: &[impl AsRef<str>]) {
     let mut errors: Vec<CaseError> = Vec::new();
-    let cases = validate::parse(Path::new("cases/bad.json"), text, &mut errors, false).cases;
+    let contract = parity::contract::Contract::repo().unwrap();
+    let (file, _) = validate::parse(
+        &contract,
+        Path::new("cases/bad.json"),
+        text,
+        &mut errors,
+        false,
+    );
+    let cases = file.cases;
     let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
     let expected: Vec<String> = expected
         .iter()
@@ -391,15 +399,17 @@ fn extra_case_files_join_the_table_and_bad_ones_stop_the_run() {
 }
 
 /// The model writes every field the schema knows and no other: a case with
-/// every optional field set, serialized by the model, is valid and has
-/// exactly the schema's fields, at every level.
+/// every optional field set, serialized by the model, its `expect` the
+/// reference's outcome, is valid and has exactly the schema's fields, at
+/// every level.
 #[test]
 fn the_model_and_the_schema_know_the_same_fields() {
     let mut spec: CaseSpec = serde_json::from_str(GOOD_CASE).unwrap();
-    spec.restart_each_pass = true;
-    for row in &mut spec.messages {
+    spec.scenario.restart_each_pass = true;
+    for row in &mut spec.scenario.messages {
         row.written_after_pass = 1;
     }
+    spec.expect = Some(parity::oracle::expect(&spec.scenario));
     let file = serde_json::json!({"$schema": "./schema.json", "cases": [spec]});
     assert_problems(By::Nobody, &file.to_string(), &[""; 0]);
     let fields = |object: &Value| BTreeSet::from_iter(object.as_object().unwrap().keys().cloned());
@@ -411,7 +421,7 @@ fn the_model_and_the_schema_know_the_same_fields() {
             "/cases/0/messages/0",
             format!("{case}/messages/items/properties"),
         ),
-        ("/cases/0/expect", format!("{case}/expect/properties")),
+        ("/cases/0/expect", "/$defs/outcome/properties".to_owned()),
     ] {
         let known = fields(schema().pointer(&at).unwrap());
         assert_eq!(fields(file.pointer(model).unwrap()), known, "{at}");

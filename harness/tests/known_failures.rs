@@ -32,7 +32,9 @@ fn scratch_root(name: &str) -> PathBuf {
 
 /// A results file in which `fake` ended each of `trials` in a state.
 fn results(trials: &[(&str, State)]) -> Results {
-    let row = |&(case, state)| fixture::row(case, "", None, &[("fake", state, "why")]);
+    let row = |(case, state): &(&str, State)| {
+        fixture::row(case, "", None, &[("fake", state.clone(), "why")])
+    };
     fixture::report(&[("fake", "")], trials.iter().map(row).collect()).results
 }
 
@@ -66,7 +68,7 @@ fn a_fifo_or_dev_zero_as_a_file_of_the_run_is_refused_unopened() {
     common::within(Duration::from_secs(5), move || {
         let results = |path: &Path| Results::load(path).map(drop);
         let summary = |path: &Path| {
-            let appended = table::append_regular(path, "x", "a step summary");
+            let appended = parity::files::append_regular(path, "x", "a step summary");
             appended.map_err(|e| format!("{}: {e}", path.display()))
         };
         let names = HashSet::new();

@@ -30,7 +30,9 @@ fn answer_limits_scale_with_the_case() {
     // The fake is a debug build: 450,000 rows take it seconds.
     let runner = common::session("limits/big-case", "none", "none", Duration::from_secs(120));
     let replies = runner.run(&Request::cases([&big]));
-    let verdicts = parity::judge::answers::answers(&parity::repo_root(), "fake", &[&big], replies);
+    let contract = parity::contract::Contract::repo().unwrap();
+    let judged = (parity::repo_root(), &*contract);
+    let verdicts = parity::judge::answers::answers((&judged.0, judged.1), "fake", &[&big], replies);
     assert_eq!(verdicts[0], Verdict::Pass, "{:?}", verdicts[0]);
 }
 

@@ -142,10 +142,7 @@ fn modules_import_each_other_without_a_cycle() {
     let src = parity::repo_root().join("harness/src");
     let top = graph(&modules(&src), &["crate::"]);
     assert!(top.len() >= 10, "{top:?}");
-    assert!(
-        top["in_process"].contains("oracle"),
-        "a path in code counts"
-    );
+    assert!(top["judge"].contains("files"), "a path in code counts");
     assert_eq!(cycle(&top), None, "import cycle");
     let folders: Vec<&String> = top.keys().filter(|m| src.join(m).is_dir()).collect();
     assert!(folders.len() >= 5, "{folders:?}");
@@ -180,4 +177,73 @@ fn the_cycle_check_reads_past_a_test_item() {
     assert_eq!(graph["a"], BTreeSet::from(["b".to_owned()]));
     assert_eq!(graph["b"], BTreeSet::from(["a".to_owned()]));
     assert_eq!(cycle(&graph).as_deref(), Some("a -> b -> a"));
+}
+
+/// The harness sources (of `src/`, relative) whose code names a field of
+/// the outcome (`$defs/outcome` in `cases/schema.json`): a field read or
+/// set (`x.sent`, `sent: ...`) or a key (`"sent"`), comments and
+/// `#[cfg(test)]` items aside.
+fn naming_outcome_fields(src: &Path) -> BTreeMap<String, String> {
+    let schema = std::fs::read_to_string(src.join("../../cases/schema.json")).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(&schema).unwrap();
+    let fields = schema["$defs"]["outcome"]["properties"]
+        .as_object()
+        .unwrap();
+    let names = Vec::from_iter(fields.keys().map(|f| regex::escape(f)));
+    let names = names.join("|");
+    let pattern = format!(r#"[\w)\]]\.({names})\b|\b({names})\s*:[^:]|"({names})""#);
+    let naming = regex::Regex::new(&pattern).unwrap();
+    let mut named = BTreeMap::new();
+    let mut paths = vec![src.to_path_buf()];
+    while let Some(path) = paths.pop() {
+        if path.is_dir() {
+            paths.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        let test = path.iter().any(|c| c == "tests" || c == "tests.rs");
+        let code = production_code(&std::fs::read_to_string(&path).unwrap());
+        if let Some(found) = naming.find(&code).filter(|_| !test) {
+            let file = path.strip_prefix(src).unwrap().display().to_string();
+            named.insert(file, found.as_str().to_owned());
+        }
+    }
+    named
+}
+
+/// A new field touches only the harness files harness/README.md's "Adding
+/// a case field" lists: no other names a field of the outcome (issue 39:
+/// the protocol, the comparison, the answers' verdicts, REPEAT and the
+/// fake runner read whatever fields the schema has).
+#[test]
+fn only_the_files_the_docs_list_name_an_outcome_field() {
+    let root = parity::repo_root();
+    let readme = std::fs::read_to_string(root.join("harness/README.md")).unwrap();
+    let section = readme.split("\n## Adding a case field\n").nth(1).unwrap();
+    let section = section.split("\n## ").next().unwrap();
+    let listed = regex::Regex::new(r"`harness/src/([\w/]+\.rs)`").unwrap();
+    let listed: BTreeSet<&str> = listed
+        .captures_iter(section)
+        .map(|c| c.get(1).unwrap().as_str())
+        .collect();
+    let named = naming_outcome_fields(&root.join("harness/src"));
+    for (file, how) in &named {
+        assert!(
+            listed.contains(file.as_str()),
+            "harness/src/{file} names a field of the outcome ({how}), and harness/README.md's \
+             \"Adding a case field\" does not list it: read fields as data, or list it"
+        );
+    }
+    assert!(
+        named.contains_key("oracle/mod.rs"),
+        "the check finds nothing: {named:?}"
+    );
+    for file in [
+        "protocol.rs",
+        "judge/compare.rs",
+        "judge/answers.rs",
+        "suite/repeat.rs",
+        "bin/fake-runner.rs",
+    ] {
+        assert!(!listed.contains(file), "{file} is listed");
+    }
 }

@@ -9,10 +9,11 @@ use std::time::Duration;
 
 mod common;
 
-/// A copy of the parts of this checkout `bless` reads, outside it.
-fn moved_tree() -> PathBuf {
+/// A copy of the parts of this checkout `bless` reads, outside it, in a
+/// folder of its own for each `name`.
+fn moved_tree(name: &str) -> PathBuf {
     let root = parity::repo_root();
-    let tree = std::env::temp_dir().join(format!("parity-moved-{}", std::process::id()));
+    let tree = std::env::temp_dir().join(format!("parity-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tree);
     std::fs::create_dir_all(&tree).unwrap();
     // As getcwd names it, which the messages print.
@@ -44,7 +45,7 @@ fn new_case(name: &str, dir: &Path, manifest_dir: Option<&Path>) -> Output {
 fn a_moved_checkout_reads_and_writes_its_own_tree_and_none_fails_clearly() {
     let original = parity::repo_root().join("cases/edges.json");
     let before = std::fs::read(&original).unwrap();
-    let tree = moved_tree();
+    let tree = moved_tree("moved");
     let text = |out: &Output| String::from_utf8_lossy(&out.stderr).into_owned();
 
     // From a folder inside the tree (make bench's way); cargo's variable
@@ -76,5 +77,32 @@ fn a_moved_checkout_reads_and_writes_its_own_tree_and_none_fails_clearly() {
         "{stderr}"
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
+    std::fs::remove_dir_all(&tree).unwrap();
+}
+
+/// A copied checkout checks its cases with its own `cases/schema.json`,
+/// read when the harness runs (issue 38, item 6): it was built in, and its
+/// path kept absolute in cargo's dep-info, so an edit of the copy's schema
+/// changed nothing there. Here the copy's schema allows a batch of 5 at
+/// most, and its cases of a batch of 10 are refused.
+#[test]
+fn a_moved_checkout_checks_its_cases_with_its_own_schema() {
+    let tree = moved_tree("moved-schema");
+    let path = tree.join("cases/schema.json");
+    let mut schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    schema["$defs"]["case"]["properties"]["batch_size"]["maximum"] = 5.into();
+    std::fs::write(&path, schema.to_string()).unwrap();
+    let mut check = common::bless();
+    check
+        .arg("--check")
+        .current_dir(&tree)
+        .env_remove("PARITY_CASES");
+    check.env("CARGO_MANIFEST_DIR", tree.join("harness"));
+    let out = common::output(check, Duration::from_secs(60));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    let refused = "case `all_in_one_pass`: field `batch_size`: must be from 1 to 5, not 10";
+    common::assert_holds(&stderr, &[refused]);
     std::fs::remove_dir_all(&tree).unwrap();
 }

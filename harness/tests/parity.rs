@@ -19,7 +19,7 @@ use parity::report::junit;
 use parity::report::results::Results;
 use parity::report::trial::Recorded;
 use parity::suite::Recorder;
-use parity::suite::{trials, Suite};
+use parity::suite::{trials, Executor, Suite};
 use parity::{report, selection, text};
 
 fn main() -> ExitCode {
@@ -110,13 +110,13 @@ impl Outputs {
     /// advice; false when a file could not be written.
     fn write(
         &self,
-        suite: &Suite,
+        suite: &Arc<Suite>,
         records: &[Recorded],
         args: &Arguments,
         base: Option<Results>,
     ) -> bool {
         let mut written = true;
-        let mut page = suite.report(records, args);
+        let mut page = Executor::new(Arc::clone(suite)).report(records, args);
         let results = page.results.clone();
         if let Some(path) = &self.junit {
             let xml = junit::report(&results);
@@ -128,7 +128,7 @@ impl Outputs {
         let summary_file = parity::config::env_path(&parity::repo_root(), "GITHUB_STEP_SUMMARY");
         if let Some(path) = summary_file {
             let summary = report::markdown::summary(&page);
-            let appended = parity::table::append_regular(&path, &summary, "a step summary");
+            let appended = parity::files::append_regular(&path, &summary, "a step summary");
             let what = format!("append the summary to {}", path.display());
             written &= done(appended, &what);
         }

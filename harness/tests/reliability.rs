@@ -108,7 +108,8 @@ fn a_flood_or_a_huge_answer_fails_its_case_alone_with_bounded_memory() {
             let log = kept_log(fault);
             assert!(std::fs::metadata(&log).unwrap().len() <= exec::KEEP as u64 + 100);
         }
-        let verdicts = judge_answers(&parity::repo_root(), "fake", &all, replies);
+        let contract = parity::contract::Contract::repo().unwrap();
+        let verdicts = judge_answers((&parity::repo_root(), &contract), "fake", &all, replies);
         assert_eq!(verdicts.len(), cases.len(), "{fault}: a verdict per case");
         let verdicts = cases.iter().map(|c| c.name.clone()).zip(verdicts).collect();
         assert_only_case_fails(&verdicts, &cases[index].name, &[said]);
@@ -123,7 +124,7 @@ fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
         ..fake("fake-demo", "none", "none")
     });
     let why = bounded("demo printing forever", TIMEOUT, || {
-        suite
+        parity::suite::Executor::new(std::sync::Arc::new(suite))
             .run_demo(&language, Path::new(DEMO_CONFIG))
             .unwrap_err()
     });

@@ -327,8 +327,8 @@ fn check_matrix(seen: &Seen, report: &Report) {
     let mut expected = Vec::new();
     for row in &report.rows {
         for language in report.results.run.languages() {
-            let state = states.get(&(&row.id, language)).map(|t| t.state);
-            let status = state.unwrap_or(State::NotSelected).id().to_owned();
+            let state = states.get(&(&row.id, language)).map(|t| &t.state);
+            let status = state.unwrap_or(&State::NotSelected).id().to_owned();
             expected.push((format!("{}/{language}", row.id.name()), status, true));
         }
     }
@@ -374,7 +374,7 @@ fn a_real_run_page(program: &Path) {
     let markdown = report::markdown::summary(&report);
     for shown in [
         "### Failures: 2\n",
-        "- `fake-wrong/lost_ack`: ✗ wrong answer: `lost_ack`: the result differs from expect\n",
+        "- `fake-wrong/lost_ack`: ✗ wrong answer: `lost_ack`: the result differs from expect at duplicates\n",
         "- `fake-crash/batch_of_two`: ⚠ runner fault: `batch_of_two`: runner fault:",
     ] {
         assert!(markdown.contains(shown), "{shown} in {markdown}");

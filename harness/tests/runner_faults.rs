@@ -70,7 +70,7 @@ const MISBEHAVIOURS: [(&str, &str, &[&str]); 9] = [
     (
         "null-list",
         "lost_ack",
-        &["`sent` is null (empty lists are written `[]`)"],
+        &["field `sent`: must be an array (write `[]` for none), not null"],
     ),
     (
         "error",
@@ -290,7 +290,8 @@ fn a_faulting_runner_is_reported_in_every_file_and_acts_in_none() {
 /// output were read for.
 #[test]
 fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
-    let suite = common::suite(TIMEOUT);
+    let executor = parity::suite::Executor::new(std::sync::Arc::new(common::suite(TIMEOUT)));
+    let suite = &executor.suite;
     let failed = |name: &str, unit: &[&str]| {
         let run = unit.iter().map(|a| a.to_string()).collect();
         let port = suite.port(name).map(|p| p.unit.clone()).unwrap_or_default();
@@ -298,7 +299,7 @@ fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
             unit: Unit { run, ..port },
             ..fake(name, "none", "none")
         });
-        let verdict = suite.check_unit(&port);
+        let verdict = executor.check_unit(&port);
         let Verdict::Fail(reason @ Reason::Wrong(_)) = &verdict else {
             panic!("{name}: the unit trial fails: {verdict:?}");
         };
@@ -318,7 +319,14 @@ fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
     assert_holds(&text, &[unproven, "1 passed, 1 failed, 0 skipped"]);
     assert!(text.ends_with("FAIL b"), "{text}");
     let text = failed("python", &["sh", "-c", "printf 'Ran 2 tests\n\nOK\n' >&2"]);
-    assert_holds(&text, &["says 2 passed", "and its manifest says at least", "(`unit.at_least`)"]);
+    assert_holds(
+        &text,
+        &[
+            "says 2 passed",
+            "and its manifest says at least",
+            "(`unit.at_least`)",
+        ],
+    );
     let chatty = "yes \"$(printf %1000s)\" | head -700";
     let script = format!("{chatty}; echo '--- SKIP: TestB (0.00s)'; {chatty}; seq 9 | sed 's/.*/--- PASS: T& (0.00s)/'; echo 'ok  outbox'");
     let text = failed("go", &["sh", "-c", &script]);

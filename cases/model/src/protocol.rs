@@ -46,32 +46,15 @@ impl<'a> CaseRequest<'a> {
     }
 }
 
-/// A `case` answer as it travels: the name and the outcome's fields.
+/// A `case` answer as it travels: the name, and the outcome's fields
+/// beside it (`cases/schema.json`'s `$defs/answer`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Answer {
     /// The case answered.
     pub name: String,
-    /// See [`Outcome::sent`].
-    pub sent: Vec<Vec<u64>>,
-    /// See [`Outcome::journal`].
-    pub journal: Vec<String>,
-    /// See [`Outcome::duplicates`].
-    pub duplicates: u64,
-}
-
-impl Answer {
-    /// The outcome, without the name.
-    pub fn into_outcome(self) -> Outcome {
-        Outcome {
-            sent: self.sent,
-            journal: self.journal,
-            duplicates: self.duplicates,
-            // An answer with `dead_letters` is refused: no case has the
-            // attempt cap until the harness judges it.
-            dead_letters: None,
-        }
-    }
+    /// What the relay did.
+    #[serde(flatten)]
+    pub outcome: Outcome,
 }
 
 /// A request the runner understood: a case to run.
@@ -90,7 +73,8 @@ pub struct Refusal {
     /// The request's `name` when it is a string, else `null`.
     pub name: Value,
     /// Why: starts with `unknown request kind`, `unsupported protocol
-    /// version`, `unknown failure kind` or `bad request`.
+    /// version`, `unknown failure kind` (then the field and the failures
+    /// allowed) or `bad request`.
     pub error: String,
 }
 
@@ -135,11 +119,13 @@ pub fn decode(line: &str) -> Result<Request, Refusal> {
     }
     let scenario = Scenario::deserialize(Value::Object(fields)).map_err(|e| {
         let text = e.to_string();
-        if text.contains("unknown variant") {
-            refuse(format!("unknown failure kind: {text}"))
+        let failure = text.starts_with("field `failures.") && text.contains(" is not one of ");
+        let kind = if failure {
+            "unknown failure kind"
         } else {
-            refuse(format!("bad case request: {text}"))
-        }
+            "bad case request"
+        };
+        refuse(format!("{kind}: {text}"))
     })?;
     Ok(Request { name, scenario })
 }
@@ -195,7 +181,10 @@ mod tests {
             .line()
             .replace("lost_ack", "on_fire");
         let error = refusal(&line).error;
-        assert!(error.starts_with("unknown failure kind"), "{error}");
+        assert_eq!(
+            error,
+            r#"unknown failure kind: field `failures."1"`: "on_fire" is not one of "down", "lost_ack""#
+        );
         let unknown = CaseRequest::new("x", &scenario())
             .line()
             .replace("\"passes\":2", "\"passes\":2,\"x\":1");

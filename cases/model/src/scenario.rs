@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use serde::de::{Deserializer, Error as _};
 use serde::{Deserialize, Serialize};
 
 /// An outbox row's id (the reference's `MessageId`, here without it).
@@ -23,6 +24,7 @@ pub struct Scenario {
     /// Outbox rows in insertion order.
     pub messages: Vec<Row>,
     /// Attempt number to scripted failure (decimal-string keys in JSON).
+    #[serde(default, deserialize_with = "attempts")]
     pub failures: BTreeMap<u64, Failure>,
     /// How many times the relay runs.
     pub passes: u64,
@@ -106,8 +108,9 @@ pub struct Row {
     pub written_after_pass: u64,
 }
 
-/// A scripted broker failure, as case files and the protocol spell it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// A scripted broker failure, as case files and the protocol spell it;
+/// another spelling is refused naming the ones allowed ([`one_of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Failure {
     /// Not delivered.
@@ -156,7 +159,48 @@ impl Row {
     }
 }
 
+/// What an enum of the case format says of a value it does not know:
+/// `"dwon" is not one of "down", "lost_ack"`, so a typo names what was meant.
+pub fn one_of(value: &str, allowed: &[&str]) -> String {
+    let allowed: Vec<String> = allowed.iter().map(|a| format!("{a:?}")).collect();
+    format!("{value:?} is not one of {}", allowed.join(", "))
+}
+
+impl<'de> Deserialize<'de> for Failure {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        let spelled = |failure: &Failure| failure.as_str() == text;
+        Failure::ALL
+            .into_iter()
+            .find(spelled)
+            .ok_or_else(|| D::Error::custom(one_of(&text, &Failure::ALL.map(Failure::as_str))))
+    }
+}
+
+/// `failures` read from its decimal-string keys (serde's own map of `u64`
+/// keys cannot read them through a flattened case), each failure that is
+/// not one named with its key: `field `failures."3"`: "dwon" is not one
+/// of ...`.
+fn attempts<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<BTreeMap<u64, Failure>, D::Error> {
+    let entries = BTreeMap::<String, serde_json::Value>::deserialize(deserializer)?;
+    let entry = |(key, value): (String, serde_json::Value)| {
+        let field = format!("field `failures.{key:?}`");
+        let attempt = key
+            .parse()
+            .map_err(|_| D::Error::custom(format!("{field}: {key:?} is not an attempt number")))?;
+        let failure =
+            Failure::deserialize(value).map_err(|e| D::Error::custom(format!("{field}: {e}")))?;
+        Ok((attempt, failure))
+    };
+    entries.into_iter().map(entry).collect()
+}
+
 impl Failure {
+    /// Every failure, in the order case files' messages list them.
+    pub const ALL: [Failure; 2] = [Failure::Down, Failure::LostAck];
+
     /// The spelling in case files and on the wire.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -9,7 +9,7 @@ use parity::judge::answers::not_ready;
 use parity::judge::demo;
 use parity::judge::{emit, Verdict};
 use parity::suite::executor::DEMO_CONFIG;
-use parity::suite::Suite;
+use parity::suite::{Executor, Suite};
 
 fn main() -> ExitCode {
     run().unwrap_or_else(|why| {
@@ -20,18 +20,19 @@ fn main() -> ExitCode {
 
 /// Fails (with why) only when the Rust demo could not give the transcript.
 fn run() -> Result<ExitCode, String> {
-    let suite = Suite::from_env()?;
+    let executor = Executor::new(std::sync::Arc::new(Suite::from_env()?));
+    let suite = &executor.suite;
     let reference = suite.reference();
     let rust = suite.ready(reference).map_err(|why| why.to_string())?;
     let config = Path::new(DEMO_CONFIG);
-    let transcript = suite.run_demo(rust, config)?;
+    let transcript = executor.run_demo(rust, config)?;
     println!("=== {} demo ===\n{transcript}", reference.name);
     let mut all_match = true;
     for port in suite.ports.iter().filter(|p| p.name != reference.name) {
         let verdict = match suite.ready(port) {
             Err(why) => not_ready(suite.settings.strict, why),
             Ok(language) => {
-                let actual = suite.run_demo(language, config);
+                let actual = executor.run_demo(language, config);
                 demo::transcript("differs", &transcript, actual)
             }
         };
@@ -40,6 +41,7 @@ fn run() -> Result<ExitCode, String> {
             Verdict::Ignore(why) | Verdict::KnownFailure(why) => {
                 println!("{:<12} skipped: {why}", port.name)
             }
+            Verdict::Unsupported(_) => println!("{:<12} skipped: unsupported", port.name),
             Verdict::Fail(why) => {
                 all_match = false;
                 println!("{:<12} MISMATCH: {}", port.name, emit::text(&why));

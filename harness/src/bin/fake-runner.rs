@@ -7,12 +7,15 @@
 //! nasty-stderr (a crash whose stderr holds `\r`, U+202E, U+FFFE, NUL, ESC),
 //! hang, grandchild, setsid (a grandchild in a session of its own, then a
 //! hang), joins (a grandchild in the harness's own group, its environment
-//! cleared, then the right answer), garbage, wrong-name, error, wrong-result, null-list, stop,
-//! chatter, twice (the answer printed twice), stderr-flood, endless-line,
-//! big-string (a 7 MB journal entry, under the line bound) and huge-string
-//! (100 MB, over it); whole-runner faults: `cannot-start` (exits at once
-//! like a syntax error), `exit-after` (answers every case, then exits 4);
-//! and as a demo, `demo-forever <config>` prints without end.
+//! cleared, then the right answer), garbage, wrong-name, error, wrong-result (the answer's first
+//! number far off), null-list (its first list null), stop, chatter, twice
+//! (the answer printed twice), stderr-flood, endless-line, big-string (a
+//! 7 MB item in its first list of strings, under the line bound),
+//! huge-string (100 MB, over it), and `add:<field>=<JSON>` (a field no
+//! code names added to the answer); whole-runner faults: `cannot-start` (exits at once like a
+//! syntax error), `exit-after` (answers every case, then exits 4); and as a
+//! demo, `demo-forever <config>` prints without end. The faults name no
+//! field of the outcome: each finds its field by its shape.
 //!
 //! `FAKE_PIDS=<file>`: the pids of the runner and of any grandchild it
 //! starts are appended to the file, for the tests that look for strays,
@@ -21,6 +24,8 @@
 use std::io::{self, BufRead, Write};
 use std::process::{Command, ExitCode};
 use std::time::Duration;
+
+use serde_json::Value;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -58,12 +63,16 @@ fn main() -> ExitCode {
 /// stop).
 fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<ExitCode> {
     let answer = parity::oracle::answer(line);
-    let mut value: serde_json::Value =
-        serde_json::from_str(&answer).expect("the oracle answers JSON");
+    let mut value: Value = serde_json::from_str(&answer).expect("the oracle answers JSON");
     if target != "*" && !target.split(',').any(|t| value["name"] == t) {
         return print(out, &answer);
     }
-    let (field, wrong) = match fault {
+    let strings: fn(&Value) -> bool = |v| {
+        v.as_array()
+            .and_then(|a| a.first())
+            .is_some_and(Value::is_string)
+    };
+    let wrong = match fault {
         "crash" => {
             eprintln!("fake runner: crashing on purpose on {target}");
             return Some(ExitCode::from(3));
@@ -96,13 +105,7 @@ fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<
             return Some(ExitCode::FAILURE);
         }
         "joins" => {
-            // Into the harness's own group, the mark gone with the whole
-            // environment: an orphan only the end of the run can sweep.
-            // SAFETY: getppid and getpgid only read process ids.
-            let group = unsafe { libc::getpgid(libc::getppid()) };
-            // SAFETY: setpgid is async-signal-safe and touches no memory.
-            let join = move || unsafe { libc::setpgid(0, group) };
-            record(&sleep(&["env", "-i", "sleep", "300"], join));
+            record(&joins_the_harness());
             return print(out, &answer);
         }
         "stderr-flood" => {
@@ -117,11 +120,17 @@ fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<
             return Some(ExitCode::FAILURE);
         }
         "stop" => return Some(ExitCode::SUCCESS),
-        "big-string" => ("journal", serde_json::json!(["y".repeat(7_000_000)])),
-        "huge-string" => ("journal", serde_json::json!(["y".repeat(100_000_000)])),
-        "wrong-name" => ("name", "someone_else".into()),
-        "wrong-result" => ("duplicates", 999.into()),
-        "null-list" => ("sent", serde_json::Value::Null),
+        "big-string" => (
+            first(&mut value, strings),
+            serde_json::json!(["y".repeat(7_000_000)]),
+        ),
+        "huge-string" => (
+            first(&mut value, strings),
+            serde_json::json!(["y".repeat(100_000_000)]),
+        ),
+        "wrong-name" => (&mut value["name"], "someone_else".into()),
+        "wrong-result" => (first(&mut value, Value::is_u64), 999.into()),
+        "null-list" => (first(&mut value, Value::is_array), Value::Null),
         "garbage" => return print(out, "this is not the protocol"),
         "error" => {
             return print(
@@ -132,10 +141,22 @@ fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<
         "twice" => return print(out, &answer).or_else(|| print(out, &answer)),
         "chatter" => return print(out, &answer).or_else(|| print(out, "and one more thing")),
         "none" | "exit-after" => return print(out, &answer),
-        other => panic!("unknown fault {other}"),
+        other => match other.strip_prefix("add:").and_then(|a| a.split_once('=')) {
+            Some((field, json)) => (&mut value[field], serde_json::from_str(json).expect("JSON")),
+            None => panic!("unknown fault {other}"),
+        },
     };
-    value[field] = wrong;
+    *wrong.0 = wrong.1;
     print(out, &value.to_string())
+}
+
+/// The first field of an answer (its name aside) of a shape: what a fault
+/// changes, found without naming a field of the outcome.
+fn first(answer: &mut Value, shape: fn(&Value) -> bool) -> &mut Value {
+    let fields = answer.as_object_mut().expect("an answer is an object");
+    (fields.values_mut().skip(1))
+        .find(|v| shape(v))
+        .expect("a field of that shape")
 }
 
 /// Prints one line of the runner's output; `None`: the runner goes on.
@@ -177,4 +198,15 @@ fn record(line: &str) {
             .expect("FAKE_PIDS can be opened");
         writeln!(file, "{line}").expect("FAKE_PIDS is writable");
     }
+}
+
+/// Starts a sleeper in the harness's own process group, the mark gone with
+/// its whole environment: an orphan only the end of the run can sweep.
+/// Returns its pid.
+fn joins_the_harness() -> String {
+    // SAFETY: getppid and getpgid only read process ids.
+    let group = unsafe { libc::getpgid(libc::getppid()) };
+    // SAFETY: setpgid is async-signal-safe and touches no memory.
+    let join = move || unsafe { libc::setpgid(0, group) };
+    sleep(&["env", "-i", "sleep", "300"], join)
 }

@@ -20,7 +20,7 @@ use parity::exec::{self, Stdin};
 use parity::judge::demo::BAD_CONFIG_EXIT;
 use parity::protocol::{self, Request};
 use parity::suite::executor::DEMO_CONFIG;
-use parity::suite::Suite;
+use parity::suite::{Executor, Suite};
 
 /// How long any one process may take: far more than any does, so only a
 /// hang meets it (its group is then killed, and the run is a failure).
@@ -68,27 +68,28 @@ fn main() -> ExitCode {
 
 /// Every process a warm `make test` starts for the ports, ready to start.
 fn jobs() -> Result<Vec<Job>, String> {
-    let suite = Suite::from_env()?;
+    let executor = Executor::new(std::sync::Arc::new(Suite::from_env()?));
+    let suite = &executor.suite;
     let generated = suite.generated_cases().map_err(str::to_owned)?;
     let mut all = Request::cases(suite.cases.iter().chain(generated));
     all.extend(protocol::refusal_requests());
     let count = all.len();
     let requests: String = all.iter().map(|r| format!("{}\n", r.line)).collect();
     let requests = requests.into_bytes();
-    let fixtures = suite.fixtures()?;
+    let fixtures = executor.fixtures()?;
     let mut jobs: Vec<Job> = Vec::new();
     // Every language, as make test's: one that is not ready is an error.
     for ready in suite.ready_languages("floor", &[], |_| false)? {
         let runner = suite.runner(ready).command;
         jobs.push((runner, Stdin::Bytes(requests.clone()), Some(count), 0));
         for config in [Path::new(DEMO_CONFIG), &fixtures.second] {
-            jobs.push((suite.demo_command(ready, config), Stdin::Null, None, 0));
+            jobs.push((executor.demo_command(ready, config), Stdin::Null, None, 0));
         }
         for config in &fixtures.bad {
-            let demo = suite.demo_command(ready, config);
+            let demo = executor.demo_command(ready, config);
             jobs.push((demo, Stdin::Null, None, BAD_CONFIG_EXIT));
         }
-        jobs.push((suite.unit_command(ready), Stdin::Null, None, 0));
+        jobs.push((executor.unit_command(ready), Stdin::Null, None, 0));
     }
     for (command, ..) in &mut jobs {
         (command.deadline, command.keep) = (DEADLINE, KEEP);

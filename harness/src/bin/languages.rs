@@ -5,7 +5,8 @@
 //! * `languages prefix`: what every trial's name starts with (make mutants
 //!   names trials with it);
 //! * `languages matrix`: the CI matrix, one line of JSON for `fromJSON`
-//!   (`make languages`);
+//!   (`make languages`), each language with the optional features its port
+//!   plays; and on stderr the language-by-feature matrix, for people;
 //! * `languages lint [NAME...]`: runs each language's lint lines (make lint);
 //! * `languages mutation-tools NAME...`: the Makefile targets that install
 //!   the mutation tools of those languages (make mutants);
@@ -18,6 +19,7 @@
 
 use std::process::ExitCode;
 
+use parity::contract::{Contract, SCHEMA};
 use parity::exec::{self, Stdin};
 use parity::toolchain::manifest::{self, Manifest};
 
@@ -42,11 +44,37 @@ fn run() -> Result<ExitCode, String> {
     match command.as_str() {
         "prefix" => println!("{}", parity::config::PREFIX),
         "matrix" => {
-            let rows: Vec<serde_json::Value> = chosen
-                .iter()
-                .map(|m| serde_json::json!({"language": m.name, "toolchain": m.setup.toolchain}))
+            let contract = Contract::load(&root).map_err(|e| format!("{SCHEMA}: {e}"))?;
+            let all = &contract.features();
+            manifest::check_features(&manifests, all)?;
+            let plays = |m: &Manifest| match m.reference {
+                true => Vec::from_iter(all.iter().cloned()),
+                false => m.features.clone(),
+            };
+            let rows: Vec<serde_json::Value> = (chosen.iter())
+                .map(|m| {
+                    let (language, toolchain) = (&m.name, &m.setup.toolchain);
+                    serde_json::json!({"language": language, "toolchain": toolchain, "features": plays(m)})
+                })
                 .collect();
             println!("{}", serde_json::Value::Array(rows));
+            eprintln!("the language-by-feature matrix (x-feature in {SCHEMA}; each manifest's `features`):");
+            let header = Vec::from_iter(all.iter().map(|f| format!("{f:<14}")));
+            let none = all
+                .is_empty()
+                .then_some("(no optional feature yet: every case is core)");
+            eprintln!(
+                "  {:<12}{}{}",
+                "language",
+                header.concat(),
+                none.unwrap_or_default()
+            );
+            for m in &chosen {
+                let cells = all
+                    .iter()
+                    .map(|f| format!("{:<14}", if plays(m).contains(f) { "✓" } else { "⊘" }));
+                eprintln!("  {:<12}{}", m.name, cells.collect::<String>());
+            }
         }
         "mutation-tools" => {
             let tools = chosen

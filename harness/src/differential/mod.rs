@@ -9,10 +9,13 @@ pub mod generate;
 pub mod properties;
 pub mod shrink;
 
-use crate::judge::compare::compare;
+use serde::Deserialize;
+
+use crate::contract::{Contract, Fields};
+use crate::judge::{compare, emit};
 use crate::oracle;
 use crate::protocol::{Reply, Request};
-use crate::session::{Answers, Runner};
+use crate::session::{Answers, Runner, Session};
 use crate::table::{Case, Outcome, Scenario};
 use generate::draw;
 
@@ -33,7 +36,8 @@ pub fn case_pair(scenario: &Scenario, seed: u64, index: usize) -> Result<[Case; 
         name: format!("generated-{seed}-{index}"),
         description: format!("Scenario {index} drawn from seed {seed}."),
         scenario: scenario.clone(),
-        expect,
+        expect: oracle::fields(&expect),
+        features: Default::default(),
     };
     let mut restart = plain.clone();
     restart.name.push_str("-restart");
@@ -51,25 +55,40 @@ pub fn cases(seed: u64, count: usize, max_rows: usize) -> Result<Vec<Case>, Stri
     Ok(cases)
 }
 
+/// The start of a problem that is the reference's own, not the runner's
+/// (its outcome breaks a property): a shrink report blames it so.
+pub const BY_REFERENCE: &str = "the Rust reference's own outcome breaks a property";
+
 /// Why one language's answers to a scenario pair are wrong, or `Ok`.
-fn judge_pair(plain: &Case, replies: [&Reply; 2]) -> Result<(), String> {
-    properties::check(&plain.scenario, &plain.expect)
-        .map_err(|broken| format!("the Rust reference itself breaks a property: {broken}"))?;
+fn judge_pair(contract: &Contract, plain: &Case, replies: [&Reply; 2]) -> Result<(), String> {
+    typed(&plain.expect)
+        .and_then(|expect| properties::check(&plain.scenario, &expect))
+        .map_err(|broken| format!("{BY_REFERENCE}: {broken}"))?;
     let answer = answer_of(replies[0])?;
-    properties::check(&plain.scenario, answer)
+    typed(answer)
+        .and_then(|outcome| properties::check(&plain.scenario, &outcome))
         .map_err(|broken| format!("breaks a property: {broken}"))?;
-    compare(&plain.expect, answer)
-        .map_err(|report| format!("disagrees with the reference:\n{report}"))?;
-    let restarted = answer_of(replies[1])?;
-    compare(answer, restarted).map_err(|report| {
-        format!("gives another result with restart_each_pass (expected: without, actual: with):\n{report}")
-    })?;
+    let differs = compare::differences(contract, &plain.expect, answer);
+    if !differs.is_empty() {
+        let report = emit::differences(&differs);
+        return Err(format!("disagrees with the reference:\n{report}"));
+    }
+    let differs = compare::differences(contract, answer, answer_of(replies[1])?);
+    if !differs.is_empty() {
+        let report = emit::differences(&differs);
+        return Err(format!("gives another result with restart_each_pass (expected: without, actual: with):\n{report}"));
+    }
     Ok(())
 }
 
-fn answer_of(reply: &Reply) -> Result<&Outcome, String> {
+/// An outcome's fields read into the model, whose properties are typed.
+fn typed(fields: &Fields) -> Result<Outcome, String> {
+    Outcome::deserialize(fields).map_err(|e| format!("the outcome is not the model's: {e}"))
+}
+
+fn answer_of(reply: &Reply) -> Result<&Fields, String> {
     match reply {
-        Reply::Answer(outcome) => Ok(outcome),
+        Reply::Answer(fields) => Ok(fields),
         Reply::Error(error) => Err(format!("answered with an error: {error}")),
         Reply::Fault(why) => Err(why.to_string()),
     }
@@ -100,23 +119,23 @@ pub struct Checked {
 
 /// Runs scenario pairs through `runner` (their requests made already, so
 /// several runners share the work) and judges every answer.
-pub fn check_all(runner: &dyn Runner, cases: &[Case], requests: &[Request]) -> Checked {
+pub fn check_all(runner: &Session, cases: &[Case], requests: &[Request]) -> Checked {
     let Answers { replies, after } = runner.run_all(requests);
     Checked {
-        problems: judge_all(cases, &replies),
+        problems: judge_all(&runner.contract, cases, &replies),
         runner_fault: after,
     }
 }
 
 /// Judges the replies to scenario pairs (as [`cases`] makes them); returns
 /// the problems by scenario index. A pair without two replies is a problem.
-pub fn judge_all(cases: &[Case], replies: &[Reply]) -> Vec<Problem> {
+pub fn judge_all(contract: &Contract, cases: &[Case], replies: &[Reply]) -> Vec<Problem> {
     let mut problems = Vec::new();
     for (index, pair) in cases.chunks(2).enumerate() {
         let answers = replies.get(2 * index..2 * index + 2).unwrap_or_default();
         let fault = answers.iter().any(|r| matches!(r, Reply::Fault(_)));
         let verdict = match (pair.first(), answers) {
-            (Some(plain), [a, b]) => judge_pair(plain, [a, b]),
+            (Some(plain), [a, b]) => judge_pair(contract, plain, [a, b]),
             _ => Err("no answer".to_owned()),
         };
         if let Err(text) = verdict {

@@ -7,10 +7,10 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 
 use super::generate::{draw, MAX_ROWS};
-use super::{case_pair, cases, check_all, properties, Problem};
+use super::{case_pair, cases, check_all, properties, Problem, BY_REFERENCE};
 use crate::oracle;
 use crate::protocol::Request;
-use crate::session::Runner;
+use crate::session::Session;
 use crate::table::{layout, Case, Scenario};
 use crate::text::first_line;
 
@@ -49,7 +49,7 @@ pub struct Finding {
 /// before it). So, after shrinking, fresh scenarios with fewer messages are
 /// drawn and streamed through the runner; one that fails is shrunk in turn,
 /// until no smaller one fails.
-pub fn shrink(runner: &dyn Runner, seed: u64, index: usize, problem: String) -> Finding {
+pub fn shrink(runner: &Session, seed: u64, index: usize, problem: String) -> Finding {
     let faulted = Cell::new(false);
     let tree = nth(seed, index, MAX_ROWS);
     let (mut scenario, mut shrunk_problem) = shrink_tree(runner, &faulted, tree, problem.clone());
@@ -77,7 +77,8 @@ pub fn shrink(runner: &dyn Runner, seed: u64, index: usize, problem: String) -> 
             first_line(&shrunk_problem).trim_end_matches(':')
         ),
         scenario,
-        expect,
+        expect: oracle::fields(&expect),
+        features: Default::default(),
     };
     Finding {
         seed,
@@ -99,7 +100,7 @@ fn nth(seed: u64, index: usize, max_rows: usize) -> Box<dyn ValueTree<Value = Sc
 /// at the runner's first fault `faulted` is set and every later candidate
 /// passes untried, so proptest settles back on the smallest failure.
 fn shrink_tree(
-    runner: &dyn Runner,
+    runner: &Session,
     faulted: &Cell<bool>,
     tree: Box<dyn ValueTree<Value = Scenario>>,
     problem: String,
@@ -137,7 +138,7 @@ fn shrink_tree(
 /// that `runner` gets wrong. A runner fault is not the failure being
 /// shrunk: it sets `faulted` and gives `None`, so the runner is not started
 /// again and again.
-fn first_wrong(runner: &dyn Runner, faulted: &Cell<bool>, cases: &[Case]) -> Option<Problem> {
+fn first_wrong(runner: &Session, faulted: &Cell<bool>, cases: &[Case]) -> Option<Problem> {
     let checked = check_all(runner, cases, &Request::cases(cases));
     let first = checked.problems.into_iter().next();
     if checked.runner_fault.is_some() || first.as_ref().is_some_and(|p| p.fault) {
@@ -149,10 +150,15 @@ fn first_wrong(runner: &dyn Runner, faulted: &Cell<bool>, cases: &[Case]) -> Opt
 
 impl Finding {
     /// A report ending in the shrunk scenario as a ready case for
-    /// `cases/regressions.json`.
+    /// `cases/regressions.json`; it blames the reference, not `language`,
+    /// when the reference's own outcome is what is wrong.
     pub fn report(&self, language: &str) -> String {
+        let who = match self.shrunk_problem.starts_with(BY_REFERENCE) {
+            true => format!("the Rust reference, not {language},"),
+            false => language.to_owned(),
+        };
         let mut text = format!(
-            "{language} got generated scenario {} of seed {} wrong: {}\n\nShrunk to {} message(s), it {}\n",
+            "{who} got generated scenario {} of seed {} wrong: {}\n\nShrunk to {} message(s): {}\n",
             self.index,
             self.seed,
             self.problem,
@@ -169,5 +175,45 @@ impl Finding {
         text.push_str(&layout::case_text(&self.shrunk, trusted));
         text.push('\n');
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A finding whose shrunk problem is the reference's own outcome
+    /// breaking a property blames the reference, not the port; and a
+    /// port's reads as one sentence (it read "it the Rust reference").
+    #[test]
+    fn a_report_blames_the_side_that_is_wrong() {
+        let finding = |shrunk_problem: &str| Finding {
+            seed: 1,
+            index: 4,
+            problem: "breaks a property: x".into(),
+            shrunk: Case {
+                file: "(generated)".into(),
+                name: "regression_s1_4".into(),
+                description: "shrunk".into(),
+                scenario: Scenario::default(),
+                expect: Default::default(),
+                features: Default::default(),
+            },
+            shrunk_problem: shrunk_problem.into(),
+            reference_broken: None,
+        };
+        let reference = finding(&format!("{BY_REFERENCE}: y")).report("go");
+        let blamed = "the Rust reference, not go, got generated scenario 4 of seed 1 wrong";
+        assert!(reference.starts_with(blamed), "{reference}");
+        assert!(!reference.contains(" it the "), "{reference}");
+        let port = finding("disagrees with the reference: z").report("go");
+        assert!(
+            port.starts_with("go got generated scenario 4 of seed 1 wrong"),
+            "{port}"
+        );
+        assert!(
+            port.contains("Shrunk to 0 message(s): disagrees with the reference: z"),
+            "{port}"
+        );
     }
 }

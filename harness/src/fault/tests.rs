@@ -87,6 +87,7 @@ fn a_sessions_faults_name_paths_relative_to_the_root() {
     let session = |argv: Vec<String>| Session {
         command: crate::exec::Command::new("the go runner", argv, &root, Duration::from_secs(10)),
         log_dir: root.join("logs"),
+        contract: crate::contract::Contract::repo().unwrap(),
     };
     let request = [Request {
         name: "c".into(),

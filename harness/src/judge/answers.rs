@@ -6,23 +6,31 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::compare::differences;
-use super::{CaseHeader, Reason, Verdict};
+use super::{CaseHeader, Reason, Unsupported, Verdict};
 use crate::config::{GENERATED_COUNT, GENERATED_SEED};
+use crate::contract::Contract;
 use crate::fault::Fault;
+use crate::oracle;
 use crate::protocol::{Reply, AFTER_REFUSALS, REFUSALS};
-use crate::table::{Case, Outcome};
+use crate::table::Case;
 use crate::text::excerpt;
 use crate::toolchain::NotReady;
 
 /// The verdict of each of a language's replies to `cases` (its known
-/// failures not applied); `root`: what the cases' files are shown from.
-pub fn answers(root: &Path, language: &str, cases: &[&Case], replies: Vec<Reply>) -> Vec<Verdict> {
+/// failures not applied), compared as `contract` says; `root`: what the
+/// cases' files are shown from.
+pub fn answers(
+    (root, contract): (&Path, &Contract),
+    language: &str,
+    cases: &[&Case],
+    replies: Vec<Reply>,
+) -> Vec<Verdict> {
     let verdict = |(case, reply): (&&Case, Reply)| {
         Verdict::Fail(match reply {
             Reply::Answer(actual) if actual == case.expect => return Verdict::Pass,
             Reply::Answer(actual) => Reason::Mismatch {
                 case: CaseHeader::of(case, root),
-                differences: differences(&case.expect, &actual),
+                differences: differences(contract, &case.expect, &actual),
             },
             Reply::Error(error) => Reason::ErrorAnswer {
                 case: CaseHeader::of(case, root),
@@ -49,6 +57,20 @@ pub fn not_ready(strict: bool, why: &NotReady) -> Verdict {
     }
 }
 
+/// The verdict of a case its port does not support (it uses `feature`):
+/// not run, or under `strict` a failure, never a pass.
+pub fn unsupported(strict: bool, language: &str, case: &Case, feature: &str) -> Verdict {
+    let unsupported = Unsupported {
+        language: language.to_owned(),
+        case: case.name.clone(),
+        feature: feature.to_owned(),
+    };
+    match strict {
+        true => Verdict::Fail(Reason::Unsupported(unsupported)),
+        false => Verdict::Unsupported(unsupported),
+    }
+}
+
 /// The verdict of the trial that carries its runner's fault after the last
 /// answer: a failure that names the runner, showing the trial's `own`.
 pub fn after_last_answer(fault: Fault, own: Verdict) -> Verdict {
@@ -72,24 +94,21 @@ pub fn refusals(runner: &str, replies: &[Reply]) -> Verdict {
             Reply::Error(error) => {
                 format!("the error must start with `{prefix}`, it was {error:?}")
             }
-            Reply::Answer(outcome) => format!(
-                "played instead of refused (sent {:?}); the error must start with `{prefix}`",
-                outcome.sent
+            Reply::Answer(fields) => format!(
+                "played instead of refused ({}); the error must start with `{prefix}`",
+                excerpt(&super::emit::fields(fields), 300)
             ),
             Reply::Fault(fault) => format!("no error answer: {}", excerpt(&fault.to_string(), 600)),
         };
         Some(format!("`{name}` ({}): {wrong}", excerpt(line, 100)))
     }))
     .collect();
-    let expected = Outcome {
-        sent: vec![vec![1]],
-        journal: vec!["order-1 OrderPlaced".to_owned()],
-        duplicates: 0,
-        ..Outcome::default()
-    };
+    // What the reference answers to the valid case.
+    let expected = outbox_cases::decode(AFTER_REFUSALS.1).map(|r| oracle::expect(&r.scenario));
+    let expected = expected.ok();
     let after = AFTER_REFUSALS.0;
     match replies.get(REFUSALS.len()) {
-        Some(Reply::Answer(outcome)) if *outcome == expected => {}
+        Some(Reply::Answer(fields)) if Some(fields) == expected.as_ref() => {}
         Some(other) => {
             // A fault by its message, the rest as data.
             let got = match other {
@@ -148,12 +167,13 @@ mod tests {
             error("unknown request kind: \"replay\""),
             error("unknown request kind: missing"),
             error("unknown failure kind: \"timeout\""),
-            Reply::Answer(Outcome {
-                sent: vec![vec![1]],
-                journal: vec!["order-1 OrderPlaced".into()],
-                duplicates: 0,
-                ..Outcome::default()
-            }),
+            // SPEC.md's answer to the valid case, written out.
+            Reply::Answer(
+                serde_json::json!({"sent": [[1]], "journal": ["order-1 OrderPlaced"], "duplicates": 0})
+                    .as_object()
+                    .cloned()
+                    .unwrap(),
+            ),
         ];
         assert_eq!(crate::protocol::refusal_requests().len(), right.len());
         assert_eq!(refusals("r", &right), Verdict::Pass);
@@ -172,7 +192,7 @@ mod tests {
                 stderr: crate::fault::Stderr::Empty,
             }))
         };
-        let played = Reply::Answer(Outcome::default());
+        let played = Reply::Answer(Default::default());
         for (at, reply, why) in [
             (0, played, "played instead of refused"),
             (2, error("bad kind"), "start with `unknown request kind`"),

@@ -1,114 +1,105 @@
-//! Comparing a runner's outcome with the case's `expect`, field by field,
-//! saying where each field first differs.
+//! Comparing a runner's outcome with the case's `expect` as data, in the
+//! manner of toml-test: field by field, whatever the fields are (one no
+//! code names is compared too), each field that differs kept with both of
+//! its values and, for a list, the first item that differs. The words are
+//! the emitters' ([`super::emit::differences`]), never made here.
 
-use std::fmt::{Debug, Write as _};
+use serde_json::Value;
 
-use crate::table::Outcome;
+use crate::contract::{Contract, Fields};
 
-/// `Ok` when equal; otherwise the [`differences`] report.
-pub fn compare(expected: &Outcome, actual: &Outcome) -> Result<(), String> {
-    let report = differences(expected, actual);
-    if report.is_empty() {
-        Ok(())
-    } else {
-        Err(report)
+/// One field of the outcome whose expected and actual values differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// The field, as the outcome names it (`sent`, `duplicates`).
+    pub field: String,
+    /// For two lists: the index of the first item that differs, and what
+    /// an item is called (`pass`, the schema's word).
+    pub first: Option<(usize, String)>,
+    /// The field as expected; `None`: answered, yet not expected.
+    pub expected: Option<Value>,
+    /// The field as answered; `None`: expected, yet absent from the answer.
+    pub actual: Option<Value>,
+}
+
+impl Difference {
+    /// Where the two first differ, as a key path: `sent[1]`, `duplicates`.
+    pub fn path(&self) -> String {
+        match &self.first {
+            Some((index, _)) => format!("{}[{index}]", self.field),
+            None => self.field.clone(),
+        }
     }
 }
 
-/// Expected and actual side by side per differing field, with the pass or
-/// entry where they first differ; empty when they are equal.
-pub fn differences(expected: &Outcome, actual: &Outcome) -> String {
-    let mut report = String::new();
-    list_field(&mut report, "sent", "pass", &expected.sent, &actual.sent);
-    list_field(
-        &mut report,
-        "journal",
-        "entry",
-        &expected.journal,
-        &actual.journal,
-    );
-    if expected.duplicates != actual.duplicates {
-        let _ = writeln!(
-            report,
-            "duplicates: expected {}, actual {}",
-            expected.duplicates, actual.duplicates
-        );
+/// Every field that differs between `expected` and `actual`, the expected
+/// fields first in their order, then those only answered; none when the
+/// two are equal.
+pub fn differences(contract: &Contract, expected: &Fields, actual: &Fields) -> Vec<Difference> {
+    if expected == actual {
+        return Vec::new();
     }
-    report
-}
-
-fn list_field<T: Debug + PartialEq>(
-    out: &mut String,
-    field: &str,
-    unit: &str,
-    expected: &[T],
-    actual: &[T],
-) {
-    let Some(at) =
-        (0..expected.len().max(actual.len())).find(|&i| expected.get(i) != actual.get(i))
-    else {
-        return;
+    let answered_only = actual.keys().filter(|field| !expected.contains_key(*field));
+    let fields = expected.keys().chain(answered_only);
+    let differs = |field: &String| {
+        let (expected, actual) = (expected.get(field), actual.get(field));
+        let first = match (expected, actual) {
+            _ if expected == actual => return None,
+            (Some(Value::Array(e)), Some(Value::Array(a))) => {
+                let at = (0..e.len().max(a.len())).find(|&i| e.get(i) != a.get(i))?;
+                Some((at, contract.item_word(field).unwrap_or("item").to_owned()))
+            }
+            _ => None,
+        };
+        Some(Difference {
+            field: field.clone(),
+            first,
+            expected: expected.cloned(),
+            actual: actual.cloned(),
+        })
     };
-    let _ = writeln!(
-        out,
-        "{field}: first differs at {unit} {} ({field}[{at}])",
-        at + 1
-    );
-    let _ = writeln!(out, "  expected: {}", window(expected, at));
-    let _ = writeln!(out, "  actual:   {}", window(actual, at));
-}
-
-/// The list around index `at`, short enough to read when the list is long
-/// (or an entry is).
-fn window<T: Debug>(items: &[T], at: usize) -> String {
-    const CONTEXT: usize = 3;
-    let start = at.saturating_sub(CONTEXT);
-    let end = (at + CONTEXT + 1).min(items.len());
-    // An entry a runner made huge is cut: a message quotes runner text
-    // within a bound.
-    let item = |item| crate::text::excerpt(&format!("{item:?}"), 300);
-    let mut shown: Vec<String> = items
-        .get(start..end)
-        .unwrap_or_default()
-        .iter()
-        .map(item)
-        .collect();
-    if start == 0 && end >= items.len() {
-        return format!("[{}]", shown.join(", "));
-    }
-    if start > 0 {
-        shown.insert(0, "…".to_owned());
-    }
-    if end < items.len() {
-        shown.push("…".to_owned());
-    }
-    format!("[{}] ({} in all)", shown.join(", "), items.len())
+    fields.filter_map(differs).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::emit;
+    use serde_json::json;
 
-    fn outcome(sent: Vec<Vec<u64>>, journal: &[&str], duplicates: u64) -> Outcome {
-        Outcome {
-            sent,
-            journal: journal.iter().map(|s| s.to_string()).collect(),
-            duplicates,
-            ..Outcome::default()
-        }
+    fn fields(value: Value) -> Fields {
+        value.as_object().cloned().unwrap()
+    }
+
+    fn report(expected: Value, actual: Value) -> String {
+        let contract = Contract::repo().unwrap();
+        emit::differences(&differences(&contract, &fields(expected), &fields(actual)))
     }
 
     #[test]
     fn says_where_each_field_first_differs() {
-        let a = outcome(vec![vec![1], vec![]], &["x"], 0);
-        assert_eq!(compare(&a, &a.clone()), Ok(()));
-        let expected = outcome(vec![vec![2], vec![1, 3]], &["a", "b"], 1);
-        let actual = outcome(vec![vec![2], vec![3]], &["a", "b"], 0);
-        let report = compare(&expected, &actual).unwrap_err();
+        let a = json!({"sent": [[1], []], "journal": ["x"], "duplicates": 0});
+        assert_eq!(report(a.clone(), a), "");
+        let expected = json!({"sent": [[2], [1, 3]], "journal": ["a", "b"], "duplicates": 1});
+        let actual = json!({"sent": [[2], [3]], "journal": ["a", "b"], "duplicates": 0});
         assert_eq!(
-            report,
+            report(expected, actual),
             "sent: first differs at pass 2 (sent[1])\n  expected: [[2], [1, 3]]\n  actual:   [[2], [3]]\n\
              duplicates: expected 1, actual 0\n"
+        );
+    }
+
+    /// A field is compared whether or not any code names it: one absent
+    /// from the answer is named with its expected value, one answered but
+    /// not expected with its answer.
+    #[test]
+    fn a_field_no_code_names_is_compared_present_or_not() {
+        let expected = json!({"duplicates": 0, "probe": 1, "gone": [1]});
+        let actual = json!({"duplicates": 0, "probe": 2, "extra": "x"});
+        assert_eq!(
+            report(expected, actual),
+            "probe: expected 1, actual 2\ngone: expected [1], absent from the answer\n\
+             extra: not expected, answered \"x\"\n"
         );
     }
 
@@ -117,7 +108,7 @@ mod tests {
         let expected: Vec<Vec<u64>> = (0..100).map(|i| vec![i]).collect();
         let mut actual = expected.clone();
         actual[50] = vec![];
-        let report = compare(&outcome(expected, &[], 0), &outcome(actual, &[], 0)).unwrap_err();
+        let report = report(json!({"sent": expected}), json!({"sent": actual}));
         assert!(report.contains("pass 51"), "{report}");
         assert!(
             report.contains("[…, [47], [48], [49], [], [51], [52], [53], …] (100 in all)"),

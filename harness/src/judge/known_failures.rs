@@ -40,7 +40,7 @@ pub fn apply(known: &KnownFailures, language: &str, trial: &str, verdict: Verdic
             language: language.to_owned(),
             reason: reason.clone(),
         }),
-        other @ (Verdict::Ignore(_) | Verdict::KnownFailure(_)) => other,
+        other @ (Verdict::Ignore(_) | Verdict::KnownFailure(_) | Verdict::Unsupported(_)) => other,
     }
 }
 
@@ -60,9 +60,9 @@ pub fn load(
     if std::fs::metadata(&file).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
         return Ok(KnownFailures::new());
     }
-    let text = crate::table::read_regular(&file, "a known-failures list")
+    let text = crate::files::read_regular(&file, "a known-failures list")
         .map_err(|problem| format!("{at}: {problem}"))?;
-    let parsed = crate::table::json::parse_value(&text);
+    let parsed = crate::json::parse_value(&text);
     let (Value::Object(entries), _) = parsed.map_err(|e| format!("{at}: not valid JSON: {e}"))?
     else {
         return Err(format!("{at}: must be an object of case name to reason"));

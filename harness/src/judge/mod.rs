@@ -1,6 +1,7 @@
-//! Judging: what a trial's result is and why, as data (a [`Reason::Wrong`]
-//! already worded where it is judged); [`emit`] turns it into the terminal
-//! text, the JUnit file's and the page's.
+//! Judging: what a trial's result is and why, as data (a difference of
+//! the outcome kept as its values, a [`Reason::Wrong`] already worded where
+//! it is judged); [`emit`] turns it into the terminal text, the JUnit
+//! file's, the results file's and the page's.
 
 pub mod answers;
 pub mod compare;
@@ -29,6 +30,21 @@ pub enum Verdict {
     /// Failed as the language's known-failures list says it does; the
     /// list's reason.
     KnownFailure(String),
+    /// Not run: the case uses a feature its port does not declare (under
+    /// `PARITY_STRICT=1`, a failure for the same reason).
+    Unsupported(Unsupported),
+}
+
+/// A case that uses an optional feature its port's manifest does not list
+/// (`features`), so it is not sent to the runner: never a pass.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsupported {
+    /// The port's language.
+    pub language: String,
+    /// The case.
+    pub case: String,
+    /// The first feature it uses that the port does not support.
+    pub feature: String,
 }
 
 /// Which case a reason is about, as messages show it.
@@ -68,8 +84,9 @@ pub enum Reason {
     Mismatch {
         /// The case.
         case: CaseHeader,
-        /// Where, per differing field ([`compare::differences`]).
-        differences: String,
+        /// Each field that differs, with both values
+        /// ([`compare::differences`]).
+        differences: Vec<compare::Difference>,
     },
     /// The runner's port raised an error on the case.
     ErrorAnswer {
@@ -121,6 +138,9 @@ pub enum Reason {
     },
     /// A fault of the harness itself.
     Harness(String),
+    /// The case uses a feature the port does not support, and the run is
+    /// strict.
+    Unsupported(Unsupported),
 }
 
 /// A port's unit tests' verdict from how they ran (`ran`: their output and

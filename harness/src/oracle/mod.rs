@@ -1,39 +1,41 @@
 //! Expected outcomes straight from the reference crate, in this process:
 //! what `make bless` writes, what generated scenarios are judged by, what
 //! a case's picture draws, and the reference's own answer to a request
-//! line (for the in-process runner and the fake runners).
+//! line (for the fake runners).
 //!
 //! The oracle is independent of the Rust runner it judges by construction:
 //! it drives the reference's parts (table, broker, relay, consumer) and
 //! speaks the shared model (`outbox_cases`), and nothing else is shared.
-//! Its pass loop ([`passes`]) and its answers are written from SPEC.md in
-//! their own shape (rows planned by pass, the outcome assembled by the
-//! loop's hook, one answer line of either kind), so a bug in the runner
+//! Its pass loop ([`passes`]) is written from SPEC.md in its own shape
+//! (rows planned by pass, each pass through a hook), and the outcome is
+//! assembled here, once, for every hook's loop, so a bug in the runner
 //! cannot become an expected value.
 
 pub mod passes;
 
-use outbox_cases::protocol::{decode, Refusal, Request};
+use outbox_cases::protocol::{decode, Answer, Refusal, Request};
 use outbox_cases::{Outcome, Scenario};
-use serde::Serialize;
 use serde_json::Value;
 
-use passes::{Hook, Pass};
+use crate::contract::Fields;
+use passes::Hook;
 
-/// What the Rust reference does with a scenario the harness validated.
+/// What the Rust reference does with a scenario the harness validated, as
+/// data: what a case's `expect` holds.
 ///
 /// # Panics
 /// When the reference refuses it, which only a scenario the case rules
 /// forbid (ids that do not increase) can make it do.
-pub fn expect(scenario: &Scenario) -> Outcome {
-    try_expect(scenario).unwrap_or_else(|e| panic!("the reference refused a valid scenario: {e}"))
+pub fn expect(scenario: &Scenario) -> Fields {
+    let outcome = try_expect(scenario);
+    fields(&outcome.unwrap_or_else(|e| panic!("the reference refused a valid scenario: {e}")))
 }
 
 /// What the Rust reference does with a scenario, or why it refused it; a
 /// panic of the reference is caught and returned, so it is blamed on the
 /// one scenario that caused it.
 pub fn try_expect(scenario: &Scenario) -> Result<Outcome, String> {
-    std::panic::catch_unwind(|| run(scenario)).unwrap_or_else(|panic| {
+    std::panic::catch_unwind(|| play(scenario, &mut passes::Plain)).unwrap_or_else(|panic| {
         let text = (panic.downcast_ref::<String>().map(String::as_str))
             .or_else(|| panic.downcast_ref::<&str>().copied())
             .unwrap_or_default();
@@ -41,58 +43,52 @@ pub fn try_expect(scenario: &Scenario) -> Result<Outcome, String> {
     })
 }
 
-/// The outcome is what the hook assembles: each pass's ids go straight
-/// into `sent`; the consumer's journal and count are read after the last.
-impl<B: outbox::Broker> Hook<B> for Outcome {
-    fn after(&mut self, pass: Pass) -> bool {
-        self.sent.push(pass.sent);
-        true
+/// An outcome as data, as a case's `expect` holds it.
+pub fn fields(outcome: &Outcome) -> Fields {
+    match serde_json::to_value(outcome) {
+        Ok(Value::Object(fields)) => fields,
+        other => panic!("an outcome serializes to an object, not {other:?}"),
     }
 }
 
-/// Runs a scenario through the reference; `Err` is the reference's refusal.
-pub fn run(scenario: &Scenario) -> Result<Outcome, String> {
+/// Plays a scenario through the reference's parts, each pass run by
+/// `hook` (the relay's own `run_once` unless the hook runs it otherwise:
+/// a fake runner's planted bug), and assembles the outcome: each pass's
+/// ids, then the consumer's journal and count. `Err` is the reference's
+/// refusal of a row.
+pub fn play(
+    scenario: &Scenario,
+    hook: &mut impl Hook<outbox::FlakyBroker>,
+) -> Result<Outcome, String> {
     let mut broker = passes::broker(scenario);
-    let mut outcome = Outcome::default();
-    passes::drive(scenario, &mut broker, &mut outcome)?;
+    let played = passes::drive(scenario, &mut broker, hook)?;
     let consumer = broker.consumer();
+    let sent = Outcome {
+        sent: played.sent,
+        ..Outcome::default()
+    };
     Ok(Outcome {
         journal: consumer.journal().to_vec(),
         duplicates: consumer.duplicates(),
-        ..outcome
+        ..sent
     })
 }
 
-/// An answer line of either kind (SPEC.md, "Requests" and "Refusals"),
-/// its fields in the order the protocol shows them.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Line {
-    Played {
-        name: String,
-        #[serde(flatten)]
-        outcome: Outcome,
-    },
-    Refused {
-        name: Value,
-        error: String,
-    },
-}
-
 /// The reference's answer to one request line, as one line (no newline):
-/// what a correct runner prints for it.
+/// what a correct runner prints for it (SPEC.md, "Requests" and
+/// "Refusals").
 pub fn answer(line: &str) -> String {
-    let line = decode(line).map_or_else(
-        |Refusal { name, error }| Line::Refused { name, error },
-        |Request { name, scenario }| match run(&scenario) {
-            Ok(outcome) => Line::Played { name, outcome },
-            Err(error) => Line::Refused {
-                name: name.into(),
-                error,
-            },
+    let refused = |name: Value, error: String| serde_json::json!({"name": name, "error": error});
+    let answer = match decode(line) {
+        Err(Refusal { name, error }) => refused(name, error),
+        Ok(Request { name, scenario }) => match try_expect(&scenario) {
+            Ok(outcome) => {
+                serde_json::to_value(Answer { name, outcome }).expect("an answer serializes")
+            }
+            Err(error) => refused(name.into(), error),
         },
-    );
-    serde_json::to_string(&line).expect("an answer line serializes")
+    };
+    answer.to_string()
 }
 
 #[cfg(test)]

@@ -1,6 +1,10 @@
-//! The oracle's pass loop over the reference's parts, written from SPEC.md
-//! ("Runner protocol": how a runner plays a case), with a hook around each
-//! pass, so that expected outcomes and a case's picture come from one loop.
+//! The harness's one pass loop over the reference's parts, written from
+//! SPEC.md ("Runner protocol": how a runner plays a case), with a hook
+//! around each pass: expected outcomes, a case's picture and the fake
+//! runner's planted bug all come from it. It is given the scenario, so a
+//! new input reaches every hook without a change of signature; and it is
+//! the one place that calls the reference's table and relay for a pass
+//! ([`batch`], [`relay`]).
 //!
 //! Its shape is its own, not the Rust runner's: the rows are planned
 //! before the first pass into a [`Schedule`] (the pass each is written
@@ -12,7 +16,8 @@
 use std::collections::BTreeMap;
 
 use outbox::{
-    Broker, FlakyBroker, IdempotentConsumer, Message, MessageId, OutboxRelay, OutboxTable,
+    Broker, Fetch, FlakyBroker, IdempotentConsumer, Message, MessageId, OutboxRelay, OutboxTable,
+    Partition,
 };
 
 use outbox_cases::{Failure, Scenario};
@@ -33,26 +38,64 @@ pub struct Pass {
 
 /// What [`drive`] calls around each pass.
 pub trait Hook<B: Broker> {
-    /// Runs pass `number` over the table: by default the relay's
-    /// `run_once`, built anew for the pass. SPEC builds a relay before the
-    /// first pass and, with `restart_each_pass`, before every one; the
-    /// reference's relay borrows the table for as long as it lives and
-    /// keeps nothing else, so a relay per pass is both. A hook that
-    /// watches the broker runs the pass itself.
+    /// Runs pass `number` of `scenario` over the table: by default the
+    /// relay's `run_once`. A hook that watches the broker, or plants a
+    /// bug, runs the pass itself.
     fn pass(
         &mut self,
         table: &mut OutboxTable,
         broker: &mut B,
-        batch_size: usize,
+        scenario: &Scenario,
         number: u64,
     ) -> Vec<MessageId> {
         let _ = number;
-        OutboxRelay::new(table, broker, batch_size).run_once()
+        relay(table, broker, scenario).run_once()
     }
 
     /// Called after each pass and the rows written after it; false stops
     /// the loop.
-    fn after(&mut self, pass: Pass) -> bool;
+    fn after(&mut self, pass: Pass) -> bool {
+        let _ = pass;
+        true
+    }
+}
+
+/// The loop with nothing around its passes: the expected outcome's.
+pub struct Plain;
+
+impl<B: Broker> Hook<B> for Plain {}
+
+/// The relay of one pass of `scenario`, as SPEC builds it. SPEC builds a
+/// relay before the first pass and, with `restart_each_pass`, before every
+/// one; the reference's relay borrows the table for as long as it lives and
+/// keeps nothing else (every state that outlives a pass is the table's or
+/// the consumer's), so a relay per pass is both.
+pub fn relay<'a, B: Broker>(
+    table: &'a mut OutboxTable,
+    broker: &'a mut B,
+    scenario: &Scenario,
+) -> OutboxRelay<'a, B> {
+    OutboxRelay::new(table, broker, batch_size(scenario))
+}
+
+/// The rows the relay of a pass of `scenario` takes, its own first step
+/// (`unsent`), for a hook that must know them before the pass.
+pub fn batch(table: &OutboxTable, scenario: &Scenario) -> Vec<Message> {
+    table.unsent(batch_size(scenario), Partition::default(), Fetch::Rows)
+}
+
+fn batch_size(scenario: &Scenario) -> usize {
+    scenario.batch_size.try_into().unwrap_or(usize::MAX)
+}
+
+/// What [`drive`] played: the rows written before the first pass, and the
+/// ids each pass sent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Played {
+    /// The rows written before the first pass.
+    pub before_first: Vec<Message>,
+    /// The ids sent, one list per pass played.
+    pub sent: Vec<Vec<MessageId>>,
 }
 
 /// The reference's broker for a scenario: a fresh consumer behind it, and
@@ -92,14 +135,14 @@ fn write_after(
 }
 
 /// Plays `scenario` over a new table and `broker`: the rows due before the
-/// first pass, then each pass through `hook` and the rows due after it.
-/// Returns the rows written before the first pass; `Err` is the
+/// first pass, then each pass through `hook` and the rows due after it,
+/// until the passes end or the hook stops the loop; `Err` is the
 /// reference's refusal of a row.
 pub fn drive<B: Broker>(
     scenario: &Scenario,
     broker: &mut B,
     hook: &mut impl Hook<B>,
-) -> Result<Vec<Message>, String> {
+) -> Result<Played, String> {
     let mut schedule = Schedule::new();
     for row in &scenario.messages {
         let message = Message::new(row.id, &*row.aggregate, &*row.event_type);
@@ -109,10 +152,13 @@ pub fn drive<B: Broker>(
             .push(message);
     }
     let mut table = OutboxTable::new();
-    let batch_size = scenario.batch_size.try_into().unwrap_or(usize::MAX);
-    let before_first = write_after(&mut schedule, 0, &mut table)?;
+    let mut played = Played {
+        before_first: write_after(&mut schedule, 0, &mut table)?,
+        sent: Vec::new(),
+    };
     for number in 1..=scenario.passes {
-        let sent = hook.pass(&mut table, broker, batch_size, number);
+        let sent = hook.pass(&mut table, broker, scenario, number);
+        played.sent.push(sent.clone());
         let written_after = write_after(&mut schedule, number, &mut table)?;
         let idle = schedule.is_empty() && !table.has_unsent();
         let pass = Pass {
@@ -125,5 +171,5 @@ pub fn drive<B: Broker>(
             break;
         }
     }
-    Ok(before_first)
+    Ok(played)
 }

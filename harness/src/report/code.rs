@@ -57,7 +57,7 @@ pub struct Source {
 /// The panel of `manifests`, its files read from below `root`, SPEC.md's
 /// notes and the demo's `transcript` (relative to `root`) too.
 pub fn panel(manifests: &[Manifest], root: &Path, transcript: &str) -> Panel {
-    let spec = crate::table::read_regular(&root.join("SPEC.md"), "the specification");
+    let spec = crate::files::read_regular(&root.join("SPEC.md"), "the specification");
     let spec = spec.unwrap_or_default();
     let mut manifests: Vec<&Manifest> = manifests.iter().collect();
     manifests.sort_by_key(|m| (m.code.tab, &m.name));
@@ -87,7 +87,7 @@ fn read_one(root: &Path, path: &str) -> Source {
     // A manifest names it, so it is opened only if it is a regular file.
     let text = match std::fs::metadata(&file) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err("not found".to_owned()),
-        _ => crate::table::read_regular(&file, "a source file")
+        _ => crate::files::read_regular(&file, "a source file")
             .map(|text| crate::text::excerpt(&text[opening(&text)..], MAX_FILE_CHARS)),
     };
     Source {

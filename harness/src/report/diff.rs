@@ -67,7 +67,7 @@ pub struct Change {
 impl Change {
     /// What happened, in words: `pass → ✗ wrong answer`, `new`, `gone`.
     pub fn what(&self) -> String {
-        match (self.before, self.after) {
+        match (&self.before, &self.after) {
             (Some(before), Some(after)) => format!("{} → {}", before.word(), after.word()),
             (None, Some(after)) => format!("new: {}", after.word()),
             (Some(before), None) => format!("gone (was {})", before.word()),
@@ -88,8 +88,8 @@ fn key(trial: &TrialResult) -> (&str, &str) {
 
 /// Compares `now` with `base`, cell by cell.
 pub fn compare(base: &Results, now: &Results) -> Base {
-    let before: HashMap<_, _> = base.trials.iter().map(|t| (key(t), t.state)).collect();
-    let after: HashMap<_, _> = now.trials.iter().map(|t| (key(t), t.state)).collect();
+    let before: HashMap<_, _> = base.trials.iter().map(|t| (key(t), &t.state)).collect();
+    let after: HashMap<_, _> = now.trials.iter().map(|t| (key(t), &t.state)).collect();
     // Two runs that chose their trials otherwise are compared on the cells
     // both ran: a cell only one filter selected is neither new nor gone.
     let same_selection = base.run.filter == now.run.filter;
@@ -109,10 +109,14 @@ pub fn compare(base: &Results, now: &Results) -> Base {
         }
     };
     for trial in &now.trials {
-        change(trial, before.get(&key(trial)).copied(), Some(trial.state));
+        change(
+            trial,
+            before.get(&key(trial)).map(|s| (*s).clone()),
+            Some(trial.state.clone()),
+        );
     }
     for trial in base.trials.iter().filter(|t| !after.contains_key(&key(t))) {
-        change(trial, Some(trial.state), None);
+        change(trial, Some(trial.state.clone()), None);
     }
     let shown = |filter: &str| match filter {
         "" => "every trial".to_owned(),

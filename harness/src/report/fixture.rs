@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use super::results::{Outcome, Results, RunRecord, State, Toolchain, TrialResult, VERSION};
 use super::trial::{RowId, TrialId};
 use super::{Failure, Report, Row, Scenario};
+use crate::config::LanguageId;
 
 /// One language's cell: its state and what it says (its first line the
 /// summary); not run is an ignored trial, a known failure one, the other
@@ -50,19 +51,19 @@ pub fn row(
     let id = RowId::named(name, name);
     let trials = cells
         .iter()
-        .map(|&(language, state, text)| {
+        .map(|(language, state, text)| {
             let verdict = match state {
                 State::Pass => Outcome::Pass,
-                State::NotRun => Outcome::Ignored,
+                State::NotRun | State::Unsupported => Outcome::Ignored,
                 State::KnownFailure => Outcome::KnownFailure,
                 _ => Outcome::Fail,
             };
-            let text = (state != State::Pass).then(|| text.to_owned());
+            let text = (*state != State::Pass).then(|| text.to_string());
             let trial = TrialId {
-                language: language.to_owned(),
+                language: LanguageId::from(*language),
                 row: id.clone(),
             };
-            TrialResult::new(trial, verdict, state, text)
+            TrialResult::new(trial, verdict, state.clone(), text)
         })
         .collect();
     let row = Row {
@@ -74,7 +75,8 @@ pub fn row(
     (row, trials)
 }
 
-/// A report with every state, one cell each, plus a cell not selected, in
+/// A report with every state, one cell each (not run twice), plus a cell
+/// not selected, in
 /// columns rust and go, for the unit tests and the browser test alike:
 /// go's wrong answer holds markup, its stale known failure a Markdown
 /// column separator, batch_of_two's picture (a batch of one, a new relay
@@ -96,7 +98,11 @@ pub fn every_state() -> Report {
     let lost = [("rust", Pass, ""), ("go", WrongAnswer, differs)];
     let batch = [
         ("rust", RunnerFault, crashed),
-        ("go", NotRun, "go is not installed"),
+        (
+            "go",
+            Unsupported,
+            "unsupported: case `batch_of_two` uses the feature `restarts`",
+        ),
     ];
     let generated = [
         ("rust", KnownFailure, "issue 3"),
@@ -124,6 +130,7 @@ pub fn report(toolchains: &[(&str, &str)], rows: Vec<(Row, Vec<TrialResult>)>) -
     let toolchains = toolchains.iter().map(|&(name, version)| Toolchain {
         name: name.to_owned(),
         version: version.to_owned(),
+        features: Vec::new(),
     });
     Report {
         results: Results {

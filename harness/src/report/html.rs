@@ -106,6 +106,42 @@ fn matrix(out: &mut String, matrix: &Matrix) {
     out.push_str("</p></section>");
 }
 
+/// The language-by-feature matrix: which optional features of the case
+/// format (`x-feature` in `cases/schema.json`) each port plays, as its
+/// manifest says; a case that uses another shows as unsupported.
+fn features(out: &mut String, run: &super::results::RunRecord) {
+    out.push_str("<section id=\"features\"><h2>Features</h2>");
+    if run.features.is_empty() {
+        out.push_str(
+            "<p>No optional feature yet: every case is core, and every port plays it.</p>",
+        );
+    }
+    out.push_str("<table class=\"matrix features\"><thead><tr><th scope=\"col\">language</th>");
+    for feature in &run.features {
+        let _ = write!(out, "<th scope=\"col\">{}</th>", escape(feature));
+    }
+    out.push_str("</tr></thead><tbody>");
+    for toolchain in &run.toolchains {
+        let _ = write!(
+            out,
+            "<tr><th scope=\"row\">{}</th>",
+            escape(&toolchain.name)
+        );
+        for feature in &run.features {
+            let plays = toolchain.features.contains(feature);
+            let state = if plays {
+                State::Pass
+            } else {
+                State::Unsupported
+            };
+            let (class, word) = (state.id(), if plays { "✓ plays" } else { "⊘ does not" });
+            let _ = write!(out, "<td class=\"cell {class}\">{word}</td>");
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></section>");
+}
+
 /// What the matrix and the case's section both name a case by: its
 /// section's fragment id, its name escaped, and the mark of a seed case.
 fn heading(row: &Row) -> (String, String, &'static str) {
@@ -277,7 +313,7 @@ fn contents(out: &mut String, report: &Report) {
     }
     out.push_str(
         "<a href=\"#summary\">Summary</a> · <a href=\"#matrix\">Matrix</a> · \
-         <a href=\"#cases\">Cases</a>",
+         <a href=\"#features\">Features</a> · <a href=\"#cases\">Cases</a>",
     );
     if let Some(language) = report.code.languages.first() {
         out.push_str(" · <a href=\"#code\">The scenario in code</a>:");
@@ -309,7 +345,7 @@ fn changes(out: &mut String, base: &super::diff::Base) {
     }
     out.push_str("<ul class=\"changes\">");
     for (change, line) in base.changes.iter().zip(lines) {
-        let class = change.after.map_or("not_selected", |s| s.id());
+        let class = change.after.as_ref().map_or("not_selected", State::id);
         let name = escape(&change.cell());
         // A cell this run has is on the page, to link to; the line starts
         // with the cell's name.
@@ -352,6 +388,7 @@ pub(super) fn page(matrix: &Matrix) -> String {
     }
     summary(&mut out, matrix);
     self::matrix(&mut out, matrix);
+    features(&mut out, &report.results.run);
     out.push_str("<section id=\"cases\"><h2>Cases</h2>");
     // The pictures' legend.
     out.push_str(

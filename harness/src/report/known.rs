@@ -36,7 +36,7 @@ fn edits<'a>(
         .iter()
         .filter(move |t| t.language == language);
     trials.filter_map(move |entry| {
-        let (name, state) = (entry.row.name(), entry.state);
+        let (name, state) = (entry.row.name(), &entry.state);
         let listed = list.contains_key(name);
         let failed = matches!(state, State::WrongAnswer | State::RunnerFault);
         let edit = if failed && !listed && !not_ready(entry) {

@@ -22,8 +22,9 @@ fn cell(text: &str) -> String {
 }
 
 /// The state's symbol alone, for the compact matrix.
-fn symbol(state: State) -> &'static str {
-    state.word().split(' ').next().unwrap_or("?")
+fn symbol(state: &State) -> String {
+    let word = state.word();
+    word.split(' ').next().unwrap_or("?").to_owned()
 }
 
 /// The summary of `report`: the commit and selection, what changed since
@@ -98,11 +99,11 @@ fn matrix(out: &mut String, report: &Report) {
         let seed = if row.seed { " (seed)" } else { "" };
         let _ = write!(out, "| {}{seed} |", cell(row.id.name()));
         for language in matrix.languages() {
-            let _ = write!(out, " {} |", symbol(matrix.cell(row, language).1));
+            let _ = write!(out, " {} |", symbol(&matrix.cell(row, language).1));
         }
         out.push('\n');
     }
     out.push('\n');
-    let legend: Vec<&str> = State::ALL.iter().map(|s| s.word()).collect();
+    let legend: Vec<String> = State::ALL.iter().map(State::word).collect();
     let _ = writeln!(out, "{}", legend.join(" · "));
 }

@@ -94,7 +94,7 @@ impl<'a> Matrix<'a> {
     /// not selected when it did not run.
     fn cell(&self, row: &Row, language: &str) -> (Option<&'a TrialResult>, State) {
         let trial = self.cells.get(&(&row.id, language)).copied();
-        (trial, trial.map_or(State::NotSelected, |t| t.state))
+        (trial, trial.map_or(State::NotSelected, |t| t.state.clone()))
     }
 
     /// The counts of `language`'s column: [passed, failed, ignored, known

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use outbox::{Message, OutboxRelay, OutboxTable};
+use outbox::{Message, OutboxTable};
 
 use super::markup::escape;
 use super::trace::{traced_pass, Event, ObservedBroker};
@@ -100,13 +100,13 @@ impl Hook<ObservedBroker> for Painter<'_> {
         &mut self,
         table: &mut OutboxTable,
         broker: &mut ObservedBroker,
-        batch_size: usize,
+        scenario: &Scenario,
         number: u64,
     ) -> Vec<u64> {
         if number > MAX_DRAWN_PASSES {
-            return OutboxRelay::new(table, broker, batch_size).run_once();
+            return passes::relay(table, broker, scenario).run_once();
         }
-        let (sent, events) = traced_pass(table, broker, batch_size);
+        let (sent, events) = traced_pass(table, broker, scenario);
         pass_column(&mut self.columns, number, &sent, &events, self.scenario);
         sent
     }
@@ -140,7 +140,7 @@ pub(super) fn render(name: &str, scenario: &Scenario) -> String {
     };
     let mut broker = ObservedBroker::new(passes::broker(scenario));
     let initial = match passes::drive(scenario, &mut broker, &mut painter) {
-        Ok(initial) => initial,
+        Ok(played) => played.before_first,
         Err(e) => {
             let why = escape(&e);
             let _ = write!(

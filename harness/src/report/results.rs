@@ -59,6 +59,11 @@ pub struct RunRecord {
     pub filter: String,
     /// Each language's toolchain, in the order of the page's columns.
     pub toolchains: Vec<Toolchain>,
+    /// Every optional feature of the case format (`x-feature`): the
+    /// language-by-feature matrix's columns. Empty in files written before
+    /// features were.
+    #[serde(default)]
+    pub features: Vec<String>,
 }
 
 /// One language's toolchain version, as its own `--version` says it.
@@ -68,6 +73,9 @@ pub struct Toolchain {
     pub name: String,
     /// E.g. `go1.22.2 linux/amd64`; printed verbatim.
     pub version: String,
+    /// The optional features its port plays (its manifest's `features`).
+    #[serde(default)]
+    pub features: Vec<String>,
 }
 
 /// One trial's result.
@@ -120,10 +128,8 @@ pub enum Outcome {
 
 /// What a cell says happened, in one word the page, the results file and
 /// the CI summary share; the results file writes it as its [`State::id`].
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", from = "String")]
 pub enum State {
     /// Passed.
     Pass,
@@ -133,34 +139,48 @@ pub enum State {
     RunnerFault,
     /// Not run: the toolchain is missing (a failure under strict).
     NotRun,
+    /// Not run: the case uses a feature the port does not declare (a
+    /// failure under strict).
+    Unsupported,
     /// Failed as the known-failures list expects.
     KnownFailure,
     /// Listed as a known failure, but passes now.
     StaleKnownFailure,
     /// Not selected by the run's filter.
     NotSelected,
-    /// The reference or the harness failed; in a results file, also a
-    /// state this harness does not know (a newer one's), so it shows as a
-    /// change rather than vanishing.
-    #[serde(other)]
+    /// The reference or the harness failed.
     HarnessFault,
+    /// In a base results file, a state this harness does not know (a
+    /// newer one's, or a hand-made one's), kept by name: it shows as a
+    /// change, named, rather than vanishing.
+    #[serde(untagged)]
+    Unknown(String),
+}
+
+impl From<String> for State {
+    fn from(id: String) -> State {
+        let known = State::ALL.into_iter().find(|state| state.id() == id);
+        known.unwrap_or(State::Unknown(id))
+    }
 }
 
 impl State {
-    /// Every state, in the order a legend lists them.
-    pub const ALL: [State; 8] = [
+    /// Every state this harness writes, in the order a legend lists them.
+    pub const ALL: [State; 9] = [
         State::Pass,
         State::WrongAnswer,
         State::RunnerFault,
         State::NotRun,
+        State::Unsupported,
         State::KnownFailure,
         State::StaleKnownFailure,
         State::HarnessFault,
         State::NotSelected,
     ];
 
-    /// The id the results file and the page's `data-status` use.
-    pub fn id(self) -> &'static str {
+    /// The id the results file and the page's `data-status` use (an
+    /// unknown state's, `unknown`: its name is the base file's text).
+    pub fn id(&self) -> &'static str {
         self.names().0
     }
 
@@ -168,21 +188,26 @@ impl State {
     /// Markdown matrix shows the symbol alone, so no two states share one
     /// (a stale known failure asks for a list to be refreshed, a harness
     /// fault for the harness to be fixed, a wrong answer for the port).
-    pub fn word(self) -> &'static str {
-        self.names().1
+    pub fn word(&self) -> String {
+        match self {
+            State::Unknown(name) => format!("? unknown state {name:?}"),
+            known => known.names().1.to_owned(),
+        }
     }
 
     /// Its id and its word, side by side in one table.
-    fn names(self) -> (&'static str, &'static str) {
+    fn names(&self) -> (&'static str, &'static str) {
         match self {
             State::Pass => ("pass", "✓ pass"),
             State::WrongAnswer => ("wrong_answer", "✗ wrong answer"),
             State::RunnerFault => ("runner_fault", "⚠ runner fault"),
             State::NotRun => ("not_run", "– not run"),
+            State::Unsupported => ("unsupported", "⊘ unsupported"),
             State::KnownFailure => ("known_failure", "! known failure"),
             State::StaleKnownFailure => ("stale_known_failure", "↻ stale known failure"),
             State::HarnessFault => ("harness_fault", "⊗ harness fault"),
             State::NotSelected => ("not_selected", "· not selected"),
+            State::Unknown(_) => ("unknown", "? unknown state"),
         }
     }
 }
@@ -202,6 +227,7 @@ impl From<&Reason> for State {
             Reason::NotReady(NotReady::Missing { .. }) => State::NotRun,
             Reason::StaleKnownFailure { .. } => State::StaleKnownFailure,
             Reason::Reference(_) | Reason::Harness(_) => State::HarnessFault,
+            Reason::Unsupported(_) => State::Unsupported,
         }
     }
 }
@@ -211,7 +237,7 @@ impl TrialResult {
     /// summary; no fault, no time.
     pub fn new(id: TrialId, verdict: Outcome, state: State, text: Option<String>) -> TrialResult {
         TrialResult {
-            language: id.language,
+            language: id.language.to_string(),
             row: id.row,
             verdict,
             state,
@@ -236,6 +262,11 @@ impl TrialResult {
                 Outcome::KnownFailure,
                 State::KnownFailure,
                 Some(why.clone()),
+            ),
+            Verdict::Unsupported(why) => (
+                Outcome::Ignored,
+                State::Unsupported,
+                Some(emit::unsupported_text(why)),
             ),
         };
         let mut result = TrialResult::new(id.clone(), outcome, state, text);
@@ -274,7 +305,7 @@ impl Results {
         for row in rows {
             for language in run.languages() {
                 let id = TrialId {
-                    language: language.to_owned(),
+                    language: language.into(),
                     row: row.id.clone(),
                 };
                 trials.extend(by_id.get(&id).map(|record| TrialResult::of(record)));
@@ -304,7 +335,7 @@ impl Results {
     /// Reads a results file; the error names the file and what is wrong
     /// (serde's message names the field, the line and the column).
     pub fn load(path: &Path) -> Result<Results, String> {
-        let text = crate::table::read_regular(path, "a results file")
+        let text = crate::files::read_regular(path, "a results file")
             .map_err(|problem| format!("{}: {problem}", path.display()))?;
         let results: Results = serde_json::from_str(&text)
             .map_err(|e| format!("{}: not a results file: {e}", path.display()))?;

@@ -6,14 +6,15 @@
 //! reference's [`FlakyBroker`] behind the reference's public [`Broker`]
 //! trait and records one [`Attempt`] per publish; [`traced_pass`]
 //! adds the rows the relay skipped, learnt from outside the relay: the
-//! batch taken before the pass (`table.unsent(batch_size)`, the relay's own
-//! first step) against the attempts the broker saw. So the reference stays
-//! the four parts and the message, with nothing in it for the report.
+//! batch taken before the pass (the relay's own first step, through the
+//! pass loop's [`passes::batch`]) against the attempts the broker saw. So
+//! the reference stays the four parts and the message, with nothing in it
+//! for the report.
 
-use outbox::{
-    Broker, Failure, Fetch, FlakyBroker, Message, MessageId, OutboxRelay, OutboxTable, Partition,
-    PublishFailed,
-};
+use outbox::{Broker, Failure, FlakyBroker, Message, MessageId, OutboxTable, PublishFailed};
+
+use super::Scenario;
+use crate::oracle::passes;
 
 /// One row of a relay's batch and what happened to it in the pass.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,20 +92,20 @@ impl Broker for ObservedBroker {
     }
 }
 
-/// One pass of a relay over `table` with an observed broker: the ids sent,
-/// and one event per row of the batch, in batch order.
+/// One pass of `scenario`'s relay over `table` with an observed broker:
+/// the ids sent, and one event per row of the batch, in batch order.
 ///
-/// The batch is taken first, as the relay's own first step takes it
-/// (`table.unsent(batch_size)`); the relay then runs unchanged, and every
-/// row of that batch the broker saw no attempt for was held back.
+/// The batch is taken first, as the relay's own first step takes it; the
+/// relay then runs unchanged, and every row of that batch the broker saw
+/// no attempt for was held back.
 pub(super) fn traced_pass(
     table: &mut OutboxTable,
     broker: &mut ObservedBroker,
-    batch_size: usize,
+    scenario: &Scenario,
 ) -> (Vec<MessageId>, Vec<Event>) {
-    let batch = table.unsent(batch_size, Partition::default(), Fetch::Rows);
+    let batch = passes::batch(table, scenario);
     broker.events = Some(Vec::new());
-    let sent = OutboxRelay::new(table, broker, batch_size).run_once();
+    let sent = passes::relay(table, broker, scenario).run_once();
     let attempts = broker.events.take().unwrap_or_default();
     (sent, with_held_back(&batch, attempts))
 }

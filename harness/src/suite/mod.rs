@@ -1,12 +1,13 @@
 //! The run of the suite in layers: what it knows ([`Suite`], the catalog:
-//! the cases, one [`Port`] per language, the settings), what it selected
-//! and judges ([`trials`], libtest-mimic's front, over [`crate::judge`]'s
-//! pure verdicts), and what it ran ([`executor`]: the only layer here that
-//! starts a process or writes a fixture). Trials are named
+//! the contract, the cases, one [`Port`] per language, the settings), what
+//! it selected and judges ([`trials`], libtest-mimic's front, over
+//! [`crate::judge`]'s pure verdicts), and what it runs ([`Executor`]: the
+//! demos, the unit tests, the runner streams and the shrinking of a wrong
+//! generated scenario, the fixtures and the run's record; the only layer
+//! here that starts a process). Trials are named
 //! `patterns/enterprise/outbox/practice/<language>/<case>`.
 
 pub mod executor;
-mod record;
 mod repeat;
 pub mod trials;
 
@@ -15,7 +16,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use crate::config::{self, Settings, GENERATED_COUNT, GENERATED_SEED};
+use crate::config::{self, LanguageId, Settings, GENERATED_COUNT, GENERATED_SEED};
+use crate::contract::{Contract, SCHEMA};
 use crate::differential;
 use crate::exec;
 use crate::judge::known_failures::{self, KnownFailures};
@@ -23,14 +25,17 @@ use crate::judge::Verdict;
 use crate::session::Session;
 use crate::table::{self, Case};
 use crate::toolchain::{manifest, Manifest, NotReady, Ready};
-use executor::{Fixtures, TRANSCRIPT};
+use executor::TRANSCRIPT;
 
+pub use executor::Executor;
 pub use trials::{trials, Recorder};
 
-/// One language of the run, keyed by its name: its manifest (which it
+/// One language of the run, keyed by its id: its manifest (which it
 /// derefs to), its known failures, and what preparing it found.
 #[derive(Debug)]
 pub struct Port {
+    /// The language's id: its manifest's `name`.
+    pub id: LanguageId,
     /// Its manifest, placeholders resolved (a test's fake: its own).
     pub manifest: Manifest,
     /// Its known failures, by trial name.
@@ -43,6 +48,7 @@ impl From<Manifest> for Port {
     /// A port without known failures: a test's fake.
     fn from(manifest: Manifest) -> Self {
         Port {
+            id: manifest.name.as_str().into(),
             manifest,
             known: KnownFailures::new(),
             ready: OnceLock::new(),
@@ -82,6 +88,16 @@ impl Port {
     pub fn listed(&self, trial: &str, verdict: Verdict) -> Verdict {
         known_failures::apply(&self.known, &self.name, trial, verdict)
     }
+
+    /// The first feature `case` uses that the port does not declare, if
+    /// any; the reference plays every one.
+    pub fn lacks<'c>(&self, case: &'c Case) -> Option<&'c str> {
+        let declared = |feature: &&String| self.reference || self.features.contains(*feature);
+        case.features
+            .iter()
+            .find(|f| !declared(f))
+            .map(String::as_str)
+    }
 }
 
 /// The catalog of one run: what it knows and checks.
@@ -89,21 +105,21 @@ impl Port {
 pub struct Suite {
     /// The repository root: builds, runners and demos start here.
     pub root: PathBuf,
+    /// The checkout's `cases/schema.json`: what its cases and answers may
+    /// be, and the features.
+    pub contract: Arc<Contract>,
     /// Every validated case, in file order.
     pub cases: Vec<Case>,
     /// The languages, the reference first.
     pub ports: Vec<Arc<Port>>,
-    /// The reference, kept when a test puts its fakes in the ports' place:
-    /// the second demo config's transcript is still the reference's.
+    /// The reference, found by its manifest's flag and kept when a test
+    /// puts its fakes in the ports' place: the second demo config's
+    /// transcript is still the reference's.
     reference: Arc<Port>,
     /// The environment's settings.
     pub settings: Settings,
     /// The fixed-seed generated scenarios, drawn once for all languages.
     generated: OnceLock<Result<Vec<Case>, String>>,
-    /// The demo's fixtures, written once for all languages.
-    fixtures: OnceLock<Result<Fixtures, String>>,
-    /// The second demo config's path and the Rust demo's transcript of it.
-    second: OnceLock<Result<(PathBuf, String), String>>,
 }
 
 impl Suite {
@@ -113,11 +129,14 @@ impl Suite {
         Suite::load(&crate::repo_root(), Settings::from_env()?)
     }
 
-    /// The suite over `cases/` plus the settings' extra cases, with the
-    /// languages of the manifests. Every problem in the case table is
-    /// returned at once, each naming its file, case and field.
+    /// The suite over `cases/` plus the settings' extra cases, checked with
+    /// the checkout's own schema, with the languages of the manifests.
+    /// Every problem in the case table is returned at once, each naming its
+    /// file, case and field.
     pub fn load(root: &Path, settings: Settings) -> Result<Self, String> {
-        let cases = table::load(&case_sources(root, &settings)).map_err(|errors| {
+        let contract = Contract::load(root).map_err(|e| format!("{SCHEMA}: {e}"))?;
+        let sources = case_sources(root, &settings);
+        let cases = table::load_with(&contract, &sources).map_err(|errors| {
             let mut text = format!("the case table has {} problem(s):\n", errors.len());
             for mut error in errors {
                 error.file = error.file.strip_prefix(root).unwrap_or(&error.file).into();
@@ -127,24 +146,25 @@ impl Suite {
         })?;
         let names: HashSet<&str> = cases.iter().map(|c| c.name.as_str()).collect();
         let mut ports = Vec::new();
-        for manifest in manifest::read_all(root)? {
+        let manifests = manifest::read_all(root)?;
+        manifest::check_features(&manifests, &contract.features())?;
+        for manifest in manifests {
             let known = known_failures::load(root, &manifest.name, &names, false)?;
             ports.push(Arc::new(Port {
                 known,
                 ..Port::from(manifest)
             }));
         }
-        // read_all puts the one reference first.
-        let reference = Arc::clone(&ports[0]);
+        // read_all found exactly one.
+        let reference = ports.iter().find(|p| p.reference).cloned();
         Ok(Suite {
             root: root.to_path_buf(),
+            contract,
             cases,
+            reference: reference.ok_or("no manifest says `reference = true`")?,
             ports,
-            reference,
             settings,
             generated: OnceLock::new(),
-            fixtures: OnceLock::new(),
-            second: OnceLock::new(),
         })
     }
 
@@ -161,14 +181,14 @@ impl Suite {
     /// The committed transcript every demo must print, read when a demo is
     /// judged and only then, by the one reader of regular files (a FIFO
     /// there hung every run), or why it could not be.
-    fn transcript(&self) -> Result<String, String> {
-        crate::table::read_regular(&self.root.join(TRANSCRIPT), "the demo's transcript")
+    pub fn transcript(&self) -> Result<String, String> {
+        crate::files::read_regular(&self.root.join(TRANSCRIPT), "the demo's transcript")
             .map_err(|e| format!("cannot read {TRANSCRIPT}: {e}"))
     }
 
-    /// The port of that name.
-    pub fn port(&self, name: &str) -> Option<&Arc<Port>> {
-        self.ports.iter().find(|p| p.name == name)
+    /// The port of that language.
+    pub fn port(&self, id: &str) -> Option<&Arc<Port>> {
+        self.ports.iter().find(|p| &*p.id == id)
     }
 
     /// The reference's port: the one whose manifest says `reference =
@@ -231,6 +251,7 @@ impl Suite {
                 self.settings.timeout,
             ),
             log_dir: config::work_dir(&self.root, &port.name),
+            contract: Arc::clone(&self.contract),
         }
     }
 }

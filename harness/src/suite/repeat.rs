@@ -66,10 +66,7 @@ pub fn answers(
 
 fn describe(reply: &Reply) -> String {
     let text = match reply {
-        Reply::Answer(outcome) => format!(
-            "sent {:?}, journal {:?}, duplicates {}",
-            outcome.sent, outcome.journal, outcome.duplicates
-        ),
+        Reply::Answer(fields) => emit::fields(fields),
         Reply::Error(error) => format!("error answer: {error}"),
         Reply::Fault(fault) => format!("fault: {}", first_line(&fault.to_string())),
     };
@@ -114,7 +111,6 @@ pub fn verdict(repeat: usize, check: impl Fn() -> Verdict) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::Outcome;
     use std::cell::Cell;
 
     /// A runner that answers each request with the number of the process
@@ -127,15 +123,25 @@ mod tests {
             self.0.set(self.0.get() + 1);
             let start = self.0.get();
             let replies = (0..requests.len()).map(|at| {
-                Reply::Answer(Outcome {
-                    sent: vec![vec![u64::from(at == 0 || start == 1)]],
-                    journal: Vec::new(),
-                    duplicates: 0,
-                    ..Outcome::default()
-                })
+                let sent = u64::from(at == 0 || start == 1);
+                let answer = serde_json::json!({"sent": [[sent]], "journal": [], "duplicates": 0});
+                Reply::Answer(answer.as_object().cloned().unwrap())
             });
             Answers {
                 replies: replies.collect(),
+                after: None,
+            }
+        }
+    }
+
+    /// A runner that answers alike in every run.
+    struct Steady;
+
+    impl Runner for Steady {
+        fn answer(&self, requests: &[Request], _: &dyn Fn(&str) -> bool) -> Answers {
+            let reply = |request: &Request| Reply::Error(request.name.clone());
+            Answers {
+                replies: requests.iter().map(reply).collect(),
                 after: None,
             }
         }
@@ -176,8 +182,7 @@ mod tests {
             "a fresh runner's first request: {:?}",
             changed[6]
         );
-        let reference = crate::in_process::Reference;
-        let (_, changed) = answers(&reference, &requests(20), &|_| false, 4);
+        let (_, changed) = answers(&Steady, &requests(20), &|_| false, 4);
         assert!(changed.iter().all(Option::is_none), "{changed:?}");
     }
 

@@ -6,25 +6,22 @@
 //! languages build and run side by side while trials wait for their verdict.
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use libtest_mimic::{Arguments, Trial};
 
-use super::executor::{DEMO_CONFIG, TRANSCRIPT};
-use super::{repeat, Port, Suite};
+use super::executor::Ran;
+use super::{repeat, Executor, Port, Suite};
 use crate::config::{Kind, GENERATED_SEED};
-use crate::differential;
-use crate::judge::{self, answers, demo, emit, Reason, Verdict};
+use crate::judge::{answers, emit, Reason, Verdict};
 use crate::protocol::{self, Request};
 use crate::report::trial::{Recorded, RowId, TrialId};
-use crate::session::{Answers, Session};
 use crate::table::Case;
 
 /// One language's work in a run, done once and shared by its trials.
 struct Job {
-    suite: Arc<Suite>,
+    executor: Arc<Executor>,
     port: Arc<Port>,
     /// The plan: which of the language's trials the filter selected.
     selection: Selection,
@@ -38,20 +35,29 @@ struct Job {
 /// Which of a language's trials the filter selected: the plan.
 type Selection = HashSet<RowId>;
 
-/// What a language's runner stream is made of, in the order it is sent.
+/// What a language's runner stream is made of, in the order it is sent,
+/// and the selected cases it leaves out: those its port does not support.
 struct Stream<'a> {
     table: Vec<&'a Case>,
     /// Empty when the reference could not make them ([`Job::verdict`]
     /// says why).
     generated: &'a [Case],
     refusals: Vec<Request>,
+    /// Each selected case that uses a feature the port lacks, and it.
+    unsupported: Vec<(&'a Case, &'a str)>,
 }
 
 impl<'a> Stream<'a> {
-    /// The stream for the trials `selection` names.
-    fn selected(suite: &'a Suite, selection: &Selection) -> Self {
+    /// The stream for the trials `selection` names, to `port`.
+    fn selected(suite: &'a Suite, port: &Port, selection: &Selection) -> Self {
         let selected = |case: &&Case| selection.contains(&RowId::Case(case.name.clone()));
-        let table: Vec<&Case> = suite.cases.iter().filter(selected).collect();
+        let (mut table, mut unsupported) = (Vec::new(), Vec::new());
+        for case in suite.cases.iter().filter(selected) {
+            match port.lacks(case) {
+                Some(feature) => unsupported.push((case, feature)),
+                None => table.push(case),
+            }
+        }
         let has = |kind| selection.contains(&RowId::Kind(kind));
         let generated = match has(Kind::Generated) {
             true => suite.generated_cases().unwrap_or_default(),
@@ -62,6 +68,7 @@ impl<'a> Stream<'a> {
             table,
             generated,
             refusals,
+            unsupported,
         }
     }
 
@@ -89,44 +96,60 @@ impl Job {
 
     /// The verdicts of the selected cases, scenarios and refusals, from one
     /// runner stream; or, when none is needed or the language is not ready,
-    /// without starting the runner.
+    /// without starting the runner. A case the port does not support is
+    /// not sent: its verdict says so.
     fn run_once(&self) -> Run {
-        let suite = &self.suite;
-        let stream = Stream::selected(suite, &self.selection);
+        let suite = &self.executor.suite;
+        let stream = Stream::selected(suite, &self.port, &self.selection);
+        let strict = suite.settings.strict;
+        let unsupported = stream.unsupported.iter().map(|(case, feature)| {
+            let verdict = answers::unsupported(strict, &self.port.name, case, feature);
+            (RowId::Case(case.name.clone()), verdict)
+        });
+        let mut run: Run = unsupported.collect();
         if stream.is_empty() {
-            return Run::new();
+            return run;
         }
         match suite.ready(&self.port) {
-            Ok(port) => self.judge_stream(stream, &suite.runner(port)),
+            Ok(port) => {
+                let ran = self.executor.stream(
+                    port,
+                    &stream.requests(),
+                    (stream.table.len(), stream.generated),
+                );
+                run.extend(self.judge_stream(&stream, ran));
+            }
             // Every selected row; the checks besides the stream find the
             // same themselves.
-            Err(why) => (self.selection.iter())
-                .map(|row| (row.clone(), answers::not_ready(suite.settings.strict, why)))
-                .collect(),
+            Err(why) => run.extend(
+                (self.selection.iter()).map(|row| (row.clone(), answers::not_ready(strict, why))),
+            ),
         }
+        run
     }
 
-    /// Sends the stream to the language's runner and judges each part of
-    /// its answers.
-    fn judge_stream(&self, stream: Stream, runner: &Session) -> Run {
-        let port = &self.port;
-        // A known failure's fault restarts the runner but does not use
-        // its fault budget (which guards against a broken runner).
-        let expected = |case: &str| port.known.contains_key(case);
-        let runs = self.suite.settings.repeat;
-        let (answers, changed) = repeat::answers(runner, &stream.requests(), &expected, runs);
-        let Answers { mut replies, after } = answers;
+    /// Judges each part of a runner's answers to the stream: pure, the
+    /// stream run (and any shrinking done) by the executor.
+    fn judge_stream(&self, stream: &Stream, ran: Ran) -> Run {
+        let (port, suite) = (&self.port, &self.executor.suite);
+        let Ran {
+            answers: crate::session::Answers { mut replies, after },
+            changed,
+            generated,
+        } = ran;
         // The replies split back by the part of the stream they answer.
         let table = stream.table.len();
         let cases = table + stream.generated.len();
         let refusals = replies.split_off(cases);
-        let scenarios = replies.split_off(table);
+        replies.truncate(table);
         let protocol = (!stream.refusals.is_empty()).then(|| {
-            let verdict = answers::refusals(&runner.command.label, &refusals);
+            let label = format!("the {} runner", port.name);
+            let verdict = answers::refusals(&label, &refusals);
             let verdict = port.listed(Kind::Protocol.name(), verdict);
             repeat::changed(&changed[cases..], None).unwrap_or(verdict)
         });
-        let verdicts = answers::answers(&self.suite.root, &port.name, &stream.table, replies);
+        let context = (suite.root.as_path(), &*suite.contract);
+        let verdicts = answers::answers(context, &port.name, &stream.table, replies);
         let cases_judged = stream.table.iter().zip(verdicts).zip(&changed[..table]);
         let mut run: Run = cases_judged
             .map(|((case, verdict), changed)| {
@@ -141,19 +164,12 @@ impl Job {
             .collect();
         let generated =
             repeat::changed(&changed[table..cases], Some(GENERATED_SEED)).or_else(|| {
-                (!stream.generated.is_empty()).then(|| {
-                    let problems = differential::judge_all(stream.generated, &scenarios);
-                    let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
-                        let why = wrong.text.clone();
-                        differential::shrink(runner, GENERATED_SEED, wrong.index, why)
-                            .report(&runner.command.label)
-                    });
-                    let faults: Vec<(usize, &str)> = (problems.iter().filter(|p| p.fault))
-                        .map(|p| (p.index, p.text.as_str()))
-                        .collect();
-                    let verdict = answers::generated(problems.len(), &faults, shrunk);
-                    port.listed(Kind::Generated.name(), verdict)
-                })
+                let (problems, shrunk) = generated?;
+                let faults: Vec<(usize, &str)> = (problems.iter().filter(|p| p.fault))
+                    .map(|p| (p.index, p.text.as_str()))
+                    .collect();
+                let verdict = answers::generated(problems.len(), &faults, shrunk);
+                Some(port.listed(Kind::Generated.name(), verdict))
             });
         for (kind, verdict) in [(Kind::Generated, generated), (Kind::Protocol, protocol)] {
             run.extend(verdict.map(|v| (RowId::Kind(kind), v)));
@@ -177,15 +193,15 @@ impl Job {
     /// The verdict of the language's trial `row`: the one place that says
     /// how each kind is judged (a new kind is a compile error here).
     fn verdict(&self, row: &RowId) -> Verdict {
-        let (kind, check): (_, fn(&Suite, &Port) -> Verdict) = match row {
-            RowId::Kind(kind @ Kind::Demo) => (kind, Suite::check_demo),
-            RowId::Kind(kind @ Kind::DemoConfig) => (kind, Suite::check_demo_config),
-            RowId::Kind(kind @ Kind::Unit) => (kind, Suite::check_unit),
+        let (kind, check): (_, fn(&Executor, &Port) -> Verdict) = match row {
+            RowId::Kind(kind @ Kind::Demo) => (kind, Executor::check_demo),
+            RowId::Kind(kind @ Kind::DemoConfig) => (kind, Executor::check_demo_config),
+            RowId::Kind(kind @ Kind::Unit) => (kind, Executor::check_unit),
             // Answered in the runner's stream, unless the reference could
             // not make the scenarios.
             RowId::Kind(Kind::Generated | Kind::Protocol) | RowId::Case(_) => {
-                let generated =
-                    (row == &RowId::Kind(Kind::Generated)).then(|| self.suite.generated_cases());
+                let generated = (row == &RowId::Kind(Kind::Generated))
+                    .then(|| self.executor.suite.generated_cases());
                 if let Some(Err(why)) = generated {
                     return Verdict::Fail(Reason::Reference(why.to_owned()));
                 }
@@ -197,95 +213,16 @@ impl Job {
                 });
             }
         };
-        let (suite, port) = (&self.suite, &self.port);
+        let (executor, port) = (&*self.executor, &self.port);
+        let suite = &executor.suite;
         self.checks[kind]
             .get_or_init(|| match suite.ready(port) {
                 Err(why) => answers::not_ready(suite.settings.strict, why),
                 Ok(_) => repeat::verdict(suite.settings.repeat, || {
-                    port.listed(kind.name(), check(suite, port))
+                    port.listed(kind.name(), check(executor, port))
                 }),
             })
             .clone()
-    }
-}
-
-/// The checks besides the runner's stream, each observed by the
-/// [`super::executor`] and judged by [`crate::judge`].
-impl Suite {
-    /// Judges a prepared port's demo: the committed transcript on the
-    /// shared config, and the Rust demo's own output on a second config.
-    fn check_demo(&self, port: &Port) -> Verdict {
-        let committed = match self.transcript() {
-            Err(why) => Verdict::Fail(Reason::Wrong(why)),
-            Ok(expected) => {
-                let differs = format!(
-                    "the {} demo's transcript differs from the Rust demo's ({TRANSCRIPT})",
-                    port.name
-                );
-                let actual = self.run_demo(port, Path::new(DEMO_CONFIG));
-                demo::transcript(&differs, &expected, actual)
-            }
-        };
-        match (committed, self.second_demo()) {
-            (Verdict::Pass, Err(why)) => Verdict::Fail(Reason::Reference(why)),
-            (Verdict::Pass, Ok((path, expected))) => {
-                let differs = format!(
-                    "on a second config ({}: {}), the {} demo's transcript differs from the \
-                     Rust demo's",
-                    path.display(),
-                    demo::SECOND_DEMO_CONFIG,
-                    port.name
-                );
-                demo::transcript(&differs, &expected, self.run_demo(port, &path))
-            }
-            (failed, _) => failed,
-        }
-    }
-
-    /// The second config's path and the Rust demo's transcript on it,
-    /// found once (the reference is prepared here if it is not yet); it
-    /// must differ from the committed transcript, or the check proves
-    /// nothing.
-    fn second_demo(&self) -> Result<(PathBuf, String), String> {
-        let found = || {
-            let path = self.fixtures()?.second.clone();
-            let rust = self
-                .ready(self.reference())
-                .map_err(|why| why.to_string())?;
-            let transcript = (self.run_demo(rust, &path))
-                .map_err(|why| format!("the Rust demo on {}: {why}", path.display()))?;
-            if self.transcript().as_ref() == Ok(&transcript) {
-                return Err(format!(
-                    "the Rust demo prints the same transcript on {} as on {DEMO_CONFIG}: the \
-                     second config checks nothing",
-                    path.display(),
-                ));
-            }
-            Ok((path, transcript))
-        };
-        self.second.get_or_init(found).clone()
-    }
-
-    /// Judges how a prepared port's demo refuses bad configs: exit 2, and
-    /// a first line of stderr that names the path and the key at fault.
-    fn check_demo_config(&self, port: &Port) -> Verdict {
-        let judged = || {
-            let bad = &self.fixtures().map_err(Reason::Harness)?.bad;
-            let actual = self.refusals(port, bad).map_err(Reason::Wrong)?;
-            demo::judge_refusals(&port.name, &actual).map_err(Reason::Wrong)
-        };
-        judged().map_or_else(Verdict::Fail, |()| Verdict::Pass)
-    }
-
-    /// Runs a prepared port's own unit tests: they must exit 0 and their
-    /// tool's final report must prove them.
-    pub fn check_unit(&self, port: &Port) -> Verdict {
-        let command = self.unit_command(port);
-        let counter = port.unit.counter;
-        let tally = move |lines| counter.map(|c| c.tally(lines)).unwrap_or_default();
-        let ran = crate::exec::read_lines(&command, tally);
-        let tests = format!("{} (`{}`)", command.label, command.argv.join(" "));
-        judge::unit(tests, ran, &port.unit)
     }
 }
 
@@ -298,12 +235,13 @@ pub type Recorder = Arc<Mutex<Vec<Recorded>>>;
 pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<Trial> {
     let mut trials = Vec::new();
     let mut jobs = Vec::new();
+    let executor = Arc::new(Executor::new(Arc::clone(&suite)));
     for port in &suite.ports {
         let ids: Vec<TrialId> = (suite.cases.iter())
             .map(|case| RowId::Case(case.name.clone()))
             .chain(Kind::ALL.map(RowId::Kind))
             .map(|row| TrialId {
-                language: port.name.clone(),
+                language: port.id.clone(),
                 row,
             })
             .collect();
@@ -314,7 +252,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             .map(|id| id.row.clone())
             .collect();
         let job = Arc::new(Job {
-            suite: Arc::clone(&suite),
+            executor: Arc::clone(&executor),
             port: Arc::clone(port),
             selection,
             run: OnceLock::new(),

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use outbox_cases::{CaseFile, CaseSpec};
 
 use super::{layout, validate, Case, CaseError};
+use crate::contract::Contract;
 use crate::oracle;
 
 /// Which cases get a new `expect`.
@@ -33,8 +34,7 @@ pub fn bless_file(path: &Path, which: Which) -> Result<(Vec<String>, bool), Stri
             if spec.expect.is_some() && which == Which::Missing {
                 continue;
             }
-            let (.., scenario, _) = spec.clone().into_parts();
-            let outcome = Some(oracle::expect(&scenario));
+            let outcome = Some(oracle::expect(&spec.scenario));
             if spec.expect != outcome {
                 names.push(spec.name.clone());
                 spec.expect = outcome;
@@ -108,7 +108,7 @@ fn read(path: &Path) -> Result<Option<(String, CaseFile)>, String> {
     let text = super::read_regular(path, super::CASE_FILE)
         .map_err(|problem| CaseError::new(path, problem).to_string())?;
     let mut errors = Vec::new();
-    let file = validate::parse(path, &text, &mut errors, true);
+    let (file, _) = validate::parse(&*repo_contract()?, path, &text, &mut errors, true);
     if !errors.is_empty() {
         let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
         return Err(lines.join("\n"));
@@ -135,7 +135,7 @@ const TEMPLATE: &str = r#"{
 /// to `path`, creating the file if needed; the caller has checked that a
 /// run loads `path` ([`super::unloaded`]).
 pub fn new_case(path: &Path, name: &str, existing: &[Case]) -> Result<(), String> {
-    if let Some(problem) = super::problems::name_problem(name) {
+    if let Some(problem) = repo_contract()?.name_problem(name) {
         return Err(format!("the case name {problem}"));
     }
     let mut spec: CaseSpec = serde_json::from_str(TEMPLATE).expect("the template is a case");
@@ -177,6 +177,12 @@ pub fn append_new(
         already
     })?;
     Ok(already)
+}
+
+/// The repository's contract, which the tools write case files by.
+fn repo_contract() -> Result<std::sync::Arc<Contract>, String> {
+    let schema = crate::repo_root().join(crate::contract::SCHEMA);
+    Contract::repo().map_err(|e| CaseError::new(&schema, e).to_string())
 }
 
 /// An exclusive lock on the folder of a case file, held while the file is

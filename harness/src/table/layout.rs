@@ -20,14 +20,32 @@ pub const SCHEMA: &str = "./schema.json";
 /// A case as text, as a case file holds it at the top level, with its
 /// `expect` or, when no trustworthy one exists, without.
 pub fn case_text(case: &Case, with_expect: bool) -> String {
-    let value = serde_json::to_value(case.spec(with_expect)).expect("a case serializes");
+    let mut value = serde_json::to_value(case.spec(with_expect)).expect("a case serializes");
+    filed(&mut value);
     pretty(&value, 0)
 }
 
 /// A whole case file, some cases perhaps without `expect` yet.
 pub fn file_text(file: &CaseFile) -> String {
-    let value = serde_json::to_value(file).expect("a case file serializes");
+    let mut value = serde_json::to_value(file).expect("a case file serializes");
+    value["cases"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+        .for_each(filed);
     pretty(&value, 0) + "\n"
+}
+
+/// A case's value as a file holds it: the wire always carries `failures`
+/// (the model's serde writes it), a file leaves it out when there is none.
+fn filed(case: &mut Value) {
+    let none = case
+        .get("failures")
+        .and_then(Value::as_object)
+        .is_some_and(|f| f.is_empty());
+    if let Some(fields) = case.as_object_mut().filter(|_| none) {
+        fields.shift_remove("failures");
+    }
 }
 
 /// `value` on one line (a space after `,` and `:`, as people write it) if

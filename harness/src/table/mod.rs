@@ -5,22 +5,20 @@
 //! collected, so a broken table is fixed in one round.
 
 pub mod bless;
-pub mod json;
 pub mod layout;
 pub mod limits;
-mod problems;
 pub mod validate;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use outbox_cases::CaseSpec;
 pub use outbox_cases::{Failure, Outcome, Row, Scenario};
 
-/// The largest id (and attempt number) every language reads exactly: 2^53-1.
-pub const MAX_ID: u64 = 9_007_199_254_740_991;
-/// The largest case file read, so a runaway file cannot exhaust memory.
-pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+use crate::contract::{Contract, Fields, SCHEMA};
+use crate::files::{not_regular, read_regular};
+
+pub use crate::contract::MAX_ID;
 
 /// One validated case.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,15 +31,22 @@ pub struct Case {
     pub description: String,
     /// What the relay is asked to do.
     pub scenario: Scenario,
-    /// The expected result.
-    pub expect: Outcome,
+    /// The expected outcome, as data (see [`CaseSpec::expect`]); empty
+    /// until blessed.
+    pub expect: Fields,
+    /// The optional features it uses ([`Contract::features_of`]).
+    pub features: BTreeSet<String>,
 }
 
 impl Case {
-    /// A case as `spec` spells it, from `file`; an `expect` not yet
-    /// blessed is empty.
-    pub fn new(file: &Path, spec: CaseSpec) -> Self {
-        let (name, description, scenario, expect) = spec.into_parts();
+    /// A case as `spec` spells it, from `file`, using `features`.
+    pub fn new(file: &Path, spec: CaseSpec, features: BTreeSet<String>) -> Self {
+        let CaseSpec {
+            name,
+            description,
+            scenario,
+            expect,
+        } = spec;
         let (file, expect) = (file.to_path_buf(), expect.unwrap_or_default());
         Case {
             file,
@@ -49,15 +54,19 @@ impl Case {
             description,
             scenario,
             expect,
+            features,
         }
     }
 
     /// The case as a file spells it, with its `expect` or, when it has no
     /// trustworthy one, without.
     pub fn spec(&self, with_expect: bool) -> CaseSpec {
-        let (name, description) = (self.name.clone(), self.description.clone());
-        let expect = with_expect.then(|| self.expect.clone());
-        CaseSpec::new(name, description, self.scenario.clone(), expect)
+        CaseSpec {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            scenario: self.scenario.clone(),
+            expect: with_expect.then(|| self.expect.clone()),
+        }
     }
 }
 
@@ -82,16 +91,26 @@ impl CaseError {
 }
 
 /// Every case from `sources` (files, or folders searched for `*.json`
-/// except `schema.json`), or every rule they break.
+/// except `schema.json`) checked with the repository's schema
+/// ([`Contract::repo`]), or every rule they break.
 pub fn load(sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
+    let schema = crate::repo_root().join(SCHEMA);
+    let contract = Contract::repo().map_err(|e| vec![CaseError::new(&schema, e)])?;
+    load_with(&contract, sources)
+}
+
+/// Every case from `sources`, checked with `contract`, or every rule they
+/// break.
+pub fn load_with(contract: &Contract, sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
     let (files, mut errors) = files(sources);
     let mut cases: Vec<Case> = Vec::new();
     let mut first_file: HashMap<String, PathBuf> = HashMap::new();
     for file in &files {
         let text = read_regular(file, CASE_FILE).map_err(|p| errors.push(CaseError::new(file, p)));
         let Ok(text) = text else { continue };
-        for spec in validate::parse(file, &text, &mut errors, false).cases {
-            let case = Case::new(file, spec);
+        let (parsed, features) = validate::parse(contract, file, &text, &mut errors, false);
+        for (spec, features) in parsed.cases.into_iter().zip(features) {
+            let case = Case::new(file, spec, features);
             if let Some(earlier) = first_file.get(&case.name) {
                 let earlier = beside(earlier, file).display();
                 let problem = format!(
@@ -242,95 +261,3 @@ pub fn unloaded(path: &Path, sources: &[PathBuf]) -> Option<&'static str> {
 
 /// What a case file is called in messages.
 const CASE_FILE: &str = "a case file";
-
-/// Why a file that is not a regular one is not read; `what` names what the
-/// file was meant to be (`a case file`, `a results file`).
-fn not_regular(meta: &std::fs::Metadata, real: &Path, what: &str) -> String {
-    use std::os::unix::fs::FileTypeExt;
-    let kind = meta.file_type();
-    let shown = if kind.is_dir() {
-        "a folder".to_owned()
-    } else if kind.is_fifo() {
-        "a named pipe (FIFO)".to_owned()
-    } else if kind.is_char_device() {
-        format!("a character device ({})", real.display())
-    } else if kind.is_block_device() {
-        format!("a block device ({})", real.display())
-    } else if kind.is_socket() {
-        "a socket".to_owned()
-    } else {
-        "something else".to_owned()
-    };
-    format!("{shown}, not a regular file: {what} must be a regular file")
-}
-
-/// `path` opened with `options`, which must be a regular file: one that
-/// is not is refused without blocking on it (a FIFO) and said as what it
-/// is; `verb` and `what` word the errors (`read`, `a results file`).
-fn open_regular(
-    path: &Path,
-    options: &mut std::fs::OpenOptions,
-    verb: &str,
-    what: &str,
-) -> Result<(std::fs::File, std::fs::Metadata), String> {
-    use std::os::unix::fs::OpenOptionsExt;
-    // Non-blocking, so that opening a FIFO returns at once; the check of
-    // its type then comes from the opened file itself, not from an earlier
-    // look that the path may no longer match.
-    let opened = options.custom_flags(libc::O_NONBLOCK).open(path);
-    let meta = match &opened {
-        Ok(file) => file.metadata(),
-        Err(_) => std::fs::metadata(path),
-    };
-    if let Some(meta) = meta.as_ref().ok().filter(|meta| !meta.is_file()) {
-        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        return Err(not_regular(meta, &real, what));
-    }
-    let cannot = |e: std::io::Error| format!("cannot {verb}: {e}");
-    Ok((opened.map_err(cannot)?, meta.map_err(cannot)?))
-}
-
-/// The text of a file a user, a manifest or the environment names (a case
-/// file, a results file, a manifest...): the one way the harness opens
-/// such a path. A file that is not regular is refused ([`open_regular`]),
-/// one over [`MAX_FILE_BYTES`] is refused unread, and no more than that is
-/// ever read (a file may grow, or lie about its size). `what` names the
-/// file in the messages (`a results file`).
-pub fn read_regular(path: &Path, what: &str) -> Result<String, String> {
-    use std::io::Read;
-    let (file, meta) = open_regular(path, std::fs::OpenOptions::new().read(true), "read", what)?;
-    let too_large = |size: u64| {
-        format!(
-            "is {size} bytes, over the limit of {MAX_FILE_BYTES} bytes ({} MiB) for {what}: split it",
-            MAX_FILE_BYTES / (1024 * 1024)
-        )
-    };
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(too_large(meta.len()));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read: {e}"))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_large(bytes.len() as u64));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "is not UTF-8 text: the bytes at offset {} are not UTF-8",
-            e.utf8_error().valid_up_to()
-        )
-    })
-}
-
-/// Appends `text` to the file at `path` (created if missing), which must be
-/// a regular file ([`open_regular`]): a FIFO with no reader fails at once
-/// instead of holding the end of a run. For `GITHUB_STEP_SUMMARY`,
-/// appended to and never replaced: GitHub collects every step's additions.
-pub fn append_regular(path: &Path, text: &str, what: &str) -> Result<(), String> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    let (mut file, _) = open_regular(path, options.append(true).create(true), "write", what)?;
-    file.write_all(text.as_bytes())
-        .map_err(|e| format!("cannot write: {e}"))
-}

@@ -3,24 +3,33 @@
 //!
 //! A file is read strictly first ([`json::parse_value`]: no byte order
 //! mark, no repeated key, no lone surrogate); then checked against
-//! `cases/schema.json` ([`problems`]: every problem at once, each with its
-//! field, and `1.0` where an integer belongs); then each case against the
-//! rules a schema cannot say (below); and a case with no problem is read
-//! into the model ([`CaseSpec`]) by serde's derive.
+//! `cases/schema.json` ([`Contract::case_problems`]: every problem at
+//! once, each with its field, and `1.0` where an integer belongs); then
+//! each case against the rules a schema cannot say (below); and a case
+//! with no problem is read into the model ([`CaseSpec`]) by serde's
+//! derive, which can then meet no unknown field: the schema refused it.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use outbox_cases::{CaseFile, CaseSpec};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::json;
-use super::problems::{self, not_an_attempt, Found};
 use super::{CaseError, MAX_ID};
+use crate::contract::{not_an_attempt, Contract, Found};
+use crate::json;
 
-/// The cases of one file's text, with its `$schema`; what is wrong goes
-/// to `errors`. `bless`: for `make bless`, where a case may lack `expect`.
-pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) -> CaseFile {
+/// The cases of one file's text, with its `$schema`, and the features each
+/// uses; what is wrong goes to `errors`. `bless`: for `make bless`, where
+/// a case may lack `expect`.
+pub fn parse(
+    contract: &Contract,
+    file: &Path,
+    text: &str,
+    errors: &mut Vec<CaseError>,
+    bless: bool,
+) -> (CaseFile, Vec<BTreeSet<String>>) {
     let parsed = if text.starts_with('\u{feff}') {
         // serde_json would say "expected value at line 1 column 1", and an
         // editor does not show the mark: name it.
@@ -30,12 +39,12 @@ pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) 
     } else {
         json::parse_value(text).map_err(|e| format!("not valid JSON: {}", json::explain(text, &e)))
     };
-    let (mut schema, mut cases) = (None, Vec::new());
+    let (mut schema, mut cases, mut features) = (None, Vec::new(), Vec::new());
     let (root, floats) = match parsed {
         Ok(parsed) => parsed,
         Err(problem) => {
             errors.push(CaseError::new(file, problem));
-            return CaseFile { schema, cases };
+            return (CaseFile { schema, cases }, features);
         }
     };
     // `case`: `""`, or `case <its name>: `.
@@ -43,7 +52,7 @@ pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) 
         "" => CaseError::new(file, format!("{case}{problem}")),
         field => CaseError::new(file, format!("{case}field `{field}`: {problem}")),
     };
-    let mut found = problems::of(&root, floats, bless);
+    let mut found = contract.case_problems(&root, floats, bless);
     let own = found.remove(&None).unwrap_or_default();
     errors.extend(own.into_iter().map(|found| error("", found)));
     let items = root.get("cases").and_then(Value::as_array);
@@ -54,7 +63,10 @@ pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) 
         // apart: said, never a panic.
         if problems.is_empty() {
             match CaseSpec::deserialize(item) {
-                Ok(spec) => cases.push(spec),
+                Ok(spec) => {
+                    cases.push(spec);
+                    features.push(contract.features_of(item));
+                }
                 Err(e) => problems.push((
                     String::new(),
                     format!("cases/schema.json accepts it but the case model does not: {e}"),
@@ -65,7 +77,7 @@ pub fn parse(file: &Path, text: &str, errors: &mut Vec<CaseError>, bless: bool) 
         errors.extend(problems.into_iter().map(|found| error(&case, found)));
     }
     schema = root.get("$schema").and_then(Value::as_str).map(Into::into);
-    CaseFile { schema, cases }
+    (CaseFile { schema, cases }, features)
 }
 
 /// One case's name in messages, and its problems: the schema's, then the

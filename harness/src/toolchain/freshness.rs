@@ -19,7 +19,7 @@ impl BuildStep {
         };
         let mut paths = self.inputs.iter().chain(&self.outputs);
         paths.all(|path| root.join(path).exists())
-            && crate::table::read_regular(&root.join(stamp), "a build stamp")
+            && crate::files::read_regular(&root.join(stamp), "a build stamp")
                 .is_ok_and(|recorded| recorded == self.fingerprint(root))
     }
 

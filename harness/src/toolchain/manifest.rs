@@ -5,6 +5,7 @@
 //! forget one. Read with serde (`deny_unknown_fields`): a misspelt field is
 //! an error naming the file and the field, never a silent default.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -41,6 +42,12 @@ pub struct Manifest {
     pub probe: Vec<String>,
     /// What to install when the probe cannot run.
     pub install_hint: String,
+    /// The optional features of the case format (`cases/schema.json`'s
+    /// `x-feature`s) the port plays; a case that uses another is shown as
+    /// unsupported, never passed. The reference plays every one, listed or
+    /// not: every expected value is its own.
+    #[serde(default)]
+    pub features: Vec<String>,
     /// Run in order from the repository root before the runner starts.
     #[serde(default)]
     pub build: Vec<BuildStep>,
@@ -274,6 +281,27 @@ pub fn read_all(root: &Path) -> Result<Vec<Manifest>, String> {
     Ok(manifests)
 }
 
+/// Checks that each manifest's `features` are features the schema names
+/// (`known`): an unknown one is a typo, which would leave a case
+/// unsupported for no reason.
+pub fn check_features(manifests: &[Manifest], known: &BTreeSet<String>) -> Result<(), String> {
+    let unknown = |m: &Manifest| m.features.iter().find(|f| !known.contains(*f)).cloned();
+    let Some((m, feature)) = manifests.iter().find_map(|m| Some((m, unknown(m)?))) else {
+        return Ok(());
+    };
+    let known = Vec::from_iter(known.iter().map(String::as_str));
+    Err(format!(
+        "{RUNNERS}/{}/{FILE}: field `features`: {feature:?} is no feature of \
+         cases/schema.json (its `x-feature`s: {})",
+        m.name,
+        if known.is_empty() {
+            "none".to_owned()
+        } else {
+            known.join(", ")
+        }
+    ))
+}
+
 /// The manifest of language `name`, or an error naming the languages there
 /// are (for a front given a language's name).
 pub fn named<'a>(manifests: &'a [Manifest], name: &str) -> Result<&'a Manifest, String> {
@@ -286,7 +314,7 @@ pub fn named<'a>(manifests: &'a [Manifest], name: &str) -> Result<&'a Manifest, 
 /// The manifest of `folder`, parsed and checked; the problem names the
 /// field.
 fn read(root: &Path, folder: &Path) -> Result<Manifest, String> {
-    let text = crate::table::read_regular(&folder.join(FILE), "a manifest")
+    let text = crate::files::read_regular(&folder.join(FILE), "a manifest")
         .map_err(|problem| format!("{problem}: every folder under {RUNNERS}/ is a language"))?;
     let manifest: Manifest = toml::from_str(&text)
         .map_err(|e| e.to_string().trim_end().replace("TOML parse error ", ""))?;
@@ -332,7 +360,10 @@ impl Manifest {
         for (at, step) in self.build.iter().enumerate() {
             command(&format!("build[{at}].run"), &step.run)?;
             // A stale step's outputs are removed before it runs.
-            let sources = Code::PARTS.iter().flat_map(|p| self.code.files(p)).map(Path::new);
+            let sources = Code::PARTS
+                .iter()
+                .flat_map(|p| self.code.files(p))
+                .map(Path::new);
             let holds = |output: &&String| sources.clone().any(|source| source.starts_with(output));
             if let Some(output) = step.outputs.iter().find(holds) {
                 return Err(format!(

@@ -17,7 +17,7 @@ use parity::judge::{Reason, Verdict};
 use parity::report::trial::Recorded;
 use parity::report::Report;
 use parity::session::Session;
-use parity::suite::{trials, Port, Recorder, Suite};
+use parity::suite::{trials, Executor, Port, Recorder, Suite};
 use parity::table::Case;
 use parity::toolchain::manifest::{Manifest, Unit};
 
@@ -97,6 +97,7 @@ pub fn session(log_dir: &str, fault: &str, case: &str, deadline: Duration) -> Se
     Session {
         command: exec::Command::new(label, argv, parity::repo_root(), deadline),
         log_dir: scratch(log_dir),
+        contract: parity::contract::Contract::repo().unwrap(),
     }
 }
 
@@ -179,7 +180,7 @@ impl Run {
 
     /// The report page of the run.
     pub fn report(&self) -> Report {
-        self.suite.report(&self.records, &self.args)
+        Executor::new(Arc::clone(&self.suite)).report(&self.records, &self.args)
     }
 }
 

@@ -2,21 +2,9 @@
 //! protocol"): one request line in, one answer line out. The lines' types
 //! and their decoding are the shared model's (`outbox_cases::protocol`).
 
-use outbox_cases::protocol::{decode, Refusal, Request};
-use outbox_cases::Outcome;
-use serde::Serialize;
+use outbox_cases::protocol::{decode, Answer, Refusal, Request};
 
 use crate::scenario;
-
-/// A played case's answer: its name and the outcome's fields beside it, so
-/// an outcome field the case has (`dead_letters`) is answered with no edit
-/// here.
-#[derive(Serialize)]
-struct Played {
-    name: String,
-    #[serde(flatten)]
-    outcome: Outcome,
-}
 
 /// Answers one request line with one line (no newline): the result, or an
 /// `error` answer when the line is not a request this runner can run.
@@ -24,7 +12,7 @@ pub fn answer(line: &str) -> String {
     let value = match decode(line) {
         Ok(Request { name, scenario }) => match scenario::run(&scenario) {
             Ok(outcome) => {
-                serde_json::to_value(Played { name, outcome }).expect("an answer serializes")
+                serde_json::to_value(Answer { name, outcome }).expect("an answer serializes")
             }
             Err(error) => serde_json::json!({"name": name, "error": error}),
         },
@@ -63,8 +51,8 @@ mod tests {
         );
         let answer: Answer = serde_json::from_str(&answer(&line)).unwrap();
         assert_eq!(answer.name, "c");
-        assert_eq!(answer.sent, vec![vec![], vec![1, 2]]);
-        assert_eq!(answer.duplicates, 1);
+        assert_eq!(answer.outcome.sent, vec![vec![], vec![1, 2]]);
+        assert_eq!(answer.outcome.duplicates, 1);
     }
 
     #[test]

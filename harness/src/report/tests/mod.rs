@@ -124,7 +124,8 @@ fn a_cell_says_its_state_links_to_its_text_and_is_counted() {
         &format!("id=\"r-lost_ack--go\"><b>go: ✗ wrong answer</b><pre tabindex=\"0\">{differs}\n\n{differs}\n{lines}</pre>"),
         "data-cell=\"batch_of_two/rust\" data-status=\"runner_fault\"",
         "⚠ runner fault</a><span class=\"why\">`batch_of_two`: runner fault: crashed",
-        "– not run</a><span class=\"why\">go is not installed",
+        "– not run</a><span class=\"why\">the go toolchain is missing",
+        "⊘ unsupported</a><span class=\"why\">unsupported: case `batch_of_two` uses the feature",
         "! known failure</a><span class=\"why\">issue 3",
         "data-cell=\"demo/go\" data-status=\"not_selected\"><a href=\"#r-demo--go\">· not selected</a></td>",
         "data-summary=\"rust\" data-passed=\"2\" data-failed=\"2\" data-ignored=\"0\" \

@@ -48,7 +48,11 @@ fn every_row_is_reported_in_order_and_observing_changes_nothing() {
     let mut passes = Vec::new();
     for _ in 0..4 {
         let expected = OutboxRelay::new(&mut plain_table, &mut plain, 3).run_once();
-        let (sent, events) = traced_pass(&mut seen_table, &mut seen, 3);
+        let batch_of_three = crate::table::Scenario {
+            batch_size: 3,
+            ..Default::default()
+        };
+        let (sent, events) = traced_pass(&mut seen_table, &mut seen, &batch_of_three);
         assert_eq!(sent, expected);
         passes.push(format!("{sent:?} {}", story(&events).join(", ")));
     }

@@ -1,45 +1,40 @@
-//! Every problem `cases/schema.json` finds in a case file, in the harness's
-//! words: the schema is the one the loader checks with (the file itself,
-//! built in), so the schema an editor shows and the rules a run applies
-//! cannot drift. Each problem names its case (by index, the caller names
-//! it), its field as the model spells it (`messages[1].id`,
-//! `failures."1"`) and what is wrong, with the bounds the schema gives.
+//! Every problem `cases/schema.json` finds in a case file or a runner's
+//! answer, in the harness's words. Each problem names its field as the
+//! model spells it (`messages[1].id`, `failures."1"`, `sent[1]`), inside
+//! its case when the value is a file (by index: the caller names it), and
+//! what is wrong, with the bounds the schema gives.
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
 
 use jsonschema::error::ValidationErrorKind as Kind;
 use serde_json::{Map, Value};
 
 use super::MAX_ID;
 
-/// The case files' schema, as editors read it, and its validator, built once.
-static SCHEMA: LazyLock<(Value, jsonschema::Validator)> = LazyLock::new(|| {
-    let text = include_str!("../../../cases/schema.json");
-    let schema: Value = serde_json::from_str(text).expect("cases/schema.json is JSON");
-    let validator = jsonschema::validator_for(&schema).expect("cases/schema.json is a JSON Schema");
-    (schema, validator)
-});
+/// A problem: its field's path inside the case (or the file, or the
+/// answer; `""`: the value itself) and what is wrong.
+pub type Found = (String, String);
 
-/// A problem: its field's path inside the case (or the file; `""`: the
-/// case, or the file, itself) and what is wrong.
-pub(super) type Found = (String, String);
-
-/// Every problem of a file's value, by case (its index in `cases`; `None`:
-/// the file's own fields), each in the validator's order (missing fields,
-/// then each field's in the schema's order, then unknown fields).
-/// `floats`: whether the text had a number written with a fraction or an
-/// exponent (or too large for 64 bits), which JSON Schema takes for an
-/// integer when it has no fraction: such numbers are checked as `null`, so
-/// each is refused where it stands, and said as the number it is. `bless`:
-/// for `make bless`, where a case may lack `expect`.
-pub(super) fn of(root: &Value, floats: bool, bless: bool) -> HashMap<Option<usize>, Vec<Found>> {
-    let (schema, validator) = &*SCHEMA;
+/// Every problem `validator` finds in `root`, by case (its index in
+/// `cases` when `cases` is set, the value being a case file; `None`: the
+/// file's own fields, or an answer's), each in the validator's order.
+/// `schema` is the root the validator was built from, which the errors'
+/// keyword paths walk. `floats`: whether the text had a number written
+/// with a fraction or an exponent (or too large for 64 bits), which JSON
+/// Schema takes for an integer when it has no fraction: such numbers are
+/// checked as `null`, so each is refused where it stands, and said as the
+/// number it is. `bless`: for `make bless`, where a case may lack `expect`.
+pub(super) fn of(
+    (schema, validator): (&Value, &jsonschema::Validator),
+    root: &Value,
+    floats: bool,
+    (cases, bless): (bool, bool),
+) -> HashMap<Option<usize>, Vec<Found>> {
     let checked = floats.then(|| without_floats(root));
     let mut by_case: HashMap<_, Vec<Found>> = HashMap::new();
     for error in validator.iter_errors(checked.as_ref().unwrap_or(root)) {
         let pointer = error.instance_path.as_str();
-        let at = locate(schema, pointer);
+        let at = locate(schema, root, pointer, &error.schema_path, cases);
         let instance = root.pointer(pointer).unwrap_or(&Value::Null);
         let found = by_case.entry(at.case).or_default();
         words(&at, &error, instance, bless, &mut |child, message| {
@@ -64,17 +59,24 @@ fn without_floats(value: &Value) -> Value {
     }
 }
 
-/// Where an error is: the case, the field's path as messages spell it, and
-/// the field's schema (none for an unknown field).
+/// Where an error is: the case, the field's path as messages spell it,
+/// whether the field is a map (`failures`, whose keys are quoted), and the
+/// schema node whose keyword found it.
 struct At<'s> {
     case: Option<usize>,
     field: String,
+    map: bool,
     node: Option<&'s Value>,
+    schema: &'s Value,
 }
 
 impl<'s> At<'s> {
+    /// A keyword of the node, or of the node its `$ref` names (a field
+    /// `{"$ref": "#/$defs/id"}` has the id's range).
     fn get(&self, keyword: &str) -> Option<&'s Value> {
-        self.node.and_then(|node| node.get(keyword))
+        let node = self.node?;
+        node.get(keyword)
+            .or_else(|| target(self.schema, node).and_then(|t| t.get(keyword)))
     }
 
     /// The integer range the schema gives, as text.
@@ -86,48 +88,86 @@ impl<'s> At<'s> {
     /// The path of the field `name` of this object: `field.name`, or for
     /// an entry of a map (`failures`), `field."name"`.
     fn child(&self, name: &str) -> String {
-        let map = matches!(self.get("additionalProperties"), Some(Value::Object(_)));
-        match (map, self.field.as_str()) {
-            (true, field) => format!("{field}.{name:?}"),
-            (false, "") => name.to_owned(),
-            (false, field) => format!("{field}.{name}"),
-        }
+        child(&self.field, self.map, name)
     }
 }
 
-/// Follows a JSON pointer (`/cases/0/messages/1/id`) through the schema:
-/// `cases[i]` becomes the case, the rest the field. An error is only ever
-/// inside an array the schema has `items` for.
-fn locate<'s>(schema: &'s Value, pointer: &str) -> At<'s> {
+/// Whether `node` (resolved) is a map's schema: its keys are data.
+fn is_map(node: Option<&Value>) -> bool {
+    node.and_then(|n| n.get("additionalProperties"))
+        .is_some_and(Value::is_object)
+}
+
+/// `field`'s child `name`, quoted when the field is a map.
+fn child(field: &str, map: bool, name: &str) -> String {
+    match (map, field) {
+        (true, field) => format!("{field}.{name:?}"),
+        (false, "") => name.to_owned(),
+        (false, field) => format!("{field}.{name}"),
+    }
+}
+
+/// The node a schema node's `$ref` names: one of the file's own
+/// (`#/$defs/...`).
+fn target<'s>(schema: &'s Value, node: &Value) -> Option<&'s Value> {
+    let pointer = node.get("$ref")?.as_str()?.strip_prefix('#')?;
+    schema.pointer(pointer)
+}
+
+/// Where an error is. The field comes from the instance's path (`cases[i]`
+/// becoming the case when `cases`), a list's index written `[i]`, a map's
+/// key quoted; the node from the error's keyword path through the schema,
+/// whose `$ref` steps jump to their target, so a field of a branch or of a
+/// definition is said in its own words.
+fn locate<'s>(
+    schema: &'s Value,
+    root: &Value,
+    pointer: &str,
+    keyword_path: &jsonschema::paths::Location,
+    cases: bool,
+) -> At<'s> {
     let mut at = At {
         case: None,
         field: String::new(),
-        node: Some(schema),
+        map: false,
+        node: None,
+        schema,
     };
+    // The schema of the instance's value at each step, for a map's keys.
+    let mut node = Some(schema);
+    let mut here = root;
     for segment in pointer.split('/').skip(1) {
         let segment = segment.replace("~1", "/").replace("~0", "~");
-        let node = if let Some(items) = at.get("items") {
-            let index = segment.parse().unwrap_or(usize::MAX);
-            if at.case.is_none() && at.field == "cases" {
+        let resolved = node.map(|n| target(schema, n).unwrap_or(n));
+        if let Value::Array(items) = here {
+            let index: usize = segment.parse().unwrap_or(usize::MAX);
+            if cases && at.case.is_none() && at.field == "cases" {
                 at.case = Some(index);
                 at.field.clear();
             } else {
                 at.field = format!("{}[{index}]", at.field);
             }
-            Some(items)
+            node = resolved.and_then(|n| n.get("items"));
+            here = items.get(index).unwrap_or(&Value::Null);
         } else {
-            let property = at.get("properties").and_then(|p| p.get(&segment));
-            let node = property.or_else(|| at.get("additionalProperties"));
-            at.field = at.child(&segment);
-            node.filter(|node| node.is_object())
-        };
-        // A `$ref` is to a node of the file's own (`#/$defs/...`).
-        at.node = node.map(|node| {
-            let target = node.get("$ref").and_then(Value::as_str);
-            let pointer = target.and_then(|target| target.strip_prefix('#'));
-            pointer.and_then(|p| schema.pointer(p)).unwrap_or(node)
+            at.field = child(&at.field, is_map(resolved), &segment);
+            let property = resolved.and_then(|n| n.get("properties")?.get(&segment));
+            node = property.or_else(|| resolved?.get("additionalProperties"));
+            here = here.get(&segment).unwrap_or(&Value::Null);
+        }
+    }
+    at.map = is_map(node.map(|n| target(schema, n).unwrap_or(n)));
+    // The keyword's node: its path without the keyword itself.
+    let steps: Vec<&str> = keyword_path.as_str().split('/').skip(1).collect();
+    let mut node = Some(schema);
+    for step in steps.iter().take(steps.len().saturating_sub(1)) {
+        let step = step.replace("~1", "/").replace("~0", "~");
+        node = node.and_then(|n| match step.as_str() {
+            "$ref" => target(schema, n),
+            step => n.get(step).or_else(|| n.get(step.parse::<usize>().ok()?)),
         });
     }
+    at.node = node;
     at
 }
 
@@ -155,7 +195,7 @@ fn words(
             };
             say(Some(name), format!("required field is missing{hint}"));
         }
-        Kind::AdditionalProperties { unexpected } => {
+        Kind::AdditionalProperties { unexpected } | Kind::UnevaluatedProperties { unexpected } => {
             let problem = format!("unknown field (known fields: {})", known_fields(at));
             for name in unexpected {
                 say(Some(name), problem.clone());
@@ -217,9 +257,13 @@ fn one_of(at: &At<'_>, options: &Value, instance: &Value) -> String {
     }
 }
 
-/// The fields an object's schema knows, sorted.
+/// The fields an object's schema knows, its own and its `$ref`'s, sorted.
 fn known_fields(at: &At<'_>) -> String {
-    let properties = at.get("properties").and_then(Value::as_object).into_iter();
+    let nodes = at
+        .node
+        .into_iter()
+        .chain(at.node.and_then(|n| target(at.schema, n)));
+    let properties = nodes.filter_map(|node| node.get("properties")?.as_object());
     let mut names: Vec<String> = properties.flat_map(Map::keys).cloned().collect();
     names.sort_unstable();
     names.join(", ")
@@ -277,19 +321,11 @@ fn float_message(at: &At<'_>, x: f64) -> String {
 }
 
 /// What is wrong with a failure key that is no attempt number.
-pub(super) fn not_an_attempt(key: &str) -> String {
+pub fn not_an_attempt(key: &str) -> String {
     format!(
         "{key:?} is not an attempt number: write a decimal from 1 to {MAX_ID} without sign, leading \
          zero or spaces"
     )
-}
-
-/// What the schema finds wrong with a case name, if anything: what `make
-/// new-case` asks before it writes the name into a file.
-pub(super) fn name_problem(name: &str) -> Option<String> {
-    let case = of(&serde_json::json!({"cases": [{"name": name}]}), false, true).remove(&Some(0));
-    let name = case?.into_iter().find(|(field, _)| field == "name");
-    name.map(|(_, message)| message)
 }
 
 /// A string's length in characters (0 for another value).

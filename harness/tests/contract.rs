@@ -1,0 +1,148 @@
+//! The contract is the checkout's `cases/schema.json`, read when the suite
+//! loads: an outcome field no Rust code names is compared and shown (no
+//! harness source knows `probe`), and a case property that belongs to a
+//! feature makes a port that does not declare the feature show the case as
+//! unsupported, never passed, and a strict run fail naming the language,
+//! the case and the feature.
+
+use std::path::{Path, PathBuf};
+
+use parity::config::Settings;
+use parity::judge::{emit, Verdict};
+use parity::report::results::State;
+use parity::suite::Suite;
+use parity::toolchain::manifest::Manifest;
+use serde_json::Value;
+
+mod common;
+
+use common::{assert_holds, fake, run_language, table_only, GOOD_CASE};
+
+/// A checkout in a scratch folder: the repository's schema as `edit`
+/// changes it, one case file of `cases`, and the reference's manifest.
+fn checkout(name: &str, edit: impl FnOnce(&mut Value), cases: &[String]) -> PathBuf {
+    let (repo, root) = (
+        parity::repo_root(),
+        common::scratch(&format!("contract/{name}")),
+    );
+    let mut schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo.join("cases/schema.json")).unwrap())
+            .unwrap();
+    edit(&mut schema);
+    std::fs::create_dir_all(root.join("runners/rust")).unwrap();
+    std::fs::create_dir_all(root.join("cases")).unwrap();
+    std::fs::write(root.join("cases/schema.json"), schema.to_string()).unwrap();
+    let file = format!(r#"{{"cases": [{}]}}"#, cases.join(", "));
+    std::fs::write(root.join("cases/contract.json"), file).unwrap();
+    let manifest = repo.join("runners/rust/language.toml");
+    std::fs::copy(manifest, root.join("runners/rust/language.toml")).unwrap();
+    root
+}
+
+/// The suite of a scratch checkout, strict or not.
+fn suite(root: &Path, strict: bool) -> Suite {
+    let settings = Settings {
+        strict,
+        ..Settings::default()
+    };
+    Suite::load(root, settings).unwrap()
+}
+
+/// A field added to the outcome in the schema alone, `probe`, expected 1
+/// and answered 2, fails naming it and both values on the terminal and in
+/// the results file; answered 1, it passes.
+#[test]
+fn an_outcome_field_no_code_names_is_compared_and_shown() {
+    let probe = |schema: &mut Value| {
+        let outcome = &mut schema["$defs"]["outcome"]["properties"];
+        outcome["probe"] = serde_json::json!({"type": "integer"});
+    };
+    let case = GOOD_CASE.replace(r#""duplicates": 0}"#, r#""duplicates": 0, "probe": 1}"#);
+    let root = checkout("probe", probe, &[case]);
+    let wrong = run_language(
+        suite(&root, false),
+        fake("probe-2", "add:probe=2", "*"),
+        table_only(),
+    );
+    let said = "probe: expected 1, actual 2";
+    assert_holds(
+        &emit::text(common::failure(&wrong.verdicts(), "good")),
+        &[said],
+    );
+    let results = wrong.report().results;
+    let trial = &results.trials[0];
+    assert_holds(trial.text.as_deref().unwrap_or_default(), &[said]);
+    assert_holds(
+        trial.summary.as_deref().unwrap_or_default(),
+        &["differs from expect at probe"],
+    );
+    let right = run_language(
+        suite(&root, false),
+        fake("probe-1", "add:probe=1", "*"),
+        table_only(),
+    );
+    assert_eq!(right.verdicts()["good"], Verdict::Pass);
+}
+
+/// A feature given to a core property in the schema (`restart_each_pass`
+/// becomes `restarts`): a case that has the property, even at its default,
+/// uses it. A port that declares it plays both cases; one that does not
+/// shows that case as unsupported, and under strict fails it, named; a
+/// manifest naming a feature the schema lacks is refused.
+#[test]
+fn a_port_that_does_not_declare_a_feature_shows_its_cases_unsupported() {
+    let restarts = |schema: &mut Value| {
+        let case = &mut schema["$defs"]["case"]["properties"];
+        case["restart_each_pass"]["x-feature"] = "restarts".into();
+    };
+    let uses = GOOD_CASE.replace("\"good\"", "\"uses_restarts\"").replace(
+        r#""passes": 2,"#,
+        r#""passes": 2, "restart_each_pass": false,"#,
+    );
+    let root = checkout("feature", restarts, &[GOOD_CASE.to_owned(), uses]);
+    let declares = Manifest {
+        features: vec!["restarts".into()],
+        ..fake("declares", "none", "none")
+    };
+    let verdicts = run_language(suite(&root, true), declares, table_only()).verdicts();
+    assert!(
+        verdicts.values().all(|v| *v == Verdict::Pass),
+        "{verdicts:?}"
+    );
+    let lacks = run_language(
+        suite(&root, false),
+        fake("lacks", "none", "none"),
+        table_only(),
+    );
+    let verdicts = lacks.verdicts();
+    assert_eq!(verdicts["good"], Verdict::Pass);
+    let unsupported = take!(&verdicts["uses_restarts"], Verdict::Unsupported(u) => u);
+    assert_eq!(unsupported.feature, "restarts");
+    let states: Vec<State> = lacks
+        .report()
+        .results
+        .trials
+        .into_iter()
+        .map(|t| t.state)
+        .collect();
+    assert_eq!(states, [State::Pass, State::Unsupported]);
+    let strict = run_language(
+        suite(&root, true),
+        fake("lacks", "none", "none"),
+        table_only(),
+    );
+    let said = "case `uses_restarts` uses the feature `restarts`, which lacks does not support";
+    assert_holds(
+        &emit::text(common::failure(&strict.verdicts(), "uses_restarts")),
+        &[said],
+    );
+    assert_eq!(strict.conclusion.num_failed, 1);
+
+    let manifest = root.join("runners/rust/language.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let typo = text.replace("features = []", "features = [\"restart\"]");
+    std::fs::write(&manifest, typo).unwrap();
+    let refused = Suite::load(&root, Settings::default()).unwrap_err();
+    let named = "runners/rust/language.toml: field `features`: \"restart\" is no feature";
+    assert_holds(&refused, &[named, "(its `x-feature`s: restarts)"]);
+}
