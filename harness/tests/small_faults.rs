@@ -151,7 +151,10 @@ fn a_timeout_out_of_range_is_refused_naming_the_range() {
 #[test]
 fn a_fifo_for_the_demos_transcript_hangs_no_run() {
     let root = common::scratch("small-faults/transcript");
-    common::good_file(&root, "cases");
+    std::fs::create_dir_all(root.join("cases")).unwrap();
+    let schema = parity::repo_root().join("cases/schema.json");
+    std::fs::copy(schema, root.join("cases/schema.json")).unwrap();
+    common::good_file(&root, "cases/good.json");
     let manifest = parity::repo_root().join("runners/rust/language.toml");
     std::fs::create_dir_all(root.join("runners/rust")).unwrap();
     std::fs::copy(manifest, root.join("runners/rust/language.toml")).unwrap();
