@@ -16,36 +16,30 @@ use serde_json::Value;
 
 mod common;
 
-use common::{assert_holds, fake, run_language, table_only, GOOD_CASE};
+use common::{assert_holds, fake, GOOD_CASE};
 
 /// A checkout in a scratch folder: the repository's schema as `edit`
 /// changes it, one case file of `cases`, and the reference's manifest.
 fn checkout(name: &str, edit: impl FnOnce(&mut Value), cases: &[String]) -> PathBuf {
-    let (repo, root) = (
-        parity::repo_root(),
-        common::scratch(&format!("contract/{name}")),
-    );
-    let mut schema: Value =
-        serde_json::from_str(&std::fs::read_to_string(repo.join("cases/schema.json")).unwrap())
-            .unwrap();
+    let root = common::checkout(&format!("contract/{name}"));
+    let path = root.join("cases/schema.json");
+    let mut schema: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     edit(&mut schema);
-    std::fs::create_dir_all(root.join("runners/rust")).unwrap();
-    std::fs::create_dir_all(root.join("cases")).unwrap();
-    std::fs::write(root.join("cases/schema.json"), schema.to_string()).unwrap();
+    std::fs::write(path, schema.to_string()).unwrap();
     let file = format!(r#"{{"cases": [{}]}}"#, cases.join(", "));
     std::fs::write(root.join("cases/contract.json"), file).unwrap();
-    let manifest = repo.join("runners/rust/language.toml");
-    std::fs::copy(manifest, root.join("runners/rust/language.toml")).unwrap();
     root
 }
 
-/// The suite of a scratch checkout, strict or not.
-fn suite(root: &Path, strict: bool) -> Suite {
+/// The table's cases of the scratch checkout at `root` run through the
+/// fake `language`, the run strict or not.
+fn run(root: &Path, strict: bool, language: Manifest) -> common::Run {
     let settings = Settings {
         strict,
         ..Settings::default()
     };
-    Suite::load(root, settings).unwrap()
+    let suite = Suite::load(root, settings).unwrap();
+    common::run_language(suite, language, common::table_only())
 }
 
 /// A field added to the outcome in the schema alone, `probe`, expected 1
@@ -59,28 +53,17 @@ fn an_outcome_field_no_code_names_is_compared_and_shown() {
     };
     let case = GOOD_CASE.replace(r#""duplicates": 0}"#, r#""duplicates": 0, "probe": 1}"#);
     let root = checkout("probe", probe, &[case]);
-    let wrong = run_language(
-        suite(&root, false),
-        fake("probe-2", "add:probe=2", "*"),
-        table_only(),
-    );
+    let wrong = run(&root, false, fake("probe-2", "add:probe=2", "*"));
     let said = "probe: expected 1, actual 2";
     assert_holds(
         &emit::text(common::failure(&wrong.verdicts(), "good")),
         &[said],
     );
-    let results = wrong.report().results;
-    let trial = &results.trials[0];
+    let trial = &wrong.report().results.trials[0];
     assert_holds(trial.text.as_deref().unwrap_or_default(), &[said]);
-    assert_holds(
-        trial.summary.as_deref().unwrap_or_default(),
-        &["differs from expect at probe"],
-    );
-    let right = run_language(
-        suite(&root, false),
-        fake("probe-1", "add:probe=1", "*"),
-        table_only(),
-    );
+    let summary = trial.summary.as_deref().unwrap_or_default();
+    assert_holds(summary, &["differs from expect at probe"]);
+    let right = run(&root, false, fake("probe-1", "add:probe=1", "*"));
     assert_eq!(right.verdicts()["good"], Verdict::Pass);
 }
 
@@ -104,38 +87,21 @@ fn a_port_that_does_not_declare_a_feature_shows_its_cases_unsupported() {
         features: vec!["restarts".into()],
         ..fake("declares", "none", "none")
     };
-    let verdicts = run_language(suite(&root, true), declares, table_only()).verdicts();
-    assert!(
-        verdicts.values().all(|v| *v == Verdict::Pass),
-        "{verdicts:?}"
-    );
-    let lacks = run_language(
-        suite(&root, false),
-        fake("lacks", "none", "none"),
-        table_only(),
-    );
+    let verdicts = run(&root, true, declares).verdicts();
+    let played = verdicts.values().all(|v| *v == Verdict::Pass);
+    assert!(played, "{verdicts:?}");
+    let lacks = run(&root, false, fake("lacks", "none", "none"));
     let verdicts = lacks.verdicts();
     assert_eq!(verdicts["good"], Verdict::Pass);
     let unsupported = take!(&verdicts["uses_restarts"], Verdict::Unsupported(u) => u);
     assert_eq!(unsupported.feature, "restarts");
-    let states: Vec<State> = lacks
-        .report()
-        .results
-        .trials
-        .into_iter()
-        .map(|t| t.state)
-        .collect();
+    let trials = lacks.report().results.trials;
+    let states: Vec<State> = trials.into_iter().map(|t| t.state).collect();
     assert_eq!(states, [State::Pass, State::Unsupported]);
-    let strict = run_language(
-        suite(&root, true),
-        fake("lacks", "none", "none"),
-        table_only(),
-    );
+    let strict = run(&root, true, fake("lacks", "none", "none"));
     let said = "case `uses_restarts` uses the feature `restarts`, which lacks does not support";
-    assert_holds(
-        &emit::text(common::failure(&strict.verdicts(), "uses_restarts")),
-        &[said],
-    );
+    let failed = emit::text(common::failure(&strict.verdicts(), "uses_restarts"));
+    assert_holds(&failed, &[said]);
     assert_eq!(strict.conclusion.num_failed, 1);
 
     let manifest = root.join("runners/rust/language.toml");

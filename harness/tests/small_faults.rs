@@ -150,14 +150,8 @@ fn a_timeout_out_of_range_is_refused_naming_the_range() {
 /// demo is judged, through the reader that refuses a FIFO unopened.
 #[test]
 fn a_fifo_for_the_demos_transcript_hangs_no_run() {
-    let root = common::scratch("small-faults/transcript");
-    std::fs::create_dir_all(root.join("cases")).unwrap();
-    let schema = parity::repo_root().join("cases/schema.json");
-    std::fs::copy(schema, root.join("cases/schema.json")).unwrap();
+    let root = common::checkout("small-faults/transcript");
     common::good_file(&root, "cases/good.json");
-    let manifest = parity::repo_root().join("runners/rust/language.toml");
-    std::fs::create_dir_all(root.join("runners/rust")).unwrap();
-    std::fs::copy(manifest, root.join("runners/rust/language.toml")).unwrap();
     common::mkfifo(&root.join("runners/demo.transcript.txt"));
     let loaded = common::within(Duration::from_secs(10), move || {
         let settings = parity::config::Settings::default();

@@ -59,6 +59,17 @@ pub fn scratch(path: &str) -> PathBuf {
     dir
 }
 
+/// A checkout in the fresh scratch folder `name`: the repository's
+/// `cases/schema.json` and the reference's manifest, and no case file.
+pub fn checkout(name: &str) -> PathBuf {
+    let (repo, root) = (parity::repo_root(), scratch(name));
+    for file in ["cases/schema.json", "runners/rust/language.toml"] {
+        std::fs::create_dir_all(root.join(file).parent().unwrap()).unwrap();
+        std::fs::copy(repo.join(file), root.join(file)).unwrap();
+    }
+    root
+}
+
 /// The repository's suite, `timeout` the deadline of each answer.
 pub fn suite(timeout: Duration) -> Suite {
     let settings = Settings {
