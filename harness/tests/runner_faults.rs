@@ -103,22 +103,17 @@ fn each_fault_fails_the_case_the_runner_was_on_and_only_it() {
     for (fault, case, needles) in MISBEHAVIOURS {
         let run = run(fake(&format!("fake-{fault}"), fault, case));
         assert_only_case_fails(&run.verdicts(), case, needles);
-        assert!(
-            run.elapsed < TIMEOUT + SLACK,
-            "{fault}: took {:?}",
-            run.elapsed
-        );
+        let took = run.elapsed;
+        assert!(took < TIMEOUT + SLACK, "{fault}: took {took:?}");
     }
     let pid_file =
         parity::config::target_dir(&parity::repo_root()).join("parity/fake-grandchild.pid");
-    let pid: i32 = std::fs::read_to_string(&pid_file)
-        .expect("the fake wrote its grandchild's pid")
-        .parse()
-        .unwrap();
+    let pid = common::pids_in(&pid_file);
+    assert_eq!(pid.len(), 1, "the fake wrote its grandchild's pid");
     std::fs::remove_file(&pid_file).unwrap();
     // Killed with its process group, then reaped by init: gone.
     let outlived = "the grandchild outlived its runner";
-    common::assert_gone(&[pid], Duration::from_secs(10), outlived);
+    common::assert_gone(&pid, Duration::from_secs(10), outlived);
 }
 
 #[test]
@@ -127,11 +122,10 @@ fn an_answer_printed_twice_blames_the_case_answered_twice() {
     for twice in [1, cases.len() - 1] {
         let name = &cases[twice].name;
         let verdicts = run(fake("fake-twice", "twice", name)).verdicts();
-        let next = cases
-            .get(twice + 1)
-            .map_or("after the last case".into(), |next| {
-                format!("where the next case's, `{}`, was due", next.name)
-            });
+        let next = match cases.get(twice + 1) {
+            Some(next) => format!("where the next case's, `{}`, was due", next.name),
+            None => "after the last case".into(),
+        };
         let said = format!("answered this case twice (the second answer came {next})");
         assert_only_case_fails(&verdicts, name, &[&said]);
     }
@@ -167,10 +161,9 @@ fn a_language_that_is_not_ready_says_why() {
     assert_holds(&reason, &["fake-tool toolchain not available", hint]);
     take!(not_ready(true, why), Verdict::Fail(m) if emit::text(&m).contains("PARITY_STRICT=1"));
     let script = "echo 'error: compiler says no' >&2; exit 1";
+    let build = ["sh", "-c", script].map(String::from).to_vec();
     let build = Port::from(Manifest {
-        build: vec![BuildStep::always(
-            ["sh", "-c", script].map(String::from).to_vec(),
-        )],
+        build: vec![BuildStep::always(build)],
         ..fake("fake-build", "", "")
     });
     let why = suite.ready(&build).unwrap_err();
@@ -188,27 +181,20 @@ fn known_failures_that_crash_the_runner_use_no_fault_budget_and_stale_ones_fail(
     let (crashing, stale) = (&names[..3], &names[3]);
     let mut port = Port::from(fake("fake-known", "crash", &crashing.join(",")));
     let tracked = "crashes the port, tracked elsewhere";
-    port.known = crashing
-        .iter()
-        .map(|name| (name.clone(), tracked.into()))
-        .collect();
+    let listed = |name: &String| (name.clone(), tracked.into());
+    port.known = crashing.iter().map(listed).collect();
     port.known.insert(stale.clone(), "was broken once".into());
     let run = run(port);
     let verdicts = run.verdicts();
+    let known = Verdict::KnownFailure(tracked.into());
     for name in crashing {
-        assert_eq!(
-            verdicts[name],
-            Verdict::KnownFailure(tracked.into()),
-            "{name}"
-        );
+        assert_eq!(verdicts[name], known, "{name}");
     }
     let stale = emit::text(common::failure(&verdicts, stale));
     let listed = "listed as a known failure of fake-known (was broken once) but passes now";
     assert_holds(&stale, &[listed, "runners/fake-known/known-failures.json"]);
-    for (name, verdict) in &verdicts {
-        if !names[..4].contains(name) {
-            assert_eq!(verdict, &Verdict::Pass, "{name}");
-        }
+    for (name, verdict) in verdicts.iter().filter(|(n, _)| !names[..4].contains(n)) {
+        assert_eq!(verdict, &Verdict::Pass, "{name}");
     }
     assert_eq!(run.conclusion.num_ignored, 3);
     assert_eq!(run.conclusion.num_failed, 1);
@@ -254,12 +240,8 @@ fn a_faulting_runner_is_reported_in_every_file_and_acts_in_none() {
 
     let shown = std::fs::read_to_string(run.args.logfile.as_ref().unwrap()).unwrap();
     assert_holds(&shown, &["FAILED\\rok", "\\u{202e}desrever"]);
-    for raw in ['\r', '\u{202e}', '\u{1b}', '\u{0}'] {
-        assert!(
-            !shown.contains(raw),
-            "{raw:?} reached the terminal:\n{shown}"
-        );
-    }
+    let raw = shown.find(['\r', '\u{202e}', '\u{1b}', '\u{0}']);
+    assert_eq!(raw, None, "a raw character reached the terminal:\n{shown}");
 
     let entry = |case: &str| {
         let entry = results.trials.iter().find(|e| e.row.name() == case);
@@ -319,14 +301,8 @@ fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
     assert_holds(&text, &[unproven, "1 passed, 1 failed, 0 skipped"]);
     assert!(text.ends_with("FAIL b"), "{text}");
     let text = failed("python", &["sh", "-c", "printf 'Ran 2 tests\n\nOK\n' >&2"]);
-    assert_holds(
-        &text,
-        &[
-            "says 2 passed",
-            "and its manifest says at least",
-            "(`unit.at_least`)",
-        ],
-    );
+    let manifest = "and its manifest says at least";
+    assert_holds(&text, &["says 2 passed", manifest, "(`unit.at_least`)"]);
     let chatty = "yes \"$(printf %1000s)\" | head -700";
     let script = format!("{chatty}; echo '--- SKIP: TestB (0.00s)'; {chatty}; seq 9 | sed 's/.*/--- PASS: T& (0.00s)/'; echo 'ok  outbox'");
     let text = failed("go", &["sh", "-c", &script]);
