@@ -5,7 +5,7 @@
 //! `cognitive_complexity`: Cargo.toml and clippy.toml).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 type Graph = BTreeMap<String, BTreeSet<String>>;
 
@@ -41,28 +41,33 @@ fn production_code(text: &str) -> String {
     code
 }
 
+/// The `.rs` files below `dir`, test files (`tests.rs`, `tests/`) left
+/// out, by their paths relative to `dir`, each with its production code.
+fn sources(dir: &Path) -> BTreeMap<PathBuf, String> {
+    let (mut sources, mut paths) = (BTreeMap::new(), vec![dir.to_path_buf()]);
+    while let Some(path) = paths.pop() {
+        let relative = path.strip_prefix(dir).unwrap().to_owned();
+        let test = relative.iter().any(|c| c == "tests" || c == "tests.rs");
+        if path.is_dir() {
+            paths.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        } else if !test && path.extension().is_some_and(|e| e == "rs") {
+            let code = production_code(&std::fs::read_to_string(&path).unwrap());
+            sources.insert(relative, code);
+        }
+    }
+    sources
+}
+
 /// The modules declared in `dir` (`x.rs` or `x/`, its files at any depth
-/// counted), each with its production code; test files (`tests.rs`,
-/// `tests/`), `lib.rs`, `mod.rs` and `bin/` left out.
+/// counted), each with its production code; `lib.rs`, `mod.rs` and `bin/`
+/// left out.
 fn modules(dir: &Path) -> BTreeMap<String, String> {
     let mut modules = BTreeMap::<String, String>::new();
-    let mut paths = vec![dir.to_path_buf()];
-    while let Some(file) = paths.pop() {
-        if file.is_dir() {
-            paths.extend(std::fs::read_dir(&file).unwrap().map(|e| e.unwrap().path()));
-            continue;
-        }
-        let relative = file.strip_prefix(dir).unwrap();
-        let first = relative.iter().next().unwrap().to_string_lossy();
+    for (path, code) in sources(dir) {
+        let first = path.iter().next().unwrap().to_string_lossy();
         let name = first.trim_end_matches(".rs");
-        let test = relative.iter().any(|c| c == "tests" || c == "tests.rs");
-        if file.extension().is_some_and(|e| e == "rs")
-            && !test
-            && !["lib", "mod", "bin"].contains(&name)
-        {
-            let text = std::fs::read_to_string(&file).unwrap();
-            let code = modules.entry(name.to_owned()).or_default();
-            code.push_str(&production_code(&text));
+        if !["lib", "mod", "bin"].contains(&name) {
+            modules.entry(name.to_owned()).or_default().push_str(&code);
         }
     }
     modules
@@ -186,28 +191,16 @@ fn the_cycle_check_reads_past_a_test_item() {
 fn naming_outcome_fields(src: &Path) -> BTreeMap<String, String> {
     let schema = std::fs::read_to_string(src.join("../../cases/schema.json")).unwrap();
     let schema: serde_json::Value = serde_json::from_str(&schema).unwrap();
-    let fields = schema["$defs"]["outcome"]["properties"]
-        .as_object()
-        .unwrap();
-    let names = Vec::from_iter(fields.keys().map(|f| regex::escape(f)));
+    let fields = schema["$defs"]["outcome"]["properties"].as_object();
+    let names = Vec::from_iter(fields.unwrap().keys().map(|f| regex::escape(f)));
     let names = names.join("|");
     let pattern = format!(r#"[\w)\]]\.({names})\b|\b({names})\s*:[^:]|"({names})""#);
     let naming = regex::Regex::new(&pattern).unwrap();
-    let mut named = BTreeMap::new();
-    let mut paths = vec![src.to_path_buf()];
-    while let Some(path) = paths.pop() {
-        if path.is_dir() {
-            paths.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-            continue;
-        }
-        let test = path.iter().any(|c| c == "tests" || c == "tests.rs");
-        let code = production_code(&std::fs::read_to_string(&path).unwrap());
-        if let Some(found) = naming.find(&code).filter(|_| !test) {
-            let file = path.strip_prefix(src).unwrap().display().to_string();
-            named.insert(file, found.as_str().to_owned());
-        }
-    }
-    named
+    let named = sources(src).into_iter().filter_map(|(path, code)| {
+        let found = naming.find(&code)?.as_str().to_owned();
+        Some((path.display().to_string(), found))
+    });
+    named.collect()
 }
 
 /// A new field touches only the harness files harness/README.md's "Adding
@@ -221,10 +214,8 @@ fn only_the_files_the_docs_list_name_an_outcome_field() {
     let section = readme.split("\n## Adding a case field\n").nth(1).unwrap();
     let section = section.split("\n## ").next().unwrap();
     let listed = regex::Regex::new(r"`harness/src/([\w/]+\.rs)`").unwrap();
-    let listed: BTreeSet<&str> = listed
-        .captures_iter(section)
-        .map(|c| c.get(1).unwrap().as_str())
-        .collect();
+    let listed = listed.captures_iter(section);
+    let listed: BTreeSet<&str> = listed.map(|c| c.get(1).unwrap().as_str()).collect();
     let named = naming_outcome_fields(&root.join("harness/src"));
     for (file, how) in &named {
         assert!(
@@ -233,10 +224,8 @@ fn only_the_files_the_docs_list_name_an_outcome_field() {
              \"Adding a case field\" does not list it: read fields as data, or list it"
         );
     }
-    assert!(
-        named.contains_key("oracle/mod.rs"),
-        "the check finds nothing: {named:?}"
-    );
+    let found = named.contains_key("oracle/mod.rs");
+    assert!(found, "the check finds nothing: {named:?}");
     for file in [
         "protocol.rs",
         "judge/compare.rs",
