@@ -143,13 +143,9 @@ fn prose(language: &str, name: &str, doc: &str) -> String {
         .join(" ");
     if language == "go" {
         // A Go doc starts with the name, then often a verb the others drop.
-        let go = Regex::new(&format!(
-            "^{name} (?:is |holds |means |returns |reports |makes )?"
-        ));
-        text = go
-            .expect("a name is a word")
-            .replace(&text, "")
-            .into_owned();
+        let go = format!("^{name} (?:is |holds |means |returns |reports |makes )?");
+        let go = Regex::new(&go).expect("a name is a word");
+        text = go.replace(&text, "").into_owned();
     }
     // A link to a type, [`OutOfOrder`] or [OutOfOrder], is its name.
     let text = Regex::new(r"\[(`?[A-Z][\w:]*`?)\]")
@@ -234,12 +230,8 @@ fn drifts(root: &Path, read: impl Fn(&str) -> String) -> Vec<String> {
                     *text = text.replace(from, to);
                 }
             }
-            let lines = |text: &str| {
-                let lines = text
-                    .lines()
-                    .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "));
-                lines.filter(|l| !l.is_empty()).collect::<Vec<_>>()
-            };
+            let words = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+            let lines = |t: &str| Vec::from_iter(t.lines().map(words).filter(|l| !l.is_empty()));
             let (want, got) = (lines(&want), lines(&got));
             let at = (0..want.len().max(got.len())).find(|&at| want.get(at) != got.get(at));
             if let Some(at) = at {
@@ -280,42 +272,33 @@ fn a_later_sentence_that_drifts_is_named() {
     let planted = drifts(&root, |path| {
         let text = on_disk(&root)(path);
         let planted = text.replacen("the relay must retry later", "the relay may retry", 1);
-        assert!(
-            path != file || planted != text,
-            "{file} says the relay must retry later"
-        );
+        let says = path != file || planted != text;
+        assert!(says, "{file} says the relay must retry later");
         if path == file {
             planted
         } else {
             text
         }
     });
-    let named = planted
-        .iter()
-        .filter(|p| p.starts_with("php: broker: publish: says "));
-    assert_eq!(named.count(), 1, "{planted:#?}");
+    let publish = |p: &&String| p.starts_with("php: broker: publish: says ");
+    assert_eq!(planted.iter().filter(publish).count(), 1, "{planted:#?}");
 }
 
 #[test]
 fn go_names_and_markup_are_normalised_away() {
-    assert_eq!(
-        prose("go", "RunOnce", "// RunOnce makes one pass.\n// More."),
-        prose("rust", "run_once", "/// One pass. More.")
+    let go = prose("go", "RunOnce", "// RunOnce makes one pass.\n// More.");
+    assert_eq!(go, prose("rust", "run_once", "/// One pass. More."));
+    let java = prose(
+        "java",
+        "add",
+        "* With {@link OutOfOrder} as `x[n]`.\n * @throws",
     );
     assert_eq!(
-        prose(
-            "java",
-            "add",
-            "* With {@link OutOfOrder} as `x[n]`.\n * @throws"
-        ),
+        java,
         prose("rust", "add", "/// With [`OutOfOrder`] as `x[n]`.")
     );
-    assert_eq!(
-        parameters("java", "Map<Long, Failure> failures, long id"),
-        "failures, id"
-    );
-    assert_eq!(
-        parameters("typescript", "private readonly batch_size: number"),
-        "batchsize"
-    );
+    let java = parameters("java", "Map<Long, Failure> failures, long id");
+    assert_eq!(java, "failures, id");
+    let typescript = parameters("typescript", "private readonly batch_size: number");
+    assert_eq!(typescript, "batchsize");
 }
