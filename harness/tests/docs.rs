@@ -25,9 +25,8 @@ fn tracked() -> (PathBuf, Vec<String>) {
     let listed = listed.expect("these tests need git: `git ls-files` in the repository");
     let files = listed
         .split('\0')
-        .filter(|p| !p.is_empty() && root.join(p).is_file())
-        .map(str::to_owned)
-        .collect();
+        .filter(|p| !p.is_empty() && root.join(p).is_file());
+    let files = Vec::from_iter(files.map(str::to_owned));
     (root, files)
 }
 
@@ -78,14 +77,11 @@ struct Markdown {
 /// One pass of the parser over `markdown`.
 fn read(markdown: &str) -> Markdown {
     let line = |offset: usize| markdown[..offset].matches('\n').count() + 1;
-    let parser = Parser::new(markdown);
-    let definitions = parser.reference_definitions().iter();
-    let mut read = Markdown {
-        links: definitions
-            .map(|(_, definition)| (line(definition.span.start), definition.dest.to_string()))
-            .collect(),
-        ..Markdown::default()
-    };
+    let (parser, mut read) = (Parser::new(markdown), Markdown::default());
+    for (_, definition) in parser.reference_definitions().iter() {
+        let at = line(definition.span.start);
+        read.links.push((at, definition.dest.to_string()));
+    }
     let mut seen: HashMap<String, usize> = HashMap::new();
     // What GitHub drops from a heading's anchor: all but letters, digits,
     // `_` (and marks, connectors), spaces and hyphens.
@@ -116,10 +112,8 @@ fn read(markdown: &str) -> Markdown {
                 let lower = section.to_lowercase();
                 let slug = punctuation.replace_all(&lower, "").replace(' ', "-");
                 let count = seen.entry(slug.clone()).or_insert(0);
-                read.anchors.insert(match *count {
-                    0 => slug,
-                    n => format!("{slug}-{n}"),
-                });
+                let repeat = (*count > 0).then(|| format!("-{count}"));
+                read.anchors.insert(slug + &repeat.unwrap_or_default());
                 *count += 1;
             }
             // The section's first block only.
@@ -145,41 +139,32 @@ fn read(markdown: &str) -> Markdown {
 
 /// Every broken relative link in the tracked Markdown, one line each.
 fn broken_links(root: &Path, files: &[String]) -> Vec<String> {
-    let mut problems = Vec::new();
-    let mut docs = BTreeMap::new();
+    let (mut problems, mut docs) = (Vec::new(), BTreeMap::new());
     for path in files.iter().filter(|p| p.ends_with(".md")) {
         match text(root, path) {
             Some(markdown) => drop(docs.insert(path.as_str(), read(&markdown))),
             None => problems.push(format!("{path}: not UTF-8 text")),
         }
     }
+    // What is wrong with a link from `path` to `target`, said after it.
+    let wrong = |path: &str, target: &str| -> Option<String> {
+        let (file, fragment) = target.split_once('#').unwrap_or((target, ""));
+        let base = if file.is_empty() { path } else { folder(path) };
+        let Some(resolved) = resolve(base, file) else {
+            return Some(" points outside the repository".into());
+        };
+        // A file, or a folder (the root included).
+        if !files.iter().any(|f| Path::new(f).starts_with(&resolved)) {
+            return Some(format!(": no tracked file `{resolved}` in the repository"));
+        }
+        let anchors = &docs.get(resolved.as_str())?.anchors;
+        let found = fragment.is_empty() || anchors.contains(&fragment.to_lowercase());
+        (!found).then(|| format!(": `{resolved}` has no heading with the anchor #{fragment}"))
+    };
     for (path, doc) in &docs {
         for (line, target) in &doc.links {
-            let (target_path, fragment) = target.split_once('#').unwrap_or((target, ""));
-            let resolved = match target_path {
-                "" => Some(path.to_string()),
-                relative => resolve(folder(path), relative),
-            };
-            let Some(resolved) = resolved else {
-                problems.push(format!(
-                    "{path}:{line}: `{target}` points outside the repository"
-                ));
-                continue;
-            };
-            // A file, or a folder (the root included).
-            let exists = files.iter().any(|f| Path::new(f).starts_with(&resolved));
-            let anchors = docs.get(resolved.as_str()).map(|d| &d.anchors);
-            if !exists {
-                problems.push(format!(
-                    "{path}:{line}: `{target}`: no tracked file `{resolved}` in the repository"
-                ));
-            } else if anchors
-                .is_some_and(|a| !fragment.is_empty() && !a.contains(&fragment.to_lowercase()))
-            {
-                problems.push(format!(
-                    "{path}:{line}: `{target}`: `{resolved}` has no heading with the anchor #{fragment}"
-                ));
-            }
+            let said = wrong(path, target).map(|why| format!("{path}:{line}: `{target}`{why}"));
+            problems.extend(said);
         }
     }
     problems
@@ -207,6 +192,10 @@ fn outside_references(root: &Path, files: &[String]) -> Vec<String> {
         let Some(content) = text(root, path) else {
             continue;
         };
+        let from = match folder(path) {
+            "" => "the root".to_owned(),
+            dir => format!("`{dir}/`"),
+        };
         for (index, line) in content.lines().enumerate() {
             let at = format!("{path}:{}", index + 1);
             for (named, what) in outside.iter().filter(|(n, _)| line.contains(n.as_str())) {
@@ -216,13 +205,9 @@ fn outside_references(root: &Path, files: &[String]) -> Vec<String> {
                 // A path at the end of a sentence.
                 let token = token[1].trim_end_matches('.');
                 if resolve(folder(path), token).is_none() && !token.starts_with(&shared) {
-                    let from = match folder(path) {
-                        "" => "the root".to_owned(),
-                        dir => format!("`{dir}/`"),
-                    };
-                    problems.push(format!(
-                        "{at}: `{token}` climbs out of the repository from {from}"
-                    ));
+                    let climbs =
+                        format!("{at}: `{token}` climbs out of the repository from {from}");
+                    problems.push(climbs);
                 }
             }
         }
@@ -237,20 +222,16 @@ fn every_relative_markdown_link_resolves_inside_the_repository() {
     for readme in ["README.md", "harness/README.md"] {
         assert!(files.iter().any(|f| f == readme), "{readme} is not tracked");
     }
-    assert_none(
-        &broken_links(&root, &files),
-        "broken links in the repository's Markdown",
-    );
+    let broken = broken_links(&root, &files);
+    assert_none(&broken, "broken links in the repository's Markdown");
 }
 
 #[test]
 fn no_tracked_file_refers_to_a_path_outside_the_repository() {
     let (root, files) = tracked();
     let problems = outside_references(&root, &files);
-    assert_none(
-        &problems,
-        "paths outside the repository (a clone does not have them)",
-    );
+    let outside = "paths outside the repository (a clone does not have them)";
+    assert_none(&problems, outside);
 }
 
 /// The checks read Markdown as GitHub does: links outside code (one with a
@@ -274,16 +255,12 @@ See [the spec](SPEC.md#the-story \"title\") and ![x](<img a.png>).
         (7, "a_(b).md"),
         (7, "#the-story"),
     ];
-    assert_eq!(
-        read(markdown).links,
-        expected.map(|(line, target)| (line, target.to_owned()))
-    );
-    let known = read(
-        "# Outbox relay\n## Where the practice stops (known limits)\n\
+    let links = read(markdown).links;
+    assert_eq!(links, expected.map(|(l, t)| (l, t.to_owned())));
+    let headings = "# Outbox relay\n## Where the practice stops (known limits)\n\
          ## The `restart_each_pass` field\n## Notes\n## Notes\n## See [SPEC](SPEC.md) ##\n\
-         ```\n# not a heading\n```\n",
-    )
-    .anchors;
+         ```\n# not a heading\n```\n";
+    let known = read(headings).anchors;
     let expected = [
         "outbox-relay",
         "where-the-practice-stops-known-limits",
@@ -293,10 +270,8 @@ See [the spec](SPEC.md#the-story \"title\") and ![x](<img a.png>).
         "see-spec",
     ];
     assert_eq!(known, expected.into_iter().map(str::to_owned).collect());
-    assert_eq!(
-        resolve("runners/php", "../demo.json").as_deref(),
-        Some("runners/demo.json")
-    );
+    let php = resolve("runners/php", "../demo.json");
+    assert_eq!(php.as_deref(), Some("runners/demo.json"));
     assert_eq!(resolve("", "./SPEC.md").as_deref(), Some("SPEC.md"));
     assert_eq!(resolve("a/b", "/SPEC.md").as_deref(), Some("SPEC.md"));
     assert_eq!(resolve("", "../x"), None);
