@@ -285,8 +285,7 @@ See [the spec](SPEC.md#the-story \"title\") and ![x](<img a.png>).
 /// ends in `/`; `*` stands for one path segment or part of one.
 fn layout(markdown: &str) -> Vec<(usize, String)> {
     let (first, block) = read(markdown).layout;
-    let mut paths = Vec::new();
-    let mut parent = String::new();
+    let (mut paths, mut parent) = (Vec::new(), String::new());
     for (index, line) in block.lines().enumerate() {
         let indent = line.len() - line.trim_start().len();
         if line.trim().is_empty() || indent > 2 {
@@ -294,10 +293,7 @@ fn layout(markdown: &str) -> Vec<(usize, String)> {
         }
         let names = line.trim().split_once("  ").map_or(line.trim(), |(n, _)| n);
         let base = if indent == 0 { "" } else { parent.as_str() };
-        let named: Vec<String> = names
-            .split(',')
-            .map(|n| format!("{base}{}", n.trim()))
-            .collect();
+        let named = Vec::from_iter(names.split(',').map(|n| format!("{base}{}", n.trim())));
         if indent == 0 {
             parent = named[0].clone();
         }
@@ -332,10 +328,7 @@ fn layout_problems(
     covered: &[&str],
     files: &[String],
 ) -> Vec<String> {
-    let paths: Vec<(usize, &str, Regex)> = paths
-        .iter()
-        .map(|(line, p)| (*line, p.as_str(), pattern(p)))
-        .collect();
+    let paths = Vec::from_iter(paths.iter().map(|(l, p)| (*l, p.as_str(), pattern(p))));
     let mut problems = Vec::new();
     for (line, path, names) in &paths {
         if !files.iter().any(|f| names.is_match(f)) {
