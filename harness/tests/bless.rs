@@ -96,10 +96,9 @@ fn new_case_starts_from_a_template_that_must_be_described_before_blessing() {
     let error = bless_file(&file, Which::Missing).unwrap_err();
     let todo = "case `my_new_case`: field `description`: still holds the template's TODO";
     assert_holds(&error, &[todo]);
-    let described = std::fs::read_to_string(&file).unwrap().replace(
-        "TODO: what this case shows, in a sentence or two.",
-        "The template as it comes.",
-    );
+    let todo = "TODO: what this case shows, in a sentence or two.";
+    let described = std::fs::read_to_string(&file).unwrap();
+    let described = described.replace(todo, "The template as it comes.");
     std::fs::write(&file, described).unwrap();
     let names = bless_file(&file, Which::Missing).unwrap().0;
     assert_eq!(names, ["lost_ack_again", "my_new_case"]);
@@ -120,10 +119,8 @@ fn bless_lays_out_a_hand_written_file_and_lint_checks_the_layout() {
     std::fs::write(&file, canonical.replace("\n  ", "\n    ")).unwrap();
     let layout =
         "not in the canonical layout (the one every tool writes): `make bless` lays it out";
-    assert_eq!(
-        check(&file).unwrap_err(),
-        format!("{}: {layout}", file.display())
-    );
+    let refused = check(&file).unwrap_err();
+    assert_eq!(refused, format!("{}: {layout}", file.display()));
     assert_eq!(bless_file(&file, Which::Missing).unwrap(), (vec![], true));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), canonical);
     check(&file).unwrap();
