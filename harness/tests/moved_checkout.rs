@@ -4,7 +4,6 @@
 //! in a small tree elsewhere (the workspace's `Cargo.toml` and `cases/`).
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::time::Duration;
 
 mod common;
@@ -25,20 +24,23 @@ fn moved_tree(name: &str) -> PathBuf {
     tree
 }
 
-/// `make new-case NAME=<name>` as a binary started in `dir`, with cargo's
-/// run-time `CARGO_MANIFEST_DIR` as given (none: started directly).
-fn new_case(name: &str, dir: &Path, manifest_dir: Option<&Path>) -> Output {
+/// The bless binary with `args` (`--new <name>` is `make new-case`),
+/// started in `dir`, with cargo's run-time `CARGO_MANIFEST_DIR` as given
+/// (none: started directly): its exit code and its stderr.
+fn bless(args: &[&str], dir: &Path, manifest_dir: Option<&Path>) -> (Option<i32>, String) {
     let mut command = common::bless();
-    command
-        .args(["--new", name])
-        .current_dir(dir)
-        .env_remove("PARITY_CASES")
-        .env_remove("CARGO_TARGET_DIR")
-        .env_remove("CARGO_MANIFEST_DIR");
+    command.args(args).current_dir(dir);
+    for variable in ["PARITY_CASES", "CARGO_TARGET_DIR", "CARGO_MANIFEST_DIR"] {
+        command.env_remove(variable);
+    }
     if let Some(manifest_dir) = manifest_dir {
         command.env("CARGO_MANIFEST_DIR", manifest_dir);
     }
-    common::output(command, Duration::from_secs(60))
+    let out = common::output(command, Duration::from_secs(60));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -46,36 +48,27 @@ fn a_moved_checkout_reads_and_writes_its_own_tree_and_none_fails_clearly() {
     let original = parity::repo_root().join("cases/edges.json");
     let before = std::fs::read(&original).unwrap();
     let tree = moved_tree("moved");
-    let text = |out: &Output| String::from_utf8_lossy(&out.stderr).into_owned();
+    let (cases, harness) = (tree.join("cases"), tree.join("harness"));
 
     // From a folder inside the tree (make bench's way); cargo's variable
     // from a folder in no checkout is passed over.
-    let out = new_case("moved_case", &tree.join("cases"), Some(Path::new("/")));
-    assert!(out.status.success(), "{}", text(&out));
-    let edges = std::fs::read_to_string(tree.join("cases/edges.json")).unwrap();
+    let (code, stderr) = bless(&["--new", "moved_case"], &cases, Some(Path::new("/")));
+    assert_eq!(code, Some(0), "{stderr}");
+    let edges = std::fs::read_to_string(cases.join("edges.json")).unwrap();
     assert!(edges.contains("\"moved_case\""), "{edges}");
     // Started by cargo in the tree, from anywhere: the tree's table is the
     // one read (its new case is still a template, so it refuses another).
-    let out = new_case("second_case", Path::new("/"), Some(&tree.join("harness")));
-    let expected = format!(
-        "{}: case `moved_case`",
-        tree.join("cases/edges.json").display()
-    );
-    assert!(text(&out).contains(&expected), "{}", text(&out));
-    assert_eq!(
-        std::fs::read(&original).unwrap(),
-        before,
-        "the original tree was written"
-    );
+    let (_, stderr) = bless(&["--new", "second_case"], Path::new("/"), Some(&harness));
+    let expected = format!("{}: case `moved_case`", cases.join("edges.json").display());
+    common::assert_holds(&stderr, &[&expected]);
+    let after = std::fs::read(&original).unwrap();
+    assert_eq!(after, before, "the original tree was written");
 
     // In no checkout at all: a clear error, exit 2, no panic.
-    let out = new_case("nowhere", Path::new("/"), None);
-    let stderr = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.starts_with("parity: not in a checkout of the practice: no folder above / "),
-        "{stderr}"
-    );
+    let (code, stderr) = bless(&["--new", "nowhere"], Path::new("/"), None);
+    assert_eq!(code, Some(2), "{stderr}");
+    let nowhere = "parity: not in a checkout of the practice: no folder above / ";
+    common::assert_starts(&stderr, nowhere);
     assert!(!stderr.contains("panicked"), "{stderr}");
     std::fs::remove_dir_all(&tree).unwrap();
 }
@@ -93,15 +86,8 @@ fn a_moved_checkout_checks_its_cases_with_its_own_schema() {
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     schema["$defs"]["case"]["properties"]["batch_size"]["maximum"] = 5.into();
     std::fs::write(&path, schema.to_string()).unwrap();
-    let mut check = common::bless();
-    check
-        .arg("--check")
-        .current_dir(&tree)
-        .env_remove("PARITY_CASES");
-    check.env("CARGO_MANIFEST_DIR", tree.join("harness"));
-    let out = common::output(check, Duration::from_secs(60));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{stderr}");
+    let (code, stderr) = bless(&["--check"], &tree, Some(&tree.join("harness")));
+    assert_ne!(code, Some(0), "{stderr}");
     let refused = "case `all_in_one_pass`: field `batch_size`: must be from 1 to 5, not 10";
     common::assert_holds(&stderr, &[refused]);
     std::fs::remove_dir_all(&tree).unwrap();

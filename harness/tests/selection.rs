@@ -23,8 +23,10 @@ fn select(args: &Arguments) -> (Arc<Suite>, Vec<Trial>, usize, Recorder) {
     (suite, trials, count, recorder)
 }
 
-/// Arguments selecting with `filter`, the inner run writing to the log `name`.
-fn filtered(filter: &str, name: &str) -> Arguments {
+/// Arguments selecting with `filter`, the inner run writing to a log named
+/// for the filter's last part.
+fn filtered(filter: &str) -> Arguments {
+    let name = filter.rsplit('/').next().unwrap();
     let log = common::scratch(&format!("selection/{name}")).join("inner.log");
     Arguments {
         filter: Some(filter.into()),
@@ -34,7 +36,7 @@ fn filtered(filter: &str, name: &str) -> Arguments {
 
 #[test]
 fn a_filter_naming_no_language_matches_nothing_and_says_what_exists() {
-    let args = filtered("patterns/enterprise/outbox/practice/golang", "golang");
+    let args = filtered("patterns/enterprise/outbox/practice/golang");
     let (suite, trials, count, recorder) = select(&args);
     assert_eq!(count, 0);
     let message = unmatched(&args, &suite, count).expect("a line saying it");
@@ -55,10 +57,7 @@ fn a_filter_naming_no_language_matches_nothing_and_says_what_exists() {
 /// is a pass, one that executed fewer is not.
 #[test]
 fn a_filter_that_matches_is_quiet_and_a_full_run_is_a_pass() {
-    let args = filtered(
-        "patterns/enterprise/outbox/practice/fake-ok/lost_ack",
-        "lost-ack",
-    );
+    let args = filtered("patterns/enterprise/outbox/practice/fake-ok/lost_ack");
     let (suite, trials, count, recorder) = select(&args);
     assert_eq!(count, 1);
     assert_eq!(unmatched(&args, &suite, count), None);
@@ -83,8 +82,5 @@ fn skips_that_leave_nothing_are_named() {
     };
     let (suite, _, count, _) = select(&args);
     let message = unmatched(&args, &suite, count).unwrap();
-    assert!(
-        message.starts_with("the arguments `--skip practice` match no trial"),
-        "{message}"
-    );
+    common::assert_starts(&message, "the arguments `--skip practice` match no trial");
 }
