@@ -13,7 +13,8 @@ use parity::config::Settings;
 use parity::judge::known_failures::{self, PLACEHOLDER};
 use parity::report::fixture;
 use parity::report::known;
-use parity::report::results::{Results, State};
+use parity::report::results::Results;
+use parity::report::results::State::{self, Pass, RunnerFault, WrongAnswer};
 use parity::table::{self, bless};
 use parity::toolchain::manifest::{self, BuildStep};
 
@@ -117,12 +118,8 @@ fn a_list_with_a_repeated_key_is_refused_as_the_suite_refuses_it() {
     let root = scratch_root("repeated");
     let text = r#"{"lost_ack": "issue 1", "lost_ack": "issue 2"}"#;
     std::fs::write(list_path(&root), text).unwrap();
-    let why = known::update(
-        &root,
-        "fake",
-        &results(&[("batch_of_two", State::WrongAnswer)]),
-    )
-    .unwrap_err();
+    let why = known::update(&root, "fake", &results(&[("batch_of_two", WrongAnswer)]));
+    let why = why.unwrap_err();
     let repeated = "runners/fake/known-failures.json: not valid JSON: repeated key";
     common::assert_starts(&why, repeated);
     assert_eq!(std::fs::read_to_string(list_path(&root)).unwrap(), text);
@@ -135,15 +132,12 @@ fn a_symlinked_list_is_written_through_its_link() {
     std::fs::create_dir_all(real.parent().unwrap()).unwrap();
     std::fs::write(&real, r#"{"lost_ack": "issue 1"}"#).unwrap();
     std::os::unix::fs::symlink("../../lists/fake.json", list_path(&root)).unwrap();
-    let run = results(&[
-        ("lost_ack", State::Pass),
-        ("batch_of_two", State::WrongAnswer),
-    ]);
+    let run = results(&[("lost_ack", Pass), ("batch_of_two", WrongAnswer)]);
     known::update(&root, "fake", &run).unwrap();
     assert!(list_path(&root).is_symlink(), "the link was replaced");
     assert_placeholders(&root, &["batch_of_two"]);
     // Emptied: the link stays, its file holds no entry.
-    known::update(&root, "fake", &results(&[("batch_of_two", State::Pass)])).unwrap();
+    known::update(&root, "fake", &results(&[("batch_of_two", Pass)])).unwrap();
     assert!(list_path(&root).is_symlink(), "the link was removed");
     assert_placeholders(&root, &[]);
 }
@@ -151,10 +145,7 @@ fn a_symlinked_list_is_written_through_its_link() {
 #[test]
 fn a_case_only_parity_cases_has_is_left_out_of_the_list() {
     let root = scratch_root("extra");
-    let run = results(&[
-        ("only_mine", State::WrongAnswer),
-        ("lost_ack", State::RunnerFault),
-    ]);
+    let run = results(&[("only_mine", WrongAnswer), ("lost_ack", RunnerFault)]);
     let said = known::update(&root, "fake", &run).unwrap();
     let left_out = "left out \"only_mine\": not a case of the repository's table (cases/)";
     common::assert_holds(&said, &[left_out]);
@@ -186,10 +177,9 @@ fn a_language_that_did_not_build_gets_no_list() {
     let args = common::inner_args(&dir.join("inner.log"), common::table_only());
     let inner = common::run_suite(suite, args);
     let run = inner.report().results;
-    let suite = inner.suite;
 
     // Nor does the end of the run advise listing them.
-    let table = suite.cases.iter().map(|c| c.name.as_str()).collect();
+    let table = inner.suite.cases.iter().map(|c| c.name.as_str()).collect();
     let advice = known::advice(&run, &HashMap::new(), &table);
     let advised = advice.contains("LANG=fake rewrites") && !advice.contains("fake-unbuilt");
     assert!(advised, "{advice}");
