@@ -4,7 +4,6 @@
 //! in a small tree elsewhere (the workspace's `Cargo.toml` and `cases/`).
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 mod common;
 
@@ -36,11 +35,7 @@ fn bless(args: &[&str], dir: &Path, manifest_dir: Option<&Path>) -> (Option<i32>
     if let Some(manifest_dir) = manifest_dir {
         command.env("CARGO_MANIFEST_DIR", manifest_dir);
     }
-    let out = common::output(command, Duration::from_secs(60));
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::ended(command)
 }
 
 #[test]

@@ -49,10 +49,9 @@ pub const FAKE_RUNNER: &str = env!("CARGO_BIN_EXE_fake-runner");
 pub fn scratch(path: &str) -> PathBuf {
     let dir = parity::config::scratch_dir(&parity::repo_root(), path);
     // A checkout's older tests may have left a file where a folder now goes.
-    for above in dir.ancestors().take(path.split('/').count()) {
-        if !above.is_dir() {
-            let _ = std::fs::remove_file(above);
-        }
+    let above = dir.ancestors().take(path.split('/').count());
+    for file in above.filter(|above| !above.is_dir()) {
+        let _ = std::fs::remove_file(file);
     }
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -177,7 +176,6 @@ pub struct Run {
     pub args: Arguments,
     pub conclusion: Conclusion,
     pub records: Vec<Recorded>,
-    pub elapsed: Duration,
 }
 
 impl Run {
@@ -199,16 +197,13 @@ impl Run {
 pub fn run_suite(suite: Suite, args: Arguments) -> Run {
     let suite = Arc::new(suite);
     let recorder = Recorder::default();
-    let started = Instant::now();
     let conclusion = libtest_mimic::run(&args, trials(Arc::clone(&suite), &args, &recorder));
-    let elapsed = started.elapsed();
     let records = recorder.lock().unwrap().clone();
     Run {
         suite,
         args,
         conclusion,
         records,
-        elapsed,
     }
 }
 
@@ -318,4 +313,12 @@ pub fn bless() -> Command {
 /// not ended within `limit`.
 pub fn output(mut command: Command, limit: Duration) -> Output {
     within(limit, move || command.output().unwrap())
+}
+
+/// How `command` ended (its exit code, none for a signal) and its stderr,
+/// failing the test if it has not ended within a minute.
+pub fn ended(command: Command) -> (Option<i32>, String) {
+    let out = output(command, Duration::from_secs(60));
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code(), stderr)
 }
