@@ -76,11 +76,9 @@ fn modules(dir: &Path) -> BTreeMap<String, String> {
 /// The first path segment of each item that `text` (just after a `::`)
 /// names: `a::b` gives `a`, `{a, b::c, D}` gives `a`, `b` and `D`.
 fn named(text: &str) -> Vec<String> {
-    let ident = |t: &str| -> String {
-        let t = t.trim_start();
-        t.chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect()
+    let ident = |t: &str| {
+        let (t, end) = (t.trim_start(), |c: char| !c.is_alphanumeric() && c != '_');
+        t.split(end).next().unwrap().to_owned()
     };
     let Some(list) = text.strip_prefix('{') else {
         return vec![ident(text)];

@@ -6,6 +6,8 @@
 
 use serde_json::Value;
 
+mod common;
+
 /// A Rust version as cargo writes it (`1.89`, `1.85.0`), padded to three
 /// parts so that `1.85` and `1.85.0` compare equal.
 fn parse_version(text: &str) -> Result<Vec<u64>, String> {
@@ -42,9 +44,8 @@ fn checks(metadata: &Value, declared: &str) -> Vec<String> {
         let name = package["name"].as_str().expect("name");
         let rust = package["rust_version"].as_str();
         if members.contains(&package["id"]) && rust != Some(declared) {
-            problems.push(format!(
-                "{name} does not inherit the workspace's rust-version"
-            ));
+            let inherits = format!("{name} does not inherit the workspace's rust-version");
+            problems.push(inherits);
         }
         match rust.map(parse_version) {
             Some(Ok(needs)) if needs > floor => late.push((
@@ -71,9 +72,8 @@ fn no_locked_package_needs_a_newer_rust_than_the_workspace_declares() {
     let root = parity::repo_root();
     let text = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
     let cargo: toml::Table = toml::from_str(&text).unwrap();
-    let declared = cargo["workspace"]["package"]["rust-version"]
-        .as_str()
-        .unwrap();
+    let declared = cargo["workspace"]["package"]["rust-version"].as_str();
+    let declared = declared.unwrap();
     let manifests = parity::toolchain::manifest::read_all(&root).unwrap();
     let rust = manifests.iter().find(|m| m.name == "rust").unwrap();
     let floor = rust.setup.versions.iter().find(|v| v.tool == "Rust");
@@ -81,11 +81,10 @@ fn no_locked_package_needs_a_newer_rust_than_the_workspace_declares() {
     let metadata = metadata();
     assert!(metadata["workspace_members"].as_array().unwrap().len() >= 3);
     let problems = checks(&metadata, declared);
-    assert!(
-        problems.is_empty(),
+    common::assert_none(
+        &problems,
         "the declared rust-version is not enough for the locked dependencies (raise rust-version in \
-         Cargo.toml's [workspace.package]; .ci/setup and the workflow's msrv job read it from there):\n  {}",
-        problems.join("\n  ")
+         Cargo.toml's [workspace.package]; .ci/setup and the workflow's msrv job read it from there)",
     );
 }
 

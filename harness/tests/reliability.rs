@@ -26,10 +26,7 @@ use parity::toolchain::manifest::{BuildStep, Manifest};
 
 mod common;
 
-use common::{
-    assert_gone, assert_holds, assert_only_case_fails, counting, failure, fake, is_gone, pids_in,
-    seed_cases, stat, suite, wait_for, FAKE_RUNNER,
-};
+use common::*;
 
 const TIMEOUT: Duration = Duration::from_secs(2);
 /// What a deadline may be overrun by on a busy machine: far below what a

@@ -232,10 +232,8 @@ fn a_faulting_runner_is_reported_in_every_file_and_acts_in_none() {
     assert_eq!(run.conclusion.num_failed, 1);
     let results = run.report().results;
     let (name, text) = junit_failure(&junit::report(&results), run.suite.cases.len());
-    assert_eq!(
-        name,
-        "patterns/enterprise/outbox/practice/fake-nasty/lost_ack"
-    );
+    let trial = "patterns/enterprise/outbox/practice/fake-nasty/lost_ack";
+    assert_eq!(name, trial);
     let exited = "the fake-nasty runner exited (exit status: 3) before answering this case";
     assert_holds(&text, &[exited, "\\u{fffe}\\u{ffff}\\u{0}"]);
 
