@@ -89,18 +89,10 @@ fn read(markdown: &str) -> Markdown {
     let (mut title, mut section, mut in_layout) = (None::<String>, String::new(), false);
     for (event, at) in parser.into_offset_iter() {
         match event {
-            Event::Start(
-                Tag::Link {
-                    link_type,
-                    dest_url,
-                    ..
-                }
-                | Tag::Image {
-                    link_type,
-                    dest_url,
-                    ..
-                },
-            ) if matches!(link_type, LinkType::Inline | LinkType::Autolink) => {
+            // A link by reference is read at its definition.
+            Event::Start(Tag::Link { link_type, .. } | Tag::Image { link_type, .. })
+                if !matches!(link_type, LinkType::Inline | LinkType::Autolink) => {}
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
                 read.links.push((line(at.start), dest_url.to_string()));
             }
             Event::Start(Tag::Heading { .. }) => title = Some(String::new()),
