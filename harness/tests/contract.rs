@@ -83,10 +83,8 @@ fn a_port_that_does_not_declare_a_feature_shows_its_cases_unsupported() {
         r#""passes": 2, "restart_each_pass": false,"#,
     );
     let root = checkout("feature", restarts, &[GOOD_CASE.to_owned(), uses]);
-    let declares = Manifest {
-        features: vec!["restarts".into()],
-        ..fake("declares", "none", "none")
-    };
+    let mut declares = fake("declares", "none", "none");
+    declares.features = vec!["restarts".into()];
     let verdicts = run(&root, true, declares).verdicts();
     let played = verdicts.values().all(|v| *v == Verdict::Pass);
     assert!(played, "{verdicts:?}");

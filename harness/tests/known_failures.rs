@@ -16,7 +16,7 @@ use parity::report::known;
 use parity::report::results::Results;
 use parity::report::results::State::{self, Pass, RunnerFault, WrongAnswer};
 use parity::table::{self, bless};
-use parity::toolchain::manifest::{self, BuildStep};
+use parity::toolchain::manifest;
 
 mod common;
 
@@ -168,10 +168,7 @@ fn a_case_only_parity_cases_has_is_left_out_of_the_list() {
 #[test]
 fn a_language_that_did_not_build_gets_no_list() {
     let mut suite = common::suite(Settings::default().timeout);
-    let unbuilt = parity::toolchain::Manifest {
-        build: vec![BuildStep::always(vec!["false".into()])],
-        ..fake("fake-unbuilt", "none", "lost_ack")
-    };
+    let unbuilt = common::building("fake-unbuilt", "false");
     suite.set_languages([unbuilt, fake("fake", "wrong-result", "lost_ack")]);
     let dir = scratch_root("unbuilt");
     let args = common::inner_args(&dir.join("inner.log"), common::table_only());

@@ -22,7 +22,7 @@ use parity::session::{Runner, Session};
 use parity::suite::executor::DEMO_CONFIG;
 use parity::suite::{Executor, Port};
 use parity::table::Case;
-use parity::toolchain::manifest::{BuildStep, Manifest};
+use parity::toolchain::manifest::Manifest;
 
 mod common;
 
@@ -119,10 +119,9 @@ fn a_flood_or_a_huge_answer_fails_its_case_alone_with_bounded_memory() {
 #[test]
 fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
     let executor = Executor::new(Arc::new(suite(TIMEOUT)));
-    let language = Port::from(Manifest {
-        demo: vec![FAKE_RUNNER.into(), "demo-forever".into()],
-        ..fake("fake-demo", "none", "none")
-    });
+    let mut language = fake("fake-demo", "none", "none");
+    language.demo = vec![FAKE_RUNNER.into(), "demo-forever".into()];
+    let language = Port::from(language);
     let demo = || executor.run_demo(&language, Path::new(DEMO_CONFIG));
     let why = bounded("demo printing forever", TIMEOUT, demo).unwrap_err();
     assert_holds(&why, &["did not finish within 2 s"]);
@@ -271,11 +270,7 @@ fn a_build_step_that_hangs_is_killed_at_its_deadline_with_what_it_left() {
          sleep 300",
         pids = pid_file.display()
     );
-    let build = ["sh", "-c", &script].map(String::from).to_vec();
-    let language = Manifest {
-        build: vec![BuildStep::always(build)],
-        ..fake("fake-build", "none", "none")
-    };
+    let language = building("fake-build", &script);
     let prepare = || language.prepare(&parity::repo_root(), Duration::from_millis(800));
     let why = bounded("a hanging build", Duration::ZERO, prepare).unwrap_err();
     let hung = "did not finish within 0.8 s, PARITY_BUILD_TIMEOUT";

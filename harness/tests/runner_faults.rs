@@ -9,7 +9,6 @@ use parity::judge::answers::not_ready;
 use parity::judge::{emit, Reason, Verdict};
 use parity::report::junit;
 use parity::suite::Port;
-use parity::toolchain::manifest::{BuildStep, Manifest, Unit};
 
 mod common;
 
@@ -134,10 +133,8 @@ fn an_answer_printed_twice_blames_the_case_answered_twice() {
 
 #[test]
 fn a_runner_that_cannot_start_fails_every_case() {
-    let language = Manifest {
-        runner: vec!["/nonexistent/runner".into()],
-        ..fake("fake-missing", "none", "none")
-    };
+    let mut language = fake("fake-missing", "none", "none");
+    language.runner = vec!["/nonexistent/runner".into()];
     for verdict in run(language).verdicts().values() {
         let fault = take!(verdict, Verdict::Fail(Reason::Fault { fault, .. }) => fault);
         let argv = take!(&fault.kind, FaultKind::CouldNotStart { argv, .. } => argv);
@@ -152,21 +149,16 @@ fn a_runner_that_cannot_start_fails_every_case() {
 fn a_language_that_is_not_ready_says_why() {
     let suite = common::suite(TIMEOUT);
     let hint = "install the fake toolchain";
-    let tool = Port::from(Manifest {
-        probe: vec!["parity-no-such-tool".into(), "--version".into()],
-        install_hint: hint.into(),
-        ..fake("fake-tool", "", "")
-    });
+    let mut tool = fake("fake-tool", "", "");
+    tool.probe = vec!["parity-no-such-tool".into(), "--version".into()];
+    tool.install_hint = hint.into();
+    let tool = Port::from(tool);
     let why = suite.ready(&tool).unwrap_err();
     let reason = take!(not_ready(false, why), Verdict::Ignore(reason) => reason);
     assert_holds(&reason, &["fake-tool toolchain not available", hint]);
     take!(not_ready(true, why), Verdict::Fail(m) if emit::text(&m).contains("PARITY_STRICT=1"));
     let script = "echo 'error: compiler says no' >&2; exit 1";
-    let build = ["sh", "-c", script].map(String::from).to_vec();
-    let build = Port::from(Manifest {
-        build: vec![BuildStep::always(build)],
-        ..fake("fake-build", "", "")
-    });
+    let build = Port::from(common::building("fake-build", script));
     let why = suite.ready(&build).unwrap_err();
     let reason = take!(not_ready(false, why), Verdict::Fail(reason) => reason);
     let said = ["building fake-build failed", "error: compiler says no"];
@@ -275,11 +267,10 @@ fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
     let suite = &executor.suite;
     let failed = |name: &str, unit: &[&str]| {
         let run = unit.iter().map(|a| a.to_string()).collect();
-        let port = suite.port(name).map(|p| p.unit.clone()).unwrap_or_default();
-        let port = Port::from(Manifest {
-            unit: Unit { run, ..port },
-            ..fake(name, "none", "none")
-        });
+        let mut port = fake(name, "none", "none");
+        port.unit = suite.port(name).map(|p| p.unit.clone()).unwrap_or_default();
+        port.unit.run = run;
+        let port = Port::from(port);
         let verdict = executor.check_unit(&port);
         let Verdict::Fail(reason @ Reason::Wrong(_)) = &verdict else {
             panic!("{name}: the unit trial fails: {verdict:?}");

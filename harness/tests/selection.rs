@@ -28,10 +28,9 @@ fn select(args: &Arguments) -> (Arc<Suite>, Vec<Trial>, usize, Recorder) {
 fn filtered(filter: &str) -> Arguments {
     let name = filter.rsplit('/').next().unwrap();
     let log = common::scratch(&format!("selection/{name}")).join("inner.log");
-    Arguments {
-        filter: Some(filter.into()),
-        ..common::inner_args(&log, Vec::new())
-    }
+    let mut args = common::inner_args(&log, Vec::new());
+    args.filter = Some(filter.into());
+    args
 }
 
 #[test]

@@ -19,7 +19,7 @@ use parity::report::Report;
 use parity::session::Session;
 use parity::suite::{trials, Executor, Port, Recorder, Suite};
 use parity::table::Case;
-use parity::toolchain::manifest::{Manifest, Unit};
+use parity::toolchain::manifest::{BuildStep, Manifest};
 
 /// A valid case, for tests that break it one rule at a time.
 pub const GOOD_CASE: &str = r#"{
@@ -86,17 +86,23 @@ pub fn seed_cases() -> Vec<Case> {
 /// A language whose runner is the fake runner, with `fault` on `case`, and
 /// whose demo is the fake runner too.
 pub fn fake(name: &str, fault: &str, case: &str) -> Manifest {
-    Manifest {
+    let mut fake = Manifest {
         name: name.into(),
         probe: vec!["true".into()],
         runner: vec![FAKE_RUNNER.into(), fault.into(), case.into()],
         demo: vec![FAKE_RUNNER.into()],
-        unit: Unit {
-            run: vec!["true".into()],
-            ..Unit::default()
-        },
         ..Manifest::default()
-    }
+    };
+    fake.unit.run = vec!["true".into()];
+    fake
+}
+
+/// The fake language `name` whose one build step is the shell `script`.
+pub fn building(name: &str, script: &str) -> Manifest {
+    let mut language = fake(name, "none", "none");
+    let step = ["sh", "-c", script].map(String::from).to_vec();
+    language.build = vec![BuildStep::always(step)];
+    language
 }
 
 /// A session of the fake runner with `fault` on `case` (`*`: every case),
