@@ -134,13 +134,10 @@ fn key(name: &str) -> String {
 /// A doc's prose up to its first tag line, without comment markers, markup
 /// or casing.
 fn prose(language: &str, name: &str, doc: &str) -> String {
-    let lines = doc
-        .lines()
-        .map(|l| l.trim().trim_start_matches(['/', '*']).trim());
-    let mut text = lines
-        .take_while(|l| !l.starts_with('@') && !l.starts_with("# "))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let lines = doc.lines().map(str::trim);
+    let lines = lines.map(|l| l.trim_start_matches(['/', '*']).trim());
+    let tag = |l: &&str| l.starts_with('@') || l.starts_with("# ");
+    let mut text = Vec::from_iter(lines.take_while(|l| !tag(l))).join(" ");
     if language == "go" {
         // A Go doc starts with the name, then often a verb the others drop.
         let go = format!("^{name} (?:is |holds |means |returns |reports |makes )?");
@@ -148,9 +145,8 @@ fn prose(language: &str, name: &str, doc: &str) -> String {
         text = go.replace(&text, "").into_owned();
     }
     // A link to a type, [`OutOfOrder`] or [OutOfOrder], is its name.
-    let text = Regex::new(r"\[(`?[A-Z][\w:]*`?)\]")
-        .unwrap()
-        .replace_all(&text, "$1");
+    let link = Regex::new(r"\[(`?[A-Z][\w:]*`?)\]").unwrap();
+    let text = link.replace_all(&text, "$1");
     let markup = Regex::new(r"\{@code |\{@link |[}`$_]|\(\)|self\.|this\.").unwrap();
     let words = markup.replace_all(&text.to_lowercase(), "").into_owned();
     // A member of a type: Rust's `Fetch::Heads`, Java's `Fetch#HEADS`.
@@ -163,10 +159,8 @@ fn prose(language: &str, name: &str, doc: &str) -> String {
 /// `:` (Rust, Python, TypeScript), after `$` (PHP), first (Go) or last
 /// (Java); generic arguments, whose commas are no separators, left out.
 fn parameters(language: &str, list: &str) -> String {
-    let (mut list, generic) = (
-        list.to_owned(),
-        Regex::new(r"<[^<>]*>|\[[^\[\]]*\]").unwrap(),
-    );
+    let generic = Regex::new(r"<[^<>]*>|\[[^\[\]]*\]").unwrap();
+    let mut list = list.to_owned();
     while let Some(generics) = generic.find(&list) {
         list.replace_range(generics.range(), "");
     }
@@ -177,10 +171,8 @@ fn parameters(language: &str, list: &str) -> String {
         _ => r"(\w+)\s*\??[:=]",
     });
     let name = name.expect("the pattern compiles");
-    let names = list
-        .split(',')
-        .filter_map(|p| name.captures(p).map(|c| key(&c[1])));
-    names.collect::<Vec<_>>().join(", ")
+    let named = |p: &str| Some(key(&name.captures(p)?[1]));
+    Vec::from_iter(list.split(',').filter_map(named)).join(", ")
 }
 
 /// A part's outline: its documented types and methods in file order, one
