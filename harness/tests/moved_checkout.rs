@@ -38,8 +38,15 @@ fn bless(args: &[&str], dir: &Path, manifest_dir: Option<&Path>) -> (Option<i32>
     common::ended(command)
 }
 
+/// From a folder inside the tree, or started by cargo in it from anywhere,
+/// a moved checkout's binary reads and writes that tree, not the one it was
+/// built in; in no checkout it fails clearly. And it checks its cases with
+/// its own `cases/schema.json`, read when it runs (issue 38, item 6): it
+/// was built in, and its path kept absolute in cargo's dep-info, so an edit
+/// of the copy's schema changed nothing there. Here the copy's schema
+/// allows a batch of 5 at most, and its cases of a batch of 10 are refused.
 #[test]
-fn a_moved_checkout_reads_and_writes_its_own_tree_and_none_fails_clearly() {
+fn a_moved_checkout_reads_writes_and_checks_by_its_own_tree_and_none_fails_clearly() {
     let original = parity::repo_root().join("cases/edges.json");
     let before = std::fs::read(&original).unwrap();
     let tree = moved_tree("moved");
@@ -65,23 +72,14 @@ fn a_moved_checkout_reads_and_writes_its_own_tree_and_none_fails_clearly() {
     let nowhere = "parity: not in a checkout of the practice: no folder above / ";
     common::assert_starts(&stderr, nowhere);
     assert!(!stderr.contains("panicked"), "{stderr}");
-    std::fs::remove_dir_all(&tree).unwrap();
-}
 
-/// A copied checkout checks its cases with its own `cases/schema.json`,
-/// read when the harness runs (issue 38, item 6): it was built in, and its
-/// path kept absolute in cargo's dep-info, so an edit of the copy's schema
-/// changed nothing there. Here the copy's schema allows a batch of 5 at
-/// most, and its cases of a batch of 10 are refused.
-#[test]
-fn a_moved_checkout_checks_its_cases_with_its_own_schema() {
-    let tree = moved_tree("moved-schema");
-    let path = tree.join("cases/schema.json");
+    // The copy's schema, edited.
+    let path = cases.join("schema.json");
     let mut schema: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     schema["$defs"]["case"]["properties"]["batch_size"]["maximum"] = 5.into();
     std::fs::write(&path, schema.to_string()).unwrap();
-    let (code, stderr) = bless(&["--check"], &tree, Some(&tree.join("harness")));
+    let (code, stderr) = bless(&["--check"], &tree, Some(&harness));
     assert_ne!(code, Some(0), "{stderr}");
     let refused = "case `all_in_one_pass`: field `batch_size`: must be from 1 to 5, not 10";
     common::assert_holds(&stderr, &[refused]);
