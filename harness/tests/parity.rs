@@ -12,14 +12,14 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 
 use libtest_mimic::Arguments;
 use parity::report::junit;
 use parity::report::results::Results;
 use parity::report::trial::Recorded;
 use parity::suite::Recorder;
-use parity::suite::{trials, Executor, Suite};
+use parity::suite::{trials, Executor, Port, Suite};
 use parity::{report, selection, text};
 
 fn main() -> ExitCode {
@@ -52,9 +52,7 @@ fn main() -> ExitCode {
         eprintln!("parity: {}", text::for_terminal(&message));
     }
     let conclusion = libtest_mimic::run(&args, trials);
-    let records = recorder
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let records = recorder.lock().unwrap_or_else(PoisonError::into_inner);
     if args.list {
         return conclusion.exit_code();
     }
@@ -145,11 +143,9 @@ impl Outputs {
         let cases = suite.root.join("cases");
         let table = suite.cases.iter().filter(|c| c.file.starts_with(&cases));
         let table = table.map(|c| c.name.as_str()).collect();
-        let lists = suite
-            .ports
-            .iter()
-            .map(|p| (p.name.clone(), p.known.clone()));
-        let advice = report::known::advice(&results, &lists.collect(), &table);
+        let known = |port: &Arc<Port>| (port.name.clone(), port.known.clone());
+        let lists = suite.ports.iter().map(known).collect();
+        let advice = report::known::advice(&results, &lists, &table);
         eprint!("{advice}");
         written
     }
