@@ -141,9 +141,8 @@ fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
     language.runner = counting(&pids, language.runner);
     // 140 s before the budget: a minute is the bound, the figure is printed.
     let bound = Duration::from_secs(60) - SLACK;
-    let run = bounded("a runner that cannot start", bound, || {
-        run_trials(language, None)
-    });
+    let trials = || run_trials(language, None);
+    let run = bounded("a runner that cannot start", bound, trials);
     let verdicts = run.verdicts();
     let starts = pids_in(&pids).len();
     assert_eq!(starts, 3, "started once per fault of the budget");
