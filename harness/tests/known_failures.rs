@@ -11,10 +11,8 @@ use std::time::Duration;
 
 use parity::config::Settings;
 use parity::judge::known_failures::{self, PLACEHOLDER};
-use parity::report::fixture;
-use parity::report::known;
-use parity::report::results::Results;
 use parity::report::results::State::{self, Pass, RunnerFault, WrongAnswer};
+use parity::report::{fixture, known, results::Results};
 use parity::table::{self, bless};
 use parity::toolchain::manifest;
 

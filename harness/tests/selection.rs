@@ -5,8 +5,7 @@ use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Trial};
 use parity::selection::{selected, shortfall, unmatched};
-use parity::suite::Recorder;
-use parity::suite::{trials, Suite};
+use parity::suite::{trials, Recorder, Suite};
 
 mod common;
 
