@@ -55,10 +55,8 @@ fn an_outcome_field_no_code_names_is_compared_and_shown() {
     let root = checkout("probe", probe, &[case]);
     let wrong = run(&root, false, fake("probe-2", "add:probe=2", "*"));
     let said = "probe: expected 1, actual 2";
-    assert_holds(
-        &emit::text(common::failure(&wrong.verdicts(), "good")),
-        &[said],
-    );
+    let failed = emit::text(common::failure(&wrong.verdicts(), "good"));
+    assert_holds(&failed, &[said]);
     let trial = &wrong.report().results.trials[0];
     assert_holds(trial.text.as_deref().unwrap_or_default(), &[said]);
     let summary = trial.summary.as_deref().unwrap_or_default();

@@ -280,15 +280,9 @@ fn a_later_sentence_that_drifts_is_named() {
 fn go_names_and_markup_are_normalised_away() {
     let go = prose("go", "RunOnce", "// RunOnce makes one pass.\n// More.");
     assert_eq!(go, prose("rust", "run_once", "/// One pass. More."));
-    let java = prose(
-        "java",
-        "add",
-        "* With {@link OutOfOrder} as `x[n]`.\n * @throws",
-    );
-    assert_eq!(
-        java,
-        prose("rust", "add", "/// With [`OutOfOrder`] as `x[n]`.")
-    );
+    let java = "* With {@link OutOfOrder} as `x[n]`.\n * @throws";
+    let rust = "/// With [`OutOfOrder`] as `x[n]`.";
+    assert_eq!(prose("java", "add", java), prose("rust", "add", rust));
     let java = parameters("java", "Map<Long, Failure> failures, long id");
     assert_eq!(java, "failures, id");
     let typescript = parameters("typescript", "private readonly batch_size: number");

@@ -7,7 +7,7 @@
 //! FIFO for the demos' transcript, and workflow bugs written another way.
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use parity::table::{self, bless};
@@ -62,11 +62,9 @@ fn two_new_cases_at_once_are_both_added() {
     for round in 0..8 {
         let _ = std::fs::remove_file(&file);
         let start = |name: &str| {
-            bless(&["--new", name, "--file", file.to_str().unwrap()], &dir)
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .unwrap()
+            let mut new_case = bless(&["--new", name, "--file", file.to_str().unwrap()], &dir);
+            new_case.stdout(Stdio::piped()).stderr(Stdio::piped());
+            new_case.spawn().unwrap()
         };
         let names = ["first_of_two", "second_of_two"];
         let children = names.map(start);

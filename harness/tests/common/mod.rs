@@ -127,11 +127,8 @@ pub fn counting(pids: &Path, argv: Vec<String>) -> Vec<String> {
 
 /// The pids written in `file` so far.
 pub fn pids_in(file: &Path) -> Vec<i32> {
-    std::fs::read_to_string(file)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.trim().parse().ok())
-        .collect()
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    text.lines().filter_map(|l| l.trim().parse().ok()).collect()
 }
 
 /// What `$value` binds as `$taken` (or nothing) when it matches `$pattern`
