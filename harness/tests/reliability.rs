@@ -351,11 +351,8 @@ fn start_hanging_harness(fault: &str, pids: &Path, race: bool) -> Child {
     let _ = std::fs::remove_file(pids);
     let harness = harness(fault, pids, race).spawn().unwrap();
     let hanging = || std::fs::read_to_string(pids).is_ok_and(|t| t.lines().any(|l| l == "hanging"));
-    wait_for(
-        "the runner hangs on its case",
-        Duration::from_secs(60),
-        hanging,
-    );
+    let minute = Duration::from_secs(60);
+    wait_for("the runner hangs on its case", minute, hanging);
     harness
 }
 
@@ -406,10 +403,8 @@ fn signal_lab() {
     let five_s = Duration::from_secs(5);
     let outlived = "the runner outlived its harness, killed by SIGKILL";
     assert_gone(&[runner], five_s, outlived);
-    assert!(
-        !is_gone(grandchild),
-        "the grandchild in a session of its own is left until the next run"
-    );
+    let left = "the grandchild in a session of its own is left until the next run";
+    assert!(!is_gone(grandchild), "{left}");
     // A new run that starts a runner, which answers every case: its
     // harness sweeps what the killed one left.
     let next = harness("none", &pids.with_extension("next"), false).status();
