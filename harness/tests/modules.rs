@@ -124,9 +124,8 @@ fn cycle(graph: &Graph) -> Option<String> {
     // Each module left imports one left: a walk from any comes back.
     let mut path = vec![*left.first()?];
     loop {
-        let next = graph[*path.last()?]
-            .iter()
-            .find(|d| left.contains(d.as_str()))?;
+        let on_cycle = |d: &&String| left.contains(d.as_str());
+        let next = graph[*path.last()?].iter().find(on_cycle)?;
         let seen = path.iter().position(|m| m == next);
         path.push(next);
         if let Some(at) = seen {

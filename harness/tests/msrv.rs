@@ -37,8 +37,7 @@ fn metadata() -> Value {
 /// version that cannot be read, a package needing more than `declared`.
 fn checks(metadata: &Value, declared: &str) -> Vec<String> {
     let floor = parse_version(declared).expect("the workspace's rust-version");
-    let mut problems = Vec::new();
-    let mut late = Vec::new();
+    let (mut problems, mut late) = (Vec::new(), Vec::new());
     let members = metadata["workspace_members"].as_array().expect("members");
     for package in metadata["packages"].as_array().expect("packages") {
         let name = package["name"].as_str().expect("name");
@@ -47,15 +46,14 @@ fn checks(metadata: &Value, declared: &str) -> Vec<String> {
             let inherits = format!("{name} does not inherit the workspace's rust-version");
             problems.push(inherits);
         }
+        let version = package["version"].as_str().expect("version");
         match rust.map(parse_version) {
-            Some(Ok(needs)) if needs > floor => late.push((
-                needs,
-                format!(
-                    "{name} {} needs Rust {}, but the workspace declares rust-version = \"{declared}\"",
-                    package["version"].as_str().expect("version"),
-                    rust.unwrap_or_default()
-                ),
-            )),
+            Some(Ok(needs)) if needs > floor => {
+                let rust = rust.unwrap_or_default();
+                let declares = format!("the workspace declares rust-version = \"{declared}\"");
+                let line = format!("{name} {version} needs Rust {rust}, but {declares}");
+                late.push((needs, line));
+            }
             Some(Err(e)) => problems.push(format!("{name}: rust-version {e}")),
             _ => {}
         }
