@@ -17,9 +17,8 @@ fn moved_tree(name: &str) -> PathBuf {
     // As getcwd names it, which the messages print.
     let tree = tree.canonicalize().unwrap();
     let copy = duct::cmd!("cp", "-r", "Cargo.toml", "cases", &tree);
-    copy.dir(&root)
-        .run()
-        .expect("a copy of the workspace's table");
+    let copied = copy.dir(&root).run();
+    copied.expect("a copy of the workspace's table");
     tree
 }
 
