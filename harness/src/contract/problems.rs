@@ -38,12 +38,8 @@ pub(super) fn of(
         let at = locate(schema, pointer, &error.schema_path, cases);
         let instance = root.pointer(pointer).unwrap_or(&Value::Null);
         let found = by_case.entry(at.case).or_default();
-        // A key `propertyNames` refuses is data, a map's (`failures`): quoted.
-        let map = matches!(error.kind, Kind::PropertyNames { .. });
-        words(&at, &error, instance, bless, &mut |name, message| {
-            let field = name.map_or_else(|| at.field.clone(), |name| child(&at.field, map, name));
-            found.push((field, message));
-        });
+        let mut say = |field, message| found.push((field, message));
+        words(&at, &error, instance, bless, &mut say);
     }
     by_case
 }
@@ -157,9 +153,10 @@ fn words(
     error: &jsonschema::ValidationError<'_>,
     instance: &Value,
     bless: bool,
-    say: &mut impl FnMut(Option<&str>, String),
+    say: &mut impl FnMut(String, String),
 ) {
-    let mut here = |message: String| say(None, message);
+    let mut here = |message: String| say(at.field.clone(), message);
+    let field = |name: &str| child(&at.field, false, name);
     match &error.kind {
         Kind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
@@ -172,12 +169,12 @@ fn words(
                 }
                 _ => "",
             };
-            say(Some(name), format!("required field is missing{hint}"));
+            say(field(name), format!("required field is missing{hint}"));
         }
         Kind::AdditionalProperties { unexpected } | Kind::UnevaluatedProperties { unexpected } => {
             let problem = format!("unknown field (known fields: {})", known_fields(at));
             for name in unexpected {
-                say(Some(name), problem.clone());
+                say(field(name), problem.clone());
             }
         }
         Kind::Type { .. } => match instance.as_f64() {
@@ -214,7 +211,8 @@ fn words(
         )),
         Kind::PropertyNames { error } => {
             let key = error.instance.as_str().unwrap_or_default();
-            say(Some(key), not_an_attempt(key));
+            // The key is data, a map's (`failures`): quoted.
+            say(child(&at.field, true, key), not_an_attempt(key));
         }
         // A keyword the harness has no words of its own for (or not in
         // this field): the validator's.
@@ -238,10 +236,8 @@ fn one_of(at: &At<'_>, options: &Value, instance: &Value) -> String {
 
 /// The fields an object's schema knows, its own and its `$ref`'s, sorted.
 fn known_fields(at: &At<'_>) -> String {
-    let nodes = at
-        .node
-        .into_iter()
-        .chain(at.node.and_then(|n| target(at.schema, n)));
+    let own = at.node.and_then(|n| target(at.schema, n));
+    let nodes = at.node.into_iter().chain(own);
     let properties = nodes.filter_map(|node| node.get("properties")?.as_object());
     let mut names: Vec<String> = properties.flat_map(Map::keys).cloned().collect();
     names.sort_unstable();
@@ -291,10 +287,9 @@ fn float_message(at: &At<'_>, x: f64) -> String {
         }
     };
     // Whole digits where they are exact.
-    let x = if x.abs() < 1e21 {
-        format!("{x:.0}")
-    } else {
-        format!("{x:e}")
+    let x = match x.abs() < 1e21 {
+        true => format!("{x:.0}"),
+        false => format!("{x:e}"),
     };
     format!("must be from {min} to {max}, not {x}: too {side}")
 }
