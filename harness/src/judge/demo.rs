@@ -151,34 +151,36 @@ mod tests {
             change(&mut refusals[at]);
             judge_refusals("x", &refusals).unwrap_err()
         };
+        // A line naming every key would otherwise pass for every config.
+        let not_at_fault = "names `batch_size`, which is not at fault";
+        for (at, line, said) in [
+            (1, "demo: not JSON", "does not name the path"),
+            (
+                2,
+                "demo: t/bad-3.json: wrong type",
+                "does not name `max_passes`",
+            ),
+            (
+                1,
+                "demo: t/bad-2.json: bad (batch_size, max_passes)",
+                not_at_fault,
+            ),
+            (
+                2,
+                "demo: t/bad-3.json: bad batch_size or max_passes",
+                not_at_fault,
+            ),
+        ] {
+            let why = plant(at, &|r| r.first_line = line.into());
+            assert!(why.contains(said), "{why}");
+        }
         let why = plant(0, &|r| r.code = Some(1));
         assert!(
             why.contains("t/bad-1.json") && why.contains("exit 1 instead of 2"),
             "{why}"
         );
-        let why = plant(1, &|r| r.first_line = "demo: not JSON".into());
-        assert!(why.contains("does not name the path"), "{why}");
-        let why = plant(2, &|r| {
-            r.first_line = "demo: t/bad-3.json: wrong type".into()
-        });
-        assert!(why.contains("does not name `max_passes`"), "{why}");
         let why = plant(2, &|r| r.code = None);
         assert!(why.contains("exit (killed)"), "{why}");
-        // A line naming every key would otherwise pass for every config.
-        let why = plant(1, &|r| {
-            r.first_line = "demo: t/bad-2.json: bad (batch_size, max_passes)".into()
-        });
-        assert!(
-            why.contains("names `batch_size`, which is not at fault"),
-            "{why}"
-        );
-        let why = plant(2, &|r| {
-            r.first_line = "demo: t/bad-3.json: bad batch_size or max_passes".into()
-        });
-        assert!(
-            why.contains("names `batch_size`, which is not at fault"),
-            "{why}"
-        );
         // A path that names the key does not name it for the refusal.
         let why = plant(2, &|r| {
             r.path = PathBuf::from("t/max_passes.json");
@@ -196,20 +198,13 @@ mod tests {
             transcript("x", "a\nb\n", Ok("a\nb\n".into())),
             Verdict::Pass
         );
-        for (actual, why) in [
-            (
-                "a\nc\n",
-                "x at line 2:\n  expected: \"b\\n\"\n  actual:   \"c\\n\"",
-            ),
-            (
-                "a\n",
-                "x at line 2:\n  expected: \"b\\n\"\n  actual:   (end of output)",
-            ),
-            (
-                "a\nb",
-                "x at line 2:\n  expected: \"b\\n\"\n  actual:   \"b\"",
-            ),
+        let at_line_2 = "x at line 2:\n  expected: \"b\\n\"\n  actual:   ";
+        for (actual, shown) in [
+            ("a\nc\n", "\"c\\n\""),
+            ("a\n", "(end of output)"),
+            ("a\nb", "\"b\""),
         ] {
+            let why = format!("{at_line_2}{shown}");
             let verdict = transcript("x", "a\nb\n", Ok(actual.into()));
             assert_eq!(verdict, Verdict::Fail(Reason::Wrong(why.into())));
         }
