@@ -22,12 +22,8 @@ pub fn terminal(verdict: &Verdict) -> Result<Completion, Failed> {
         Verdict::Pass => Ok(Completion::Completed),
         Verdict::Fail(reason) => Err(for_terminal(&text(reason)).into()),
         Verdict::Ignore(why) => Ok(Completion::ignored_with(for_terminal(why))),
-        Verdict::KnownFailure(why) => {
-            Ok(Completion::ignored_with(for_terminal(&known_failure(why))))
-        }
-        Verdict::Unsupported(unsupported) => Ok(Completion::ignored_with(for_terminal(
-            &unsupported_text(unsupported),
-        ))),
+        // A known failure's line, or why a case is unsupported.
+        other => Ok(Completion::ignored_with(for_terminal(&in_brief(other)))),
     }
 }
 
@@ -208,12 +204,8 @@ fn window(items: &[Value], at: usize) -> String {
     let start = at.saturating_sub(CONTEXT);
     let end = (at + CONTEXT + 1).min(items.len());
     let item = |item| excerpt(&one_value(item), 300);
-    let mut shown: Vec<String> = items
-        .get(start..end)
-        .unwrap_or_default()
-        .iter()
-        .map(item)
-        .collect();
+    let shown = items.get(start..end).unwrap_or_default();
+    let mut shown: Vec<String> = shown.iter().map(item).collect();
     if start == 0 && end >= items.len() {
         return format!("[{}]", shown.join(", "));
     }

@@ -69,11 +69,8 @@ impl CaseHeader {
 
 impl fmt::Display for CaseHeader {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "case `{}` ({}): {}",
-            self.name, self.file, self.description
-        )
+        let (name, file, description) = (&self.name, &self.file, &self.description);
+        write!(f, "case `{name}` ({file}): {description}")
     }
 }
 
@@ -149,10 +146,9 @@ pub enum Reason {
 /// [`Tally::proves`]); without a counter (a test's fake) the exit alone
 /// counts. `tests`: the tests and their command line, as messages name them.
 pub fn unit(tests: String, ran: std::io::Result<(Output, Option<Tally>)>, unit: &Unit) -> Verdict {
+    let wrong = |why| Verdict::Fail(Reason::Wrong(why));
     let (output, tally) = match ran {
-        Err(e) => {
-            return Verdict::Fail(Reason::Wrong(format!("{tests} could not be started: {e}")))
-        }
+        Err(e) => return wrong(format!("{tests} could not be started: {e}")),
         Ok(ran) => ran,
     };
     let printed = output.stdout.text() + &output.stderr.text();
@@ -170,34 +166,29 @@ pub fn unit(tests: String, ran: std::io::Result<(Output, Option<Tally>)>, unit: 
         ),
         Some(_) | None => return Verdict::Pass,
     };
-    Verdict::Fail(Reason::Wrong(why))
+    wrong(why)
 }
 
 /// Why a tally that exited 0 does not prove the tests.
 fn unproven(tally: &Tally, at_least: u64) -> String {
-    let Tally {
-        passed,
-        failed,
-        skipped,
-        finished,
-        unreported,
-    } = tally;
+    let (passed, failed, skipped) = (tally.passed, tally.failed, tally.skipped);
     let counts = format!("{passed} passed, {failed} failed, {skipped} skipped or ignored");
     let report = format!("its tool's final report says {counts}");
-    if *unreported > 0 {
+    if tally.unreported > 0 {
         format!(
-            "a test binary announced {unreported} tests and ended without its \
+            "a test binary announced {} tests and ended without its \
              `test result:` line (a test that exits the process stops it early); \
-             the others: {counts}"
+             the others: {counts}",
+            tally.unreported
         )
-    } else if !finished {
+    } else if !tally.finished {
         format!(
             "its tool's final report is missing (a test that exits the process stops \
              it early); before that: {counts}"
         )
-    } else if *failed > 0 {
+    } else if failed > 0 {
         format!("{report}, yet it exited 0")
-    } else if *skipped > 0 {
+    } else if skipped > 0 {
         format!("{report}: a skipped or ignored test checks nothing")
     } else {
         format!(
