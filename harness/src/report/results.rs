@@ -129,7 +129,7 @@ pub enum Outcome {
 /// What a cell says happened, in one word the page, the results file and
 /// the CI summary share; the results file writes it as its [`State::id`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", from = "String")]
+#[serde(rename_all = "snake_case")]
 pub enum State {
     /// Passed.
     Pass,
@@ -155,13 +155,6 @@ pub enum State {
     /// change, named, rather than vanishing.
     #[serde(untagged)]
     Unknown(String),
-}
-
-impl From<String> for State {
-    fn from(id: String) -> State {
-        let known = State::ALL.into_iter().find(|state| state.id() == id);
-        known.unwrap_or(State::Unknown(id))
-    }
 }
 
 impl State {
