@@ -65,7 +65,7 @@ pub fn text(reason: &Reason) -> String {
         }
         Reason::NotReady(why) => why.to_string(),
         Reason::Runner { fault, own } => runner_text(fault, own),
-        Reason::Wrong(why) | Reason::Reference(why) | Reason::Harness(why) => why.clone(),
+        Reason::Wrong(why) | Reason::Harness(why) => why.clone(),
         Reason::Unsupported(unsupported) => format!(
             "{}; PARITY_STRICT=1 makes an unsupported case a failure",
             unsupported_text(unsupported)
@@ -109,11 +109,9 @@ pub fn summary(reason: &Reason) -> String {
             format!("known failure `{trial}` passes now")
         }
         // These say what kind they are in their first line.
-        Reason::Wrong(_)
-        | Reason::Runner { .. }
-        | Reason::Reference(_)
-        | Reason::Harness(_)
-        | Reason::Unsupported(_) => excerpt(first_line(&text(reason)), 200),
+        Reason::Wrong(_) | Reason::Runner { .. } | Reason::Harness(_) | Reason::Unsupported(_) => {
+            excerpt(first_line(&text(reason)), 200)
+        }
     }
 }
 

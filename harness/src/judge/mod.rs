@@ -120,9 +120,6 @@ pub enum Reason {
         /// The reason the list gives.
         reason: String,
     },
-    /// The Rust reference failed on a scenario, so nothing can be judged
-    /// against it there.
-    Reference(String),
     /// The runner faulted after answering every request (a non-zero exit,
     /// more output): its fault, carried by one trial of its stream (the
     /// generated one, else the last case's, else the protocol's), whose own
@@ -133,7 +130,8 @@ pub enum Reason {
         /// The carrying trial's verdict without the fault.
         own: Box<Verdict>,
     },
-    /// A fault of the harness itself.
+    /// A fault of the harness itself, or of the Rust reference it judges
+    /// by (it failed on a scenario, so nothing can be judged there).
     Harness(String),
     /// The case uses a feature the port does not support, and the run is
     /// strict.

@@ -88,6 +88,7 @@ pub fn every_state() -> Report {
     let crashed = "`batch_of_two`: runner fault: crashed";
     let stale = "known failure `generated` | passes now\nrefresh the list";
     let (harness, missing) = ("the reference failed", "the go toolchain is missing");
+    let unsupported = "unsupported: case `batch_of_two` uses the feature `restarts`";
     let wide = Scenario {
         batch_size: 1,
         messages: (1..=12).map(|id| message(id, "order-1", "E", 0)).collect(),
@@ -98,11 +99,7 @@ pub fn every_state() -> Report {
     let lost = [("rust", Pass, ""), ("go", WrongAnswer, differs)];
     let batch = [
         ("rust", RunnerFault, crashed),
-        (
-            "go",
-            Unsupported,
-            "unsupported: case `batch_of_two` uses the feature `restarts`",
-        ),
+        ("go", Unsupported, unsupported),
     ];
     let generated = [
         ("rust", KnownFailure, "issue 3"),

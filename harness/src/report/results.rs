@@ -219,7 +219,7 @@ impl From<&Reason> for State {
             | Reason::NotReady(NotReady::BuildFailed { .. }) => State::RunnerFault,
             Reason::NotReady(NotReady::Missing { .. }) => State::NotRun,
             Reason::StaleKnownFailure { .. } => State::StaleKnownFailure,
-            Reason::Reference(_) | Reason::Harness(_) => State::HarnessFault,
+            Reason::Harness(_) => State::HarnessFault,
             Reason::Unsupported(_) => State::Unsupported,
         }
     }

@@ -243,7 +243,7 @@ impl Executor {
             }
         };
         match (committed, self.second_demo()) {
-            (Verdict::Pass, Err(why)) => Verdict::Fail(Reason::Reference(why)),
+            (Verdict::Pass, Err(why)) => Verdict::Fail(Reason::Harness(why)),
             (Verdict::Pass, Ok((path, expected))) => {
                 let differs = format!(
                     "on a second config ({}: {}), the {} demo's transcript differs from the \

@@ -203,7 +203,7 @@ impl Job {
                 let generated = (row == &RowId::Kind(Kind::Generated))
                     .then(|| self.executor.suite.generated_cases());
                 if let Some(Err(why)) = generated {
-                    return Verdict::Fail(Reason::Reference(why.to_owned()));
+                    return Verdict::Fail(Reason::Harness(why.to_owned()));
                 }
                 return self.run().get(row).cloned().unwrap_or_else(|| {
                     Verdict::Fail(Reason::Harness(format!(

@@ -21,7 +21,7 @@ use crate::files::{not_regular, read_regular};
 pub use crate::contract::MAX_ID;
 
 /// One validated case.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Case {
     /// The file the case came from, for messages.
     pub file: PathBuf,
