@@ -84,25 +84,23 @@ pub fn judge_refusals(language: &str, actual: &[Refusal]) -> Result<(), String> 
     for (&(text, key), got) in BAD_CONFIGS.iter().zip(actual) {
         let path = got.path.to_string_lossy();
         let line = &got.first_line;
-        let mut wrong = Vec::new();
+        let (mut wrong, stderr) = (Vec::new(), "the first line of stderr");
         if got.code != Some(BAD_CONFIG_EXIT) {
             let code = got.code.map_or("(killed)".to_owned(), |c| c.to_string());
             wrong.push(format!("exit {code} instead of {BAD_CONFIG_EXIT}"));
         }
         if !line.contains(path.as_ref()) {
-            wrong.push("the first line of stderr does not name the path".to_owned());
+            wrong.push(format!("{stderr} does not name the path"));
         }
         // The key at fault must be named, and no other key (a line that
         // lists them all would pass for every config).
         let path_free = line.replace(path.as_ref(), "");
         for name in KEYS {
             match (Some(name) == key, path_free.contains(name)) {
-                (true, false) => {
-                    wrong.push(format!("the first line of stderr does not name `{name}`"))
+                (true, false) => wrong.push(format!("{stderr} does not name `{name}`")),
+                (false, true) => {
+                    wrong.push(format!("{stderr} names `{name}`, which is not at fault"))
                 }
-                (false, true) => wrong.push(format!(
-                    "the first line of stderr names `{name}`, which is not at fault"
-                )),
                 _ => {}
             }
         }

@@ -70,16 +70,3 @@ fn pretty(value: &Value, indent: usize) -> String {
     format!("{open}\n{pad}{items}\n{}{close}", " ".repeat(indent))
 }
 
-#[cfg(test)]
-mod tests {
-    /// Every tool writes this layout, so a file already in it shows only
-    /// what changed in `git diff`; `make lint` checks the same.
-    #[test]
-    fn the_case_files_are_in_the_canonical_layout() {
-        let (files, errors) = super::super::files(&[crate::repo_root().join("cases")]);
-        assert!(errors.is_empty() && files.len() >= 2, "{errors:?}");
-        for file in files {
-            super::super::bless::check(&file).unwrap();
-        }
-    }
-}
