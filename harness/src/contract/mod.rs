@@ -91,12 +91,8 @@ impl Contract {
 
     /// Every problem of an answer, each with its field.
     pub fn answer_problems(&self, answer: &Value, floats: bool) -> Vec<Found> {
-        let found = problems::of(
-            (&self.answer, &self.answers),
-            answer,
-            floats,
-            (false, false),
-        );
+        let schema = (&self.answer, &self.answers);
+        let found = problems::of(schema, answer, floats, (false, false));
         found.into_values().flatten().collect()
     }
 

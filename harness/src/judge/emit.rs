@@ -29,13 +29,8 @@ pub fn terminal(verdict: &Verdict) -> Result<Completion, Failed> {
 
 /// Why a case was not run on a port: the language, the case and the
 /// feature, and where the port would declare it.
-pub fn unsupported_text(
-    Unsupported {
-        language,
-        case,
-        feature,
-    }: &Unsupported,
-) -> String {
+pub fn unsupported_text(why: &Unsupported) -> String {
+    let (language, case, feature) = (&why.language, &why.case, &why.feature);
     format!(
         "unsupported: case `{case}` uses the feature `{feature}`, which {language} does not \
          support (runners/{language}/language.toml lists none such in `features`)"
@@ -123,11 +118,7 @@ fn runner_text(fault: &Fault, own: &Verdict) -> String {
         in_brief(own)
     );
     if let Verdict::Fail(reason) = own {
-        let _ = write!(
-            text,
-            "\n\nThis trial's own failure:\n{}",
-            self::text(reason)
-        );
+        text += &format!("\n\nThis trial's own failure:\n{}", self::text(reason));
     }
     text
 }

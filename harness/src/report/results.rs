@@ -12,8 +12,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::trial::{Recorded, RowId, TrialId};
-use crate::judge::emit;
-use crate::judge::{Reason, Verdict};
+use crate::judge::{emit, Reason, Verdict};
 use crate::text::{excerpt, first_line};
 use crate::toolchain::NotReady;
 

@@ -69,4 +69,3 @@ fn pretty(value: &Value, indent: usize) -> String {
     let items = items.join(&format!(",\n{pad}"));
     format!("{open}\n{pad}{items}\n{}{close}", " ".repeat(indent))
 }
-
