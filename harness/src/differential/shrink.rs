@@ -115,13 +115,9 @@ fn shrink_tree(
         if faulted.get() {
             return Ok(());
         }
-        let Ok(pair) = case_pair(&scenario, 0, 0) else {
-            return Ok(());
-        };
-        match first_wrong(runner, faulted, &pair) {
-            Some(wrong) => Err(TestCaseError::fail(wrong.text)),
-            None => Ok(()),
-        }
+        let pair = case_pair(&scenario, 0, 0).ok();
+        let wrong = pair.and_then(|pair| first_wrong(runner, faulted, &pair));
+        wrong.map_or(Ok(()), |wrong| Err(TestCaseError::fail(wrong.text)))
     };
     let original = tree.current();
     let config = Config {

@@ -204,7 +204,7 @@ mod tests {
         ] {
             let why = format!("{at_line_2}{shown}");
             let verdict = transcript("x", "a\nb\n", Ok(actual.into()));
-            assert_eq!(verdict, Verdict::Fail(Reason::Wrong(why.into())));
+            assert_eq!(verdict, Verdict::Fail(Reason::Wrong(why)));
         }
     }
 }
