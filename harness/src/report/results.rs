@@ -248,35 +248,33 @@ impl TrialResult {
     fn of(Recorded { id, verdict, time }: &Recorded) -> TrialResult {
         let (outcome, state, text) = match verdict {
             Verdict::Pass => (Outcome::Pass, State::Pass, None),
-            Verdict::Fail(reason) => (Outcome::Fail, reason.into(), None),
+            Verdict::Fail(reason) => (Outcome::Fail, reason.into(), Some(emit::text(reason))),
             Verdict::Ignore(why) => (Outcome::Ignored, State::NotRun, Some(why.clone())),
             Verdict::KnownFailure(why) => (
                 Outcome::KnownFailure,
                 State::KnownFailure,
                 Some(why.clone()),
             ),
-            Verdict::Unsupported(why) => (
-                Outcome::Ignored,
-                State::Unsupported,
-                Some(emit::unsupported_text(why)),
-            ),
+            Verdict::Unsupported(why) => {
+                let text = Some(emit::unsupported_text(why));
+                (Outcome::Ignored, State::Unsupported, text)
+            }
         };
         let mut result = TrialResult::new(id.clone(), outcome, state, text);
         result.time_ms = u64::try_from(time.as_millis()).unwrap_or(u64::MAX);
-        if let Verdict::Fail(reason) = verdict {
-            result.summary = Some(first_line(&emit::summary(reason)).to_owned());
-            result.text = Some(excerpt(&emit::text(reason), MAX_TEXT));
-            match reason {
-                Reason::NotReady(NotReady::BuildFailed { .. }) => {
-                    result.fault = Some(BUILD_FAILED.to_owned());
-                }
-                Reason::Fault { fault, .. } | Reason::Runner { fault, .. } => {
-                    result.fault = Some(fault.kind.id().to_owned());
-                    result.log = fault.log().map(|log| log.display().to_string());
-                }
-                _ => {}
+        let Verdict::Fail(reason) = verdict else {
+            return result;
+        };
+        result.summary = Some(first_line(&emit::summary(reason)).to_owned());
+        result.text = result.text.map(|text| excerpt(&text, MAX_TEXT));
+        (result.fault, result.log) = match reason {
+            Reason::NotReady(NotReady::BuildFailed { .. }) => (Some(BUILD_FAILED.to_owned()), None),
+            Reason::Fault { fault, .. } | Reason::Runner { fault, .. } => {
+                let log = fault.log().map(|log| log.display().to_string());
+                (Some(fault.kind.id().to_owned()), log)
             }
-        }
+            _ => (None, None),
+        };
         result
     }
 }
