@@ -11,11 +11,9 @@ mod picture_tests;
 mod results_tests;
 mod trace_tests;
 
-/// A fresh folder for a test's files, under `target/parity/report-unit`.
+/// A fresh folder for a test's files, under the harness's scratch folder.
 pub(super) fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = crate::repo_root()
-        .join("target/parity/report-unit")
-        .join(format!("{name}-{}", std::process::id()));
+    let dir = crate::config::scratch_dir(&crate::repo_root(), &format!("report-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
