@@ -49,23 +49,21 @@ pub fn row(
     cells: &[Cell],
 ) -> (Row, Vec<TrialResult>) {
     let id = RowId::named(name, name);
-    let trials = cells
-        .iter()
-        .map(|(language, state, text)| {
-            let verdict = match state {
-                State::Pass => Outcome::Pass,
-                State::NotRun | State::Unsupported => Outcome::Ignored,
-                State::KnownFailure => Outcome::KnownFailure,
-                _ => Outcome::Fail,
-            };
-            let text = (*state != State::Pass).then(|| text.to_string());
-            let trial = TrialId {
-                language: LanguageId::from(*language),
-                row: id.clone(),
-            };
-            TrialResult::new(trial, verdict, state.clone(), text)
-        })
-        .collect();
+    let trial = |(language, state, text): &Cell| {
+        let verdict = match state {
+            State::Pass => Outcome::Pass,
+            State::NotRun | State::Unsupported => Outcome::Ignored,
+            State::KnownFailure => Outcome::KnownFailure,
+            _ => Outcome::Fail,
+        };
+        let text = (*state != State::Pass).then(|| text.to_string());
+        let trial = TrialId {
+            language: LanguageId::from(*language),
+            row: id.clone(),
+        };
+        TrialResult::new(trial, verdict, state.clone(), text)
+    };
+    let trials = cells.iter().map(trial).collect();
     let row = Row {
         id,
         description: description.to_owned(),

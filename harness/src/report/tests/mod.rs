@@ -230,11 +230,8 @@ fn the_seed_cases_come_first_in_the_practice_order_then_file_order() {
     assert_eq!(names[..5], run::SEED_CASES);
     assert!(page.rows[..5].iter().all(|r| r.seed));
     assert!(page.rows[5..].iter().all(|r| !r.seed));
-    let rest: Vec<&str> = cases
-        .iter()
-        .map(|c| c.name.as_str())
-        .filter(|n| !run::SEED_CASES.contains(n))
-        .collect();
+    let table = cases.iter().map(|c| c.name.as_str());
+    let rest: Vec<&str> = table.filter(|n| !run::SEED_CASES.contains(n)).collect();
     assert_eq!(names[5..5 + rest.len()], rest);
     let html = render(&page);
     for shown in [

@@ -177,9 +177,10 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
 
     now.base = Some(compared);
     let page = render(&now);
-    let changes = &page[page
+    let at = page
         .find("<section id=\"changes\">")
-        .expect("the changes first")..];
+        .expect("the changes first");
+    let changes = &page[at..];
     assert!(page.find("<section id=\"changes\">") < page.find("<section id=\"summary\">"));
     assert!(changes
         .contains("<a href=\"#r-lost_ack--rust\">rust/lost_ack</a>: ✓ pass → ✗ wrong answer"));
