@@ -164,13 +164,9 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
     let mut filtered = now.results.clone();
     filtered.run.filter = "go".into();
     let narrower = diff::compare(&base, &filtered);
-    assert_eq!(
-        narrower.note.as_deref(),
-        Some(
-            "the base ran every trial, this run `go`: only the cells both ran are compared \
-             (2 left out)"
-        )
-    );
+    let note = "the base ran every trial, this run `go`: only the cells both ran are compared \
+                (2 left out)";
+    assert_eq!(narrower.note.as_deref(), Some(note));
     let cells: Vec<String> = narrower.changes.iter().map(diff::Change::cell).collect();
     assert_eq!(cells, ["rust/lost_ack", "go/lost_ack"], "{narrower:?}");
     assert!(diff::text(&narrower).starts_with("parity: the base ran every trial"));
