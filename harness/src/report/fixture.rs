@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 use super::results::{Outcome, Results, RunRecord, State, Toolchain, TrialResult, VERSION};
 use super::trial::{RowId, TrialId};
 use super::{Failure, Report, Row, Scenario};
-use crate::config::LanguageId;
 
 /// One language's cell: its state and what it says (its first line the
 /// summary); not run is an ignored trial, a known failure one, the other
@@ -60,7 +59,7 @@ pub fn row(
             };
             let text = (*state != State::Pass).then(|| text.to_string());
             let trial = TrialId {
-                language: LanguageId::from(*language),
+                language: (*language).to_owned(),
                 row: id.clone(),
             };
             TrialResult::new(trial, verdict, state.clone(), text)

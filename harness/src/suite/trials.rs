@@ -241,7 +241,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             .map(|case| RowId::Case(case.name.clone()))
             .chain(Kind::ALL.map(RowId::Kind))
             .map(|row| TrialId {
-                language: port.id.clone(),
+                language: port.name.clone(),
                 row,
             })
             .collect();
