@@ -94,15 +94,13 @@ impl Executor {
         let (answers, changed) = repeat::answers(&runner, requests, &expected, runs);
         let (from, cases) = generated;
         let generated = (!cases.is_empty()).then(|| {
-            let replies = answers
-                .replies
-                .get(from..from + cases.len())
-                .unwrap_or_default();
-            let problems = differential::judge_all(&runner.contract, cases, replies);
+            let replies = answers.replies.get(from..from + cases.len());
+            let problems =
+                differential::judge_all(&runner.contract, cases, replies.unwrap_or_default());
             let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
-                let why = wrong.text.clone();
-                differential::shrink(&runner, GENERATED_SEED, wrong.index, why)
-                    .report(&runner.command.label)
+                let shrunk =
+                    differential::shrink(&runner, GENERATED_SEED, wrong.index, wrong.text.clone());
+                shrunk.report(&runner.command.label)
             });
             (problems, shrunk)
         });
@@ -126,23 +124,21 @@ impl Executor {
         }
     }
 
-    /// Runs a port's demo on `config`.
-    fn start_demo(
-        &self,
-        port: &Port,
-        config: &Path,
-    ) -> Result<(exec::Command, exec::Output), String> {
+    /// Runs a port's demo on `config`: how it ended, and its label.
+    fn start_demo(&self, port: &Port, config: &Path) -> Result<(exec::Output, String), String> {
         let command = self.demo_command(port, config);
-        let output = exec::run(&command, Stdin::Null)
-            .map_err(|e| format!("{} could not be started: {e}", command.label))?;
-        Ok((command, output))
+        let output = exec::run(&command, Stdin::Null);
+        let label = command.label;
+        Ok((
+            output.map_err(|e| format!("{label} could not be started: {e}"))?,
+            label,
+        ))
     }
 
     /// Runs a prepared port's demo on `config` and returns its stdout,
     /// or why not.
     pub fn run_demo(&self, port: &Port, config: &Path) -> Result<String, String> {
-        let (command, output) = self.start_demo(port, config)?;
-        let label = &command.label;
+        let (output, label) = self.start_demo(port, config)?;
         if output.status.is_none() {
             return Err(format!(
                 "{label} did not finish within {} s (PARITY_TIMEOUT); its process group was killed",
@@ -200,7 +196,7 @@ impl Executor {
     /// cost about one start-up of wall time.
     fn refusals(&self, port: &Port, configs: &[PathBuf]) -> Result<Vec<Refusal>, String> {
         let refuse = |path: &PathBuf| -> Result<Refusal, String> {
-            let (_, output) = self.start_demo(port, path)?;
+            let (output, _) = self.start_demo(port, path)?;
             let stderr = output.stderr.text();
             Ok(Refusal {
                 path: path.clone(),
@@ -308,12 +304,7 @@ impl Executor {
     /// per language, and what each language supports. `args` are the run's
     /// libtest arguments: the page says which trials they chose.
     pub fn report(&self, records: &[Recorded], args: &Arguments) -> Report {
-        let manifests: Vec<_> = self
-            .suite
-            .ports
-            .iter()
-            .map(|p| p.manifest.clone())
-            .collect();
+        let manifests = Vec::from_iter(self.suite.ports.iter().map(|p| p.manifest.clone()));
         let run = RunRecord {
             commit: self.commit(),
             date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),

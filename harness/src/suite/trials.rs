@@ -42,7 +42,8 @@ struct Stream<'a> {
     /// Empty when the reference could not make them ([`Job::verdict`]
     /// says why).
     generated: &'a [Case],
-    refusals: Vec<Request>,
+    /// Whether the protocol's refusals end it.
+    refusals: bool,
     /// Each selected case that uses a feature the port lacks, and it.
     unsupported: Vec<(&'a Case, &'a str)>,
 }
@@ -50,20 +51,23 @@ struct Stream<'a> {
 impl<'a> Stream<'a> {
     /// The stream for the trials `selection` names, to `port`.
     fn selected(suite: &'a Suite, port: &Port, selection: &Selection) -> Self {
-        let selected = |case: &&Case| selection.contains(&RowId::Case(case.name.clone()));
+        let has = |row: RowId| selection.contains(&row);
         let (mut table, mut unsupported) = (Vec::new(), Vec::new());
-        for case in suite.cases.iter().filter(selected) {
+        for case in suite
+            .cases
+            .iter()
+            .filter(|c| has(RowId::Case(c.name.clone())))
+        {
             match port.lacks(case) {
                 Some(feature) => unsupported.push((case, feature)),
                 None => table.push(case),
             }
         }
-        let has = |kind| selection.contains(&RowId::Kind(kind));
-        let generated = match has(Kind::Generated) {
+        let generated = match has(RowId::Kind(Kind::Generated)) {
             true => suite.generated_cases().unwrap_or_default(),
             false => &[],
         };
-        let refusals = (has(Kind::Protocol).then(protocol::refusal_requests)).unwrap_or_default();
+        let refusals = has(RowId::Kind(Kind::Protocol));
         Stream {
             table,
             generated,
@@ -72,15 +76,13 @@ impl<'a> Stream<'a> {
         }
     }
 
-    /// Whether there is nothing to send, so no runner need start.
-    fn is_empty(&self) -> bool {
-        self.table.is_empty() && self.generated.is_empty() && self.refusals.is_empty()
-    }
-
-    /// Every request of the stream, in the order it is sent.
+    /// Every request of the stream, in the order it is sent; none when
+    /// there is nothing to send, so no runner need start.
     fn requests(&self) -> Vec<Request> {
         let mut requests = Request::cases(self.table.iter().copied().chain(self.generated));
-        requests.extend(self.refusals.iter().cloned());
+        if self.refusals {
+            requests.extend(protocol::refusal_requests());
+        }
         requests
     }
 }
@@ -107,16 +109,14 @@ impl Job {
             (RowId::Case(case.name.clone()), verdict)
         });
         let mut run: Run = unsupported.collect();
-        if stream.is_empty() {
+        let requests = stream.requests();
+        if requests.is_empty() {
             return run;
         }
         match suite.ready(&self.port) {
             Ok(port) => {
-                let ran = self.executor.stream(
-                    port,
-                    &stream.requests(),
-                    (stream.table.len(), stream.generated),
-                );
+                let generated = (stream.table.len(), stream.generated);
+                let ran = self.executor.stream(port, &requests, generated);
                 run.extend(self.judge_stream(&stream, ran));
             }
             // Every selected row; the checks besides the stream find the
@@ -142,7 +142,7 @@ impl Job {
         let cases = table + stream.generated.len();
         let refusals = replies.split_off(cases);
         replies.truncate(table);
-        let protocol = (!stream.refusals.is_empty()).then(|| {
+        let protocol = stream.refusals.then(|| {
             let label = format!("the {} runner", port.name);
             let verdict = answers::refusals(&label, &refusals);
             let verdict = port.listed(Kind::Protocol.name(), verdict);
