@@ -142,7 +142,7 @@ impl Session {
         replies: &mut Vec<Reply>,
     ) -> std::io::Result<Option<Fault>> {
         let limits = requests.iter().map(|r| r.answer_limit).collect();
-        let mut child = exec::spawn(&self.command, input_of(requests), limits)?;
+        let mut child = exec::spawn(&self.command, Request::input(requests), limits)?;
         for (index, request) in requests.iter().enumerate() {
             let previous = index.checked_sub(1).map(|i| requests[i].name.as_str());
             let line = self.next_line(&mut child, request.answer_limit);
@@ -195,10 +195,8 @@ impl Session {
         let deadline = self.command.deadline;
         let last = last.map(|r| r.name.as_str());
         let after = match child.next(deadline) {
-            Ok(Next::Eof(Some(s))) if s.success() => {
-                child.kill();
-                return None;
-            }
+            // The group is killed as `child` drops.
+            Ok(Next::Eof(Some(s))) if s.success() => return None,
             Ok(Next::Line(line)) if last.is_some_and(|name| is_answer_for(&line, name)) => {
                 let twice = FaultKind::AnsweredTwice {
                     next: None,
@@ -272,10 +270,4 @@ fn judge_line(
 /// not otherwise): the mark of an answer printed again.
 fn is_answer_for(line: &[u8], name: &str) -> bool {
     serde_json::from_slice::<serde_json::Value>(line).is_ok_and(|v| v["name"] == name)
-}
-
-/// The request lines a start is fed up front, one per line.
-fn input_of(requests: &[Request]) -> Vec<u8> {
-    let lines = requests.iter().map(|r| format!("{}\n", r.line));
-    lines.collect::<String>().into_bytes()
 }
