@@ -132,8 +132,8 @@ impl Executor {
         // its fault budget (which guards against a broken runner).
         let expected = |case: &str| port.known.contains_key(case);
         let runs = self.suite.settings.repeat;
-        let (Answers { mut replies, after }, changed) =
-            repeat::answers(&runner, requests, &expected, runs);
+        let answer = |chunk: &[Request]| runner.answer(chunk, &expected);
+        let (Answers { mut replies, after }, changed) = repeat::answers(&answer, requests, runs);
         // The replies split back by the part of the stream they answer.
         let table = stream.table.len();
         let cases = table + stream.generated.len();
