@@ -316,33 +316,34 @@ pub fn named<'a>(manifests: &'a [Manifest], name: &str) -> Result<&'a Manifest, 
 fn read(root: &Path, folder: &Path) -> Result<Manifest, String> {
     let text = crate::files::read_regular(&folder.join(FILE), "a manifest")
         .map_err(|problem| format!("{problem}: every folder under {RUNNERS}/ is a language"))?;
-    let manifest: Manifest = toml::from_str(&text)
+    let mut value: toml::Value = toml::from_str(&text)
         .map_err(|e| e.to_string().trim_end().replace("TOML parse error ", ""))?;
-    let folder_name = folder.file_name().map(|n| n.to_string_lossy().into_owned());
-    if folder_name.as_deref() != Some(manifest.name.as_str()) {
-        return Err(format!(
-            "field `name`: {:?} is not the folder's name, {:?} (trial names, known \
-             failures and logs are found by it)",
-            manifest.name,
-            folder_name.unwrap_or_default()
-        ));
-    }
-    manifest.check()?;
-    manifest.check_code(root)?;
+    let folder_name = folder.file_name().unwrap_or_default().to_string_lossy();
     // `{target}` is cargo's target folder, absolute, so a tool started in
     // another folder finds it too; `{work}` the language's own folder there;
     // `{root}` the repository, links resolved, as a child's getcwd() says.
     let target = crate::config::target_dir(root);
-    let work = crate::config::work_dir(root, &manifest.name);
+    let work = crate::config::work_dir(root, &folder_name);
     let real_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let resolve = |word: &str| {
         word.replace("{target}", &target.to_string_lossy())
             .replace("{work}", &work.to_string_lossy())
             .replace("{root}", &real_root.to_string_lossy())
     };
-    let mut value: toml::Value = toml::from_str(&text).map_err(|e| e.to_string())?;
     check_strings(&mut value, "", &resolve)?;
-    value.try_into().map_err(|e: toml::de::Error| e.to_string())
+    // serde's error names the field's path (`in `unit.counter``).
+    let manifest: Manifest =
+        (value.try_into()).map_err(|e: toml::de::Error| e.to_string().trim_end().to_owned())?;
+    if folder_name != manifest.name {
+        return Err(format!(
+            "field `name`: {:?} is not the folder's name, {folder_name:?} (trial names, known \
+             failures and logs are found by it)",
+            manifest.name,
+        ));
+    }
+    manifest.check()?;
+    manifest.check_code(root)?;
+    Ok(manifest)
 }
 
 impl Manifest {
