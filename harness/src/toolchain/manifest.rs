@@ -251,33 +251,22 @@ pub fn read_all(root: &Path) -> Result<Vec<Manifest>, String> {
     let runners = root.join(RUNNERS);
     let error = |file: &Path, problem: String| format!("{}: {problem}", relative(file, root));
     let entries = std::fs::read_dir(&runners).map_err(|e| error(&runners, e.to_string()))?;
-    let mut folders: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut folders = Vec::from_iter(entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()));
     folders.sort();
+    let manifest = |folder: &PathBuf| read(root, folder).map_err(|e| error(&folder.join(FILE), e));
     let mut manifests = folders
         .iter()
-        .map(|folder| read(root, folder).map_err(|problem| error(&folder.join(FILE), problem)))
+        .map(manifest)
         .collect::<Result<Vec<_>, _>>()?;
-    let references: Vec<&str> = manifests
-        .iter()
-        .filter(|m| m.reference)
-        .map(|m| m.name.as_str())
-        .collect();
+    let references = manifests.iter().filter(|m| m.reference);
+    let references = Vec::from_iter(references.map(|m| m.name.as_str()));
     if references.len() != 1 {
-        return Err(error(
-            &runners,
-            format!(
-                "exactly one {FILE} must say `reference = true`; {} do ({})",
-                references.len(),
-                references.join(", ")
-            ),
-        ));
+        let (count, names) = (references.len(), references.join(", "));
+        let problem =
+            format!("exactly one {FILE} must say `reference = true`; {count} do ({names})");
+        return Err(error(&runners, problem));
     }
-    manifests
-        .sort_by(|a, b| (!a.reference, a.order, &a.name).cmp(&(!b.reference, b.order, &b.name)));
+    manifests.sort_by_key(|m| (!m.reference, m.order, m.name.clone()));
     Ok(manifests)
 }
 
