@@ -75,11 +75,8 @@ impl<'a> Stream<'a> {
     pub(super) fn selected(suite: &'a Suite, port: &Port, selection: &HashSet<RowId>) -> Self {
         let has = |row: RowId| selection.contains(&row);
         let (mut table, mut unsupported) = (Vec::new(), Vec::new());
-        let selected = suite
-            .cases
-            .iter()
-            .filter(|c| has(RowId::Case(c.name.clone())));
-        for case in selected {
+        let named = |case: &&Case| has(RowId::Case(case.name.clone()));
+        for case in suite.cases.iter().filter(named) {
             match port.lacks(case) {
                 Some(feature) => unsupported.push((case, feature)),
                 None => table.push(case),

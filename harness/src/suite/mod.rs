@@ -168,11 +168,10 @@ impl Suite {
     /// Puts `languages` in the ports' place, without known failures: a
     /// test's fakes.
     pub fn set_languages(&mut self, languages: impl IntoIterator<Item = Manifest>) {
-        self.ports = languages
+        let ports = languages
             .into_iter()
-            .map(Port::from)
-            .map(Arc::new)
-            .collect();
+            .map(|language| Arc::new(Port::from(language)));
+        self.ports = ports.collect();
     }
 
     /// The committed transcript every demo must print, read when a demo is
@@ -197,12 +196,9 @@ impl Suite {
     /// The fixed-seed scenario pairs, `expect` from the reference, or why
     /// the reference could not give one.
     pub fn generated_cases(&self) -> Result<&[Case], &str> {
-        self.generated
-            .get_or_init(|| {
-                differential::cases(GENERATED_SEED, GENERATED_COUNT, differential::MAX_ROWS)
-            })
-            .as_deref()
-            .map_err(String::as_str)
+        let draw = || differential::cases(GENERATED_SEED, GENERATED_COUNT, differential::MAX_ROWS);
+        let generated = self.generated.get_or_init(draw);
+        generated.as_deref().map_err(String::as_str)
     }
 
     /// The port probed and built, once per run whoever asks first, within
