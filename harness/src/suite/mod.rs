@@ -1,10 +1,10 @@
 //! The run of the suite in layers: what it knows ([`Suite`], the catalog:
 //! the contract, the cases, one [`Port`] per language, the settings), what
-//! it selected and judges ([`trials`], libtest-mimic's front, over
-//! [`crate::judge`]'s pure verdicts), and what it runs ([`Executor`]: the
-//! demos, the unit tests, the runner streams and the shrinking of a wrong
-//! generated scenario, the fixtures and the run's record; the only layer
-//! here that starts a process). Trials are named
+//! it selected ([`trials`], libtest-mimic's front, each trial's verdict
+//! found once), and what it runs and hands to [`crate::judge`]'s pure
+//! verdicts ([`Executor`]: the demos, the unit tests, the runner streams and
+//! the shrinking of a wrong generated scenario, the fixtures and the run's
+//! record; the only layer here that starts a process). Trials are named
 //! `patterns/enterprise/outbox/practice/<language>/<case>`.
 
 pub mod executor;
