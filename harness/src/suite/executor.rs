@@ -59,7 +59,7 @@ pub struct Executor {
 
 /// What a language's runner stream is made of, in the order it is sent,
 /// and the selected cases it leaves out: those its port does not support.
-pub(super) struct Stream<'a> {
+struct Stream<'a> {
     table: Vec<&'a Case>,
     /// Empty when the reference could not make them (the trial
     /// says why).
@@ -67,12 +67,12 @@ pub(super) struct Stream<'a> {
     /// Whether the protocol's refusals end it.
     refusals: bool,
     /// Each selected case that uses a feature the port lacks, and it.
-    pub(super) unsupported: Vec<(&'a Case, &'a str)>,
+    unsupported: Vec<(&'a Case, &'a str)>,
 }
 
 impl<'a> Stream<'a> {
     /// The stream for the trials `selection` names, to `port`.
-    pub(super) fn selected(suite: &'a Suite, port: &Port, selection: &HashSet<RowId>) -> Self {
+    fn selected(suite: &'a Suite, port: &Port, selection: &HashSet<RowId>) -> Self {
         let has = |row: RowId| selection.contains(&row);
         let (mut table, mut unsupported) = (Vec::new(), Vec::new());
         let named = |case: &&Case| has(RowId::Case(case.name.clone()));
@@ -97,7 +97,7 @@ impl<'a> Stream<'a> {
 
     /// Every request of the stream, in the order it is sent; none when
     /// there is nothing to send, so no runner need start.
-    pub(super) fn requests(&self) -> Vec<Request> {
+    fn requests(&self) -> Vec<Request> {
         let mut requests = Request::cases(self.table.iter().copied().chain(self.generated));
         if self.refusals {
             requests.extend(protocol::refusal_requests());
@@ -120,10 +120,38 @@ impl Executor {
         }
     }
 
+    /// The verdicts of a port's selected cases, scenarios and refusals,
+    /// from one runner stream; or, when none is needed or the language is
+    /// not ready, without starting the runner. A case the port does not
+    /// support is not sent: its verdict says so.
+    pub(super) fn run(&self, port: &Port, selection: &HashSet<RowId>) -> Run {
+        let suite = &self.suite;
+        let stream = Stream::selected(suite, port, selection);
+        let strict = suite.settings.strict;
+        let unsupported = stream.unsupported.iter().map(|(case, feature)| {
+            let verdict = answers::unsupported(strict, &port.name, case, feature);
+            (RowId::Case(case.name.clone()), verdict)
+        });
+        let mut run: Run = unsupported.collect();
+        let requests = stream.requests();
+        if requests.is_empty() {
+            return run;
+        }
+        match suite.ready(port) {
+            Ok(port) => run.extend(self.stream(port, &stream, &requests)),
+            // Every selected row; the checks besides the stream find the
+            // same themselves.
+            Err(why) => run.extend(
+                (selection.iter()).map(|row| (row.clone(), answers::not_ready(strict, why))),
+            ),
+        }
+        run
+    }
+
     /// Sends `stream` (its `requests`) to a ready port's runner, `REPEAT`
     /// times, and judges each part of its answers with [`crate::judge`]; a
     /// generated scenario it gets wrong is shrunk (starting the runner again).
-    pub(super) fn stream(&self, port: &Port, stream: &Stream, requests: &[Request]) -> Run {
+    fn stream(&self, port: &Port, stream: &Stream, requests: &[Request]) -> Run {
         let runner = self.suite.runner(port);
         // A known failure's fault restarts the runner but does not use
         // its fault budget (which guards against a broken runner).

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use libtest_mimic::{Arguments, Trial};
 
-use super::executor::{Run, Stream};
+use super::executor::Run;
 use super::{repeat, Executor, Port, Suite};
 use crate::config::Kind;
 use crate::judge::{answers, emit, Reason, Verdict};
@@ -35,37 +35,8 @@ type Selection = HashSet<RowId>;
 
 impl Job {
     fn run(&self) -> &Run {
-        self.run.get_or_init(|| self.run_once())
-    }
-
-    /// The verdicts of the selected cases, scenarios and refusals, from one
-    /// runner stream; or, when none is needed or the language is not ready,
-    /// without starting the runner. A case the port does not support is
-    /// not sent: its verdict says so.
-    fn run_once(&self) -> Run {
-        let suite = &self.executor.suite;
-        let stream = Stream::selected(suite, &self.port, &self.selection);
-        let strict = suite.settings.strict;
-        let unsupported = stream.unsupported.iter().map(|(case, feature)| {
-            let verdict = answers::unsupported(strict, &self.port.name, case, feature);
-            (RowId::Case(case.name.clone()), verdict)
-        });
-        let mut run: Run = unsupported.collect();
-        let requests = stream.requests();
-        if requests.is_empty() {
-            return run;
-        }
-        match suite.ready(&self.port) {
-            Ok(port) => {
-                run.extend(self.executor.stream(port, &stream, &requests));
-            }
-            // Every selected row; the checks besides the stream find the
-            // same themselves.
-            Err(why) => run.extend(
-                (self.selection.iter()).map(|row| (row.clone(), answers::not_ready(strict, why))),
-            ),
-        }
-        run
+        let run = || self.executor.run(&self.port, &self.selection);
+        self.run.get_or_init(run)
     }
 
     /// The verdict of the language's trial `row`: the one place that says
