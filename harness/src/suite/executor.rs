@@ -57,44 +57,18 @@ pub struct Executor {
     second: OnceLock<Result<(PathBuf, String), String>>,
 }
 
-/// What a language's runner stream is made of, in the order it is sent,
-/// and the selected cases it leaves out: those its port does not support.
+/// What a language's runner stream is made of, in the order it is sent.
 struct Stream<'a> {
+    /// The selected cases its port supports.
     table: Vec<&'a Case>,
     /// Empty when the reference could not make them (the trial
     /// says why).
     generated: &'a [Case],
     /// Whether the protocol's refusals end it.
     refusals: bool,
-    /// Each selected case that uses a feature the port lacks, and it.
-    unsupported: Vec<(&'a Case, &'a str)>,
 }
 
-impl<'a> Stream<'a> {
-    /// The stream for the trials `selection` names, to `port`.
-    fn selected(suite: &'a Suite, port: &Port, selection: &HashSet<RowId>) -> Self {
-        let has = |row: RowId| selection.contains(&row);
-        let (mut table, mut unsupported) = (Vec::new(), Vec::new());
-        let named = |case: &&Case| has(RowId::Case(case.name.clone()));
-        for case in suite.cases.iter().filter(named) {
-            match port.lacks(case) {
-                Some(feature) => unsupported.push((case, feature)),
-                None => table.push(case),
-            }
-        }
-        let generated = match has(RowId::Kind(Kind::Generated)) {
-            true => suite.generated_cases().unwrap_or_default(),
-            false => &[],
-        };
-        let refusals = has(RowId::Kind(Kind::Protocol));
-        Stream {
-            table,
-            generated,
-            refusals,
-            unsupported,
-        }
-    }
-
+impl Stream<'_> {
     /// Every request of the stream, in the order it is sent; none when
     /// there is nothing to send, so no runner need start.
     fn requests(&self) -> Vec<Request> {
@@ -125,14 +99,27 @@ impl Executor {
     /// not ready, without starting the runner. A case the port does not
     /// support is not sent: its verdict says so.
     pub(super) fn run(&self, port: &Port, selection: &HashSet<RowId>) -> Run {
-        let suite = &self.suite;
-        let stream = Stream::selected(suite, port, selection);
+        let (suite, mut run, mut table) = (&self.suite, Run::new(), Vec::new());
         let strict = suite.settings.strict;
-        let unsupported = stream.unsupported.iter().map(|(case, feature)| {
-            let verdict = answers::unsupported(strict, &port.name, case, feature);
-            (RowId::Case(case.name.clone()), verdict)
-        });
-        let mut run: Run = unsupported.collect();
+        let has = |row: RowId| selection.contains(&row);
+        let named = |case: &&Case| has(RowId::Case(case.name.clone()));
+        for case in suite.cases.iter().filter(named) {
+            match port.lacks(case) {
+                Some(feature) => {
+                    let verdict = answers::unsupported(strict, &port.name, case, feature);
+                    run.insert(RowId::Case(case.name.clone()), verdict);
+                }
+                None => table.push(case),
+            }
+        }
+        let stream = Stream {
+            table,
+            generated: match has(RowId::Kind(Kind::Generated)) {
+                true => suite.generated_cases().unwrap_or_default(),
+                false => &[],
+            },
+            refusals: has(RowId::Kind(Kind::Protocol)),
+        };
         let requests = stream.requests();
         if requests.is_empty() {
             return run;
