@@ -230,12 +230,10 @@ impl Executor {
     /// Runs a port's demo on `config`: how it ended, and its label.
     fn start_demo(&self, port: &Port, config: &Path) -> Result<(exec::Output, String), String> {
         let command = self.demo_command(port, config);
-        let output = exec::run(&command, Stdin::Null);
-        let label = command.label;
-        Ok((
-            output.map_err(|e| format!("{label} could not be started: {e}"))?,
-            label,
-        ))
+        match exec::run(&command, Stdin::Null) {
+            Ok(output) => Ok((output, command.label)),
+            Err(e) => Err(format!("{} could not be started: {e}", command.label)),
+        }
     }
 
     /// Runs a prepared port's demo on `config` and returns its stdout,
