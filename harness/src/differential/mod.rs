@@ -15,7 +15,7 @@ use crate::contract::{Contract, Fields};
 use crate::judge::{compare, emit};
 use crate::oracle;
 use crate::protocol::{Reply, Request};
-use crate::session::{Answers, Runner, Session};
+use crate::session::{Answers, Session};
 use crate::table::{Case, Outcome, Scenario};
 use generate::draw;
 
