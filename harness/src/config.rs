@@ -97,6 +97,33 @@ pub fn reserved_names() -> [&'static str; Kind::ALL.len()] {
     Kind::ALL.map(Kind::name)
 }
 
+/// A language's id: its folder's name under `runners/`, the key of all
+/// that is the language's in a run (its port, known failures, logs,
+/// trials, a report's column), typed so that no other name is taken for
+/// one.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LanguageId(String);
+
+impl std::ops::Deref for LanguageId {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for LanguageId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for LanguageId {
+    fn from(name: &str) -> Self {
+        LanguageId(name.to_owned())
+    }
+}
+
 /// The seed of the generated scenarios every `make test` checks.
 pub const GENERATED_SEED: u64 = 20_261_130;
 /// How many generated scenarios every `make test` checks per language.

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use super::results::{Outcome, Results, RunRecord, State, Toolchain, TrialResult, VERSION};
 use super::trial::{RowId, TrialId};
 use super::{Failure, Report, Row, Scenario};
+use crate::config::LanguageId;
 
 /// One language's cell: its state and what it says (its first line the
 /// summary); not run is an ignored trial, a known failure one, the other

@@ -13,7 +13,7 @@ use crate::judge::Verdict;
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TrialId {
     /// The language, e.g. `go`.
-    pub language: String,
+    pub language: LanguageId,
     /// The case or the kind: the report's row.
     pub row: RowId,
 }

@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use crate::config::{self, Settings, GENERATED_COUNT, GENERATED_SEED};
+use crate::config::{self, LanguageId, Settings, GENERATED_COUNT, GENERATED_SEED};
 use crate::contract::{Contract, SCHEMA};
 use crate::differential;
 use crate::exec;
@@ -30,10 +30,12 @@ use executor::TRANSCRIPT;
 pub use executor::Executor;
 pub use trials::{trials, Recorder};
 
-/// One language of the run, keyed by its manifest's `name`: its manifest
-/// (which it derefs to), its known failures, and what preparing it found.
+/// One language of the run, keyed by its id: its manifest (which it
+/// derefs to), its known failures, and what preparing it found.
 #[derive(Debug)]
 pub struct Port {
+    /// The language's id: its manifest's `name`.
+    pub id: LanguageId,
     /// Its manifest, placeholders resolved (a test's fake: its own).
     pub manifest: Manifest,
     /// Its known failures, by trial name.
@@ -46,6 +48,7 @@ impl From<Manifest> for Port {
     /// A port without known failures: a test's fake.
     fn from(manifest: Manifest) -> Self {
         Port {
+            id: manifest.name.as_str().into(),
             manifest,
             known: KnownFailures::new(),
             ready: OnceLock::new(),
@@ -184,7 +187,7 @@ impl Suite {
 
     /// The port of that language.
     pub fn port(&self, id: &str) -> Option<&Arc<Port>> {
-        self.ports.iter().find(|p| p.name == id)
+        self.ports.iter().find(|p| &*p.id == id)
     }
 
     /// The reference's port: the one whose manifest says `reference =

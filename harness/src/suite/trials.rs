@@ -90,7 +90,7 @@ pub fn trials(suite: Arc<Suite>, args: &Arguments, recorder: &Recorder) -> Vec<T
             .map(|case| RowId::Case(case.name.clone()))
             .chain(Kind::ALL.map(RowId::Kind))
             .map(|row| TrialId {
-                language: port.name.clone(),
+                language: port.id.clone(),
                 row,
             })
             .collect();
