@@ -44,6 +44,12 @@ impl Request {
     pub fn cases<'a>(cases: impl IntoIterator<Item = &'a Case>) -> Vec<Self> {
         cases.into_iter().map(Request::case).collect()
     }
+
+    /// What a runner given `requests` reads on stdin: a line each.
+    pub fn input(requests: &[Request]) -> Vec<u8> {
+        let lines = requests.iter().map(|r| format!("{}\n", r.line));
+        lines.collect::<String>().into_bytes()
+    }
 }
 
 /// What a runner said about one case.

@@ -19,26 +19,6 @@ use crate::fault::{After, Fault, FaultKind, Stderr};
 use crate::protocol::{line_excerpt, parse_answer, Reply, Request};
 use crate::text::tail;
 
-/// Something that answers requests: a runner process, the reference in
-/// this process, or a fake in the harness's tests.
-pub trait Runner {
-    /// One reply per request, in order, and the runner's fault after its
-    /// last answer; the cases `expected` names (a language's known failures)
-    /// may fault without using a fault budget (a runner without one
-    /// ignores it).
-    fn answer(&self, requests: &[Request], expected: &dyn Fn(&str) -> bool) -> Answers;
-
-    /// [`Runner::answer`] with no fault expected.
-    fn run_all(&self, requests: &[Request]) -> Answers {
-        self.answer(requests, &|_| false)
-    }
-
-    /// The replies of [`Runner::run_all`] alone.
-    fn run(&self, requests: &[Request]) -> Vec<Reply> {
-        self.run_all(requests).replies
-    }
-}
-
 /// A session's replies, and the runner's fault after its last answer.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Answers {
@@ -69,12 +49,13 @@ pub const FAULT_BUDGET: usize = 3;
 /// Numbers each runner start of this process, for its log's name.
 static STARTS: AtomicU64 = AtomicU64::new(0);
 
-impl Runner for Session {
-    /// The runner is started again after each fault, and only the faults
-    /// on cases `expected` does not name count towards [`FAULT_BUDGET`] in
-    /// a row: the budget guards against a broken runner, not against the
-    /// failures a list admits.
-    fn answer(&self, requests: &[Request], expected: &dyn Fn(&str) -> bool) -> Answers {
+impl Session {
+    /// One reply per request, in order, and the runner's fault after its
+    /// last answer. The runner is started again after each fault, and only
+    /// the faults on cases `expected` does not name (a language's known
+    /// failures) count towards [`FAULT_BUDGET`] in a row: the budget guards
+    /// against a broken runner, not against the failures a list admits.
+    pub fn answer(&self, requests: &[Request], expected: &dyn Fn(&str) -> bool) -> Answers {
         let mut replies: Vec<Reply> = Vec::with_capacity(requests.len());
         let mut after = None;
         while replies.len() < requests.len() {
@@ -111,9 +92,17 @@ impl Runner for Session {
         }
         Answers { replies, after }
     }
-}
 
-impl Session {
+    /// [`Session::answer`] with no fault expected.
+    pub fn run_all(&self, requests: &[Request]) -> Answers {
+        self.answer(requests, &|_| false)
+    }
+
+    /// The replies of [`Session::run_all`] alone.
+    pub fn run(&self, requests: &[Request]) -> Vec<Reply> {
+        self.run_all(requests).replies
+    }
+
     /// A fault of this runner, with what it wrote to stderr if `child` is
     /// given: its group is killed first, so that is complete, and bounded.
     fn fault(&self, kind: FaultKind, child: Option<exec::Child>) -> Fault {
@@ -142,7 +131,7 @@ impl Session {
         replies: &mut Vec<Reply>,
     ) -> std::io::Result<Option<Fault>> {
         let limits = requests.iter().map(|r| r.answer_limit).collect();
-        let mut child = exec::spawn(&self.command, input_of(requests), limits)?;
+        let mut child = exec::spawn(&self.command, Request::input(requests), limits)?;
         for (index, request) in requests.iter().enumerate() {
             let previous = index.checked_sub(1).map(|i| requests[i].name.as_str());
             let line = self.next_line(&mut child, request.answer_limit);
@@ -195,10 +184,8 @@ impl Session {
         let deadline = self.command.deadline;
         let last = last.map(|r| r.name.as_str());
         let after = match child.next(deadline) {
-            Ok(Next::Eof(Some(s))) if s.success() => {
-                child.kill();
-                return None;
-            }
+            // The group is killed as `child` drops.
+            Ok(Next::Eof(Some(s))) if s.success() => return None,
             Ok(Next::Line(line)) if last.is_some_and(|name| is_answer_for(&line, name)) => {
                 let twice = FaultKind::AnsweredTwice {
                     next: None,
@@ -272,10 +259,4 @@ fn judge_line(
 /// not otherwise): the mark of an answer printed again.
 fn is_answer_for(line: &[u8], name: &str) -> bool {
     serde_json::from_slice::<serde_json::Value>(line).is_ok_and(|v| v["name"] == name)
-}
-
-/// The request lines a start is fed up front, one per line.
-fn input_of(requests: &[Request]) -> Vec<u8> {
-    let lines = requests.iter().map(|r| format!("{}\n", r.line));
-    lines.collect::<String>().into_bytes()
 }

@@ -8,7 +8,7 @@ use parity::config::Settings;
 use parity::differential::{cases, check_all, judge_all, shrink, Checked, MAX_ROWS};
 use parity::fault::{After, FaultKind};
 use parity::protocol::{Reply, Request};
-use parity::session::{Runner, Session};
+use parity::session::Session;
 use parity::suite::{Port, Suite};
 use parity::toolchain::manifest::{BuildStep, Manifest};
 use parity::toolchain::NotReady;

@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use parity::judge::Verdict;
 use parity::protocol::Request;
-use parity::session::Runner;
 
 mod common;
 

@@ -18,7 +18,7 @@ use parity::fault::{Fault, FaultKind, Stderr};
 use parity::judge::answers::answers as judge_answers;
 use parity::judge::{emit, Reason, Verdict};
 use parity::protocol::{Reply, Request};
-use parity::session::{Runner, Session};
+use parity::session::Session;
 use parity::suite::executor::DEMO_CONFIG;
 use parity::suite::{Executor, Port};
 use parity::table::Case;

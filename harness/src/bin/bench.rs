@@ -153,8 +153,7 @@ impl Cost {
 
 /// The median cost of `n` runs of `command`.
 fn median_of(n: usize, command: &exec::Command) -> Cost {
-    let runs: Vec<Cost> = (0..n).map(|_| measure(command)).collect();
-    Cost::median(&runs)
+    Cost::median(&Vec::from_iter((0..n).map(|_| measure(command))))
 }
 
 /// What one run (stdin empty) cost; a run that fails is reported, since
@@ -194,8 +193,5 @@ fn children_cpu() -> f64 {
 /// The 1, 5 and 15 minute load averages, as the kernel reports them.
 fn load() -> String {
     let text = std::fs::read_to_string("/proc/loadavg").unwrap_or_else(|_| "unknown".into());
-    text.split_whitespace()
-        .take(3)
-        .collect::<Vec<_>>()
-        .join(" ")
+    Vec::from_iter(text.split_whitespace().take(3)).join(" ")
 }

@@ -25,7 +25,7 @@ use std::io::{self, BufRead, Write};
 use std::process::{Command, ExitCode};
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -67,11 +67,8 @@ fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<
     if target != "*" && !target.split(',').any(|t| value["name"] == t) {
         return print(out, &answer);
     }
-    let strings: fn(&Value) -> bool = |v| {
-        v.as_array()
-            .and_then(|a| a.first())
-            .is_some_and(Value::is_string)
-    };
+    // A list whose first item is a string.
+    let strings: fn(&Value) -> bool = |v| v.get(0).is_some_and(Value::is_string);
     let wrong = match fault {
         "crash" => {
             eprintln!("fake runner: crashing on purpose on {target}");
@@ -120,24 +117,13 @@ fn serve(fault: &str, target: &str, line: &str, out: &mut impl Write) -> Option<
             return Some(ExitCode::FAILURE);
         }
         "stop" => return Some(ExitCode::SUCCESS),
-        "big-string" => (
-            first(&mut value, strings),
-            serde_json::json!(["y".repeat(7_000_000)]),
-        ),
-        "huge-string" => (
-            first(&mut value, strings),
-            serde_json::json!(["y".repeat(100_000_000)]),
-        ),
+        "big-string" => (first(&mut value, strings), json!(["y".repeat(7_000_000)])),
+        "huge-string" => (first(&mut value, strings), json!(["y".repeat(100_000_000)])),
         "wrong-name" => (&mut value["name"], "someone_else".into()),
         "wrong-result" => (first(&mut value, Value::is_u64), 999.into()),
         "null-list" => (first(&mut value, Value::is_array), Value::Null),
         "garbage" => return print(out, "this is not the protocol"),
-        "error" => {
-            return print(
-                out,
-                &serde_json::json!({"name": target, "error": "boom"}).to_string(),
-            )
-        }
+        "error" => return print(out, &json!({"name": target, "error": "boom"}).to_string()),
         "twice" => return print(out, &answer).or_else(|| print(out, &answer)),
         "chatter" => return print(out, &answer).or_else(|| print(out, "and one more thing")),
         "none" | "exit-after" => return print(out, &answer),

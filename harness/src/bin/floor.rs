@@ -74,8 +74,7 @@ fn jobs() -> Result<Vec<Job>, String> {
     let mut all = Request::cases(suite.cases.iter().chain(generated));
     all.extend(protocol::refusal_requests());
     let count = all.len();
-    let requests: String = all.iter().map(|r| format!("{}\n", r.line)).collect();
-    let requests = requests.into_bytes();
+    let requests = Request::input(&all);
     let fixtures = executor.fixtures()?;
     let mut jobs: Vec<Job> = Vec::new();
     // Every language, as make test's: one that is not ready is an error.

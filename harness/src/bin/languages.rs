@@ -51,36 +51,29 @@ fn run() -> Result<ExitCode, String> {
                 true => Vec::from_iter(all.iter().cloned()),
                 false => m.features.clone(),
             };
-            let rows: Vec<serde_json::Value> = (chosen.iter())
-                .map(|m| {
-                    let (language, toolchain) = (&m.name, &m.setup.toolchain);
-                    serde_json::json!({"language": language, "toolchain": toolchain, "features": plays(m)})
-                })
-                .collect();
-            println!("{}", serde_json::Value::Array(rows));
+            let row = |m: &&Manifest| {
+                let (language, toolchain) = (&m.name, &m.setup.toolchain);
+                serde_json::json!({"language": language, "toolchain": toolchain, "features": plays(m)})
+            };
+            println!("{}", serde_json::Value::from_iter(chosen.iter().map(row)));
             eprintln!("the language-by-feature matrix (x-feature in {SCHEMA}; each manifest's `features`):");
-            let header = Vec::from_iter(all.iter().map(|f| format!("{f:<14}")));
-            let none = all
-                .is_empty()
-                .then_some("(no optional feature yet: every case is core)");
-            eprintln!(
-                "  {:<12}{}{}",
-                "language",
-                header.concat(),
-                none.unwrap_or_default()
-            );
+            let header: String = all.iter().map(|f| format!("{f:<14}")).collect();
+            let none = match all.is_empty() {
+                true => "(no optional feature yet: every case is core)",
+                false => "",
+            };
+            eprintln!("  {:<12}{header}{none}", "language");
             for m in &chosen {
-                let cells = all
-                    .iter()
-                    .map(|f| format!("{:<14}", if plays(m).contains(f) { "✓" } else { "⊘" }));
-                eprintln!("  {:<12}{}", m.name, cells.collect::<String>());
+                let mark = |f| if plays(m).contains(f) { "✓" } else { "⊘" };
+                let cells: String = all.iter().map(|f| format!("{:<14}", mark(f))).collect();
+                eprintln!("  {:<12}{cells}", m.name);
             }
         }
         "mutation-tools" => {
             let tools = chosen
                 .iter()
                 .map(|m| format!("mutants-tool-{}", m.mutants.tool));
-            let tools: std::collections::BTreeSet<String> = tools.collect();
+            let tools = std::collections::BTreeSet::from_iter(tools);
             println!("{}", Vec::from_iter(tools).join(" "));
         }
         "mutants" => {
@@ -114,13 +107,13 @@ fn run() -> Result<ExitCode, String> {
 
 /// The manifests named (all when none is), or an error naming the unknown.
 fn choose<'a>(manifests: &'a [Manifest], names: &[String]) -> Result<Vec<&'a Manifest>, String> {
-    if names.is_empty() {
-        return Ok(manifests.iter().collect());
+    match names {
+        [] => Ok(manifests.iter().collect()),
+        names => names
+            .iter()
+            .map(|n| manifest::named(manifests, n))
+            .collect(),
     }
-    names
-        .iter()
-        .map(|name| manifest::named(manifests, name))
-        .collect()
 }
 
 /// Runs every lint line of the chosen languages with `sh -c` from the root,

@@ -91,12 +91,8 @@ impl Contract {
 
     /// Every problem of an answer, each with its field.
     pub fn answer_problems(&self, answer: &Value, floats: bool) -> Vec<Found> {
-        let found = problems::of(
-            (&self.answer, &self.answers),
-            answer,
-            floats,
-            (false, false),
-        );
+        let schema = (&self.answer, &self.answers);
+        let found = problems::of(schema, answer, floats, (false, false));
         found.into_values().flatten().collect()
     }
 
@@ -123,10 +119,8 @@ impl Contract {
         let properties = self.schema.pointer("/$defs/case/properties");
         let fields = case.as_object().into_iter().flatten();
         let feature = |name: &String| properties?.get(name)?.get("x-feature")?.as_str();
-        fields
-            .filter_map(|(name, _)| feature(name))
-            .map(str::to_owned)
-            .collect()
+        let features = fields.filter_map(|(name, _)| feature(name));
+        features.map(str::to_owned).collect()
     }
 
     /// The word for one item of the outcome's list `field` (its items'

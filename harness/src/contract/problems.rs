@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 
 use jsonschema::error::ValidationErrorKind as Kind;
+use jsonschema::paths::Location;
 use serde_json::{Map, Value};
 
 use super::MAX_ID;
@@ -34,13 +35,11 @@ pub(super) fn of(
     let mut by_case: HashMap<_, Vec<Found>> = HashMap::new();
     for error in validator.iter_errors(checked.as_ref().unwrap_or(root)) {
         let pointer = error.instance_path.as_str();
-        let at = locate(schema, root, pointer, &error.schema_path, cases);
+        let at = locate(schema, pointer, &error.schema_path, cases);
         let instance = root.pointer(pointer).unwrap_or(&Value::Null);
         let found = by_case.entry(at.case).or_default();
-        words(&at, &error, instance, bless, &mut |child, message| {
-            let field = child.map_or_else(|| at.field.clone(), |name| at.child(name));
-            found.push((field, message));
-        });
+        let mut say = |field, message| found.push((field, message));
+        words(&at, &error, instance, bless, &mut say);
     }
     by_case
 }
@@ -60,12 +59,10 @@ fn without_floats(value: &Value) -> Value {
 }
 
 /// Where an error is: the case, the field's path as messages spell it,
-/// whether the field is a map (`failures`, whose keys are quoted), and the
-/// schema node whose keyword found it.
+/// and the schema node whose keyword found it.
 struct At<'s> {
     case: Option<usize>,
     field: String,
-    map: bool,
     node: Option<&'s Value>,
     schema: &'s Value,
 }
@@ -84,18 +81,6 @@ impl<'s> At<'s> {
         let bound = |keyword| self.get(keyword).map_or("?".to_owned(), Value::to_string);
         (bound("minimum"), bound("maximum"))
     }
-
-    /// The path of the field `name` of this object: `field.name`, or for
-    /// an entry of a map (`failures`), `field."name"`.
-    fn child(&self, name: &str) -> String {
-        child(&self.field, self.map, name)
-    }
-}
-
-/// Whether `node` (resolved) is a map's schema: its keys are data.
-fn is_map(node: Option<&Value>) -> bool {
-    node.and_then(|n| n.get("additionalProperties"))
-        .is_some_and(Value::is_object)
 }
 
 /// `field`'s child `name`, quoted when the field is a map.
@@ -114,61 +99,51 @@ fn target<'s>(schema: &'s Value, node: &Value) -> Option<&'s Value> {
     schema.pointer(pointer)
 }
 
-/// Where an error is. The field comes from the instance's path (`cases[i]`
-/// becoming the case when `cases`), a list's index written `[i]`, a map's
-/// key quoted; the node from the error's keyword path through the schema,
-/// whose `$ref` steps jump to their target, so a field of a branch or of a
-/// definition is said in its own words.
-fn locate<'s>(
-    schema: &'s Value,
-    root: &Value,
-    pointer: &str,
-    keyword_path: &jsonschema::paths::Location,
-    cases: bool,
-) -> At<'s> {
-    let mut at = At {
-        case: None,
-        field: String::new(),
-        map: false,
-        node: None,
-        schema,
-    };
-    // The schema of the instance's value at each step, for a map's keys.
-    let mut node = Some(schema);
-    let mut here = root;
-    for segment in pointer.split('/').skip(1) {
-        let segment = segment.replace("~1", "/").replace("~0", "~");
-        let resolved = node.map(|n| target(schema, n).unwrap_or(n));
-        if let Value::Array(items) = here {
-            let index: usize = segment.parse().unwrap_or(usize::MAX);
-            if cases && at.case.is_none() && at.field == "cases" {
-                at.case = Some(index);
-                at.field.clear();
-            } else {
-                at.field = format!("{}[{index}]", at.field);
-            }
-            node = resolved.and_then(|n| n.get("items"));
-            here = items.get(index).unwrap_or(&Value::Null);
-        } else {
-            at.field = child(&at.field, is_map(resolved), &segment);
-            let property = resolved.and_then(|n| n.get("properties")?.get(&segment));
-            node = property.or_else(|| resolved?.get("additionalProperties"));
-            here = here.get(&segment).unwrap_or(&Value::Null);
-        }
-    }
-    at.map = is_map(node.map(|n| target(schema, n).unwrap_or(n)));
+/// Where an error is: its keyword's node, found by the keyword's path
+/// through the schema, whose `$ref` steps jump to their target (so a
+/// field of a branch or of a definition is said in its own words); and
+/// its field, each step into the value taking the next segment of the
+/// instance's path: `properties` its name, `items` a list's index written
+/// `[i]` (`cases[i]` becoming the case when `cases`), and
+/// `additionalProperties` a map's key, quoted.
+fn locate<'s>(schema: &'s Value, pointer: &str, path: &Location, cases: bool) -> At<'s> {
+    let unescape = |segment: &str| segment.replace("~1", "/").replace("~0", "~");
+    let mut instance = pointer.split('/').skip(1).map(unescape);
+    let steps: Vec<String> = path.as_str().split('/').skip(1).map(unescape).collect();
     // The keyword's node: its path without the keyword itself.
-    let steps: Vec<&str> = keyword_path.as_str().split('/').skip(1).collect();
-    let mut node = Some(schema);
-    for step in steps.iter().take(steps.len().saturating_sub(1)) {
-        let step = step.replace("~1", "/").replace("~0", "~");
-        node = node.and_then(|n| match step.as_str() {
-            "$ref" => target(schema, n),
-            step => n.get(step).or_else(|| n.get(step.parse::<usize>().ok()?)),
-        });
+    let mut steps = steps.iter().take(steps.len().saturating_sub(1));
+    let (mut case, mut field, mut node) = (None, String::new(), Some(schema));
+    while let Some(step) = steps.next() {
+        node = match step.as_str() {
+            "$ref" => node.and_then(|n| target(schema, n)),
+            "properties" => {
+                let name = steps.next().cloned().unwrap_or_default();
+                instance.next();
+                field = child(&field, false, &name);
+                node.and_then(|n| n.get("properties")?.get(&name))
+            }
+            "additionalProperties" => {
+                field = child(&field, true, &instance.next().unwrap_or_default());
+                node.and_then(|n| n.get(step))
+            }
+            "items" => {
+                let index = instance.next().unwrap_or_default();
+                if cases && case.is_none() && field == "cases" {
+                    (case, field) = (index.parse().ok(), String::new());
+                } else {
+                    field = format!("{field}[{index}]");
+                }
+                node.and_then(|n| n.get(step))
+            }
+            step => node.and_then(|n| n.get(step).or_else(|| n.get(step.parse::<usize>().ok()?))),
+        };
     }
-    at.node = node;
-    at
+    At {
+        case,
+        field,
+        node,
+        schema,
+    }
 }
 
 /// An error in the harness's words: each with the field it is about, when
@@ -178,9 +153,10 @@ fn words(
     error: &jsonschema::ValidationError<'_>,
     instance: &Value,
     bless: bool,
-    say: &mut impl FnMut(Option<&str>, String),
+    say: &mut impl FnMut(String, String),
 ) {
-    let mut here = |message: String| say(None, message);
+    let mut here = |message: String| say(at.field.clone(), message);
+    let field = |name: &str| child(&at.field, false, name);
     match &error.kind {
         Kind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
@@ -193,12 +169,12 @@ fn words(
                 }
                 _ => "",
             };
-            say(Some(name), format!("required field is missing{hint}"));
+            say(field(name), format!("required field is missing{hint}"));
         }
         Kind::AdditionalProperties { unexpected } | Kind::UnevaluatedProperties { unexpected } => {
             let problem = format!("unknown field (known fields: {})", known_fields(at));
             for name in unexpected {
-                say(Some(name), problem.clone());
+                say(field(name), problem.clone());
             }
         }
         Kind::Type { .. } => match instance.as_f64() {
@@ -235,7 +211,8 @@ fn words(
         )),
         Kind::PropertyNames { error } => {
             let key = error.instance.as_str().unwrap_or_default();
-            say(Some(key), not_an_attempt(key));
+            // The key is data, a map's (`failures`): quoted.
+            say(child(&at.field, true, key), not_an_attempt(key));
         }
         // A keyword the harness has no words of its own for (or not in
         // this field): the validator's.
@@ -259,10 +236,8 @@ fn one_of(at: &At<'_>, options: &Value, instance: &Value) -> String {
 
 /// The fields an object's schema knows, its own and its `$ref`'s, sorted.
 fn known_fields(at: &At<'_>) -> String {
-    let nodes = at
-        .node
-        .into_iter()
-        .chain(at.node.and_then(|n| target(at.schema, n)));
+    let own = at.node.and_then(|n| target(at.schema, n));
+    let nodes = at.node.into_iter().chain(own);
     let properties = nodes.filter_map(|node| node.get("properties")?.as_object());
     let mut names: Vec<String> = properties.flat_map(Map::keys).cloned().collect();
     names.sort_unstable();
@@ -312,10 +287,9 @@ fn float_message(at: &At<'_>, x: f64) -> String {
         }
     };
     // Whole digits where they are exact.
-    let x = if x.abs() < 1e21 {
-        format!("{x:.0}")
-    } else {
-        format!("{x:e}")
+    let x = match x.abs() < 1e21 {
+        true => format!("{x:.0}"),
+        false => format!("{x:e}"),
     };
     format!("must be from {min} to {max}, not {x}: too {side}")
 }

@@ -15,7 +15,7 @@ use crate::contract::{Contract, Fields};
 use crate::judge::{compare, emit};
 use crate::oracle;
 use crate::protocol::{Reply, Request};
-use crate::session::{Answers, Runner, Session};
+use crate::session::{Answers, Session};
 use crate::table::{Case, Outcome, Scenario};
 use generate::draw;
 
@@ -61,13 +61,10 @@ pub const BY_REFERENCE: &str = "the Rust reference's own outcome breaks a proper
 
 /// Why one language's answers to a scenario pair are wrong, or `Ok`.
 fn judge_pair(contract: &Contract, plain: &Case, replies: [&Reply; 2]) -> Result<(), String> {
-    typed(&plain.expect)
-        .and_then(|expect| properties::check(&plain.scenario, &expect))
-        .map_err(|broken| format!("{BY_REFERENCE}: {broken}"))?;
+    let check = |fields| typed(fields).and_then(|o| properties::check(&plain.scenario, &o));
+    check(&plain.expect).map_err(|broken| format!("{BY_REFERENCE}: {broken}"))?;
     let answer = answer_of(replies[0])?;
-    typed(answer)
-        .and_then(|outcome| properties::check(&plain.scenario, &outcome))
-        .map_err(|broken| format!("breaks a property: {broken}"))?;
+    check(answer).map_err(|broken| format!("breaks a property: {broken}"))?;
     let differs = compare::differences(contract, &plain.expect, answer);
     if !differs.is_empty() {
         let report = emit::differences(&differs);

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Mutex, MutexGuard, Once, OnceLock};
+use std::sync::{Mutex, MutexGuard, Once, OnceLock, PoisonError};
 use std::time::Duration;
 
 use signal_hook::consts::{SIGINT, SIGTERM};
@@ -38,9 +38,7 @@ pub(super) fn registry() -> MutexGuard<'static, Registry> {
         strays: BTreeSet::new(),
         closing: false,
     });
-    REGISTRY
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Where the process is: [`RUNNING`], the number of the signal that came
@@ -195,9 +193,7 @@ fn sweep_earlier_runs() -> usize {
     };
     let pids = every_pid().unwrap_or_default().into_iter();
     let strays = pids.filter(|pid| !spared.contains(pid));
-    let strays: Vec<_> = strays
-        .filter_map(|pid| Some((pid, left_running(pid)?)))
-        .collect();
+    let strays = Vec::from_iter(strays.filter_map(|pid| Some((pid, left_running(pid)?))));
     for (pid, proc) in &strays {
         kill(Some(*pid), (proc.group == *pid).then_some(*pid));
     }

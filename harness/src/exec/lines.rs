@@ -50,9 +50,7 @@ pub(super) fn read(stdout: os_pipe::PipeReader, limits: Vec<usize>) -> Receiver<
                     Next::TooLong(line)
                 }
                 Ok(_) => {
-                    if line.ends_with(b"\n") {
-                        line.pop();
-                    }
+                    line.pop_if(|byte| *byte == b'\n');
                     Next::Line(line)
                 }
             };

@@ -81,7 +81,7 @@ fn each_fault_reads_as_users_know_it() {
 #[test]
 fn a_sessions_faults_name_paths_relative_to_the_root() {
     use crate::protocol::Request;
-    use crate::session::{Runner, Session};
+    use crate::session::Session;
     let root = crate::config::scratch_dir(&crate::repo_root(), "relative-faults");
     std::fs::create_dir_all(&root).unwrap();
     let session = |argv: Vec<String>| Session {

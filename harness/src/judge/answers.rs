@@ -161,19 +161,16 @@ mod tests {
     #[test]
     fn the_refusal_check_passes_right_replies_and_fails_each_bug() {
         let error = |text: &str| Reply::Error(text.to_owned());
+        // SPEC.md's answer to the valid case, written out.
+        let answer =
+            serde_json::json!({"sent": [[1]], "journal": ["order-1 OrderPlaced"], "duplicates": 0});
         let right = vec![
             error("unsupported protocol version: 2"),
             error("unsupported protocol version: missing"),
             error("unknown request kind: \"replay\""),
             error("unknown request kind: missing"),
             error("unknown failure kind: \"timeout\""),
-            // SPEC.md's answer to the valid case, written out.
-            Reply::Answer(
-                serde_json::json!({"sent": [[1]], "journal": ["order-1 OrderPlaced"], "duplicates": 0})
-                    .as_object()
-                    .cloned()
-                    .unwrap(),
-            ),
+            Reply::Answer(serde_json::from_value(answer).unwrap()),
         ];
         assert_eq!(crate::protocol::refusal_requests().len(), right.len());
         assert_eq!(refusals("r", &right), Verdict::Pass);

@@ -76,31 +76,30 @@ mod tests {
         emit::differences(&differences(&contract, &fields(expected), &fields(actual)))
     }
 
+    /// Each field that differs is named with both values, a list's where it
+    /// first differs; a field is compared whether or not any code names
+    /// it: one absent from the answer is named with its expected value, one
+    /// answered but not expected with its answer.
     #[test]
-    fn says_where_each_field_first_differs() {
-        let a = json!({"sent": [[1], []], "journal": ["x"], "duplicates": 0});
-        assert_eq!(report(a.clone(), a), "");
-        let expected = json!({"sent": [[2], [1, 3]], "journal": ["a", "b"], "duplicates": 1});
-        let actual = json!({"sent": [[2], [3]], "journal": ["a", "b"], "duplicates": 0});
-        assert_eq!(
-            report(expected, actual),
-            "sent: first differs at pass 2 (sent[1])\n  expected: [[2], [1, 3]]\n  actual:   [[2], [3]]\n\
-             duplicates: expected 1, actual 0\n"
-        );
-    }
-
-    /// A field is compared whether or not any code names it: one absent
-    /// from the answer is named with its expected value, one answered but
-    /// not expected with its answer.
-    #[test]
-    fn a_field_no_code_names_is_compared_present_or_not() {
-        let expected = json!({"duplicates": 0, "probe": 1, "gone": [1]});
-        let actual = json!({"duplicates": 0, "probe": 2, "extra": "x"});
-        assert_eq!(
-            report(expected, actual),
-            "probe: expected 1, actual 2\ngone: expected [1], absent from the answer\n\
-             extra: not expected, answered \"x\"\n"
-        );
+    fn says_where_each_field_first_differs_named_or_not() {
+        let same = json!({"sent": [[1], []], "journal": ["x"], "duplicates": 0});
+        for (expected, actual, said) in [
+            (same.clone(), same, ""),
+            (
+                json!({"sent": [[2], [1, 3]], "journal": ["a", "b"], "duplicates": 1}),
+                json!({"sent": [[2], [3]], "journal": ["a", "b"], "duplicates": 0}),
+                "sent: first differs at pass 2 (sent[1])\n  expected: [[2], [1, 3]]\n  \
+                 actual:   [[2], [3]]\nduplicates: expected 1, actual 0\n",
+            ),
+            (
+                json!({"duplicates": 0, "probe": 1, "gone": [1]}),
+                json!({"duplicates": 0, "probe": 2, "extra": "x"}),
+                "probe: expected 1, actual 2\ngone: expected [1], absent from the answer\n\
+                 extra: not expected, answered \"x\"\n",
+            ),
+        ] {
+            assert_eq!(report(expected, actual), said);
+        }
     }
 
     #[test]

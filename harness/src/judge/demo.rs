@@ -84,25 +84,23 @@ pub fn judge_refusals(language: &str, actual: &[Refusal]) -> Result<(), String> 
     for (&(text, key), got) in BAD_CONFIGS.iter().zip(actual) {
         let path = got.path.to_string_lossy();
         let line = &got.first_line;
-        let mut wrong = Vec::new();
+        let (mut wrong, stderr) = (Vec::new(), "the first line of stderr");
         if got.code != Some(BAD_CONFIG_EXIT) {
             let code = got.code.map_or("(killed)".to_owned(), |c| c.to_string());
             wrong.push(format!("exit {code} instead of {BAD_CONFIG_EXIT}"));
         }
         if !line.contains(path.as_ref()) {
-            wrong.push("the first line of stderr does not name the path".to_owned());
+            wrong.push(format!("{stderr} does not name the path"));
         }
         // The key at fault must be named, and no other key (a line that
         // lists them all would pass for every config).
         let path_free = line.replace(path.as_ref(), "");
         for name in KEYS {
             match (Some(name) == key, path_free.contains(name)) {
-                (true, false) => {
-                    wrong.push(format!("the first line of stderr does not name `{name}`"))
+                (true, false) => wrong.push(format!("{stderr} does not name `{name}`")),
+                (false, true) => {
+                    wrong.push(format!("{stderr} names `{name}`, which is not at fault"))
                 }
-                (false, true) => wrong.push(format!(
-                    "the first line of stderr names `{name}`, which is not at fault"
-                )),
                 _ => {}
             }
         }
@@ -151,34 +149,36 @@ mod tests {
             change(&mut refusals[at]);
             judge_refusals("x", &refusals).unwrap_err()
         };
+        // A line naming every key would otherwise pass for every config.
+        let not_at_fault = "names `batch_size`, which is not at fault";
+        for (at, line, said) in [
+            (1, "demo: not JSON", "does not name the path"),
+            (
+                2,
+                "demo: t/bad-3.json: wrong type",
+                "does not name `max_passes`",
+            ),
+            (
+                1,
+                "demo: t/bad-2.json: bad (batch_size, max_passes)",
+                not_at_fault,
+            ),
+            (
+                2,
+                "demo: t/bad-3.json: bad batch_size or max_passes",
+                not_at_fault,
+            ),
+        ] {
+            let why = plant(at, &|r| r.first_line = line.into());
+            assert!(why.contains(said), "{why}");
+        }
         let why = plant(0, &|r| r.code = Some(1));
         assert!(
             why.contains("t/bad-1.json") && why.contains("exit 1 instead of 2"),
             "{why}"
         );
-        let why = plant(1, &|r| r.first_line = "demo: not JSON".into());
-        assert!(why.contains("does not name the path"), "{why}");
-        let why = plant(2, &|r| {
-            r.first_line = "demo: t/bad-3.json: wrong type".into()
-        });
-        assert!(why.contains("does not name `max_passes`"), "{why}");
         let why = plant(2, &|r| r.code = None);
         assert!(why.contains("exit (killed)"), "{why}");
-        // A line naming every key would otherwise pass for every config.
-        let why = plant(1, &|r| {
-            r.first_line = "demo: t/bad-2.json: bad (batch_size, max_passes)".into()
-        });
-        assert!(
-            why.contains("names `batch_size`, which is not at fault"),
-            "{why}"
-        );
-        let why = plant(2, &|r| {
-            r.first_line = "demo: t/bad-3.json: bad batch_size or max_passes".into()
-        });
-        assert!(
-            why.contains("names `batch_size`, which is not at fault"),
-            "{why}"
-        );
         // A path that names the key does not name it for the refusal.
         let why = plant(2, &|r| {
             r.path = PathBuf::from("t/max_passes.json");
@@ -196,22 +196,15 @@ mod tests {
             transcript("x", "a\nb\n", Ok("a\nb\n".into())),
             Verdict::Pass
         );
-        for (actual, why) in [
-            (
-                "a\nc\n",
-                "x at line 2:\n  expected: \"b\\n\"\n  actual:   \"c\\n\"",
-            ),
-            (
-                "a\n",
-                "x at line 2:\n  expected: \"b\\n\"\n  actual:   (end of output)",
-            ),
-            (
-                "a\nb",
-                "x at line 2:\n  expected: \"b\\n\"\n  actual:   \"b\"",
-            ),
+        let at_line_2 = "x at line 2:\n  expected: \"b\\n\"\n  actual:   ";
+        for (actual, shown) in [
+            ("a\nc\n", "\"c\\n\""),
+            ("a\n", "(end of output)"),
+            ("a\nb", "\"b\""),
         ] {
+            let why = format!("{at_line_2}{shown}");
             let verdict = transcript("x", "a\nb\n", Ok(actual.into()));
-            assert_eq!(verdict, Verdict::Fail(Reason::Wrong(why.into())));
+            assert_eq!(verdict, Verdict::Fail(Reason::Wrong(why)));
         }
     }
 }

@@ -22,24 +22,15 @@ pub fn terminal(verdict: &Verdict) -> Result<Completion, Failed> {
         Verdict::Pass => Ok(Completion::Completed),
         Verdict::Fail(reason) => Err(for_terminal(&text(reason)).into()),
         Verdict::Ignore(why) => Ok(Completion::ignored_with(for_terminal(why))),
-        Verdict::KnownFailure(why) => {
-            Ok(Completion::ignored_with(for_terminal(&known_failure(why))))
-        }
-        Verdict::Unsupported(unsupported) => Ok(Completion::ignored_with(for_terminal(
-            &unsupported_text(unsupported),
-        ))),
+        // A known failure's line, or why a case is unsupported.
+        other => Ok(Completion::ignored_with(for_terminal(&in_brief(other)))),
     }
 }
 
 /// Why a case was not run on a port: the language, the case and the
 /// feature, and where the port would declare it.
-pub fn unsupported_text(
-    Unsupported {
-        language,
-        case,
-        feature,
-    }: &Unsupported,
-) -> String {
+pub fn unsupported_text(why: &Unsupported) -> String {
+    let (language, case, feature) = (&why.language, &why.case, &why.feature);
     format!(
         "unsupported: case `{case}` uses the feature `{feature}`, which {language} does not \
          support (runners/{language}/language.toml lists none such in `features`)"
@@ -69,7 +60,7 @@ pub fn text(reason: &Reason) -> String {
         }
         Reason::NotReady(why) => why.to_string(),
         Reason::Runner { fault, own } => runner_text(fault, own),
-        Reason::Wrong(why) | Reason::Reference(why) | Reason::Harness(why) => why.clone(),
+        Reason::Wrong(why) | Reason::Harness(why) => why.clone(),
         Reason::Unsupported(unsupported) => format!(
             "{}; PARITY_STRICT=1 makes an unsupported case a failure",
             unsupported_text(unsupported)
@@ -113,11 +104,9 @@ pub fn summary(reason: &Reason) -> String {
             format!("known failure `{trial}` passes now")
         }
         // These say what kind they are in their first line.
-        Reason::Wrong(_)
-        | Reason::Runner { .. }
-        | Reason::Reference(_)
-        | Reason::Harness(_)
-        | Reason::Unsupported(_) => excerpt(first_line(&text(reason)), 200),
+        Reason::Wrong(_) | Reason::Runner { .. } | Reason::Harness(_) | Reason::Unsupported(_) => {
+            excerpt(first_line(&text(reason)), 200)
+        }
     }
 }
 
@@ -129,11 +118,7 @@ fn runner_text(fault: &Fault, own: &Verdict) -> String {
         in_brief(own)
     );
     if let Verdict::Fail(reason) = own {
-        let _ = write!(
-            text,
-            "\n\nThis trial's own failure:\n{}",
-            self::text(reason)
-        );
+        text += &format!("\n\nThis trial's own failure:\n{}", self::text(reason));
     }
     text
 }
@@ -208,12 +193,8 @@ fn window(items: &[Value], at: usize) -> String {
     let start = at.saturating_sub(CONTEXT);
     let end = (at + CONTEXT + 1).min(items.len());
     let item = |item| excerpt(&one_value(item), 300);
-    let mut shown: Vec<String> = items
-        .get(start..end)
-        .unwrap_or_default()
-        .iter()
-        .map(item)
-        .collect();
+    let shown = items.get(start..end).unwrap_or_default();
+    let mut shown: Vec<String> = shown.iter().map(item).collect();
     if start == 0 && end >= items.len() {
         return format!("[{}]", shown.join(", "));
     }

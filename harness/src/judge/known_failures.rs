@@ -22,9 +22,7 @@ pub type KnownFailures = BTreeMap<String, String>;
 
 /// Where a language's list lives, relative to the repository root.
 pub fn path(language: &str) -> PathBuf {
-    Path::new("runners")
-        .join(language)
-        .join("known-failures.json")
+    PathBuf::from(format!("runners/{language}/known-failures.json"))
 }
 
 /// `verdict` as a language's list turns it: a listed failure is known, a

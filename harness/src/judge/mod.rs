@@ -69,11 +69,8 @@ impl CaseHeader {
 
 impl fmt::Display for CaseHeader {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "case `{}` ({}): {}",
-            self.name, self.file, self.description
-        )
+        let (name, file, description) = (&self.name, &self.file, &self.description);
+        write!(f, "case `{name}` ({file}): {description}")
     }
 }
 
@@ -123,9 +120,6 @@ pub enum Reason {
         /// The reason the list gives.
         reason: String,
     },
-    /// The Rust reference failed on a scenario, so nothing can be judged
-    /// against it there.
-    Reference(String),
     /// The runner faulted after answering every request (a non-zero exit,
     /// more output): its fault, carried by one trial of its stream (the
     /// generated one, else the last case's, else the protocol's), whose own
@@ -136,7 +130,8 @@ pub enum Reason {
         /// The carrying trial's verdict without the fault.
         own: Box<Verdict>,
     },
-    /// A fault of the harness itself.
+    /// A fault of the harness itself, or of the Rust reference it judges
+    /// by (it failed on a scenario, so nothing can be judged there).
     Harness(String),
     /// The case uses a feature the port does not support, and the run is
     /// strict.
@@ -149,10 +144,9 @@ pub enum Reason {
 /// [`Tally::proves`]); without a counter (a test's fake) the exit alone
 /// counts. `tests`: the tests and their command line, as messages name them.
 pub fn unit(tests: String, ran: std::io::Result<(Output, Option<Tally>)>, unit: &Unit) -> Verdict {
+    let wrong = |why| Verdict::Fail(Reason::Wrong(why));
     let (output, tally) = match ran {
-        Err(e) => {
-            return Verdict::Fail(Reason::Wrong(format!("{tests} could not be started: {e}")))
-        }
+        Err(e) => return wrong(format!("{tests} could not be started: {e}")),
         Ok(ran) => ran,
     };
     let printed = output.stdout.text() + &output.stderr.text();
@@ -170,34 +164,29 @@ pub fn unit(tests: String, ran: std::io::Result<(Output, Option<Tally>)>, unit: 
         ),
         Some(_) | None => return Verdict::Pass,
     };
-    Verdict::Fail(Reason::Wrong(why))
+    wrong(why)
 }
 
 /// Why a tally that exited 0 does not prove the tests.
 fn unproven(tally: &Tally, at_least: u64) -> String {
-    let Tally {
-        passed,
-        failed,
-        skipped,
-        finished,
-        unreported,
-    } = tally;
+    let (passed, failed, skipped) = (tally.passed, tally.failed, tally.skipped);
     let counts = format!("{passed} passed, {failed} failed, {skipped} skipped or ignored");
     let report = format!("its tool's final report says {counts}");
-    if *unreported > 0 {
+    if tally.unreported > 0 {
         format!(
-            "a test binary announced {unreported} tests and ended without its \
+            "a test binary announced {} tests and ended without its \
              `test result:` line (a test that exits the process stops it early); \
-             the others: {counts}"
+             the others: {counts}",
+            tally.unreported
         )
-    } else if !finished {
+    } else if !tally.finished {
         format!(
             "its tool's final report is missing (a test that exits the process stops \
              it early); before that: {counts}"
         )
-    } else if *failed > 0 {
+    } else if failed > 0 {
         format!("{report}, yet it exited 0")
-    } else if *skipped > 0 {
+    } else if skipped > 0 {
         format!("{report}: a skipped or ignored test checks nothing")
     } else {
         format!(

@@ -109,9 +109,7 @@ fn excerpt(root: &Path, demo: &Excerpt) -> Source {
         let inside =
             |line: &&&str| matches!(line.trim(), "" | "{") || indent(line) > indent(lines[at]);
         let end = at + 1 + lines[at + 1..].iter().take_while(inside).count();
-        let closing = lines
-            .get(end)
-            .is_some_and(|l| l.trim().starts_with(['}', ')', ']']));
+        let closing = (lines.get(end)).is_some_and(|l| l.trim().starts_with(['}', ')', ']']));
         let end = end + usize::from(closing);
         Ok(lines[at..end].join("\n").trim_end().to_owned())
     });
@@ -151,9 +149,7 @@ fn opening(text: &str) -> usize {
 /// The first bullet of SPEC.md's "Language notes" section that names
 /// `language` in bold (`- **PHP**: ...`), its Markdown on one line.
 fn note(spec: &str, language: &str) -> String {
-    let section = spec
-        .split("\n## ")
-        .find(|s| s.starts_with("Language notes"));
+    let section = (spec.split("\n## ")).find(|s| s.starts_with("Language notes"));
     let mut bullets = section.unwrap_or_default().split("\n- ").skip(1);
     let named = |bullet: &&str| {
         let name = bullet.strip_prefix("**").and_then(|b| b.split("**").next());

@@ -93,30 +93,21 @@ pub fn compare(base: &Results, now: &Results) -> Base {
     // Two runs that chose their trials otherwise are compared on the cells
     // both ran: a cell only one filter selected is neither new nor gone.
     let same_selection = base.run.filter == now.run.filter;
-    let mut changes = Vec::new();
-    let mut unmatched = 0;
-    let mut change = |trial: &TrialResult, before: Option<State>, after: Option<State>| {
+    let (mut changes, mut unmatched) = (Vec::new(), 0);
+    let now_cells = (now.trials.iter()).map(|t| (t, before.get(&key(t)).copied(), Some(&t.state)));
+    let gone = base.trials.iter().filter(|t| !after.contains_key(&key(t)));
+    for (trial, before, after) in now_cells.chain(gone.map(|t| (t, Some(&t.state), None))) {
         if (before.is_none() || after.is_none()) && !same_selection {
             unmatched += 1;
         } else if before != after {
             changes.push(Change {
                 language: trial.language.clone(),
                 case: trial.row.name().to_owned(),
-                before,
-                after,
+                before: before.cloned(),
+                after: after.cloned(),
                 summary: trial.summary.clone(),
             });
         }
-    };
-    for trial in &now.trials {
-        change(
-            trial,
-            before.get(&key(trial)).map(|s| (*s).clone()),
-            Some(trial.state.clone()),
-        );
-    }
-    for trial in base.trials.iter().filter(|t| !after.contains_key(&key(t))) {
-        change(trial, Some(trial.state.clone()), None);
     }
     let shown = |filter: &str| match filter {
         "" => "every trial".to_owned(),

@@ -49,23 +49,21 @@ pub fn row(
     cells: &[Cell],
 ) -> (Row, Vec<TrialResult>) {
     let id = RowId::named(name, name);
-    let trials = cells
-        .iter()
-        .map(|(language, state, text)| {
-            let verdict = match state {
-                State::Pass => Outcome::Pass,
-                State::NotRun | State::Unsupported => Outcome::Ignored,
-                State::KnownFailure => Outcome::KnownFailure,
-                _ => Outcome::Fail,
-            };
-            let text = (*state != State::Pass).then(|| text.to_string());
-            let trial = TrialId {
-                language: LanguageId::from(*language),
-                row: id.clone(),
-            };
-            TrialResult::new(trial, verdict, state.clone(), text)
-        })
-        .collect();
+    let trial = |(language, state, text): &Cell| {
+        let verdict = match state {
+            State::Pass => Outcome::Pass,
+            State::NotRun | State::Unsupported => Outcome::Ignored,
+            State::KnownFailure => Outcome::KnownFailure,
+            _ => Outcome::Fail,
+        };
+        let text = (*state != State::Pass).then(|| text.to_string());
+        let trial = TrialId {
+            language: LanguageId::from(*language),
+            row: id.clone(),
+        };
+        TrialResult::new(trial, verdict, state.clone(), text)
+    };
+    let trials = cells.iter().map(trial).collect();
     let row = Row {
         id,
         description: description.to_owned(),
@@ -88,6 +86,7 @@ pub fn every_state() -> Report {
     let crashed = "`batch_of_two`: runner fault: crashed";
     let stale = "known failure `generated` | passes now\nrefresh the list";
     let (harness, missing) = ("the reference failed", "the go toolchain is missing");
+    let unsupported = "unsupported: case `batch_of_two` uses the feature `restarts`";
     let wide = Scenario {
         batch_size: 1,
         messages: (1..=12).map(|id| message(id, "order-1", "E", 0)).collect(),
@@ -98,11 +97,7 @@ pub fn every_state() -> Report {
     let lost = [("rust", Pass, ""), ("go", WrongAnswer, differs)];
     let batch = [
         ("rust", RunnerFault, crashed),
-        (
-            "go",
-            Unsupported,
-            "unsupported: case `batch_of_two` uses the feature `restarts`",
-        ),
+        ("go", Unsupported, unsupported),
     ];
     let generated = [
         ("rust", KnownFailure, "issue 3"),

@@ -87,13 +87,12 @@ fn matrix(out: &mut String, matrix: &Matrix) {
             let title = trial.and_then(reason).map(|r| format!(" title=\"{r}\""));
             let why = trial.and_then(|t| t.summary.as_deref());
             let why = why.map(|why| format!("<span class=\"why\">{}</span>", escape(why)));
+            let (title, why) = (title.unwrap_or_default(), why.unwrap_or_default());
             let language = escape(language);
             let _ = write!(
                 out,
                 "<td class=\"cell {class}\" data-cell=\"{name}/{language}\" data-status=\"{class}\"\
-                 {}><a href=\"#{to}\">{word}</a>{}</td>",
-                title.unwrap_or_default(),
-                why.unwrap_or_default()
+                 {title}><a href=\"#{to}\">{word}</a>{why}</td>"
             );
         }
         out.push_str("</tr>");
@@ -122,19 +121,13 @@ fn features(out: &mut String, run: &super::results::RunRecord) {
     }
     out.push_str("</tr></thead><tbody>");
     for toolchain in &run.toolchains {
-        let _ = write!(
-            out,
-            "<tr><th scope=\"row\">{}</th>",
-            escape(&toolchain.name)
-        );
+        let name = escape(&toolchain.name);
+        let _ = write!(out, "<tr><th scope=\"row\">{name}</th>");
         for feature in &run.features {
-            let plays = toolchain.features.contains(feature);
-            let state = if plays {
-                State::Pass
-            } else {
-                State::Unsupported
+            let (class, word) = match toolchain.features.contains(feature) {
+                true => (State::Pass.id(), "✓ plays"),
+                false => (State::Unsupported.id(), "⊘ does not"),
             };
-            let (class, word) = (state.id(), if plays { "✓ plays" } else { "⊘ does not" });
             let _ = write!(out, "<td class=\"cell {class}\">{word}</td>");
         }
         out.push_str("</tr>");

@@ -39,10 +39,8 @@ pub fn report(results: &Results) -> String {
     for language in results.run.languages() {
         let mut suite = TestSuite::new(for_xml(language));
         for trial in results.trials.iter().filter(|t| t.language == language) {
-            let mut case = TestCase::new(
-                for_xml(&trial_name(language, trial.row.name())),
-                status(trial),
-            );
+            let name = for_xml(&trial_name(language, trial.row.name()));
+            let mut case = TestCase::new(name, status(trial));
             case.set_classname(for_xml(&format!("parity.{language}")));
             let time = Duration::from_millis(trial.time_ms);
             case.set_time(time);

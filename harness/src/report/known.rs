@@ -31,10 +31,7 @@ fn edits<'a>(
     list: &'a KnownFailures,
     table: &'a HashSet<&str>,
 ) -> impl Iterator<Item = (Edit, &'a TrialResult)> + 'a {
-    let trials = results
-        .trials
-        .iter()
-        .filter(move |t| t.language == language);
+    let trials = (results.trials.iter()).filter(move |t| t.language == language);
     trials.filter_map(move |entry| {
         let (name, state) = (entry.row.name(), &entry.state);
         let listed = list.contains_key(name);
@@ -66,8 +63,10 @@ pub fn advice(
         let list = lists.get(language).unwrap_or(&none);
         let mut lines = String::new();
         for (edit, entry) in edits(results, language, list, table) {
-            let (case, summary) = (entry.row.name(), entry.summary.as_deref());
-            let summary = summary.unwrap_or_default();
+            let (case, summary) = (
+                entry.row.name(),
+                entry.summary.as_deref().unwrap_or_default(),
+            );
             let _ = match edit {
                 Edit::Add => writeln!(lines, "  add    \"{case}\": why it fails ({summary})"),
                 Edit::Remove => writeln!(lines, "  remove \"{case}\": it passes now"),
@@ -109,10 +108,8 @@ pub fn update(root: &Path, language: &str, results: &Results) -> Result<String, 
     }
     let table = crate::table::load(&[root.join("cases")]).map_err(|errors| {
         let first = errors.first().map(ToString::to_string).unwrap_or_default();
-        format!(
-            "the case table has {} problem(s), first: {first}",
-            errors.len()
-        )
+        let count = errors.len();
+        format!("the case table has {count} problem(s), first: {first}")
     })?;
     let names: HashSet<&str> = table.iter().map(|c| c.name.as_str()).collect();
     let existing = known_failures::load(root, language, &names, true)?;

@@ -62,26 +62,18 @@ fn changes(out: &mut String, base: &Base) {
 
 /// Every failed cell with its state and one-line reason.
 fn failures(out: &mut String, report: &Report) {
-    let failures: Vec<_> = report
-        .results
-        .trials
-        .iter()
-        .filter(|t| t.verdict == Outcome::Fail)
-        .collect();
+    let trials = report.results.trials.iter();
+    let failures: Vec<_> = trials.filter(|t| t.verdict == Outcome::Fail).collect();
     if failures.is_empty() {
         out.push_str("### No failures\n\n");
         return;
     }
     let _ = writeln!(out, "### Failures: {}\n", failures.len());
     for trial in failures {
-        let _ = writeln!(
-            out,
-            "- `{}/{}`: {}: {}",
-            cell(&trial.language),
-            cell(trial.row.name()),
-            trial.state.word(),
-            cell(trial.summary.as_deref().unwrap_or_default())
-        );
+        let (language, case) = (cell(&trial.language), cell(trial.row.name()));
+        let summary = cell(trial.summary.as_deref().unwrap_or_default());
+        let state = trial.state.word();
+        let _ = writeln!(out, "- `{language}/{case}`: {state}: {summary}");
     }
     out.push('\n');
 }
@@ -89,8 +81,7 @@ fn failures(out: &mut String, report: &Report) {
 /// The matrix, one symbol a cell, and its legend.
 fn matrix(out: &mut String, report: &Report) {
     let matrix = Matrix::new(report);
-    let header: String = matrix
-        .languages()
+    let header: String = (matrix.languages())
         .map(|l| format!(" {} |", cell(l)))
         .collect();
     let rule = "---|".repeat(matrix.languages().count());

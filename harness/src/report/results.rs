@@ -12,8 +12,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::trial::{Recorded, RowId, TrialId};
-use crate::judge::emit;
-use crate::judge::{Reason, Verdict};
+use crate::judge::{emit, Reason, Verdict};
 use crate::text::{excerpt, first_line};
 use crate::toolchain::NotReady;
 
@@ -129,7 +128,7 @@ pub enum Outcome {
 /// What a cell says happened, in one word the page, the results file and
 /// the CI summary share; the results file writes it as its [`State::id`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", from = "String")]
+#[serde(rename_all = "snake_case")]
 pub enum State {
     /// Passed.
     Pass,
@@ -155,13 +154,6 @@ pub enum State {
     /// change, named, rather than vanishing.
     #[serde(untagged)]
     Unknown(String),
-}
-
-impl From<String> for State {
-    fn from(id: String) -> State {
-        let known = State::ALL.into_iter().find(|state| state.id() == id);
-        known.unwrap_or(State::Unknown(id))
-    }
 }
 
 impl State {
@@ -226,7 +218,7 @@ impl From<&Reason> for State {
             | Reason::NotReady(NotReady::BuildFailed { .. }) => State::RunnerFault,
             Reason::NotReady(NotReady::Missing { .. }) => State::NotRun,
             Reason::StaleKnownFailure { .. } => State::StaleKnownFailure,
-            Reason::Reference(_) | Reason::Harness(_) => State::HarnessFault,
+            Reason::Harness(_) => State::HarnessFault,
             Reason::Unsupported(_) => State::Unsupported,
         }
     }
@@ -256,35 +248,33 @@ impl TrialResult {
     fn of(Recorded { id, verdict, time }: &Recorded) -> TrialResult {
         let (outcome, state, text) = match verdict {
             Verdict::Pass => (Outcome::Pass, State::Pass, None),
-            Verdict::Fail(reason) => (Outcome::Fail, reason.into(), None),
+            Verdict::Fail(reason) => (Outcome::Fail, reason.into(), Some(emit::text(reason))),
             Verdict::Ignore(why) => (Outcome::Ignored, State::NotRun, Some(why.clone())),
             Verdict::KnownFailure(why) => (
                 Outcome::KnownFailure,
                 State::KnownFailure,
                 Some(why.clone()),
             ),
-            Verdict::Unsupported(why) => (
-                Outcome::Ignored,
-                State::Unsupported,
-                Some(emit::unsupported_text(why)),
-            ),
+            Verdict::Unsupported(why) => {
+                let text = Some(emit::unsupported_text(why));
+                (Outcome::Ignored, State::Unsupported, text)
+            }
         };
         let mut result = TrialResult::new(id.clone(), outcome, state, text);
         result.time_ms = u64::try_from(time.as_millis()).unwrap_or(u64::MAX);
-        if let Verdict::Fail(reason) = verdict {
-            result.summary = Some(first_line(&emit::summary(reason)).to_owned());
-            result.text = Some(excerpt(&emit::text(reason), MAX_TEXT));
-            match reason {
-                Reason::NotReady(NotReady::BuildFailed { .. }) => {
-                    result.fault = Some(BUILD_FAILED.to_owned());
-                }
-                Reason::Fault { fault, .. } | Reason::Runner { fault, .. } => {
-                    result.fault = Some(fault.kind.id().to_owned());
-                    result.log = fault.log().map(|log| log.display().to_string());
-                }
-                _ => {}
+        let Verdict::Fail(reason) = verdict else {
+            return result;
+        };
+        result.summary = Some(first_line(&emit::summary(reason)).to_owned());
+        result.text = result.text.map(|text| excerpt(&text, MAX_TEXT));
+        (result.fault, result.log) = match reason {
+            Reason::NotReady(NotReady::BuildFailed { .. }) => (Some(BUILD_FAILED.to_owned()), None),
+            Reason::Fault { fault, .. } | Reason::Runner { fault, .. } => {
+                let log = fault.log().map(|log| log.display().to_string());
+                (Some(fault.kind.id().to_owned()), log)
             }
-        }
+            _ => (None, None),
+        };
         result
     }
 }

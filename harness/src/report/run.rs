@@ -40,9 +40,7 @@ pub fn report(run: RunRecord, cases: &[Case], records: &[Recorded], code: code::
 pub fn rows(cases: &[Case]) -> Vec<Row> {
     let seed_rank = |case: &Case| {
         let in_seed_file = case.file.ends_with(SEED_FILE);
-        SEED_CASES
-            .iter()
-            .position(|name| in_seed_file && *name == case.name)
+        (SEED_CASES.iter()).position(|name| in_seed_file && *name == case.name)
     };
     let mut cases: Vec<&Case> = cases.iter().collect();
     cases.sort_by_key(|case| seed_rank(case).unwrap_or(SEED_CASES.len()));

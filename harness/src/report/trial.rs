@@ -6,8 +6,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::LanguageId;
-use crate::config::{trial_name, Kind};
+use crate::config::{trial_name, Kind, LanguageId};
 use crate::judge::Verdict;
 
 /// Which trial: a language's case of the table, or its trial of a kind.

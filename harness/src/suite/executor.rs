@@ -5,6 +5,7 @@
 //! record is handed (the commit, the toolchains). It hands what it saw to
 //! [`crate::judge`], whose pure functions give the verdicts.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -12,16 +13,17 @@ use std::time::Duration;
 use libtest_mimic::Arguments;
 
 use super::{repeat, Port, Suite};
-use crate::config::{self, GENERATED_SEED};
-use crate::differential::{self, Problem};
+use crate::config::{self, Kind, GENERATED_SEED};
+use crate::differential;
 use crate::exec::{self, Stdin};
 use crate::judge::demo::{self, Refusal, BAD_CONFIGS, SECOND_DEMO_CONFIG};
-use crate::judge::{self, Reason, Verdict};
-use crate::protocol::Request;
+use crate::judge::{self, answers, Reason, Verdict};
+use crate::protocol::{self, Reply, Request};
 use crate::report::results::{RunRecord, Toolchain};
-use crate::report::trial::Recorded;
+use crate::report::trial::{Recorded, RowId};
 use crate::report::{self, Report};
-use crate::session::Answers;
+use crate::session::{Answers, Session};
+use crate::table::Case;
 use crate::text::tail;
 
 /// The most a demo may print before it is cut off: 1 MiB, a hundred times
@@ -55,17 +57,32 @@ pub struct Executor {
     second: OnceLock<Result<(PathBuf, String), String>>,
 }
 
-/// What a runner's stream gave: the replies and the fault after them, the
-/// requests whose reply changed between `REPEAT` runs, and the first wrong
-/// generated scenario, shrunk, when the stream held them.
-pub struct Ran {
-    /// The first run's answers.
-    pub answers: Answers,
-    /// Per request, how its reply changed between runs.
-    pub changed: Vec<Option<String>>,
-    /// The generated scenarios' problems and the first wrong one shrunk.
-    pub generated: Option<(Vec<Problem>, Option<String>)>,
+/// What a language's runner stream is made of, in the order it is sent.
+struct Stream<'a> {
+    /// The selected cases its port supports.
+    table: Vec<&'a Case>,
+    /// Empty when the reference could not make them (the trial
+    /// says why).
+    generated: &'a [Case],
+    /// Whether the protocol's refusals end it.
+    refusals: bool,
 }
+
+impl Stream<'_> {
+    /// Every request of the stream, in the order it is sent; none when
+    /// there is nothing to send, so no runner need start.
+    fn requests(&self) -> Vec<Request> {
+        let mut requests = Request::cases(self.table.iter().copied().chain(self.generated));
+        if self.refusals {
+            requests.extend(protocol::refusal_requests());
+        }
+        requests
+    }
+}
+
+/// The verdicts of one runner stream, by row: the table's cases, the
+/// generated scenarios, the protocol's refusals.
+pub(super) type Run = HashMap<RowId, Verdict>;
 
 impl Executor {
     /// The executor of a run of `suite`.
@@ -77,40 +94,124 @@ impl Executor {
         }
     }
 
-    /// Sends `requests` (the table's cases, then `generated`'s, then any
-    /// others) to a ready port's runner, `REPEAT` times; a generated
-    /// scenario it gets wrong is shrunk (starting the runner again).
-    pub fn stream(
-        &self,
-        port: &Port,
-        requests: &[Request],
-        generated: (usize, &[crate::table::Case]),
-    ) -> Ran {
+    /// The verdicts of a port's selected cases, scenarios and refusals,
+    /// from one runner stream; or, when none is needed or the language is
+    /// not ready, without starting the runner. A case the port does not
+    /// support is not sent: its verdict says so.
+    pub(super) fn run(&self, port: &Port, selection: &HashSet<RowId>) -> Run {
+        let (suite, mut run, mut table) = (&self.suite, Run::new(), Vec::new());
+        let strict = suite.settings.strict;
+        let has = |row: RowId| selection.contains(&row);
+        let named = |case: &&Case| has(RowId::Case(case.name.clone()));
+        for case in suite.cases.iter().filter(named) {
+            match port.lacks(case) {
+                Some(feature) => {
+                    let verdict = answers::unsupported(strict, &port.name, case, feature);
+                    run.insert(RowId::Case(case.name.clone()), verdict);
+                }
+                None => table.push(case),
+            }
+        }
+        let stream = Stream {
+            table,
+            generated: match has(RowId::Kind(Kind::Generated)) {
+                true => suite.generated_cases().unwrap_or_default(),
+                false => &[],
+            },
+            refusals: has(RowId::Kind(Kind::Protocol)),
+        };
+        let requests = stream.requests();
+        if requests.is_empty() {
+            return run;
+        }
+        match suite.ready(port) {
+            Ok(port) => run.extend(self.stream(port, &stream, &requests)),
+            // Every selected row; the checks besides the stream find the
+            // same themselves.
+            Err(why) => run.extend(
+                (selection.iter()).map(|row| (row.clone(), answers::not_ready(strict, why))),
+            ),
+        }
+        run
+    }
+
+    /// Sends `stream` (its `requests`) to a ready port's runner, `REPEAT`
+    /// times, and judges each part of its answers with [`crate::judge`]; a
+    /// generated scenario it gets wrong is shrunk (starting the runner again).
+    fn stream(&self, port: &Port, stream: &Stream, requests: &[Request]) -> Run {
         let runner = self.suite.runner(port);
         // A known failure's fault restarts the runner but does not use
         // its fault budget (which guards against a broken runner).
         let expected = |case: &str| port.known.contains_key(case);
         let runs = self.suite.settings.repeat;
-        let (answers, changed) = repeat::answers(&runner, requests, &expected, runs);
-        let (from, cases) = generated;
-        let generated = (!cases.is_empty()).then(|| {
-            let replies = answers
-                .replies
-                .get(from..from + cases.len())
-                .unwrap_or_default();
-            let problems = differential::judge_all(&runner.contract, cases, replies);
-            let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
-                let why = wrong.text.clone();
-                differential::shrink(&runner, GENERATED_SEED, wrong.index, why)
-                    .report(&runner.command.label)
-            });
-            (problems, shrunk)
+        let answer = |chunk: &[Request]| runner.answer(chunk, &expected);
+        let (Answers { mut replies, after }, changed) = repeat::answers(&answer, requests, runs);
+        // The replies split back by the part of the stream they answer.
+        let table = stream.table.len();
+        let cases = table + stream.generated.len();
+        let refusals = replies.split_off(cases);
+        let generated = replies.split_off(table);
+        let protocol = stream.refusals.then(|| {
+            let verdict = answers::refusals(&runner.command.label, &refusals);
+            let verdict = port.listed(Kind::Protocol.name(), verdict);
+            repeat::changed(&changed[cases..], None).unwrap_or(verdict)
         });
-        Ran {
-            answers,
-            changed,
-            generated,
+        let context = (self.suite.root.as_path(), &*self.suite.contract);
+        let verdicts = answers::answers(context, &port.name, &stream.table, replies);
+        let cases_judged = stream.table.iter().zip(verdicts).zip(&changed[..table]);
+        let mut run: Run = cases_judged
+            .map(|((case, verdict), changed)| {
+                // A changed answer fails whatever the known-failures list
+                // says: a flaky port is not a known failure.
+                let verdict = match changed {
+                    Some(why) => Verdict::Fail(Reason::Wrong(why.clone())),
+                    None => port.listed(&case.name, verdict),
+                };
+                (RowId::Case(case.name.clone()), verdict)
+            })
+            .collect();
+        let generated = (!stream.generated.is_empty()).then(|| {
+            let changed = repeat::changed(&changed[table..cases], Some(GENERATED_SEED));
+            changed.unwrap_or_else(|| self.judge_generated(port, &runner, stream, &generated))
+        });
+        for (kind, verdict) in [(Kind::Generated, generated), (Kind::Protocol, protocol)] {
+            run.extend(verdict.map(|v| (RowId::Kind(kind), v)));
         }
+        // A fault after the last answer is the runner's: the generated
+        // trial carries it when it ran, else the last case's, else (the
+        // refusals alone in the stream) the protocol trial.
+        if let Some(fault) = after {
+            let carrier = match (stream.generated.is_empty(), stream.table.last()) {
+                (false, _) => RowId::Kind(Kind::Generated),
+                (true, Some(last)) => RowId::Case(last.name.clone()),
+                (true, None) => RowId::Kind(Kind::Protocol),
+            };
+            if let Some(own) = run.remove(&carrier) {
+                run.insert(carrier, answers::after_last_answer(fault, own));
+            }
+        }
+        run
+    }
+
+    /// The generated scenarios' verdict from the runner's `replies`: the
+    /// first wrong one shrunk, a fault shown as it is.
+    fn judge_generated(
+        &self,
+        port: &Port,
+        runner: &Session,
+        stream: &Stream,
+        replies: &[Reply],
+    ) -> Verdict {
+        let problems = differential::judge_all(&runner.contract, stream.generated, replies);
+        let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
+            let why = wrong.text.clone();
+            let shrunk = differential::shrink(runner, GENERATED_SEED, wrong.index, why);
+            shrunk.report(&runner.command.label)
+        });
+        let faults = problems.iter().filter(|p| p.fault);
+        let faults = Vec::from_iter(faults.map(|p| (p.index, p.text.as_str())));
+        let verdict = answers::generated(problems.len(), &faults, shrunk);
+        port.listed(Kind::Generated.name(), verdict)
     }
 
     /// A port's demo on `config` (public for the floor, which starts the
@@ -126,23 +227,19 @@ impl Executor {
         }
     }
 
-    /// Runs a port's demo on `config`.
-    fn start_demo(
-        &self,
-        port: &Port,
-        config: &Path,
-    ) -> Result<(exec::Command, exec::Output), String> {
+    /// Runs a port's demo on `config`: how it ended, and its label.
+    fn start_demo(&self, port: &Port, config: &Path) -> Result<(exec::Output, String), String> {
         let command = self.demo_command(port, config);
-        let output = exec::run(&command, Stdin::Null)
-            .map_err(|e| format!("{} could not be started: {e}", command.label))?;
-        Ok((command, output))
+        match exec::run(&command, Stdin::Null) {
+            Ok(output) => Ok((output, command.label)),
+            Err(e) => Err(format!("{} could not be started: {e}", command.label)),
+        }
     }
 
     /// Runs a prepared port's demo on `config` and returns its stdout,
     /// or why not.
     pub fn run_demo(&self, port: &Port, config: &Path) -> Result<String, String> {
-        let (command, output) = self.start_demo(port, config)?;
-        let label = &command.label;
+        let (output, label) = self.start_demo(port, config)?;
         if output.status.is_none() {
             return Err(format!(
                 "{label} did not finish within {} s (PARITY_TIMEOUT); its process group was killed",
@@ -200,7 +297,7 @@ impl Executor {
     /// cost about one start-up of wall time.
     fn refusals(&self, port: &Port, configs: &[PathBuf]) -> Result<Vec<Refusal>, String> {
         let refuse = |path: &PathBuf| -> Result<Refusal, String> {
-            let (_, output) = self.start_demo(port, path)?;
+            let (output, _) = self.start_demo(port, path)?;
             let stderr = output.stderr.text();
             Ok(Refusal {
                 path: path.clone(),
@@ -243,7 +340,7 @@ impl Executor {
             }
         };
         match (committed, self.second_demo()) {
-            (Verdict::Pass, Err(why)) => Verdict::Fail(Reason::Reference(why)),
+            (Verdict::Pass, Err(why)) => Verdict::Fail(Reason::Harness(why)),
             (Verdict::Pass, Ok((path, expected))) => {
                 let differs = format!(
                     "on a second config ({}: {}), the {} demo's transcript differs from the \
@@ -308,12 +405,7 @@ impl Executor {
     /// per language, and what each language supports. `args` are the run's
     /// libtest arguments: the page says which trials they chose.
     pub fn report(&self, records: &[Recorded], args: &Arguments) -> Report {
-        let manifests: Vec<_> = self
-            .suite
-            .ports
-            .iter()
-            .map(|p| p.manifest.clone())
-            .collect();
+        let manifests = Vec::from_iter(self.suite.ports.iter().map(|p| p.manifest.clone()));
         let run = RunRecord {
             commit: self.commit(),
             date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),

@@ -1,10 +1,10 @@
 //! The run of the suite in layers: what it knows ([`Suite`], the catalog:
 //! the contract, the cases, one [`Port`] per language, the settings), what
-//! it selected and judges ([`trials`], libtest-mimic's front, over
-//! [`crate::judge`]'s pure verdicts), and what it runs ([`Executor`]: the
-//! demos, the unit tests, the runner streams and the shrinking of a wrong
-//! generated scenario, the fixtures and the run's record; the only layer
-//! here that starts a process). Trials are named
+//! it selected ([`trials`], libtest-mimic's front, each trial's verdict
+//! found once), and what it runs and hands to [`crate::judge`]'s pure
+//! verdicts ([`Executor`]: the demos, the unit tests, the runner streams and
+//! the shrinking of a wrong generated scenario, the fixtures and the run's
+//! record; the only layer here that starts a process). Trials are named
 //! `patterns/enterprise/outbox/practice/<language>/<case>`.
 
 pub mod executor;
@@ -171,11 +171,10 @@ impl Suite {
     /// Puts `languages` in the ports' place, without known failures: a
     /// test's fakes.
     pub fn set_languages(&mut self, languages: impl IntoIterator<Item = Manifest>) {
-        self.ports = languages
+        let ports = languages
             .into_iter()
-            .map(Port::from)
-            .map(Arc::new)
-            .collect();
+            .map(|language| Arc::new(Port::from(language)));
+        self.ports = ports.collect();
     }
 
     /// The committed transcript every demo must print, read when a demo is
@@ -200,12 +199,9 @@ impl Suite {
     /// The fixed-seed scenario pairs, `expect` from the reference, or why
     /// the reference could not give one.
     pub fn generated_cases(&self) -> Result<&[Case], &str> {
-        self.generated
-            .get_or_init(|| {
-                differential::cases(GENERATED_SEED, GENERATED_COUNT, differential::MAX_ROWS)
-            })
-            .as_deref()
-            .map_err(String::as_str)
+        let draw = || differential::cases(GENERATED_SEED, GENERATED_COUNT, differential::MAX_ROWS);
+        let generated = self.generated.get_or_init(draw);
+        generated.as_deref().map_err(String::as_str)
     }
 
     /// The port probed and built, once per run whoever asks first, within

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use crate::judge::{emit, Reason, Verdict};
 use crate::protocol::{Reply, Request};
-use crate::session::{Answers, Runner};
+use crate::session::Answers;
 use crate::text::{excerpt, first_line};
 
 /// How many requests one runner process answers in run `run` (1-based);
@@ -19,14 +19,13 @@ pub fn stretch(run: usize) -> Option<usize> {
     run.is_multiple_of(2).then_some(run + 4)
 }
 
-/// Answers `requests` `repeat` times (`expected`: the known failures,
-/// whose faults use no fault budget). The first run's answers are the
-/// ones judged; beside them, for each request whose reply changed, a
-/// message showing each run's reply.
+/// Answers `requests` `repeat` times, each stretch of them by a runner
+/// process of its own (`answer`). The first run's answers are the ones
+/// judged; beside them, for each request whose reply changed, a message
+/// showing each run's reply.
 pub fn answers(
-    runner: &dyn Runner,
+    answer: &dyn Fn(&[Request]) -> Answers,
     requests: &[Request],
-    expected: &dyn Fn(&str) -> bool,
     repeat: usize,
 ) -> (Answers, Vec<Option<String>>) {
     let runs: Vec<Answers> = (1..=repeat.max(1))
@@ -34,7 +33,7 @@ pub fn answers(
             let mut all = Answers::default();
             let size = stretch(run).unwrap_or(requests.len()).max(1);
             for chunk in requests.chunks(size) {
-                let answers = runner.answer(chunk, expected);
+                let answers = answer(chunk);
                 all.replies.extend(answers.replies);
                 all.after = all.after.or(answers.after);
             }
@@ -113,40 +112,6 @@ mod tests {
     use super::*;
     use std::cell::Cell;
 
-    /// A runner that answers each request with the number of the process
-    /// start that answered it, counted from 1: a port whose answers depend
-    /// on where the process boundaries fall.
-    struct Starts(Cell<usize>);
-
-    impl Runner for Starts {
-        fn answer(&self, requests: &[Request], _: &dyn Fn(&str) -> bool) -> Answers {
-            self.0.set(self.0.get() + 1);
-            let start = self.0.get();
-            let replies = (0..requests.len()).map(|at| {
-                let sent = u64::from(at == 0 || start == 1);
-                let answer = serde_json::json!({"sent": [[sent]], "journal": [], "duplicates": 0});
-                Reply::Answer(answer.as_object().cloned().unwrap())
-            });
-            Answers {
-                replies: replies.collect(),
-                after: None,
-            }
-        }
-    }
-
-    /// A runner that answers alike in every run.
-    struct Steady;
-
-    impl Runner for Steady {
-        fn answer(&self, requests: &[Request], _: &dyn Fn(&str) -> bool) -> Answers {
-            let reply = |request: &Request| Reply::Error(request.name.clone());
-            Answers {
-                replies: requests.iter().map(reply).collect(),
-                after: None,
-            }
-        }
-    }
-
     fn requests(count: usize) -> Vec<Request> {
         (0..count)
             .map(|n| Request {
@@ -165,7 +130,24 @@ mod tests {
     fn an_answer_that_changes_between_runs_is_named() {
         let boundaries: Vec<_> = (1..=4).map(stretch).collect();
         assert_eq!(boundaries, [None, Some(6), None, Some(8)]);
-        let (first, changed) = answers(&Starts(Cell::new(0)), &requests(8), &|_| false, 2);
+        // A runner that answers each request with the number of the
+        // process start that answered it, counted from 1: a port whose
+        // answers depend on where the process boundaries fall.
+        let starts = Cell::new(0);
+        let by_start = |requests: &[Request]| {
+            starts.set(starts.get() + 1);
+            let replies = (0..requests.len()).map(|at| {
+                let sent = u64::from(at == 0 || starts.get() == 1);
+                let answer = serde_json::json!({"sent": [[sent]], "journal": [], "duplicates": 0});
+                Reply::Answer(answer.as_object().cloned().unwrap())
+            });
+            let replies = replies.collect();
+            Answers {
+                replies,
+                after: None,
+            }
+        };
+        let (first, changed) = answers(&by_start, &requests(8), 2);
         assert_eq!(first.replies.len(), 8);
         assert!(changed[0].is_none(), "{:?}", changed[0]);
         let why = changed[1].as_ref().expect("request 1 changed");
@@ -182,7 +164,16 @@ mod tests {
             "a fresh runner's first request: {:?}",
             changed[6]
         );
-        let (_, changed) = answers(&Steady, &requests(20), &|_| false, 4);
+        // A runner that answers alike in every run.
+        let steady = |requests: &[Request]| {
+            let replies = requests.iter().map(|r| Reply::Error(r.name.clone()));
+            let replies = replies.collect();
+            Answers {
+                replies,
+                after: None,
+            }
+        };
+        let (_, changed) = answers(&steady, &requests(20), 4);
         assert!(changed.iter().all(Option::is_none), "{changed:?}");
     }
 

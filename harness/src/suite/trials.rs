@@ -11,13 +11,11 @@ use std::time::Instant;
 
 use libtest_mimic::{Arguments, Trial};
 
-use super::executor::Ran;
+use super::executor::Run;
 use super::{repeat, Executor, Port, Suite};
-use crate::config::{Kind, GENERATED_SEED};
+use crate::config::Kind;
 use crate::judge::{answers, emit, Reason, Verdict};
-use crate::protocol::{self, Request};
 use crate::report::trial::{Recorded, RowId, TrialId};
-use crate::table::Case;
 
 /// One language's work in a run, done once and shared by its trials.
 struct Job {
@@ -35,159 +33,10 @@ struct Job {
 /// Which of a language's trials the filter selected: the plan.
 type Selection = HashSet<RowId>;
 
-/// What a language's runner stream is made of, in the order it is sent,
-/// and the selected cases it leaves out: those its port does not support.
-struct Stream<'a> {
-    table: Vec<&'a Case>,
-    /// Empty when the reference could not make them ([`Job::verdict`]
-    /// says why).
-    generated: &'a [Case],
-    refusals: Vec<Request>,
-    /// Each selected case that uses a feature the port lacks, and it.
-    unsupported: Vec<(&'a Case, &'a str)>,
-}
-
-impl<'a> Stream<'a> {
-    /// The stream for the trials `selection` names, to `port`.
-    fn selected(suite: &'a Suite, port: &Port, selection: &Selection) -> Self {
-        let selected = |case: &&Case| selection.contains(&RowId::Case(case.name.clone()));
-        let (mut table, mut unsupported) = (Vec::new(), Vec::new());
-        for case in suite.cases.iter().filter(selected) {
-            match port.lacks(case) {
-                Some(feature) => unsupported.push((case, feature)),
-                None => table.push(case),
-            }
-        }
-        let has = |kind| selection.contains(&RowId::Kind(kind));
-        let generated = match has(Kind::Generated) {
-            true => suite.generated_cases().unwrap_or_default(),
-            false => &[],
-        };
-        let refusals = (has(Kind::Protocol).then(protocol::refusal_requests)).unwrap_or_default();
-        Stream {
-            table,
-            generated,
-            refusals,
-            unsupported,
-        }
-    }
-
-    /// Whether there is nothing to send, so no runner need start.
-    fn is_empty(&self) -> bool {
-        self.table.is_empty() && self.generated.is_empty() && self.refusals.is_empty()
-    }
-
-    /// Every request of the stream, in the order it is sent.
-    fn requests(&self) -> Vec<Request> {
-        let mut requests = Request::cases(self.table.iter().copied().chain(self.generated));
-        requests.extend(self.refusals.iter().cloned());
-        requests
-    }
-}
-
-/// The verdicts of one runner session: the table's cases, then the
-/// generated scenarios, then the protocol's refusals, in one stream.
-type Run = HashMap<RowId, Verdict>;
-
 impl Job {
     fn run(&self) -> &Run {
-        self.run.get_or_init(|| self.run_once())
-    }
-
-    /// The verdicts of the selected cases, scenarios and refusals, from one
-    /// runner stream; or, when none is needed or the language is not ready,
-    /// without starting the runner. A case the port does not support is
-    /// not sent: its verdict says so.
-    fn run_once(&self) -> Run {
-        let suite = &self.executor.suite;
-        let stream = Stream::selected(suite, &self.port, &self.selection);
-        let strict = suite.settings.strict;
-        let unsupported = stream.unsupported.iter().map(|(case, feature)| {
-            let verdict = answers::unsupported(strict, &self.port.name, case, feature);
-            (RowId::Case(case.name.clone()), verdict)
-        });
-        let mut run: Run = unsupported.collect();
-        if stream.is_empty() {
-            return run;
-        }
-        match suite.ready(&self.port) {
-            Ok(port) => {
-                let ran = self.executor.stream(
-                    port,
-                    &stream.requests(),
-                    (stream.table.len(), stream.generated),
-                );
-                run.extend(self.judge_stream(&stream, ran));
-            }
-            // Every selected row; the checks besides the stream find the
-            // same themselves.
-            Err(why) => run.extend(
-                (self.selection.iter()).map(|row| (row.clone(), answers::not_ready(strict, why))),
-            ),
-        }
-        run
-    }
-
-    /// Judges each part of a runner's answers to the stream: pure, the
-    /// stream run (and any shrinking done) by the executor.
-    fn judge_stream(&self, stream: &Stream, ran: Ran) -> Run {
-        let (port, suite) = (&self.port, &self.executor.suite);
-        let Ran {
-            answers: crate::session::Answers { mut replies, after },
-            changed,
-            generated,
-        } = ran;
-        // The replies split back by the part of the stream they answer.
-        let table = stream.table.len();
-        let cases = table + stream.generated.len();
-        let refusals = replies.split_off(cases);
-        replies.truncate(table);
-        let protocol = (!stream.refusals.is_empty()).then(|| {
-            let label = format!("the {} runner", port.name);
-            let verdict = answers::refusals(&label, &refusals);
-            let verdict = port.listed(Kind::Protocol.name(), verdict);
-            repeat::changed(&changed[cases..], None).unwrap_or(verdict)
-        });
-        let context = (suite.root.as_path(), &*suite.contract);
-        let verdicts = answers::answers(context, &port.name, &stream.table, replies);
-        let cases_judged = stream.table.iter().zip(verdicts).zip(&changed[..table]);
-        let mut run: Run = cases_judged
-            .map(|((case, verdict), changed)| {
-                // A changed answer fails whatever the known-failures list
-                // says: a flaky port is not a known failure.
-                let verdict = match changed {
-                    Some(why) => Verdict::Fail(Reason::Wrong(why.clone())),
-                    None => port.listed(&case.name, verdict),
-                };
-                (RowId::Case(case.name.clone()), verdict)
-            })
-            .collect();
-        let generated =
-            repeat::changed(&changed[table..cases], Some(GENERATED_SEED)).or_else(|| {
-                let (problems, shrunk) = generated?;
-                let faults: Vec<(usize, &str)> = (problems.iter().filter(|p| p.fault))
-                    .map(|p| (p.index, p.text.as_str()))
-                    .collect();
-                let verdict = answers::generated(problems.len(), &faults, shrunk);
-                Some(port.listed(Kind::Generated.name(), verdict))
-            });
-        for (kind, verdict) in [(Kind::Generated, generated), (Kind::Protocol, protocol)] {
-            run.extend(verdict.map(|v| (RowId::Kind(kind), v)));
-        }
-        // A fault after the last answer is the runner's: the generated
-        // trial carries it when it ran, else the last case's, else (the
-        // refusals alone in the stream) the protocol trial.
-        if let Some(fault) = after {
-            let carrier = match (stream.generated.is_empty(), stream.table.last()) {
-                (false, _) => RowId::Kind(Kind::Generated),
-                (true, Some(last)) => RowId::Case(last.name.clone()),
-                (true, None) => RowId::Kind(Kind::Protocol),
-            };
-            if let Some(own) = run.remove(&carrier) {
-                run.insert(carrier, answers::after_last_answer(fault, own));
-            }
-        }
-        run
+        let run = || self.executor.run(&self.port, &self.selection);
+        self.run.get_or_init(run)
     }
 
     /// The verdict of the language's trial `row`: the one place that says
@@ -203,7 +52,7 @@ impl Job {
                 let generated = (row == &RowId::Kind(Kind::Generated))
                     .then(|| self.executor.suite.generated_cases());
                 if let Some(Err(why)) = generated {
-                    return Verdict::Fail(Reason::Reference(why.to_owned()));
+                    return Verdict::Fail(Reason::Harness(why.to_owned()));
                 }
                 return self.run().get(row).cloned().unwrap_or_else(|| {
                     Verdict::Fail(Reason::Harness(format!(

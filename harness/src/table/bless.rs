@@ -72,12 +72,9 @@ fn rewrite<T>(
     // Atomic (through a link, as every atomic write is): a failed write
     // leaves the old file whole.
     if written {
-        crate::atomic::write(path, text.as_bytes()).map_err(|e| {
-            format!(
-                "{}: cannot write (the file is unchanged): {e}",
-                path.display()
-            )
-        })?;
+        let at = path.display();
+        let cannot = |e| format!("{at}: cannot write (the file is unchanged): {e}");
+        crate::atomic::write(path, text.as_bytes()).map_err(cannot)?;
     }
     Ok((done, written))
 }
@@ -85,16 +82,14 @@ fn rewrite<T>(
 /// Whether the case file at `path` is valid and in the canonical layout,
 /// as `make lint` asks (`bless --check`); the error says what to run.
 pub fn check(path: &Path) -> Result<(), String> {
-    let Some((text, file)) = read(path)? else {
-        return Err(format!("{}: cannot read: no such file", path.display()));
-    };
-    if layout::file_text(&file) == text {
-        return Ok(());
+    let at = path.display();
+    match read(path)? {
+        None => Err(format!("{at}: cannot read: no such file")),
+        Some((text, file)) if layout::file_text(&file) == text => Ok(()),
+        Some(_) => Err(format!(
+            "{at}: not in the canonical layout (the one every tool writes): `make bless` lays it out"
+        )),
     }
-    Err(format!(
-        "{}: not in the canonical layout (the one every tool writes): `make bless` lays it out",
-        path.display()
-    ))
 }
 
 /// The case file at `path`, its text and its cases, or `None` if there is
@@ -196,13 +191,8 @@ fn lock_folder(path: &Path) -> Result<File, String> {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let cannot = |e: std::io::Error| {
-        format!(
-            "{}: cannot lock its folder {} (the file is unchanged): {e}",
-            path.display(),
-            folder.display()
-        )
-    };
+    let (at, shown) = (path.display(), folder.display());
+    let cannot = |e| format!("{at}: cannot lock its folder {shown} (the file is unchanged): {e}");
     let dir = File::open(&folder).map_err(cannot)?;
     loop {
         match dir.lock() {

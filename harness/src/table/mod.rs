@@ -21,7 +21,7 @@ use crate::files::{not_regular, read_regular};
 pub use crate::contract::MAX_ID;
 
 /// One validated case.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Case {
     /// The file the case came from, for messages.
     pub file: PathBuf,
@@ -41,19 +41,12 @@ pub struct Case {
 impl Case {
     /// A case as `spec` spells it, from `file`, using `features`.
     pub fn new(file: &Path, spec: CaseSpec, features: BTreeSet<String>) -> Self {
-        let CaseSpec {
-            name,
-            description,
-            scenario,
-            expect,
-        } = spec;
-        let (file, expect) = (file.to_path_buf(), expect.unwrap_or_default());
         Case {
-            file,
-            name,
-            description,
-            scenario,
-            expect,
+            file: file.to_path_buf(),
+            name: spec.name,
+            description: spec.description,
+            scenario: spec.scenario,
+            expect: spec.expect.unwrap_or_default(),
             features,
         }
     }
@@ -103,7 +96,7 @@ pub fn load(sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
 /// break.
 pub fn load_with(contract: &Contract, sources: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
     let (files, mut errors) = files(sources);
-    let mut cases: Vec<Case> = Vec::new();
+    let mut cases = Vec::new();
     let mut first_file: HashMap<String, PathBuf> = HashMap::new();
     for file in &files {
         let text = read_regular(file, CASE_FILE).map_err(|p| errors.push(CaseError::new(file, p)));
@@ -248,12 +241,10 @@ pub fn unloaded(path: &Path, sources: &[PathBuf]) -> Option<&'static str> {
         );
     };
     let file = real(parent).join(path.file_name().unwrap_or_default());
+    let hidden = |inside: &Path| inside.components().any(|c| is_dotfile(c.as_ref()));
     let loaded = sources.iter().map(|s| real(s)).any(|source| {
-        file == source
-            || (source.is_dir()
-                && file
-                    .strip_prefix(&source)
-                    .is_ok_and(|inside| !inside.components().any(|c| is_dotfile(c.as_ref()))))
+        let inside = file.strip_prefix(&source).ok();
+        file == source || (source.is_dir() && inside.is_some_and(|inside| !hidden(inside)))
     });
     (!loaded)
         .then_some("case files are `*.json` files in cases/ or in a PARITY_CASES file or folder")

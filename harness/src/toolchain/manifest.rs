@@ -251,33 +251,22 @@ pub fn read_all(root: &Path) -> Result<Vec<Manifest>, String> {
     let runners = root.join(RUNNERS);
     let error = |file: &Path, problem: String| format!("{}: {problem}", relative(file, root));
     let entries = std::fs::read_dir(&runners).map_err(|e| error(&runners, e.to_string()))?;
-    let mut folders: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut folders = Vec::from_iter(entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()));
     folders.sort();
+    let manifest = |folder: &PathBuf| read(root, folder).map_err(|e| error(&folder.join(FILE), e));
     let mut manifests = folders
         .iter()
-        .map(|folder| read(root, folder).map_err(|problem| error(&folder.join(FILE), problem)))
+        .map(manifest)
         .collect::<Result<Vec<_>, _>>()?;
-    let references: Vec<&str> = manifests
-        .iter()
-        .filter(|m| m.reference)
-        .map(|m| m.name.as_str())
-        .collect();
+    let references = manifests.iter().filter(|m| m.reference);
+    let references = Vec::from_iter(references.map(|m| m.name.as_str()));
     if references.len() != 1 {
-        return Err(error(
-            &runners,
-            format!(
-                "exactly one {FILE} must say `reference = true`; {} do ({})",
-                references.len(),
-                references.join(", ")
-            ),
-        ));
+        let (count, names) = (references.len(), references.join(", "));
+        let problem =
+            format!("exactly one {FILE} must say `reference = true`; {count} do ({names})");
+        return Err(error(&runners, problem));
     }
-    manifests
-        .sort_by(|a, b| (!a.reference, a.order, &a.name).cmp(&(!b.reference, b.order, &b.name)));
+    manifests.sort_by_key(|m| (!m.reference, m.order, m.name.clone()));
     Ok(manifests)
 }
 
@@ -316,33 +305,34 @@ pub fn named<'a>(manifests: &'a [Manifest], name: &str) -> Result<&'a Manifest, 
 fn read(root: &Path, folder: &Path) -> Result<Manifest, String> {
     let text = crate::files::read_regular(&folder.join(FILE), "a manifest")
         .map_err(|problem| format!("{problem}: every folder under {RUNNERS}/ is a language"))?;
-    let manifest: Manifest = toml::from_str(&text)
+    let mut value: toml::Value = toml::from_str(&text)
         .map_err(|e| e.to_string().trim_end().replace("TOML parse error ", ""))?;
-    let folder_name = folder.file_name().map(|n| n.to_string_lossy().into_owned());
-    if folder_name.as_deref() != Some(manifest.name.as_str()) {
-        return Err(format!(
-            "field `name`: {:?} is not the folder's name, {:?} (trial names, known \
-             failures and logs are found by it)",
-            manifest.name,
-            folder_name.unwrap_or_default()
-        ));
-    }
-    manifest.check()?;
-    manifest.check_code(root)?;
+    let folder_name = folder.file_name().unwrap_or_default().to_string_lossy();
     // `{target}` is cargo's target folder, absolute, so a tool started in
     // another folder finds it too; `{work}` the language's own folder there;
     // `{root}` the repository, links resolved, as a child's getcwd() says.
     let target = crate::config::target_dir(root);
-    let work = crate::config::work_dir(root, &manifest.name);
+    let work = crate::config::work_dir(root, &folder_name);
     let real_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let resolve = |word: &str| {
         word.replace("{target}", &target.to_string_lossy())
             .replace("{work}", &work.to_string_lossy())
             .replace("{root}", &real_root.to_string_lossy())
     };
-    let mut value: toml::Value = toml::from_str(&text).map_err(|e| e.to_string())?;
     check_strings(&mut value, "", &resolve)?;
-    value.try_into().map_err(|e: toml::de::Error| e.to_string())
+    // serde's error names the field's path (`in `unit.counter``).
+    let manifest: Manifest =
+        (value.try_into()).map_err(|e: toml::de::Error| e.to_string().trim_end().to_owned())?;
+    if folder_name != manifest.name {
+        return Err(format!(
+            "field `name`: {:?} is not the folder's name, {folder_name:?} (trial names, known \
+             failures and logs are found by it)",
+            manifest.name,
+        ));
+    }
+    manifest.check()?;
+    manifest.check_code(root)?;
+    Ok(manifest)
 }
 
 impl Manifest {

@@ -11,11 +11,9 @@ mod picture_tests;
 mod results_tests;
 mod trace_tests;
 
-/// A fresh folder for a test's files, under `target/parity/report-unit`.
+/// A fresh folder for a test's files, under the harness's scratch folder.
 pub(super) fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = crate::repo_root()
-        .join("target/parity/report-unit")
-        .join(format!("{name}-{}", std::process::id()));
+    let dir = crate::config::scratch_dir(&crate::repo_root(), &format!("report-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -232,11 +230,8 @@ fn the_seed_cases_come_first_in_the_practice_order_then_file_order() {
     assert_eq!(names[..5], run::SEED_CASES);
     assert!(page.rows[..5].iter().all(|r| r.seed));
     assert!(page.rows[5..].iter().all(|r| !r.seed));
-    let rest: Vec<&str> = cases
-        .iter()
-        .map(|c| c.name.as_str())
-        .filter(|n| !run::SEED_CASES.contains(n))
-        .collect();
+    let table = cases.iter().map(|c| c.name.as_str());
+    let rest: Vec<&str> = table.filter(|n| !run::SEED_CASES.contains(n)).collect();
     assert_eq!(names[5..5 + rest.len()], rest);
     let html = render(&page);
     for shown in [

@@ -10,14 +10,12 @@ use crate::judge::known_failures::{self, KnownFailures, PLACEHOLDER};
 use results::{Results, State};
 use trial::RowId;
 
-fn schema() -> serde_json::Value {
+/// `harness/results.schema.json`, and its validator.
+fn schema() -> (serde_json::Value, jsonschema::Validator) {
     let path = crate::repo_root().join("harness/results.schema.json");
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-fn results_validator() -> jsonschema::Validator {
-    jsonschema::validator_for(&schema())
-        .expect("harness/results.schema.json is a valid JSON Schema")
+    let schema = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    (schema, validator)
 }
 
 #[test]
@@ -40,10 +38,8 @@ fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
     let fields = |t: usize| ["kind", "case", "verdict"].map(|f| value["trials"][t][f].clone());
     assert_eq!(fields(1), ["case", "lost_ack", "fail"]);
     assert_eq!(fields(4), ["generated", "generated", "known_failure"]);
-    let validator = results_validator();
-    validator
-        .validate(&value)
-        .expect("the results file is valid");
+    let (schema, validator) = schema();
+    validator.validate(&value).unwrap();
     // The schema can refuse: a state the format does not know, a pass with
     // a reason, a failure without one.
     let refused = |edit: &dyn Fn(&mut serde_json::Value)| {
@@ -61,7 +57,7 @@ fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
     // refused by the schema, which listed the kinds by hand. So are its
     // fault kinds (a runner's, or a failed build).
     let listed = |field: &str| {
-        let listed = schema()["properties"]["trials"]["items"]["properties"][field]["enum"].take();
+        let listed = schema["properties"]["trials"]["items"]["properties"][field]["enum"].clone();
         serde_json::from_value::<BTreeSet<String>>(listed).unwrap()
     };
     let kinds = Kind::ALL.iter().map(|k| k.name()).chain(["case"]);
@@ -103,7 +99,7 @@ fn a_results_file_reads_back_and_so_does_an_older_or_a_newer_ones() {
     for toolchain in older["toolchains"].as_array_mut().unwrap() {
         toolchain.as_object_mut().unwrap().remove("features");
     }
-    assert!(results_validator().is_valid(&older));
+    assert!(schema().1.is_valid(&older));
     let read = load(&older).unwrap();
     assert_eq!(
         (read.trials[1].text.as_deref(), &read.trials[1].summary),
@@ -166,22 +162,19 @@ fn the_diff_lists_exactly_the_cells_that_flipped() {
     let mut filtered = now.results.clone();
     filtered.run.filter = "go".into();
     let narrower = diff::compare(&base, &filtered);
-    assert_eq!(
-        narrower.note.as_deref(),
-        Some(
-            "the base ran every trial, this run `go`: only the cells both ran are compared \
-             (2 left out)"
-        )
-    );
+    let note = "the base ran every trial, this run `go`: only the cells both ran are compared \
+                (2 left out)";
+    assert_eq!(narrower.note.as_deref(), Some(note));
     let cells: Vec<String> = narrower.changes.iter().map(diff::Change::cell).collect();
     assert_eq!(cells, ["rust/lost_ack", "go/lost_ack"], "{narrower:?}");
     assert!(diff::text(&narrower).starts_with("parity: the base ran every trial"));
 
     now.base = Some(compared);
     let page = render(&now);
-    let changes = &page[page
+    let at = page
         .find("<section id=\"changes\">")
-        .expect("the changes first")..];
+        .expect("the changes first");
+    let changes = &page[at..];
     assert!(page.find("<section id=\"changes\">") < page.find("<section id=\"summary\">"));
     assert!(changes
         .contains("<a href=\"#r-lost_ack--rust\">rust/lost_ack</a>: ✓ pass → ✗ wrong answer"));
