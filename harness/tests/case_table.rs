@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use outbox_cases::CaseSpec;
+use outbox_cases::{CaseSpec, Scenario};
 use parity::config::Settings;
 use parity::suite::Suite;
 use parity::table::{self as case, validate, CaseError};
@@ -157,7 +157,8 @@ const FILES: &[(By, Text, &[&str])] = &[
             "case `good`: field `expect`: required field is missing: run `make bless` to compute it \
              from the Rust reference, then review the diff",
             "case `good`: field `expected`: unknown field (known fields: batch_size, description, \
-             expect, failures, messages, name, passes, restart_each_pass)",
+             expect, failures, fetch, max_attempts, messages, name, on_exhausted, passes, relays, \
+             restart_each_pass, retention, schedule, unpark)",
         ],
     ),
     (
@@ -200,7 +201,8 @@ const FILES: &[(By, Text, &[&str])] = &[
         &[
             "case `good`: field `messages`: must be an array (write `[]` for none), not null",
             "case `good`: field `x`: unknown field (known fields: batch_size, description, expect, \
-             failures, messages, name, passes, restart_each_pass)",
+             failures, fetch, max_attempts, messages, name, on_exhausted, passes, relays, \
+             restart_each_pass, retention, schedule, unpark)",
         ],
     ),
     (
@@ -312,9 +314,144 @@ const FILES: &[(By, Text, &[&str])] = &[
     (
         By::Schema,
         Edit(r#""duplicates": 0"#, r#""duplicates": 0, "note": """#),
-        &["case `good`: field `expect.note`: unknown field (known fields: duplicates, journal, sent)"],
+        &["case `good`: field `expect.note`: unknown field (known fields: dead_letters, duplicates, \
+           journal, sent)"],
     ),
 ];
+
+/// The features' fields (SPEC.md, "The practice's limits, played"), every
+/// bad value of each, several to a file: the fields set after `passes`,
+/// with `expect.dead_letters` too when `capped`, and each problem after
+/// the case's name.
+const FEATURES: &[(By, bool, &str, &[&str])] = &[
+    (
+        By::Schema,
+        true,
+        r#""max_attempts": true, "on_exhausted": "drop", "retention": 0, "relays": 257,
+           "schedule": [[0], ["0"]], "fetch": "all""#,
+        &[
+            "field `max_attempts`: must be an integer from 1 to 9007199254740991, not a boolean",
+            r#"field `on_exhausted`: unknown value "drop": use "release" or "park""#,
+            "field `retention`: must be from 1 to 9007199254740991, not 0",
+            "field `relays`: must be from 1 to 256, not 257",
+            "field `schedule[1][0]`: must be an integer from 0 to 255, not a string",
+            r#"field `fetch`: unknown value "all": use "rows" or "heads""#,
+        ],
+    ),
+    (
+        By::Schema,
+        true,
+        r#""max_attempts": 0, "on_exhausted": "park", "retention": 1.5, "relays": 0, "unpark":
+           [{"aggregate": "order-1"}, {"aggregate": 1, "after_pass": 0, "pass": 1}]"#,
+        &[
+            "field `max_attempts`: must be from 1 to 9007199254740991, not 0",
+            "field `retention`: must be an integer from 1 to 9007199254740991 written without \
+             fraction or exponent, not 1.5",
+            "field `relays`: must be from 1 to 256, not 0",
+            "field `unpark[0].after_pass`: required field is missing",
+            "field `unpark[1].aggregate`: must be a string, not an integer",
+            "field `unpark[1].after_pass`: must be from 1 to 1000000, not 0",
+            "field `unpark[1].pass`: unknown field (known fields: after_pass, aggregate)",
+        ],
+    ),
+    (
+        By::Schema,
+        true,
+        r#""max_attempts": 9007199254740992, "retention": -1, "relays": true, "schedule": [[0], [-1]]"#,
+        &[
+            "field `max_attempts`: must be from 1 to 9007199254740991, not 9007199254740992",
+            "field `retention`: must be from 1 to 9007199254740991, not -1",
+            "field `relays`: must be an integer from 1 to 256, not a boolean",
+            "field `schedule[1][0]`: must be from 0 to 255, not -1",
+        ],
+    ),
+    (
+        By::Harness, // JSON Schema's "integer" is any number with no fraction.
+        true,
+        r#""max_attempts": 1.0, "retention": 1.0, "relays": 2.0"#,
+        &[
+            "field `max_attempts`: must be an integer from 1 to 9007199254740991 written without \
+             fraction or exponent, not 1.0",
+            "field `retention`: must be an integer from 1 to 9007199254740991 written without \
+             fraction or exponent, not 1.0",
+            "field `relays`: must be an integer from 1 to 256 written without fraction or \
+             exponent, not 2.0",
+        ],
+    ),
+    (
+        By::Harness,
+        true,
+        r#""on_exhausted": "release", "unpark": []"#,
+        &[
+            "field `on_exhausted`: is set but `max_attempts` is not: only an attempt cap gives up \
+             on a row",
+            "field `expect.dead_letters`: is set but `max_attempts` is not: only an attempt cap \
+             gives up on a row",
+            r#"field `unpark`: is set but `on_exhausted` is not "park": only a parked order is unparked"#,
+        ],
+    ),
+    (
+        By::Harness,
+        false,
+        r#""max_attempts": 1, "on_exhausted": "park", "unpark": [{"aggregate": "order-1", "after_pass": 3}]"#,
+        &[
+            "field `expect.dead_letters`: required field is missing: a case with `max_attempts` \
+             expects one list per run of the ids dead-lettered in it",
+            "field `unpark[0].after_pass`: 3 is after the last pass (2): an order is unparked after \
+             pass 1 to 2",
+        ],
+    ),
+    (
+        By::Harness,
+        false,
+        r#""relays": 2, "schedule": [[0, 2]]"#,
+        &[
+            "field `schedule`: has 1 lists but passes is 2: write one list of relay indices per pass \
+             (`[]` for a pass no relay runs in)",
+            "field `schedule[0][1]`: 2 is no relay: relays is 2, so an index is 0 to 1",
+        ],
+    ),
+    (
+        By::Harness,
+        false,
+        r#""relays": 2"#,
+        &["field `expect.sent`: has 2 lists but the case plays 4 runs: write one list per run (`[]` \
+           for a run that sends nothing)"],
+    ),
+];
+
+#[test]
+fn each_feature_field_is_refused_with_its_problems() {
+    for &(by, capped, fields, expected) in FEATURES {
+        let mut text = broken(r#""passes": 2"#, &format!(r#""passes": 2, {fields}"#));
+        if capped {
+            text = text.replacen(
+                r#""duplicates": 0"#,
+                r#""duplicates": 0, "dead_letters": [[], []]"#,
+                1,
+            );
+        }
+        let expected: Vec<String> = expected
+            .iter()
+            .map(|e| format!("case `good`: {e}"))
+            .collect();
+        assert_problems(by, &text, &expected);
+    }
+    // The length of one list against another field's value, and the runs
+    // of a case against the limit.
+    let wrong = broken(
+        r#""sent": [[2], [1]]"#,
+        r#""sent": [[2], [1]], "dead_letters": [[]]"#,
+    );
+    let wrong = wrong.replacen(r#""passes": 2"#, r#""passes": 2, "max_attempts": 1"#, 1);
+    let lists = "case `good`: field `expect.dead_letters`: has 1 lists but passes is 2: write one \
+                 list per pass (`[]` for a pass that dead-letters nothing)";
+    assert_problems(By::Harness, &wrong, &[lists]);
+    let many = broken(r#""passes": 2"#, r#""passes": 1000000, "relays": 2"#);
+    let runs = "case `good`: field `relays`: makes 2000000 runs, over the limit of 1000000 a case \
+                may play (each run is a list of the answer)";
+    assert_problems(By::Harness, &many, &[runs]);
+}
 
 #[test]
 fn each_file_gets_exactly_its_problems() {
@@ -405,7 +542,13 @@ fn extra_case_files_join_the_table_and_bad_ones_stop_the_run() {
 #[test]
 fn the_model_and_the_schema_know_the_same_fields() {
     let mut spec: CaseSpec = serde_json::from_str(GOOD_CASE).unwrap();
-    spec.scenario.restart_each_pass = true;
+    let every = r#"{"restart_each_pass": true, "max_attempts": 2, "on_exhausted": "park",
+        "unpark": [{"aggregate": "order-1", "after_pass": 1}], "retention": 1, "relays": 2,
+        "schedule": [[1, 0], [0]], "fetch": "heads", "batch_size": 1, "messages": [], "passes": 2}"#;
+    spec.scenario = Scenario {
+        messages: spec.scenario.messages,
+        ..serde_json::from_str(every).unwrap()
+    };
     for row in &mut spec.scenario.messages {
         row.written_after_pass = 1;
     }
