@@ -27,13 +27,106 @@ use crate::table::{Failure, Row, Scenario, MAX_ID};
 /// The most messages a drawn scenario has.
 pub const MAX_ROWS: usize = 300;
 
+/// What a run draws: scenarios of at most `rows` messages, with the
+/// features' fields or without (`make fuzz --no-features`, for the rate
+/// they cost).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Draw {
+    /// The most messages a scenario has ([`MAX_ROWS`] but when shrinking).
+    pub rows: usize,
+    /// Whether the features' fields are drawn.
+    pub features: bool,
+}
+
+impl Draw {
+    /// Every size and every feature: the `generated` trial's and `make
+    /// fuzz`'s draw.
+    pub const ALL: Draw = Draw {
+        rows: MAX_ROWS,
+        features: true,
+    };
+}
+
+/// The features' raw draw: the cap (its limit, release or park, unparks
+/// by row and pass), the retention, the relays (with a schedule of up to
+/// three runs a pass), the fetch (heads or rows written out). Raw so that
+/// shrinking the scenario's sizes keeps them valid: [`features`] fits
+/// them to what the scenario has.
+type Raw = (
+    Option<(u64, Option<bool>, Vec<(usize, u64)>)>,
+    Option<u64>,
+    Option<(u64, Option<Vec<Vec<u64>>>)>,
+    Option<bool>,
+);
+
+/// Half the scenarios draw no feature, so today's stay common; the others
+/// each feature with odds of two in five, combined.
+fn raw(features: bool) -> BoxedStrategy<Raw> {
+    use proptest::option::weighted;
+    if !features {
+        return Just((None, None, None, None)).boxed();
+    }
+    let cap = (
+        1u64..=4,
+        weighted(0.7, any::<bool>()),
+        vec((0..MAX_ROWS, 1u64..=20), 0..=2),
+    );
+    let schedule = weighted(0.5, vec(vec(0u64..8, 0..=3), 20));
+    let drawn = (
+        weighted(0.4, cap),
+        weighted(0.4, 1u64..=4),
+        weighted(0.4, (1u64..=5, schedule)),
+        weighted(0.4, any::<bool>()),
+    );
+    prop_oneof![Just((None, None, None, None)), drawn].boxed()
+}
+
+/// `raw` fitted to `scenario`: an unpark names one of its orders after one
+/// of its passes, the schedule has a list per pass of relays that exist.
+fn features(scenario: &mut Scenario, (cap, retention, relays, fetch): Raw) {
+    use outbox_cases::{Fetch, OnExhausted, Unpark};
+    if let Some((max_attempts, park, unparks)) = cap {
+        scenario.max_attempts = Some(max_attempts);
+        scenario.on_exhausted = park.map(|park| match park {
+            true => OnExhausted::Park,
+            false => OnExhausted::Release,
+        });
+        let (rows, passes) = (&scenario.messages, scenario.passes);
+        let fit = |(row, after): (usize, u64)| {
+            let aggregate = rows.get(row % rows.len().max(1))?.aggregate.clone();
+            let after_pass = 1 + (after - 1) % passes.max(1);
+            (passes > 0).then_some(Unpark {
+                aggregate,
+                after_pass,
+            })
+        };
+        let unparks: Vec<Unpark> = unparks.into_iter().filter_map(fit).collect();
+        if park == Some(true) {
+            scenario.unpark = Some(unparks);
+        }
+    }
+    scenario.retention = retention;
+    if let Some((count, schedule)) = relays {
+        scenario.relays = Some(count);
+        let passes = usize::try_from(scenario.passes).unwrap_or(usize::MAX);
+        let fit = |list: Vec<u64>| list.into_iter().map(|relay| relay % count).collect();
+        scenario.schedule = schedule.map(|lists| lists.into_iter().take(passes).map(fit).collect());
+    }
+    scenario.fetch = fetch.map(|heads| if heads { Fetch::Heads } else { Fetch::Rows });
+}
+
 /// The strategy: up to 5 runs of failures (half of one attempt, the others
 /// of 2 to 12, each of one failure), starting on one of attempts 1 to 24,
 /// or in a stream of more than 10 rows on one of 24 starts a tenth of its
 /// rows apart; a size class (below); ids from 1 or from just below 2^53-1.
 /// Some rows arrive a pass or more after the one before them (after the
 /// table drained, or while an order is blocked), some after the last pass.
-pub fn scenarios(max_rows: usize) -> BoxedStrategy<Scenario> {
+pub fn scenarios(
+    Draw {
+        rows: max_rows,
+        features: drawn,
+    }: Draw,
+) -> BoxedStrategy<Scenario> {
     let failure = prop_oneof![Just(Failure::Down), Just(Failure::LostAck)];
     let length = prop_oneof![Just(1u64), 2u64..=12];
     // A batch size of up to `batch`, up to `passes` passes, up to `rows`
@@ -55,8 +148,8 @@ pub fn scenarios(max_rows: usize) -> BoxedStrategy<Scenario> {
     ];
     let runs = vec((1u64..=24, length, failure), 0..=5);
     let first_id = prop_oneof![3 => Just(0u64), 1 => Just(MAX_ID - 64)];
-    (runs, size, first_id)
-        .prop_map(|(runs, (batch_size, passes, steps), first_id)| {
+    (runs, size, first_id, raw(drawn))
+        .prop_map(|(runs, (batch_size, passes, steps), first_id, raw)| {
             let apart = (steps.len() as u64).div_ceil(10).max(1);
             let runs = (runs.into_iter()).map(|(at, n, f)| (1 + (at - 1) * apart, (n, f)));
             let (mut id, mut written) = (first_id.min(MAX_ID - 4 * steps.len() as u64), 0);
@@ -80,6 +173,7 @@ pub fn scenarios(max_rows: usize) -> BoxedStrategy<Scenario> {
                 passes,
                 ..Scenario::default()
             };
+            features(&mut scenario, raw);
             scenario.failures = Planned::play(&scenario, runs.collect()).script;
             scenario
         })
@@ -114,6 +208,11 @@ impl Planned {
         (planned.script).extend(unreached.map(|(&at, &(_, failure))| (at, failure)));
         planned
     }
+}
+
+impl passes::Clocked for Planned {
+    /// No consumer is behind it: the relay's attempts do not depend on one.
+    fn tick(&mut self) {}
 }
 
 impl Broker for Planned {
@@ -154,15 +253,14 @@ pub fn sizes(scenario: &Scenario) -> [u64; 5] {
     ]
 }
 
-/// The value trees of `count` scenarios of at most `max_rows` messages drawn
-/// from `seed`: the same seed always gives the same scenarios, so a failure
+/// The value trees of `count` scenarios drawn from `seed` as `drawn` says: the same seed always gives the same scenarios, so a failure
 /// can be drawn again to shrink.
-pub fn draw(seed: u64, count: usize, max_rows: usize) -> Vec<Box<dyn ValueTree<Value = Scenario>>> {
+pub fn draw(seed: u64, count: usize, drawn: Draw) -> Vec<Box<dyn ValueTree<Value = Scenario>>> {
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
     let mut runner = TestRunner::new_with_rng(Config::default(), rng);
-    let strategy = scenarios(max_rows);
+    let strategy = scenarios(drawn);
     (0..count)
         .map(|_| {
             strategy
@@ -177,7 +275,7 @@ mod tests {
     use super::*;
 
     fn drawn(seed: u64, count: usize) -> Vec<Scenario> {
-        draw(seed, count, MAX_ROWS)
+        draw(seed, count, Draw::ALL)
             .iter()
             .map(|t| t.current())
             .collect()

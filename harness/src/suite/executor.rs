@@ -101,8 +101,13 @@ impl Executor {
             let problems = differential::judge_all(&runner.contract, cases, replies);
             let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
                 let why = wrong.text.clone();
-                differential::shrink(&runner, GENERATED_SEED, wrong.index, why)
-                    .report(&runner.command.label)
+                differential::shrink(
+                    &runner,
+                    (GENERATED_SEED, differential::Draw::ALL),
+                    wrong.index,
+                    why,
+                )
+                .report(&runner.command.label)
             });
             (problems, shrunk)
         });

@@ -202,7 +202,7 @@ impl Suite {
     pub fn generated_cases(&self) -> Result<&[Case], &str> {
         self.generated
             .get_or_init(|| {
-                differential::cases(GENERATED_SEED, GENERATED_COUNT, differential::MAX_ROWS)
+                differential::cases(GENERATED_SEED, GENERATED_COUNT, differential::Draw::ALL)
             })
             .as_deref()
             .map_err(String::as_str)
