@@ -47,72 +47,43 @@ impl Draw {
     };
 }
 
-/// The features' raw draw: the cap (its limit, release or park, unparks
-/// by row and pass), the retention, the relays (with a schedule of up to
-/// three runs a pass), the fetch (heads or rows written out). Raw so that
-/// shrinking the scenario's sizes keeps them valid: [`features`] fits
-/// them to what the scenario has.
-type Raw = (
-    Option<(u64, Option<bool>, Vec<(usize, u64)>)>,
-    Option<u64>,
-    Option<(u64, Option<Vec<Vec<u64>>>)>,
-    Option<bool>,
-);
-
-/// Half the scenarios draw no feature, so today's stay common; the others
-/// each feature with odds of two in five, combined.
-fn raw(features: bool) -> BoxedStrategy<Raw> {
-    use proptest::option::weighted;
-    if !features {
-        return Just((None, None, None, None)).boxed();
-    }
-    let cap = (
-        1u64..=4,
-        weighted(0.7, any::<bool>()),
-        vec((0..MAX_ROWS, 1u64..=20), 0..=2),
-    );
-    let schedule = weighted(0.5, vec(vec(0u64..8, 0..=3), 20));
-    let drawn = (
-        weighted(0.4, cap),
-        weighted(0.4, 1u64..=4),
-        weighted(0.4, (1u64..=5, schedule)),
-        weighted(0.4, any::<bool>()),
-    );
-    prop_oneof![Just((None, None, None, None)), drawn].boxed()
-}
-
-/// `raw` fitted to `scenario`: an unpark names one of its orders after one
-/// of its passes, the schedule has a list per pass of relays that exist.
-fn features(scenario: &mut Scenario, (cap, retention, relays, fetch): Raw) {
+/// The features' fields, drawn raw (a schedule of 20 passes, unparks
+/// after passes 1 to 20, of orders that may not exist): [`scenarios`] fits
+/// them to the scenario's passes, so shrinking keeps them valid. Half the
+/// scenarios draw none, so today's stay common; the others each feature
+/// with odds of two in five, combined; `features` false draws none.
+fn drawn_features(features: bool) -> BoxedStrategy<Scenario> {
     use outbox_cases::{Fetch, OnExhausted, Unpark};
-    if let Some((max_attempts, park, unparks)) = cap {
-        scenario.max_attempts = Some(max_attempts);
-        scenario.on_exhausted = park.map(|park| match park {
-            true => OnExhausted::Park,
-            false => OnExhausted::Release,
-        });
-        let (rows, passes) = (&scenario.messages, scenario.passes);
-        let fit = |(row, after): (usize, u64)| {
-            let aggregate = rows.get(row % rows.len().max(1))?.aggregate.clone();
-            let after_pass = 1 + (after - 1) % passes.max(1);
-            (passes > 0).then_some(Unpark {
-                aggregate,
-                after_pass,
-            })
-        };
-        let unparks: Vec<Unpark> = unparks.into_iter().filter_map(fit).collect();
-        if park == Some(true) {
-            scenario.unpark = Some(unparks);
+    use proptest::option::weighted;
+    let odds = if features { 0.4 } else { 0.0 };
+    let unpark = (1u64..=4, 1u64..=20).prop_map(|(order, after_pass)| Unpark {
+        aggregate: format!("order-{order}"),
+        after_pass,
+    });
+    let park = prop_oneof![Just(OnExhausted::Release), Just(OnExhausted::Park)];
+    let cap = (1u64..=4, weighted(0.7, park), vec(unpark, 0..=2));
+    let relays = (1u64..=5, weighted(0.5, vec(vec(0u64..8, 0..=3), 20)));
+    let fetch = prop_oneof![Just(Fetch::Rows), Just(Fetch::Heads)];
+    let drawn = (
+        weighted(odds, cap),
+        weighted(odds, 1u64..=4),
+        weighted(odds, relays),
+    );
+    let drawn = (drawn, weighted(odds, fetch)).prop_map(|((cap, retention, relays), fetch)| {
+        let on_exhausted = cap.as_ref().and_then(|(_, on_exhausted, _)| *on_exhausted);
+        let park = on_exhausted == Some(OnExhausted::Park);
+        Scenario {
+            max_attempts: cap.as_ref().map(|(max_attempts, ..)| *max_attempts),
+            on_exhausted,
+            unpark: cap.and_then(|(.., unpark)| park.then_some(unpark)),
+            retention,
+            relays: relays.as_ref().map(|(relays, _)| *relays),
+            schedule: relays.and_then(|(_, schedule)| schedule),
+            fetch,
+            ..Scenario::default()
         }
-    }
-    scenario.retention = retention;
-    if let Some((count, schedule)) = relays {
-        scenario.relays = Some(count);
-        let passes = usize::try_from(scenario.passes).unwrap_or(usize::MAX);
-        let fit = |list: Vec<u64>| list.into_iter().map(|relay| relay % count).collect();
-        scenario.schedule = schedule.map(|lists| lists.into_iter().take(passes).map(fit).collect());
-    }
-    scenario.fetch = fetch.map(|heads| if heads { Fetch::Heads } else { Fetch::Rows });
+    });
+    prop_oneof![Just(Scenario::default()), drawn].boxed()
 }
 
 /// The strategy: up to 5 runs of failures (half of one attempt, the others
@@ -121,12 +92,8 @@ fn features(scenario: &mut Scenario, (cap, retention, relays, fetch): Raw) {
 /// rows apart; a size class (below); ids from 1 or from just below 2^53-1.
 /// Some rows arrive a pass or more after the one before them (after the
 /// table drained, or while an order is blocked), some after the last pass.
-pub fn scenarios(
-    Draw {
-        rows: max_rows,
-        features: drawn,
-    }: Draw,
-) -> BoxedStrategy<Scenario> {
+pub fn scenarios(drawing: Draw) -> BoxedStrategy<Scenario> {
+    let max_rows = drawing.rows;
     let failure = prop_oneof![Just(Failure::Down), Just(Failure::LostAck)];
     let length = prop_oneof![Just(1u64), 2u64..=12];
     // A batch size of up to `batch`, up to `passes` passes, up to `rows`
@@ -148,8 +115,8 @@ pub fn scenarios(
     ];
     let runs = vec((1u64..=24, length, failure), 0..=5);
     let first_id = prop_oneof![3 => Just(0u64), 1 => Just(MAX_ID - 64)];
-    (runs, size, first_id, raw(drawn))
-        .prop_map(|(runs, (batch_size, passes, steps), first_id, raw)| {
+    (runs, size, first_id, drawn_features(drawing.features))
+        .prop_map(|(runs, (batch_size, passes, steps), first_id, drawn)| {
             let apart = (steps.len() as u64).div_ceil(10).max(1);
             let runs = (runs.into_iter()).map(|(at, n, f)| (1 + (at - 1) * apart, (n, f)));
             let (mut id, mut written) = (first_id.min(MAX_ID - 4 * steps.len() as u64), 0);
@@ -167,13 +134,19 @@ pub fn scenarios(
                     }
                 })
                 .collect();
+            let relays = drawn.relays.unwrap_or(1);
+            let fit = |list: Vec<u64>| list.into_iter().map(|relay| relay % relays).collect();
+            let lists = usize::try_from(passes).unwrap_or(usize::MAX);
             let mut scenario = Scenario {
                 batch_size,
                 messages,
                 passes,
-                ..Scenario::default()
+                unpark: (drawn.unpark.clone())
+                    .map(|all| all.into_iter().filter(|u| u.after_pass <= passes).collect()),
+                schedule: (drawn.schedule.clone())
+                    .map(|all| all.into_iter().take(lists).map(fit).collect()),
+                ..drawn
             };
-            features(&mut scenario, raw);
             scenario.failures = Planned::play(&scenario, runs.collect()).script;
             scenario
         })
@@ -315,5 +288,18 @@ mod tests {
         let redelivered_late =
             |s: &Scenario| late(s) && crate::oracle::try_expect(s).unwrap().duplicates > 0;
         assert!(any(&|s, [rows, ..]| rows >= 20 && redelivered_late(s)));
+    }
+
+    /// The features are drawn combined, a schedule and an unpark among
+    /// them, and over half the scenarios draw none.
+    #[test]
+    fn features_are_drawn_together_and_most_scenarios_have_none() {
+        let drawn = drawn(1, 2000);
+        let unparks = |s: &Scenario| s.unpark.as_ref().is_some_and(|u| !u.is_empty());
+        let all = |s: &Scenario| s.schedule.is_some() && s.retention.is_some() && s.fetch.is_some();
+        assert!(drawn.iter().any(|s| unparks(s) && all(s)));
+        let plain =
+            |s: &&Scenario| (s.max_attempts, s.retention, s.relays, s.fetch) == Default::default();
+        assert!(drawn.iter().filter(plain).count() > drawn.len() / 2);
     }
 }

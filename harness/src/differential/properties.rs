@@ -46,94 +46,74 @@ fn check_runs(case: &Scenario, outcome: &Outcome) -> Result<Ends, String> {
     let index: HashMap<u64, usize> = (case.messages.iter().enumerate())
         .map(|(i, m)| (m.id, i))
         .collect();
-    let runs = case.runs();
-    let dead_lists = outcome.dead_letters.as_ref();
-    let counts = (
-        outcome.sent.len() as u64,
-        dead_lists.map(|d| d.len() as u64),
-    );
-    if counts != (runs, case.max_attempts.map(|_| runs)) {
+    let runs =
+        (1..=case.passes).flat_map(|pass| case.relays_in(pass).into_iter().map(move |r| (pass, r)));
+    let runs: Vec<(u64, u64)> = runs.collect();
+    let (no_letters, dead) = (vec![Vec::new(); runs.len()], outcome.dead_letters.as_ref());
+    let counts = (outcome.sent.len(), dead.map(Vec::len));
+    if counts != (runs.len(), case.max_attempts.map(|_| runs.len())) {
+        let runs = runs.len();
         return Err(format!(
             "sent and dead_letters have {counts:?} lists for {runs} runs, dead_letters \
              exactly with max_attempts"
         ));
     }
-    let relays = case.relays.unwrap_or(1);
-    let mut ends = Ends::new();
-    let mut parked: HashMap<&str, u64> = HashMap::new();
-    let mut k = 0;
-    for pass in 1..=case.passes {
+    let lists = outcome.sent.iter().zip(dead.unwrap_or(&no_letters));
+    let (relays, heads) = (case.relays.unwrap_or(1), case.fetch == Some(Fetch::Heads));
+    let (mut ends, mut parked, mut unparked) = (Ends::new(), HashMap::new(), 0);
+    for (run, ((pass, relay), (sent, dead))) in (1..).zip(runs.into_iter().zip(lists)) {
+        // The unparks after the pass before this one, once it is over.
         for unpark in case
             .unpark
             .iter()
             .flatten()
-            .filter(|u| u.after_pass + 1 == pass)
+            .filter(|u| (unparked..pass).contains(&u.after_pass))
         {
             parked.remove(unpark.aggregate.as_str());
         }
-        for relay in case.relays_in(pass) {
-            let empty = Vec::new();
-            let dead = dead_lists.map_or(&empty, |d| &d[k]);
-            let (sent, run) = (&outcome.sent[k], k + 1);
-            k += 1;
-            let mut orders = HashSet::new();
-            let heads = case.fetch == Some(Fetch::Heads);
-            if sent.len() as u64 > case.batch_size {
-                return Err(format!(
-                    "run {run} sent {} messages, more than the batch size",
-                    sent.len()
-                ));
-            }
-            for (&id, is_dead) in sent
-                .iter()
-                .map(|id| (id, false))
-                .chain(dead.iter().map(|id| (id, true)))
+        unparked = pass;
+        if sent.len() as u64 > case.batch_size {
+            let sent = sent.len();
+            return Err(format!(
+                "run {run} sent {sent} messages, more than the batch size"
+            ));
+        }
+        let mut orders = HashSet::new();
+        let ids = sent.iter().map(|id| (id, "sent"));
+        for (&id, what) in ids.chain(dead.iter().map(|id| (id, "dead-lettered"))) {
+            let i = *(index.get(&id))
+                .ok_or_else(|| format!("run {run} {what} id {id}, which is not in the table"))?;
+            let (row, done) = (&case.messages[i], |j: &usize| ends.contains_key(j));
+            let order = row.aggregate.as_str();
+            let problem = if done(&i) {
+                format!("id {id} was sent or dead-lettered twice (again {what} in run {run})")
+            } else if pass <= row.written_after_pass {
+                let after = row.written_after_pass;
+                format!("run {run} {what} id {id}, which is only written after pass {after}")
+            } else if owner(order, relays) != relay {
+                let owner = owner(order, relays);
+                format!("relay {relay} {what} id {id} of {order}, whose owner is relay {owner}")
+            } else if heads && !orders.insert(order) {
+                format!("run {run} fetched two rows of {order} (id {id} the second) under heads")
+            } else if let Some(at) = parked.get(order) {
+                format!("run {run} {what} id {id} of {order}, parked since pass {at}")
+            } else if let Some(j) =
+                (0..i).find(|j| case.messages[*j].aggregate == order && !done(j))
             {
-                let what = if is_dead { "dead-lettered" } else { "sent" };
-                let Some(&i) = index.get(&id) else {
-                    return Err(format!(
-                        "run {run} {what} id {id}, which is not in the table"
-                    ));
-                };
-                let row = &case.messages[i];
-                let order = row.aggregate.as_str();
-                let done = |j: &usize| ends.contains_key(j);
-                let problem = if done(&i) {
-                    format!("id {id} was sent or dead-lettered twice (again {what} in run {run})")
-                } else if pass <= row.written_after_pass {
-                    format!(
-                        "run {run} {what} id {id}, which is only written after pass {}",
-                        row.written_after_pass
-                    )
-                } else if owner(order, relays) != relay {
-                    format!(
-                        "relay {relay} {what} id {id} of {order}, whose owner is relay {}",
-                        owner(order, relays)
-                    )
-                } else if heads && !orders.insert(order) {
-                    format!(
-                        "run {run} fetched two rows of {order} (id {id} the second) under heads"
-                    )
-                } else if let Some(at) = parked.get(order) {
-                    format!("run {run} {what} id {id} of {order}, parked since pass {at} and not unparked")
-                } else if let Some(j) =
-                    (0..i).find(|j| case.messages[*j].aggregate == order && !done(j))
-                {
-                    format!(
-                        "run {run} {what} id {id} while the earlier id {} of {order} was unsent (or \
-                         dead-lettered in that run): an event overtook an earlier one of its aggregate",
-                        case.messages[j].id
-                    )
-                } else {
-                    ends.insert(i, (pass, is_dead));
-                    continue;
-                };
-                return Err(problem);
-            }
-            if case.on_exhausted == Some(OnExhausted::Park) {
-                for id in dead {
-                    parked.insert(&case.messages[index[id]].aggregate, pass);
-                }
+                format!(
+                    "run {run} {what} id {id} while the earlier id {} of {order} was unsent (or \
+                     dead-lettered in that run): an event overtook an earlier one of its aggregate",
+                    case.messages[j].id
+                )
+            } else {
+                ends.insert(i, (pass, what != "sent"));
+                continue;
+            };
+            return Err(problem);
+        }
+        if case.on_exhausted == Some(OnExhausted::Park) {
+            for id in dead {
+                parked.insert(case.messages[index[id]].aggregate.as_str(), pass);
             }
         }
     }
@@ -255,7 +235,7 @@ mod tests {
     use super::check;
     use crate::report::fixture::message;
     use crate::table::{Failure, Outcome, Scenario};
-    use outbox_cases::{Fetch, OnExhausted, Unpark};
+    use outbox_cases::{Fetch, OnExhausted};
 
     /// Two rows of order-1 written before the first pass, one of order-2
     /// after it; nothing fails. `change` sets a feature or two.
@@ -274,20 +254,6 @@ mod tests {
         scenario
     }
 
-    /// An outcome, its journal the rows at `journal`, with `dead` letters
-    /// when they are given.
-    fn outcome(sent: &[&[u64]], journal: &[usize], dead: Option<&[&[u64]]>) -> Outcome {
-        let rows = scenario(|_| {}).messages;
-        let entry = |&i: &usize| format!("{} {}", rows[i].aggregate, rows[i].event_type);
-        let lists = |lists: &[&[u64]]| lists.iter().map(|ids| ids.to_vec()).collect();
-        Outcome {
-            sent: lists(sent),
-            journal: journal.iter().map(entry).collect(),
-            duplicates: 0,
-            dead_letters: dead.map(lists),
-        }
-    }
-
     fn none(_: &mut Scenario) {}
 
     /// Order-1's first row fails once, which is the cap.
@@ -304,138 +270,81 @@ mod tests {
     /// Parked, and unparked after pass 2.
     fn unparked(s: &mut Scenario) {
         parked(s);
-        let order = "order-1".to_owned();
-        s.unpark = Some(vec![Unpark {
-            aggregate: order,
-            after_pass: 2,
-        }]);
+        s.unpark = serde_json::from_str(r#"[{"aggregate": "order-1", "after_pass": 2}]"#).ok();
     }
 
-    #[test]
-    fn a_right_outcome_breaks_nothing() {
-        let right = outcome(&[&[1, 2], &[3]], &[0, 1, 2], None);
-        assert_eq!(check(&scenario(none), &right), Ok(()));
-        let right = outcome(&[&[], &[3], &[2]], &[2, 1], Some(&[&[1], &[], &[]]));
-        assert_eq!(check(&scenario(unparked), &right), Ok(()));
-    }
+    /// Outcomes and what [`check`] says of them: the scenario changed by
+    /// its name's function, the ids sent per run, the journal as rows of
+    /// the scenario, the dead letters per run (or null), the duplicates,
+    /// and the property the outcome breaks first (null: a right outcome).
+    const CHECKED: &str = r#"[
+        ["none", [[1, 2], [3]], [0, 1, 2], null, 0, null],
+        ["unparked", [[], [3], [2]], [2, 1], [[1], [], []], 0, null],
+        ["none", [[1, 2]], [0, 1], null, 0, "have (1, None) lists for 2 runs"],
+        ["none", [[1, 2], [3, 9]], [0, 1, 2], null, 0, "run 2 sent id 9, which is not"],
+        ["none", [[1, 2], [2, 3]], [0, 1, 2], null, 0, "id 2 was sent or dead-lettered twice"],
+        ["none", [[1, 2, 3], []], [0, 1, 2], null, 0, "more than the batch size"],
+        ["none", [[1, 3], [2]], [0, 1, 2], null, 0, "only written after pass 1"],
+        ["none", [[2, 1], [3]], [0, 1, 2], null, 0, "an event overtook an earlier one"],
+        ["none", [[1, 2], [3]], [0, 0, 1, 2], null, 0, "did the work again"],
+        ["none", [[1, 2], [3]], [1, 0, 2], null, 0, "out of insertion order"],
+        ["none", [[1, 2], [3]], [0, 1], null, 0, "id 3 was sent but is not in the journal"],
+        ["none", [[1, 2], [3]], [0, 1, 2], null, 1, "1 duplicates and 0 entries journalled again"],
+        ["none", [[1], [2, 3]], [0, 1, 2], null, 0, "oldest rows written so far"],
+        ["capped", [[2], [3]], [1, 2], null, 0, "have (2, None) lists for 2 runs"],
+        ["capped", [[1], [3]], [0, 1, 2], [[1], []], 0, "id 1 was sent or dead-lettered twice"],
+        ["capped", [[2], [3]], [1, 2], [[1], []], 0, "sent id 2 while the earlier id 1"],
+        ["parked", [[], [2, 3], []], [1, 2], [[1], [], []], 0, "2 of order-1, parked since pass 1"],
+        ["unparked", [[], [2, 3], []], [1, 2], [[1], [], []], 0, "parked since pass 1"],
+        ["retained", [[], [1, 2]], [0, 0, 1], null, 0, "a retention of Some(2) passes and its last delivery in pass 2"],
+        ["relays", [[1, 2], [], [3], []], [0, 1, 2], null, 0, "relay 0 sent id 1 of order-1, whose owner is relay 1"],
+        ["heads", [[1, 2], [3]], [0, 1, 2], null, 0, "fetched two rows of order-1 (id 2 the second) under heads"],
+        ["relays_batch", [[], [1], [3], [2]], [0, 1, 2], null, 0, "oldest rows written so far"]
+    ]"#;
 
-    /// Each wrong outcome is named by the property it breaks first.
     #[test]
     fn each_property_names_what_breaks_it() {
-        let all = [0, 1, 2];
-        let cap = Some(&[&[1][..], &[]][..]);
-        let park = Some(&[&[1][..], &[], &[]][..]);
-        let mut duplicate = outcome(&[&[1, 2], &[3]], &all, None);
-        duplicate.duplicates = 1;
-        let wrong: [(fn(&mut Scenario), Outcome, &str); 20] = [
-            (
-                none,
-                outcome(&[&[1, 2]], &[0, 1], None),
-                "have (1, None) lists for 2 runs",
-            ),
-            (
-                none,
-                outcome(&[&[1, 2], &[3, 9]], &all, None),
-                "run 2 sent id 9, which is not",
-            ),
-            (
-                none,
-                outcome(&[&[1, 2], &[2, 3]], &all, None),
-                "id 2 was sent or dead-lettered twice",
-            ),
-            (
-                none,
-                outcome(&[&[1, 2, 3], &[]], &all, None),
-                "more than the batch size",
-            ),
-            (
-                none,
-                outcome(&[&[1, 3], &[2]], &all, None),
-                "only written after pass 1",
-            ),
-            (
-                none,
-                outcome(&[&[2, 1], &[3]], &all, None),
-                "an event overtook an earlier one",
-            ),
-            (
-                none,
-                outcome(&[&[1, 2], &[3]], &[0, 0, 1, 2], None),
-                "did the work again",
-            ),
-            (
-                none,
-                outcome(&[&[1, 2], &[3]], &[1, 0, 2], None),
-                "out of insertion order",
-            ),
-            (
-                none,
-                outcome(&[&[1, 2], &[3]], &[0, 1], None),
-                "id 3 was sent but is not in the",
-            ),
-            (
-                none,
-                duplicate,
-                "1 duplicates and 0 entries journalled again, more than the 0",
-            ),
-            // With no failures, each pass sends the oldest rows first.
-            (
-                none,
-                outcome(&[&[1], &[2, 3]], &all, None),
-                "oldest rows written so far",
-            ),
-            (
-                capped,
-                outcome(&[&[2], &[3]], &[1, 2], None),
-                "have (2, None) lists for 2 runs",
-            ),
-            (
-                capped,
-                outcome(&[&[1], &[3]], &all, cap),
-                "id 1 was sent or dead-lettered twice",
-            ),
-            (
-                capped,
-                outcome(&[&[2], &[3]], &[1, 2], cap),
-                "sent id 2 while the earlier id 1",
-            ),
-            (
-                parked,
-                outcome(&[&[], &[2, 3], &[]], &[1, 2], park),
-                "2 of order-1, parked since",
-            ),
-            (
-                unparked,
-                outcome(&[&[], &[2, 3], &[]], &[1, 2], park),
-                "parked since pass 1",
-            ),
-            (
-                |s| (s.failures, s.retention) = ([(1, Failure::LostAck)].into(), Some(2)),
-                outcome(&[&[], &[1, 2]], &[0, 0, 1], None),
-                "with a retention of Some(2) passes and its last delivery in pass 2",
-            ),
-            (
-                |s| s.relays = Some(2),
-                outcome(&[&[1, 2], &[], &[3], &[]], &all, None),
-                "relay 0 sent id 1 of order-1, whose owner is relay 1",
-            ),
-            (
-                |s| s.fetch = Some(Fetch::Heads),
-                outcome(&[&[1, 2], &[3]], &all, None),
-                "fetched two rows of order-1 (id 2 the second) under heads",
-            ),
-            (
-                |s| (s.relays, s.batch_size) = (Some(2), 3),
-                outcome(&[&[], &[1], &[3], &[2]], &all, None),
-                "oldest rows written so far",
-            ),
-        ];
-        for (change, outcome, message) in wrong {
-            let result = check(&scenario(change), &outcome);
-            assert!(
-                result.as_ref().is_err_and(|e| e.contains(message)),
-                "{outcome:?}: expected an error naming {message:?}, got {result:?}"
-            );
+        type Checked = (
+            String,
+            Vec<Vec<u64>>,
+            Vec<usize>,
+            Option<Vec<Vec<u64>>>,
+            u64,
+            Option<String>,
+        );
+        let checked: Vec<Checked> = serde_json::from_str(CHECKED).unwrap();
+        for (change, sent, journal, dead_letters, duplicates, breaks) in checked {
+            let change: fn(&mut Scenario) = match change.as_str() {
+                "capped" => capped,
+                "parked" => parked,
+                "unparked" => unparked,
+                "retained" => {
+                    |s| (s.failures, s.retention) = ([(1, Failure::LostAck)].into(), Some(2))
+                }
+                "relays" => |s| s.relays = Some(2),
+                "heads" => |s| s.fetch = Some(Fetch::Heads),
+                "relays_batch" => |s| (s.relays, s.batch_size) = (Some(2), 3),
+                _ => none,
+            };
+            let scenario = scenario(change);
+            let row = |&i: &usize| &scenario.messages[i];
+            let journal = journal
+                .iter()
+                .map(row)
+                .map(|r| format!("{} {}", r.aggregate, r.event_type));
+            let journal = journal.collect();
+            let outcome = Outcome {
+                sent,
+                journal,
+                duplicates,
+                dead_letters,
+            };
+            let result = check(&scenario, &outcome);
+            let named = match &breaks {
+                Some(breaks) => result.as_ref().is_err_and(|e| e.contains(breaks)),
+                None => result.is_ok(),
+            };
+            assert!(named, "{outcome:?}: expected {breaks:?}, got {result:?}");
         }
     }
 }

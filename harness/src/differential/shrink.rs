@@ -49,12 +49,8 @@ pub struct Finding {
 /// before it). So, after shrinking, fresh scenarios with fewer messages are
 /// drawn and streamed through the runner; one that fails is shrunk in turn,
 /// until no smaller one fails.
-pub fn shrink(
-    runner: &Session,
-    (seed, drawn): (u64, Draw),
-    index: usize,
-    problem: String,
-) -> Finding {
+pub fn shrink(runner: &Session, at: (u64, Draw), index: usize, problem: String) -> Finding {
+    let (seed, drawn) = at;
     let faulted = Cell::new(false);
     let tree = nth(seed, index, drawn);
     let (mut scenario, mut shrunk_problem) = shrink_tree(runner, &faulted, tree, problem.clone());

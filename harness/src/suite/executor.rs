@@ -101,13 +101,8 @@ impl Executor {
             let problems = differential::judge_all(&runner.contract, cases, replies);
             let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
                 let why = wrong.text.clone();
-                differential::shrink(
-                    &runner,
-                    (GENERATED_SEED, differential::Draw::ALL),
-                    wrong.index,
-                    why,
-                )
-                .report(&runner.command.label)
+                let drawn = (GENERATED_SEED, differential::Draw::ALL);
+                differential::shrink(&runner, drawn, wrong.index, why).report(&runner.command.label)
             });
             (problems, shrunk)
         });
