@@ -29,6 +29,7 @@ use parity::report::fixture;
 use parity::report::results::State;
 use parity::report::{self, code, Report};
 use parity::suite::Suite;
+use parity::toolchain::manifest::Manifest;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
@@ -226,7 +227,7 @@ const LOOK: &str = "<script>(function () {\
            opening: lines.filter(function (l) { return /^(<[?]php|declare[(]|namespace |package |import |use |from )/.test(l); }) }; });\
        if (first) first.checked = true;\
        done({ width: [document.documentElement.scrollWidth, window.innerWidth],\
-         cells: all('table.matrix td', function (td) {\
+         cells: all('table.matrix td[data-cell]', function (td) {\
            var a = td.querySelector('a'), to = a && document.getElementById(a.getAttribute('href').slice(1));\
            return [td.dataset.cell, td.dataset.status, !!to && to.tagName === 'LI']; }),\
          summaries: all('li[data-summary]', function (li) {\
@@ -359,11 +360,19 @@ fn the_fixture_page(program: &Path) {
 fn a_real_run_page(program: &Path) {
     let mut suite =
         Suite::load(&parity::repo_root(), Settings::default()).expect("the table loads");
-    suite.set_languages([
-        fake("fake-right", "none", "none"),
-        fake("fake-wrong", "wrong-result", "lost_ack"),
-        fake("fake-crash", "crash", "batch_of_two"),
-    ]);
+    // Each plays every feature: its runner is the reference's oracle.
+    let features: Vec<String> = suite.contract.features().into_iter().collect();
+    suite.set_languages(
+        [
+            fake("fake-right", "none", "none"),
+            fake("fake-wrong", "wrong-result", "lost_ack"),
+            fake("fake-crash", "crash", "batch_of_two"),
+        ]
+        .map(|fake| Manifest {
+            features: features.clone(),
+            ..fake
+        }),
+    );
     let skip = vec!["/generated".into(), "/demo".into()];
     let run = common::run_suite(suite, common::inner_args(&page_dir().join("run.log"), skip));
     let (c, report) = (&run.conclusion, run.report());
@@ -392,6 +401,15 @@ fn a_real_run_page(program: &Path) {
         seen.text.contains("duplicates: expected 1, actual 999"),
         "the failing cell's diff is on the page"
     );
+    // The features' pictures: a column per run with its relay, each
+    // order's owner, a dead letter with its attempts, an unpark, an event
+    // applied again.
+    let owners = "2 relays, owners: order-1 → relay 1, order-2 → relay 0";
+    let dead = "pass 2#1 order-1 OrderPlacedattempt 3: broker down#3 order-1 OrderPaidskipped: \
+                order-1 blockedsent []dead letter #1 after 2 failed attempts";
+    let again = "applied again (retention forgot #1): order-1 OrderPlaced";
+    let drawn = ["pass 1 · relay 1", owners, dead, "unparked order-1", again];
+    common::assert_holds(&seen.text, &drawn);
 }
 
 /// The pinned checkers (`harness/report-tools`), as `make report-tools`

@@ -6,9 +6,11 @@
 //! The picture is drawn from what the reference did, never from the case's
 //! `expect`, so it teaches the behaviour every port is checked against.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use outbox::{Message, OutboxTable};
+use outbox::{Message, OutboxTable, Partition};
+use outbox_cases::Fetch;
 
 use super::markup::escape;
 use super::trace::{traced_run, Attempt, Event, ObservedBroker};
@@ -206,65 +208,28 @@ fn scenario_line(scenario: &Scenario) -> String {
     };
     let (batch, passes) = (scenario.batch_size, scenario.passes);
     let es = if passes == 1 { "" } else { "es" };
-    let mut options = String::new();
-    if scenario.restart_each_pass {
-        options += ", a new relay before every pass";
-    }
-    if scenario.fetch == Some(outbox_cases::Fetch::Heads) {
-        options += ", fetch by heads (one row per order)";
-    }
-    if let Some(max) = scenario.max_attempts {
-        let park = scenario.on_exhausted == Some(outbox_cases::OnExhausted::Park);
-        let then = if park {
-            "parks its order"
-        } else {
-            "releases its order"
-        };
-        let _ = write!(
-            options,
-            ", a dead letter after {max} failed attempts {then}"
-        );
-    }
-    for unpark in scenario.unpark.iter().flatten() {
-        let order = escape(&unpark.aggregate);
-        let _ = write!(
-            options,
-            ", {order} unparked after pass {}",
-            unpark.after_pass
-        );
-    }
-    if let Some(retention) = scenario.retention {
-        let _ = write!(
-            options,
-            ", the consumer forgets an id {retention} passes after applying it"
-        );
-    }
     let relays = scenario.relays.unwrap_or(1);
-    if relays > 1 || scenario.schedule.is_some() {
-        let orders = scenario.messages.iter().map(|row| row.aggregate.as_str());
-        let mut owners: Vec<&str> = Vec::new();
-        orders.for_each(|order| {
-            if !owners.contains(&order) {
-                owners.push(order)
-            }
-        });
-        let owner = |order: &&str| {
-            let relay = outbox::Partition::fnv1a32(order) % u32::try_from(relays).unwrap_or(1);
-            format!("{} → relay {relay}", escape(order))
-        };
-        let more = owners.len().saturating_sub(MAX_DRAWN_ROWS);
-        let owners: Vec<String> = owners.iter().take(MAX_DRAWN_ROWS).map(owner).collect();
-        let more = if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        };
-        let _ = write!(
-            options,
-            "; {relays} relays, owners: {}{more}",
-            owners.join(", ")
-        );
+    let relay = |order: &str| u64::from(Partition::fnv1a32(order)) % relays;
+    let owner = |order: &str| format!("{} → relay {}", escape(order), relay(order));
+    let mut seen = HashSet::new();
+    let orders = scenario.messages.iter().map(|row| row.aggregate.as_str());
+    let orders = orders.filter(|order| seen.insert(*order));
+    let mut owners: Vec<String> = orders.take(MAX_DRAWN_ROWS + 1).map(owner).collect();
+    owners.truncate(MAX_DRAWN_ROWS);
+    if seen.len() > MAX_DRAWN_ROWS {
+        owners.push("…".into());
     }
+    let exhausted = format!("{:?}", scenario.on_exhausted.unwrap_or_default());
+    let options = [
+        (scenario.restart_each_pass).then(|| "a new relay before every pass".to_owned()),
+        (scenario.fetch == Some(Fetch::Heads)).then(|| "fetch by heads".to_owned()),
+        (scenario.max_attempts)
+            .map(|n| format!("a dead letter after {n} failed attempts: {exhausted}")),
+        (scenario.retention).map(|t| format!("an applied id forgotten after {t} passes")),
+        (relays > 1).then(|| format!("{relays} relays, owners: {}", owners.join(", "))),
+    ];
+    let options = options.into_iter().flatten();
+    let options: String = options.map(|option| format!(", {option}")).collect();
     format!("<p class=\"scenario\">batch size {batch}, {passes} pass{es}{options}; {script}</p>")
 }
 
@@ -283,18 +248,10 @@ fn run_column(out: &mut String, number: u64, run: &Run, events: &[Event], scenar
     );
     rows_list(out, events.iter().map(event_row), "nothing to send");
     let _ = write!(out, "<p class=\"sent\">sent {:?}</p>", run.sent);
-    let park = scenario.on_exhausted == Some(outbox_cases::OnExhausted::Park);
     for letter in &run.dead {
-        let (message, attempts) = (&letter.message, letter.attempts);
-        let parked = park.then(|| format!("; {} parked", message.aggregate));
-        let what = format!(
-            "dead letter #{} {} {} after {attempts} failed attempts{}",
-            message.id,
-            message.aggregate,
-            message.event_type,
-            parked.unwrap_or_default()
-        );
-        let _ = write!(out, "<p class=\"sent dead\">{}</p>", escape(&what));
+        let (id, attempts) = (letter.message.id, letter.attempts);
+        let what = format!("dead letter #{id} after {attempts} failed attempts");
+        let _ = write!(out, "<p class=\"sent dead\">{what}</p>");
     }
     // The consumer's side: every attempt that reached it, handled (again,
     // when its retention had forgotten the id) or dropped as a duplicate.
