@@ -60,9 +60,8 @@ fn answer_limits_grow_with_runs_dead_letters_and_entries_applied_again() {
         let count = [100_000, 20_000][i];
         let aggregate = |id: u64| format!("{}{id}", "\u{1}".repeat(40 * i));
         let scenario = &mut cases[i + 1].scenario;
-        scenario.messages = (1..=count)
-            .map(|id| Row::new(id, aggregate(id), "E"))
-            .collect();
+        let rows = (1..=count).map(|id| Row::new(id, aggregate(id), "E"));
+        scenario.messages = rows.collect();
         scenario.failures = (1..=count).map(|attempt| (attempt, failure)).collect();
         (scenario.batch_size, scenario.passes) = (count, 2);
         match failure {
@@ -75,9 +74,7 @@ fn answer_limits_grow_with_runs_dead_letters_and_entries_applied_again() {
         (case.name, case.expect) = (name.into(), parity::oracle::expect(&case.scenario));
     }
     let suite = common::suite(Duration::from_secs(120));
-    let rust = suite
-        .ready(suite.reference())
-        .expect("the Rust runner builds");
+    let rust = suite.ready(suite.reference()).unwrap();
     let replies = suite.runner(rust).run(&Request::cases(&cases));
     let cases: Vec<&Case> = cases.iter().collect();
     let verdicts = answers((&suite.root, &suite.contract), "rust", &cases, replies);

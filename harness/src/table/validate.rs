@@ -137,63 +137,49 @@ fn features(
     found: &mut Vec<Found>,
 ) {
     let has = |pointer: &str| item.pointer(pointer).is_some();
-    let (capped, dead) = (has("/max_attempts"), has("/expect/dead_letters"));
+    let (cap, dead) = (has("/max_attempts"), has("/expect/dead_letters"));
     let park = item.get("on_exhausted").and_then(Value::as_str) == Some("park");
     let missing = "required field is missing: a case with `max_attempts` expects one list per \
                    run of the ids dead-lettered in it";
     let unparked = "is set but `on_exhausted` is not \"park\": only a parked order is unparked";
-    for (field, wrong, problem) in [
-        (
-            "on_exhausted",
-            has("/on_exhausted") && !capped,
-            ONLY_WITH_CAP,
-        ),
-        ("expect.dead_letters", dead && !capped, ONLY_WITH_CAP),
-        (
-            "expect.dead_letters",
-            has("/expect") && !dead && capped,
-            missing,
-        ),
-        ("unpark", has("/unpark") && !park, unparked),
-    ] {
+    let mut say = |wrong: bool, field: &str, problem: &str| {
         if wrong {
             found.push((field.into(), problem.into()));
         }
+    };
+    say(has("/on_exhausted") && !cap, "on_exhausted", ONLY_WITH_CAP);
+    say(dead && !cap, "expect.dead_letters", ONLY_WITH_CAP);
+    say(
+        has("/expect") && !dead && cap,
+        "expect.dead_letters",
+        missing,
+    );
+    say(has("/unpark") && !park, "unpark", unparked);
+    let unparks = item.get("unpark").and_then(Value::as_array);
+    let unparks = unparks.filter(|_| clean("unpark")).into_iter().flatten();
+    let last = passes.unwrap_or(u64::MAX);
+    for (i, unpark) in unparks.enumerate() {
+        let after = unpark["after_pass"].as_u64().unwrap_or(0);
+        if after > last {
+            let problem = format!(
+                "{after} is after the last pass ({last}): an order is unparked after pass 1 to {last}"
+            );
+            found.push((format!("unpark[{i}].after_pass"), problem));
+        }
     }
-    let unparks = item
-        .get("unpark")
-        .and_then(Value::as_array)
-        .filter(|_| clean("unpark"));
-    let after = unparks
-        .into_iter()
-        .flatten()
-        .map(|u| u["after_pass"].as_u64().unwrap_or(0));
-    for (i, after) in after
-        .enumerate()
-        .filter(|&(_, after)| passes.is_some_and(|p| after > p))
-    {
-        let passes = passes.unwrap_or(0);
-        let problem = format!(
-            "{after} is after the last pass ({passes}): an order is unparked after pass 1 to {passes}"
-        );
-        found.push((format!("unpark[{i}].after_pass"), problem));
-    }
-    let per_pass = !has("/relays") && !has("/schedule");
+    let per = match has("/relays") || has("/schedule") {
+        false => format!("passes is {last}: write one list per pass (`[]` for a pass"),
+        true => format!(
+            "the case plays {} runs: write one list per run (`[]` for a run",
+            runs.unwrap_or(0)
+        ),
+    };
     for (field, verb) in [("sent", "sends"), ("dead_letters", "dead-letters")] {
-        let lists = item
-            .pointer(&format!("/expect/{field}"))
-            .and_then(Value::as_array);
+        let lists = item.get("expect").and_then(|e| e.get(field)?.as_array());
         let lists = lists
             .filter(|_| clean(&format!("expect.{field}")))
             .map(Vec::len);
-        let Some(((lists, runs), passes)) = lists.zip(runs).zip(passes) else {
-            continue;
-        };
-        let per = match per_pass {
-            true => format!("passes is {passes}: write one list per pass (`[]` for a pass"),
-            false => format!("the case plays {runs} runs: write one list per run (`[]` for a run"),
-        };
-        if lists as u64 != runs {
+        if let Some((lists, _)) = lists.zip(runs).filter(|&(n, runs)| n as u64 != runs) {
             let problem = format!("has {lists} lists but {per} that {verb} nothing)");
             found.push((format!("expect.{field}"), problem));
         }
