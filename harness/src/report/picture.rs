@@ -219,12 +219,13 @@ fn scenario_line(scenario: &Scenario) -> String {
     if seen.len() > MAX_DRAWN_ROWS {
         owners.push("…".into());
     }
-    let exhausted = format!("{:?}", scenario.on_exhausted.unwrap_or_default());
+    let park = scenario.on_exhausted == Some(outbox_cases::OnExhausted::Park);
+    let exhausted = if park { "parked" } else { "released" };
     let options = [
         (scenario.restart_each_pass).then(|| "a new relay before every pass".to_owned()),
         (scenario.fetch == Some(Fetch::Heads)).then(|| "fetch by heads".to_owned()),
         (scenario.max_attempts)
-            .map(|n| format!("a dead letter after {n} failed attempts: {exhausted}")),
+            .map(|n| format!("a dead letter after {n} failed attempts, its order {exhausted}")),
         (scenario.retention).map(|t| format!("an applied id forgotten after {t} passes")),
         (relays > 1).then(|| format!("{relays} relays, owners: {}", owners.join(", "))),
     ];
@@ -278,10 +279,10 @@ fn written_column(out: &mut String, pass: &passes::Pass, passes: u64) {
     if pass.written_after.is_empty() && pass.unparked.is_empty() {
         return;
     }
-    let heading = if pass.number == passes {
-        "written after the last pass (never sent)".to_string()
-    } else {
-        format!("written after pass {}", pass.number)
+    let heading = match (pass.written_after.is_empty(), pass.number == passes) {
+        (true, _) => format!("after pass {}", pass.number),
+        (false, true) => "written after the last pass (never sent)".to_string(),
+        (false, false) => format!("written after pass {}", pass.number),
     };
     let _ = write!(out, "<div class=\"col written\"><h4>{heading}</h4>");
     rows_list(out, pass.written_after.iter().map(new_row), "");
