@@ -10,7 +10,8 @@
 #   make known-failures LANG=go    rewrite runners/go/known-failures.json from the last run
 #   make demo                      the Rust demo, then each other language's, compared
 #   make fuzz SEED=7 COUNT=100000  generated scenarios through every language (or DURATION=60 seconds; SAVE=1
-#                                  appends shrunk failures to cases/regressions.json)
+#                                  appends shrunk failures to cases/regressions.json; NO_FEATURES=1 draws no
+#                                  field of the optional features)
 #   make bench                     the figures of harness/README.md's performance section
 #   make floor                     the time of make test's port processes started directly
 #   make lint                      every linter, pinned;  make setup: install the toolchains (Debian, Ubuntu)
@@ -84,7 +85,8 @@ demo:
 
 fuzz: set-back
 	$(CARGO) run --quiet --release --package parity --bin fuzz -- --seed $(SEED) \
-	  $(if $(COUNT),--count $(COUNT)) $(if $(DURATION),--seconds $(DURATION)) $(if $(SAVE),--save)
+	  $(if $(COUNT),--count $(COUNT)) $(if $(DURATION),--seconds $(DURATION)) $(if $(SAVE),--save) \
+	  $(if $(NO_FEATURES),--no-features)
 
 bench: set-back
 	$(CARGO) build --quiet --release --package parity --bin fuzz --bin bench --bin floor

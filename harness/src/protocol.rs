@@ -246,7 +246,7 @@ mod tests {
             ),
             (
                 r#"{"name":"c","sent":[],"journal":[],"duplicates":0,"x":1}"#,
-                "field `x`: unknown field (known fields: duplicates, journal, name, sent)",
+                "field `x`: unknown field (known fields: dead_letters, duplicates, journal, name, sent)",
             ),
             (
                 r#"{"name":"c","error":"a","x":1}"#,

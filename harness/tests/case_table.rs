@@ -7,10 +7,11 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use outbox_cases::CaseSpec;
+use outbox_cases::{CaseSpec, Scenario};
 use parity::config::Settings;
 use parity::suite::Suite;
 use parity::table::{self as case, validate, CaseError};
+use serde::Deserialize;
 use serde_json::Value;
 
 mod common;
@@ -19,8 +20,12 @@ use common::GOOD_CASE;
 
 /// The good case, alone in a file, with `from` replaced by `to`.
 fn broken(from: &str, to: &str) -> String {
-    let file = format!(r#"{{"cases": [{GOOD_CASE}]}}"#);
-    assert!(file.contains(from), "{from} is not in the good case's file");
+    edit(format!(r#"{{"cases": [{GOOD_CASE}]}}"#), from, to)
+}
+
+/// `file` with `from` replaced by `to`, once.
+fn edit(file: String, from: &str, to: &str) -> String {
+    assert!(file.contains(from), "{from} is not in the file");
     file.replacen(from, to, 1)
 }
 
@@ -31,7 +36,8 @@ fn schema() -> Value {
 
 /// Who refuses a file: the schema, the harness alone (a schema cannot
 /// say the rule), or nobody (the file is valid).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
 enum By {
     Schema,
     Harness,
@@ -64,262 +70,59 @@ fn assert_problems(by: By, text: &str, expected: &[impl AsRef<str>]) {
     assert_eq!(refused, by == By::Schema, "{by:?}: {text:.300}");
 }
 
-/// A file of [`FILES`].
-#[derive(Clone, Copy, Debug)]
+/// A file of `case_format.json`, in its words: how it is made, who refuses
+/// it, and every problem the harness lists for it.
+#[derive(Deserialize)]
+struct File {
+    by: By,
+    #[serde(flatten)]
+    text: Text,
+    problems: Vec<String>,
+}
+
+/// How a file of `case_format.json` is made.
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
 enum Text {
-    /// The good case's file with the first text replaced by the second.
-    Edit(&'static str, &'static str),
+    /// The good case's file with each first text replaced by the second.
+    Edits(Vec<(String, String)>),
     /// The good case's file with a field added to the row at this index.
-    Row(usize, &'static str),
+    Row(usize, String),
     /// The good case named by this character, so many times.
     Name(char, usize),
     /// A whole file.
-    Whole(&'static str),
+    Whole(String),
 }
 
-use Text::{Edit, Name, Row, Whole};
-
 impl Text {
-    fn text(self) -> String {
+    fn text(&self) -> String {
         match self {
-            Edit(from, to) => broken(from, to),
-            Row(index, field) => {
+            Text::Edits(edits) => {
+                let edit = |file, (from, to): &(String, String)| edit(file, from, to);
+                edits.iter().fold(broken("", ""), edit)
+            }
+            Text::Row(index, field) => {
                 let end = format!(r#""order-{}", "type": "OrderPlaced""#, index + 1);
                 broken(&end, &format!("{end}, {field}"))
             }
-            Name(c, count) => broken("\"good\"", &format!("\"{}\"", c.to_string().repeat(count))),
-            Whole(text) => text.to_owned(),
+            Text::Name(c, count) => {
+                broken("\"good\"", &format!("\"{}\"", c.to_string().repeat(*count)))
+            }
+            Text::Whole(text) => text.clone(),
         }
     }
 }
 
-/// What an empty file (or one of spaces) is told.
-const EMPTY: &[&str] =
-    &["not valid JSON: the file is empty (a case file is at least `{\"cases\": []}`)"];
-
-/// Every rule, and whole files, each with every problem its file has: the
-/// file as a whole, a case that is no object (not told to run `make bless`
-/// for its `expect`), a `$schema` of the wrong type listed with the cases'
-/// problems, not instead of them (as at 040425b), unknown fields with the
-/// known ones, and files with none.
-const FILES: &[(By, Text, &[&str])] = &[
-    (
-        By::Nobody,
-        Edit(r#"{"cases""#, r#"{"$schema": "./schema.json", "cases""#),
-        &[],
-    ),
-    (By::Nobody, Row(1, r#""written_after_pass": 2"#), &[]),
-    (By::Nobody, Name('a', 200), &[]),
-    // A surrogate pair is one character.
-    (By::Nobody, Edit("A valid", r"\ud83d\ude00 A valid"), &[]),
-    (
-        By::Harness, // A parsed JSON value keeps one of two repeated keys.
-        Edit(r#""1": "down""#, r#""1": "down", "1": "lost_ack""#),
-        &["not valid JSON: repeated key \"1\" in one object at line 9 column 31"],
-    ),
-    (
-        By::Schema,
-        Whole("{\"cases\": [\n  {\"name\": \"x\",}\n]}"),
-        &["not valid JSON: trailing comma at line 2 column 16"],
-    ),
-    (
-        By::Schema,
-        Whole(r#"{"cases": [], "$schema": "\uDC00x"}"#),
-        &["not valid JSON: a lone surrogate (\\uDC00) is not valid UTF-8 text at line 1 column 27"],
-    ),
-    (
-        By::Schema,
-        Edit("order-1\"", "order-1\\ud800\\u0041\""),
-        &["not valid JSON: a lone surrogate (\\ud800) is not valid UTF-8 text at line 6 column 36"],
-    ),
-    // Other bad escapes keep serde_json's words.
-    (
-        By::Schema,
-        Whole(r#"{"cases": [], "$schema": "\uzzzz"}"#),
-        &["not valid JSON: invalid escape at line 1 column 32"],
-    ),
-    (
-        By::Schema,
-        Whole("\u{feff}{\"cases\": []}"),
-        &["starts with a UTF-8 byte order mark: save it without one"],
-    ),
-    (By::Schema, Whole(""), EMPTY),
-    (By::Schema, Whole("  \n"), EMPTY),
-    (
-        By::Schema,
-        Edit(r#""passes": 2,"#, ""),
-        &["case `good`: field `passes`: required field is missing"],
-    ),
-    (
-        By::Schema, // Read by `make test` too: it points to what fills `expect` in.
-        Edit(r#""expect":"#, r#""expected":"#),
-        &[
-            "case `good`: field `expect`: required field is missing: run `make bless` to compute it \
-             from the Rust reference, then review the diff",
-            "case `good`: field `expected`: unknown field (known fields: batch_size, description, \
-             expect, failures, messages, name, passes, restart_each_pass)",
-        ],
-    ),
-    (
-        By::Harness, // A number against the value of another field.
-        Row(1, r#""written_after_pass": 3"#),
-        &["case `good`: field `messages[1].written_after_pass`: 3 is after the last pass (2): a row \
-           is written after pass 0 (before the first) to 2 (after the last)"],
-    ),
-    (
-        By::Schema,
-        Row(1, r#""written_after_pass": -1"#),
-        &["case `good`: field `messages[1].written_after_pass`: must be from 0 to 1000000, not -1"],
-    ),
-    (
-        By::Harness, // Order between array items is not expressible.
-        Row(0, r#""written_after_pass": 2"#),
-        &["case `good`: field `messages[1].written_after_pass`: 0 is before the previous row's 2: \
-           rows are written in id order, so written_after_pass never decreases along `messages`"],
-    ),
-    (
-        By::Harness, // JSON Schema's "integer" is any number with no fraction, 1.0 included.
-        Row(1, r#""written_after_pass": 1.0"#),
-        &["case `good`: field `messages[1].written_after_pass`: must be an integer from 0 to \
-           1000000 written without fraction or exponent, not 1.0"],
-    ),
-    (
-        By::Schema,
-        Edit(r#""passes": 2"#, r#""passes": 2e-1"#),
-        &["case `good`: field `passes`: must be an integer from 0 to 1000000 written without \
-           fraction or exponent, not 0.2"],
-    ),
-    (
-        By::Schema,
-        Edit(r#""passes": 2"#, r#""passes": true"#),
-        &["case `good`: field `passes`: must be an integer from 0 to 1000000, not a boolean"],
-    ),
-    (
-        By::Schema,
-        Edit(r#""messages": ["#, r#""messages": null, "x": ["#),
-        &[
-            "case `good`: field `messages`: must be an array (write `[]` for none), not null",
-            "case `good`: field `x`: unknown field (known fields: batch_size, description, expect, \
-             failures, messages, name, passes, restart_each_pass)",
-        ],
-    ),
-    (
-        By::Schema,
-        Edit(r#""aggregate": "order-1""#, r#""aggregate": 1"#),
-        &["case `good`: field `messages[0].aggregate`: must be a string, not an integer"],
-    ),
-    (
-        By::Schema,
-        Edit(r#""batch_size": 10"#, r#""batch_size": 0"#),
-        &["case `good`: field `batch_size`: must be from 1 to 9007199254740991, not 0"],
-    ),
-    (
-        By::Schema,
-        Edit(r#""passes": 2"#, r#""passes": 1000001"#),
-        &["case `good`: field `passes`: must be from 0 to 1000000, not 1000001"],
-    ),
-    (
-        By::Schema,
-        Edit(r#"{"id": 2,"#, r#"{"id": 9007199254740992,"#),
-        &["case `good`: field `messages[1].id`: must be from 1 to 9007199254740991, not \
-           9007199254740992"],
-    ),
-    (
-        By::Schema,
-        Edit(r#"{"id": 1,"#, r#"{"id": -1,"#),
-        &["case `good`: field `messages[0].id`: must be from 1 to 9007199254740991, not -1"],
-    ),
-    (
-        By::Harness,
-        Edit(r#"{"id": 2,"#, r#"{"id": 1,"#),
-        &["case `good`: field `messages[1].id`: 1 is not greater than the previous id 1: ids must \
-           strictly increase"],
-    ),
-    (
-        By::Schema,
-        Edit(r#""1": "down""#, r#""1": "timeout""#),
-        &[r#"case `good`: field `failures."1"`: unknown failure "timeout": use "down" or "lost_ack""#],
-    ),
-    (
-        By::Schema,
-        Edit(r#""name": "good""#, r#""name": "Good-Case""#),
-        &["case #1 (cases[0]): field `name`: \"Good-Case\" is not a valid name: use lowercase \
-           letters, digits and `_` only"],
-    ),
-    (
-        By::Schema,
-        Edit(r#""name": "good""#, r#""name": "demo""#),
-        &["case #1 (cases[0]): field `name`: \"demo\" is reserved for a trial of each language: \
-           pick another name"],
-    ),
-    // Over libtest-mimic's limit: it panics printing names over 65,535;
-    // not quoted back, though its characters are wrong too.
-    (
-        By::Schema,
-        Name('A', 70_000),
-        &["case #1 (cases[0]): field `name`: is 70000 characters long, over the limit of 200: \
-           shorten it"],
-    ),
-    (
-        By::Harness, // The length of one array against the value of another field.
-        Edit(r#""sent": [[2], [1]]"#, r#""sent": [[2]]"#),
-        &["case `good`: field `expect.sent`: has 1 lists but passes is 2: write one list per pass \
-           (`[]` for a pass that sends nothing)"],
-    ),
-    // Read as a float, as 1e20 would be: out of range is what matters,
-    // however the number is written (in range, a fraction or an exponent
-    // is refused as such, as 1.0 above).
-    (
-        By::Schema,
-        Edit(r#""batch_size": 10"#, r#""batch_size": 18446744073709551616"#),
-        &["case `good`: field `batch_size`: must be from 1 to 9007199254740991, not \
-           18446744073709551616: too large"],
-    ),
-    (
-        By::Schema,
-        Edit(r#"{"id": 1,"#, r#"{"id": -18446744073709551616,"#),
-        &["case `good`: field `messages[0].id`: must be from 1 to 9007199254740991, not \
-           -18446744073709551616: too small"],
-    ),
-    (
-        By::Schema,
-        Whole(r#"{"cases": [1, null, []]}"#),
-        &[
-            "case #1 (cases[0]): must be an object, not an integer",
-            "case #2 (cases[1]): must be an object, not null",
-            "case #3 (cases[2]): must be an object, not an array",
-        ],
-    ),
-    (
-        By::Schema,
-        Edit(r#"{"cases": ["#, r#"{"$schema": 1, "cases": [1, "#),
-        &[
-            "field `$schema`: must be a string, not an integer",
-            "case #1 (cases[0]): must be an object, not an integer",
-        ],
-    ),
-    (
-        By::Schema,
-        Whole(r#"{"cases": [], "version": 2}"#),
-        &["field `version`: unknown field (known fields: $schema, cases)"],
-    ),
-    (
-        By::Schema,
-        Row(0, r#""payload": 1"#),
-        &["case `good`: field `messages[0].payload`: unknown field (known fields: aggregate, id, \
-           type, written_after_pass)"],
-    ),
-    (
-        By::Schema,
-        Edit(r#""duplicates": 0"#, r#""duplicates": 0, "note": """#),
-        &["case `good`: field `expect.note`: unknown field (known fields: duplicates, journal, sent)"],
-    ),
-];
-
+/// Every rule, and whole files, each with every problem its file has
+/// (`case_format.json`, plain data as JSON-Schema-Test-Suite's).
 #[test]
 fn each_file_gets_exactly_its_problems() {
-    for &(by, text, expected) in FILES {
-        assert_problems(by, &text.text(), expected);
+    let path = parity::repo_root().join("harness/tests/case_format.json");
+    let table: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let files: Vec<File> = serde_json::from_value(table["files"].clone()).unwrap();
+    assert!(files.len() > 40, "only {} files", files.len());
+    for File { by, text, problems } in files {
+        assert_problems(by, &text.text(), &problems);
     }
 }
 
@@ -405,7 +208,13 @@ fn extra_case_files_join_the_table_and_bad_ones_stop_the_run() {
 #[test]
 fn the_model_and_the_schema_know_the_same_fields() {
     let mut spec: CaseSpec = serde_json::from_str(GOOD_CASE).unwrap();
-    spec.scenario.restart_each_pass = true;
+    let every = r#"{"restart_each_pass": true, "max_attempts": 2, "on_exhausted": "park",
+        "unpark": [{"aggregate": "order-1", "after_pass": 1}], "retention": 1, "relays": 2,
+        "schedule": [[1, 0], [0]], "fetch": "heads", "batch_size": 1, "messages": [], "passes": 2}"#;
+    spec.scenario = Scenario {
+        messages: spec.scenario.messages,
+        ..serde_json::from_str(every).unwrap()
+    };
     for row in &mut spec.scenario.messages {
         row.written_after_pass = 1;
     }

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use parity::config::Settings;
-use parity::differential::{cases, check_all, judge_all, shrink, Checked, MAX_ROWS};
+use parity::differential::{cases, check_all, judge_all, shrink, Checked, Draw};
 use parity::fault::{After, FaultKind};
 use parity::protocol::{Reply, Request};
 use parity::session::Session;
@@ -23,7 +23,7 @@ fn runner(fault: &str) -> Session {
 
 /// What `runner` gets wrong in 500 scenarios of `seed`.
 fn checked(runner: &Session, seed: u64) -> Checked {
-    let cases = cases(seed, 500, MAX_ROWS).expect("the reference runs every scenario");
+    let cases = cases(seed, 500, Draw::ALL).expect("the reference runs every scenario");
     check_all(runner, &cases, &Request::cases(&cases))
 }
 
@@ -54,7 +54,7 @@ fn a_relay_that_does_not_block_is_found_and_shrunk_to_at_most_three_messages() {
         .expect("the planted bug is found");
     assert!(!problem.fault, "a wrong result, not a fault: {problem:?}");
     assert_eq!(checked.runner_fault, None);
-    let finding = shrink(&buggy, seed, problem.index, problem.text);
+    let finding = shrink(&buggy, (seed, Draw::ALL), problem.index, problem.text);
     let report = finding.report("go");
     assert!(finding.shrunk.scenario.messages.len() <= 3, "{report}");
     assert_eq!(finding.reference_broken, None);
@@ -72,7 +72,7 @@ fn the_shrinker_gives_up_on_a_runner_that_cannot_start() {
     let pids = common::scratch("differential/cannot-start-pids").join("pids");
     let mut broken = runner("cannot-start");
     broken.command.argv = common::counting(&pids, broken.command.argv);
-    let finding = shrink(&broken, 5, 0, "the runner faulted".into());
+    let finding = shrink(&broken, (5, Draw::ALL), 0, "the runner faulted".into());
     assert_eq!(finding.index, 0);
     let starts = common::pids_in(&pids).len();
     assert!(

@@ -226,7 +226,7 @@ const LOOK: &str = "<script>(function () {\
            opening: lines.filter(function (l) { return /^(<[?]php|declare[(]|namespace |package |import |use |from )/.test(l); }) }; });\
        if (first) first.checked = true;\
        done({ width: [document.documentElement.scrollWidth, window.innerWidth],\
-         cells: all('table.matrix td', function (td) {\
+         cells: all('table.matrix td[data-cell]', function (td) {\
            var a = td.querySelector('a'), to = a && document.getElementById(a.getAttribute('href').slice(1));\
            return [td.dataset.cell, td.dataset.status, !!to && to.tagName === 'LI']; }),\
          summaries: all('li[data-summary]', function (li) {\
@@ -392,6 +392,15 @@ fn a_real_run_page(program: &Path) {
         seen.text.contains("duplicates: expected 1, actual 999"),
         "the failing cell's diff is on the page"
     );
+    // The features' pictures: a column per run with its relay, each
+    // order's owner, a dead letter with its attempts, an unpark, an event
+    // applied again.
+    let owners = "2 relays, owners: order-1 → relay 1, order-2 → relay 0";
+    let dead = "pass 2#1 order-1 OrderPlacedattempt 3: broker down#3 order-1 OrderPaidskipped: \
+                order-1 blockedsent []dead letter #1 after 2 failed attempts";
+    let again = "applied again (retention forgot #1): order-1 OrderPlaced";
+    let drawn = ["pass 1 · relay 1", owners, dead, "unparked order-1", again];
+    common::assert_holds(&seen.text, &drawn);
 }
 
 /// The pinned checkers (`harness/report-tools`), as `make report-tools`

@@ -137,6 +137,28 @@ pub struct Outcome {
     pub dead_letters: Option<Vec<Vec<MessageId>>>,
 }
 
+impl Scenario {
+    /// The relays that run in pass `pass` (from 1), in run order: the
+    /// schedule's list for it, or every relay once (SPEC.md, "Runs and
+    /// passes").
+    pub fn relays_in(&self, pass: u64) -> Vec<u64> {
+        let listed = (self.schedule.as_ref())
+            .and_then(|s| s.get(usize::try_from(pass).ok()?.checked_sub(1)?));
+        listed
+            .cloned()
+            .unwrap_or_else(|| (0..self.relays.unwrap_or(1)).collect())
+    }
+
+    /// How many runs the case plays, one list of `sent` each: the
+    /// schedule's lists summed, or `passes` times `relays` (saturating).
+    pub fn runs(&self) -> u64 {
+        match &self.schedule {
+            Some(schedule) => schedule.iter().map(|runs| runs.len() as u64).sum(),
+            None => self.passes.saturating_mul(self.relays.unwrap_or(1)),
+        }
+    }
+}
+
 pub(crate) fn is_false(value: &bool) -> bool {
     !*value
 }

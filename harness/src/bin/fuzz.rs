@@ -4,8 +4,9 @@
 //! appends the ones the reference gets right to `cases/regressions.json`.
 //!
 //! Usage: `fuzz [--seed N] [--count N] [--seconds S] [--batch N] [--save]
-//! [--language NAME]...` (a count, a time budget, or both: it stops at the
-//! first reached; every available language unless some are named).
+//! [--no-features] [--language NAME]...` (a count, a time budget, or both:
+//! it stops at the first reached; every available language unless some
+//! are named).
 
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
@@ -14,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use clap::builder::{ArgPredicate, NonEmptyStringValueParser};
 use clap::value_parser;
-use parity::differential::{self, Checked, Finding};
+use parity::differential::{self, Checked, Draw, Finding};
 use parity::protocol::Request;
 use parity::session::Session;
 use parity::suite::Suite;
@@ -47,6 +48,9 @@ struct Options {
     /// cases/regressions.json.
     #[arg(long)]
     save: bool,
+    /// Draw no field of the optional features (for the rate they cost).
+    #[arg(long)]
+    no_features: bool,
     /// A language to run (repeatable).
     #[arg(long = "language", value_name = "NAME", value_parser = NonEmptyStringValueParser::new())]
     only: Vec<String>,
@@ -139,11 +143,19 @@ impl Options {
     /// repeatable batch by batch) of `size` scenarios.
     fn draw(&self, number: u64, size: usize) -> Result<Batch, String> {
         let seed = self.seed.wrapping_add(number.wrapping_mul(1_000_000_007));
-        let cases = differential::cases(seed, size, differential::MAX_ROWS)?;
+        let cases = differential::cases(seed, size, self.drawn())?;
         let requests = Request::cases(&cases);
         let sizes = (cases.iter().step_by(2)).map(|c| differential::sizes(&c.scenario));
         let sizes = sizes.collect();
         Ok((seed, cases, requests, sizes))
+    }
+
+    /// What the run draws.
+    fn drawn(&self) -> Draw {
+        Draw {
+            features: !self.no_features,
+            ..Draw::ALL
+        }
     }
 
     /// The next batch's size after `done` scenarios: 0 once the count or
@@ -196,7 +208,7 @@ fn fuzz(options: &Options, started: Instant, lanes: &mut [Lane]) -> Result<Total
             let drawn = drawing.join().expect("the drawing thread does not panic");
             (checked, drawn)
         });
-        failed += record(lanes, checked, seed);
+        failed += record(lanes, checked, (seed, options.drawn()));
         let rate = done as f64 / started.elapsed().as_secs_f64();
         let line = format!("{done} scenarios, {rate:.0}/s, {failed} failed");
         if progress_in_place {
@@ -219,7 +231,7 @@ type Totals = (u64, u64, u64, [u64; 5]);
 /// runner's first fault, each language's first wrong result shrunk. A
 /// runner fault is the runner's: reported, never shrunk nor saved. Returns
 /// how many scenarios some language failed.
-fn record(lanes: &mut [Lane], checked: Vec<Checked>, seed: u64) -> u64 {
+fn record(lanes: &mut [Lane], checked: Vec<Checked>, (seed, drawn): (u64, Draw)) -> u64 {
     let bad: HashSet<usize> = (checked.iter())
         .flat_map(|c| &c.problems)
         .map(|p| p.index)
@@ -244,7 +256,8 @@ fn record(lanes: &mut [Lane], checked: Vec<Checked>, seed: u64) -> u64 {
                 "\nfuzz: {} failed scenario {} of seed {seed}; shrinking…",
                 lane.name, problem.index
             );
-            let finding = differential::shrink(&lane.runner, seed, problem.index, problem.text);
+            let drawn = (seed, drawn);
+            let finding = differential::shrink(&lane.runner, drawn, problem.index, problem.text);
             lane.finding = Some(finding);
         }
     }

@@ -3,7 +3,7 @@
 //! checks its cases with its own schema), never built in. It says what a
 //! case file holds (every file is checked with it), what a runner may
 //! answer (`$defs/answer`: every answer line is checked with it), the
-//! words of the outcome's lists (an item's `title`: `pass`, `entry`), and
+//! words of the outcome's lists (an item's `title`: `run`, `entry`), and
 //! which optional properties of a case belong to a feature (`x-feature`),
 //! which a port declares it plays in its manifest.
 
@@ -124,7 +124,7 @@ impl Contract {
     }
 
     /// The word for one item of the outcome's list `field` (its items'
-    /// `title`: `pass` for `sent`), for a message to count by.
+    /// `title`: `run` for `sent`), for a message to count by.
     pub fn item_word(&self, field: &str) -> Option<&str> {
         let pointer = format!("/$defs/outcome/properties/{field}/items/title");
         self.schema.pointer(&pointer)?.as_str()

@@ -27,13 +27,76 @@ use crate::table::{Failure, Row, Scenario, MAX_ID};
 /// The most messages a drawn scenario has.
 pub const MAX_ROWS: usize = 300;
 
+/// What a run draws: scenarios of at most `rows` messages, with the
+/// features' fields or without (`make fuzz --no-features`, for the rate
+/// they cost).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Draw {
+    /// The most messages a scenario has ([`MAX_ROWS`] but when shrinking).
+    pub rows: usize,
+    /// Whether the features' fields are drawn.
+    pub features: bool,
+}
+
+impl Draw {
+    /// Every size and every feature: the `generated` trial's and `make
+    /// fuzz`'s draw.
+    pub const ALL: Draw = Draw {
+        rows: MAX_ROWS,
+        features: true,
+    };
+}
+
+/// The features' fields, drawn raw (a schedule of 20 passes, unparks
+/// after passes 1 to 20, of orders that may not exist): [`scenarios`] fits
+/// them to the scenario's passes, so shrinking keeps them valid. Half the
+/// scenarios draw none, so today's stay common; the others each feature
+/// with odds of two in five, combined; `features` false draws none.
+fn drawn_features(features: bool) -> BoxedStrategy<Scenario> {
+    use outbox_cases::{Fetch, OnExhausted, Unpark};
+    use proptest::option::weighted;
+    if !features {
+        return Just(Scenario::default()).boxed();
+    }
+    let odds = 0.4;
+    let unpark = (1u64..=4, 1u64..=20).prop_map(|(order, after_pass)| Unpark {
+        aggregate: format!("order-{order}"),
+        after_pass,
+    });
+    let park = prop_oneof![Just(OnExhausted::Release), Just(OnExhausted::Park)];
+    let cap = (1u64..=4, weighted(0.7, park), vec(unpark, 0..=2));
+    let relays = (1u64..=5, weighted(0.5, vec(vec(0u64..8, 0..=3), 20)));
+    let fetch = prop_oneof![Just(Fetch::Rows), Just(Fetch::Heads)];
+    let drawn = (
+        weighted(odds, cap),
+        weighted(odds, 1u64..=4),
+        weighted(odds, relays),
+    );
+    let drawn = (drawn, weighted(odds, fetch)).prop_map(|((cap, retention, relays), fetch)| {
+        let on_exhausted = cap.as_ref().and_then(|(_, on_exhausted, _)| *on_exhausted);
+        let park = on_exhausted == Some(OnExhausted::Park);
+        Scenario {
+            max_attempts: cap.as_ref().map(|(max_attempts, ..)| *max_attempts),
+            on_exhausted,
+            unpark: cap.and_then(|(.., unpark)| park.then_some(unpark)),
+            retention,
+            relays: relays.as_ref().map(|(relays, _)| *relays),
+            schedule: relays.and_then(|(_, schedule)| schedule),
+            fetch,
+            ..Scenario::default()
+        }
+    });
+    prop_oneof![Just(Scenario::default()), drawn].boxed()
+}
+
 /// The strategy: up to 5 runs of failures (half of one attempt, the others
 /// of 2 to 12, each of one failure), starting on one of attempts 1 to 24,
 /// or in a stream of more than 10 rows on one of 24 starts a tenth of its
 /// rows apart; a size class (below); ids from 1 or from just below 2^53-1.
 /// Some rows arrive a pass or more after the one before them (after the
 /// table drained, or while an order is blocked), some after the last pass.
-pub fn scenarios(max_rows: usize) -> BoxedStrategy<Scenario> {
+pub fn scenarios(drawing: Draw) -> BoxedStrategy<Scenario> {
+    let max_rows = drawing.rows;
     let failure = prop_oneof![Just(Failure::Down), Just(Failure::LostAck)];
     let length = prop_oneof![Just(1u64), 2u64..=12];
     // A batch size of up to `batch`, up to `passes` passes, up to `rows`
@@ -55,8 +118,8 @@ pub fn scenarios(max_rows: usize) -> BoxedStrategy<Scenario> {
     ];
     let runs = vec((1u64..=24, length, failure), 0..=5);
     let first_id = prop_oneof![3 => Just(0u64), 1 => Just(MAX_ID - 64)];
-    (runs, size, first_id)
-        .prop_map(|(runs, (batch_size, passes, steps), first_id)| {
+    (runs, size, first_id, drawn_features(drawing.features))
+        .prop_map(|(runs, (batch_size, passes, steps), first_id, drawn)| {
             let apart = (steps.len() as u64).div_ceil(10).max(1);
             let runs = (runs.into_iter()).map(|(at, n, f)| (1 + (at - 1) * apart, (n, f)));
             let (mut id, mut written) = (first_id.min(MAX_ID - 4 * steps.len() as u64), 0);
@@ -74,11 +137,18 @@ pub fn scenarios(max_rows: usize) -> BoxedStrategy<Scenario> {
                     }
                 })
                 .collect();
+            let relays = drawn.relays.unwrap_or(1);
+            let fit = |list: Vec<u64>| list.into_iter().map(|relay| relay % relays).collect();
+            let lists = usize::try_from(passes).unwrap_or(usize::MAX);
             let mut scenario = Scenario {
                 batch_size,
                 messages,
                 passes,
-                ..Scenario::default()
+                unpark: (drawn.unpark.clone())
+                    .map(|all| all.into_iter().filter(|u| u.after_pass <= passes).collect()),
+                schedule: (drawn.schedule.clone())
+                    .map(|all| all.into_iter().take(lists).map(fit).collect()),
+                ..drawn
             };
             scenario.failures = Planned::play(&scenario, runs.collect()).script;
             scenario
@@ -114,6 +184,11 @@ impl Planned {
         (planned.script).extend(unreached.map(|(&at, &(_, failure))| (at, failure)));
         planned
     }
+}
+
+impl passes::Clocked for Planned {
+    /// No consumer is behind it: the relay's attempts do not depend on one.
+    fn tick(&mut self) {}
 }
 
 impl Broker for Planned {
@@ -154,15 +229,14 @@ pub fn sizes(scenario: &Scenario) -> [u64; 5] {
     ]
 }
 
-/// The value trees of `count` scenarios of at most `max_rows` messages drawn
-/// from `seed`: the same seed always gives the same scenarios, so a failure
+/// The value trees of `count` scenarios drawn from `seed` as `drawn` says: the same seed always gives the same scenarios, so a failure
 /// can be drawn again to shrink.
-pub fn draw(seed: u64, count: usize, max_rows: usize) -> Vec<Box<dyn ValueTree<Value = Scenario>>> {
+pub fn draw(seed: u64, count: usize, drawn: Draw) -> Vec<Box<dyn ValueTree<Value = Scenario>>> {
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
     let mut runner = TestRunner::new_with_rng(Config::default(), rng);
-    let strategy = scenarios(max_rows);
+    let strategy = scenarios(drawn);
     (0..count)
         .map(|_| {
             strategy
@@ -177,7 +251,7 @@ mod tests {
     use super::*;
 
     fn drawn(seed: u64, count: usize) -> Vec<Scenario> {
-        draw(seed, count, MAX_ROWS)
+        draw(seed, count, Draw::ALL)
             .iter()
             .map(|t| t.current())
             .collect()
@@ -217,5 +291,18 @@ mod tests {
         let redelivered_late =
             |s: &Scenario| late(s) && crate::oracle::try_expect(s).unwrap().duplicates > 0;
         assert!(any(&|s, [rows, ..]| rows >= 20 && redelivered_late(s)));
+    }
+
+    /// The features are drawn combined, a schedule and an unpark among
+    /// them, and over half the scenarios draw none.
+    #[test]
+    fn features_are_drawn_together_and_most_scenarios_have_none() {
+        let drawn = drawn(1, 2000);
+        let unparks = |s: &Scenario| s.unpark.as_ref().is_some_and(|u| !u.is_empty());
+        let all = |s: &Scenario| s.schedule.is_some() && s.retention.is_some() && s.fetch.is_some();
+        assert!(drawn.iter().any(|s| unparks(s) && all(s)));
+        let plain =
+            |s: &&Scenario| (s.max_attempts, s.retention, s.relays, s.fetch) == Default::default();
+        assert!(drawn.iter().filter(plain).count() > drawn.len() / 2);
     }
 }

@@ -19,7 +19,7 @@ use crate::session::{Answers, Session};
 use crate::table::{Case, Outcome, Scenario};
 use generate::draw;
 
-pub use generate::{sizes, MAX_ROWS};
+pub use generate::{sizes, Draw, MAX_ROWS};
 pub use shrink::{shrink, Finding};
 
 /// The two cases sent for scenario `index` of `seed`: as drawn, and with a
@@ -45,11 +45,11 @@ pub fn case_pair(scenario: &Scenario, seed: u64, index: usize) -> Result<[Case; 
     Ok([plain, restart])
 }
 
-/// The cases for `count` scenarios of `seed` of at most `max_rows`
-/// messages ([`MAX_ROWS`] but when shrinking), pairs in order.
-pub fn cases(seed: u64, count: usize, max_rows: usize) -> Result<Vec<Case>, String> {
+/// The cases for `count` scenarios of `seed`, drawn as `drawn` says,
+/// pairs in order.
+pub fn cases(seed: u64, count: usize, drawn: Draw) -> Result<Vec<Case>, String> {
     let mut cases = Vec::with_capacity(2 * count);
-    for (index, tree) in draw(seed, count, max_rows).iter().enumerate() {
+    for (index, tree) in draw(seed, count, drawn).iter().enumerate() {
         cases.extend(case_pair(&tree.current(), seed, index)?);
     }
     Ok(cases)

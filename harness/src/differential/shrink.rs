@@ -6,7 +6,7 @@ use std::cell::Cell;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 
-use super::generate::{draw, MAX_ROWS};
+use super::generate::{draw, Draw};
 use super::{case_pair, cases, check_all, properties, Problem, BY_REFERENCE};
 use crate::oracle;
 use crate::protocol::Request;
@@ -49,15 +49,19 @@ pub struct Finding {
 /// before it). So, after shrinking, fresh scenarios with fewer messages are
 /// drawn and streamed through the runner; one that fails is shrunk in turn,
 /// until no smaller one fails.
-pub fn shrink(runner: &Session, seed: u64, index: usize, problem: String) -> Finding {
+pub fn shrink(runner: &Session, at: (u64, Draw), index: usize, problem: String) -> Finding {
+    let (seed, drawn) = at;
     let faulted = Cell::new(false);
-    let tree = nth(seed, index, MAX_ROWS);
+    let tree = nth(seed, index, drawn);
     let (mut scenario, mut shrunk_problem) = shrink_tree(runner, &faulted, tree, problem.clone());
     let mut round = 0u64;
     while !faulted.get() && !scenario.messages.is_empty() {
         round += 1;
         let round_seed = seed.wrapping_mul(1_000_003).wrapping_add(round);
-        let smaller = scenario.messages.len() - 1;
+        let smaller = Draw {
+            rows: scenario.messages.len() - 1,
+            ..drawn
+        };
         let Ok(candidates) = cases(round_seed, SMALLER_DRAWS, smaller) else {
             break;
         };
@@ -91,8 +95,8 @@ pub fn shrink(runner: &Session, seed: u64, index: usize, problem: String) -> Fin
 }
 
 /// The value tree of scenario `index` of `seed`.
-fn nth(seed: u64, index: usize, max_rows: usize) -> Box<dyn ValueTree<Value = Scenario>> {
-    let mut trees = draw(seed, index + 1, max_rows);
+fn nth(seed: u64, index: usize, drawn: Draw) -> Box<dyn ValueTree<Value = Scenario>> {
+    let mut trees = draw(seed, index + 1, drawn);
     trees.pop().expect("draw gives index + 1 trees")
 }
 

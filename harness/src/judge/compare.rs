@@ -14,7 +14,7 @@ pub struct Difference {
     /// The field, as the outcome names it (`sent`, `duplicates`).
     pub field: String,
     /// For two lists: the index of the first item that differs, and what
-    /// an item is called (`pass`, the schema's word).
+    /// an item is called (`run`, the schema's word).
     pub first: Option<(usize, String)>,
     /// The field as expected; `None`: answered, yet not expected.
     pub expected: Option<Value>,
@@ -88,7 +88,7 @@ mod tests {
             (
                 json!({"sent": [[2], [1, 3]], "journal": ["a", "b"], "duplicates": 1}),
                 json!({"sent": [[2], [3]], "journal": ["a", "b"], "duplicates": 0}),
-                "sent: first differs at pass 2 (sent[1])\n  expected: [[2], [1, 3]]\n  \
+                "sent: first differs at run 2 (sent[1])\n  expected: [[2], [1, 3]]\n  \
                  actual:   [[2], [3]]\nduplicates: expected 1, actual 0\n",
             ),
             (
@@ -108,7 +108,7 @@ mod tests {
         let mut actual = expected.clone();
         actual[50] = vec![];
         let report = report(json!({"sent": expected}), json!({"sent": actual}));
-        assert!(report.contains("pass 51"), "{report}");
+        assert!(report.contains("run 51"), "{report}");
         assert!(
             report.contains("[…, [47], [48], [49], [], [51], [52], [53], …] (100 in all)"),
             "{report}"

@@ -59,7 +59,7 @@ pub const BAD_CONFIGS: [(Option<&str>, Option<&str>); 3] = [
 
 /// Every key a config may hold: a refusal names the one at fault and no
 /// other, so a line that lists them all cannot pass.
-const KEYS: [&str; 2] = ["batch_size", "max_passes"];
+const KEYS: [&str; 3] = ["batch_size", "max_passes", "max_attempts"];
 
 /// The exit code every demo gives a config it refuses.
 pub const BAD_CONFIG_EXIT: i32 = 2;

@@ -7,9 +7,9 @@
 //! it drives the reference's parts (table, broker, relay, consumer) and
 //! speaks the shared model (`outbox_cases`), and nothing else is shared.
 //! Its pass loop ([`passes`]) is written from SPEC.md in its own shape
-//! (rows planned by pass, each pass through a hook), and the outcome is
-//! assembled here, once, for every hook's loop, so a bug in the runner
-//! cannot become an expected value.
+//! (rows planned by pass, each run through a hook), and the outcome is
+//! assembled here, once, so a bug in the runner cannot become an expected
+//! value.
 
 pub mod passes;
 
@@ -18,7 +18,6 @@ use outbox_cases::{Outcome, Scenario};
 use serde_json::Value;
 
 use crate::contract::Fields;
-use passes::Hook;
 
 /// What the Rust reference does with a scenario the harness validated, as
 /// data: what a case's `expect` holds.
@@ -35,7 +34,7 @@ pub fn expect(scenario: &Scenario) -> Fields {
 /// panic of the reference is caught and returned, so it is blamed on the
 /// one scenario that caused it.
 pub fn try_expect(scenario: &Scenario) -> Result<Outcome, String> {
-    std::panic::catch_unwind(|| play(scenario, &mut passes::Plain)).unwrap_or_else(|panic| {
+    std::panic::catch_unwind(|| play(scenario)).unwrap_or_else(|panic| {
         let text = (panic.downcast_ref::<String>().map(String::as_str))
             .or_else(|| panic.downcast_ref::<&str>().copied())
             .unwrap_or_default();
@@ -51,26 +50,19 @@ pub fn fields(outcome: &Outcome) -> Fields {
     }
 }
 
-/// Plays a scenario through the reference's parts, each pass run by
-/// `hook` (the relay's own `run_once` unless the hook runs it otherwise:
-/// a fake runner's planted bug), and assembles the outcome: each pass's
-/// ids, then the consumer's journal and count. `Err` is the reference's
-/// refusal of a row.
-pub fn play(
-    scenario: &Scenario,
-    hook: &mut impl Hook<outbox::FlakyBroker>,
-) -> Result<Outcome, String> {
+/// Plays a scenario through the reference's parts ([`passes::drive`])
+/// and assembles the outcome: each run's ids sent, the consumer's journal
+/// and count, and with an attempt cap each run's dead letters. `Err` is
+/// the reference's refusal of a row.
+fn play(scenario: &Scenario) -> Result<Outcome, String> {
     let mut broker = passes::broker(scenario);
-    let played = passes::drive(scenario, &mut broker, hook)?;
+    let played = passes::drive(scenario, &mut broker, &mut passes::Plain)?;
     let consumer = broker.consumer();
-    let sent = Outcome {
-        sent: played.sent,
-        ..Outcome::default()
-    };
     Ok(Outcome {
+        sent: played.sent,
         journal: consumer.journal().to_vec(),
         duplicates: consumer.duplicates(),
-        ..sent
+        dead_letters: scenario.max_attempts.map(|_| played.dead_letters),
     })
 }
 

@@ -56,7 +56,7 @@ fn answers_are_the_lines_spec_shows() {
 }
 
 /// Records every pass the loop reports.
-impl<B: outbox::Broker> Hook<B> for Vec<Pass> {
+impl<B: passes::Clocked> Hook<B> for Vec<Pass> {
     fn after(&mut self, pass: Pass) -> bool {
         self.push(pass);
         true
@@ -78,7 +78,7 @@ fn rows_are_written_after_their_pass_and_idle_follows_the_last() {
         played.before_first.iter().map(|m| m.id).collect::<Vec<_>>(),
         [1]
     );
-    let sent: Vec<_> = seen.iter().map(|p| p.sent.clone()).collect();
+    let sent: Vec<_> = seen.iter().map(|p| p.runs[0].sent.clone()).collect();
     assert_eq!(sent, [vec![1], vec![2], vec![], vec![]]);
     assert_eq!(played.sent, sent);
     let written: Vec<Vec<u64>> = seen

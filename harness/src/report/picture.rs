@@ -1,18 +1,21 @@
 //! A case's picture: the reference runs the scenario with an observed
-//! broker (see [`super::trace`]), and each pass is drawn as it ends, a box
-//! per row of its batch in a column of its own.
+//! broker (see [`super::trace`]), and each run is drawn as it ends, a box
+//! per row of its batch in a column of its own (a pass of several relays
+//! is a column per run, one with none an outage).
 //!
 //! The picture is drawn from what the reference did, never from the case's
 //! `expect`, so it teaches the behaviour every port is checked against.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use outbox::{Message, OutboxTable};
+use outbox::{Message, OutboxTable, Partition};
+use outbox_cases::Fetch;
 
 use super::markup::escape;
-use super::trace::{traced_pass, Event, ObservedBroker};
+use super::trace::{traced_run, Attempt, Event, ObservedBroker};
 use super::{Failure, Scenario};
-use crate::oracle::passes::{self, Hook};
+use crate::oracle::passes::{self, Hook, Run};
 
 /// Passes after the first this many are summarised, not drawn, and so are
 /// the rows of a column after its first [`MAX_DRAWN_ROWS`]: a long case
@@ -72,19 +75,24 @@ fn event_row(event: &Event) -> String {
     row_box(class, &event.message, &(what + dropped.unwrap_or_default()))
 }
 
-/// One delivery on the consumer's side: handled, or dropped as a duplicate.
-fn delivery(message: &Message, duplicate: bool) -> String {
+/// One delivery on the consumer's side: handled (again, after its
+/// retention forgot the id), or dropped as a duplicate.
+fn delivery(message: &Message, attempt: Attempt) -> String {
     let (aggregate, event) = (escape(&message.aggregate), escape(&message.event_type));
-    match duplicate {
-        true => format!("<li class=\"c dup\">#{} duplicate dropped</li>", message.id),
-        false => format!("<li class=\"c handled\">handled {aggregate} {event}</li>"),
+    let id = message.id;
+    match (attempt.duplicate_dropped, attempt.reapplied) {
+        (true, _) => format!("<li class=\"c dup\">#{id} duplicate dropped</li>"),
+        (_, true) => format!(
+            "<li class=\"c handled\">applied again (retention forgot #{id}): {aggregate} {event}</li>"
+        ),
+        _ => format!("<li class=\"c handled\">handled {aggregate} {event}</li>"),
     }
 }
 
-/// Draws each pass as the oracle's loop ([`passes::drive`]) runs it: the
-/// first [`MAX_DRAWN_PASSES`] traced with [`traced_pass`] (the batch taken
-/// before the pass against the attempts the broker saw) and drawn into
-/// `columns`, the later busy ones only counted.
+/// Draws each run as the oracle's loop ([`passes::drive`]) runs it: those
+/// of the first [`MAX_DRAWN_PASSES`] passes traced with [`traced_run`]
+/// (the batch taken before the run against the attempts the broker saw)
+/// and drawn into `columns`, the later busy passes only counted.
 struct Painter<'a> {
     scenario: &'a Scenario,
     columns: String,
@@ -96,29 +104,37 @@ struct Painter<'a> {
 }
 
 impl Hook<ObservedBroker> for Painter<'_> {
-    fn pass(
+    fn run(
         &mut self,
         table: &mut OutboxTable,
         broker: &mut ObservedBroker,
         scenario: &Scenario,
-        number: u64,
-    ) -> Vec<u64> {
+        (number, relay): (u64, u64),
+    ) -> Run {
         if number > MAX_DRAWN_PASSES {
-            return passes::relay(table, broker, scenario).run_once();
+            return passes::run(table, broker, scenario, relay);
         }
-        let (sent, events) = traced_pass(table, broker, scenario);
-        pass_column(&mut self.columns, number, &sent, &events, self.scenario);
-        sent
+        let (run, events) = traced_run(table, broker, scenario, relay);
+        run_column(&mut self.columns, number, &run, &events, self.scenario);
+        run
     }
 
     fn after(&mut self, pass: passes::Pass) -> bool {
         let (number, passes) = (pass.number, self.scenario.passes);
-        if number <= MAX_DRAWN_PASSES {
-            written_column(&mut self.columns, &pass, passes);
-        } else {
+        if number > MAX_DRAWN_PASSES {
             let (_, last, sent) = self.undrawn.get_or_insert((number, number, 0));
             *last = number;
-            *sent += pass.sent.len();
+            *sent += pass.runs.iter().map(|run| run.sent.len()).sum::<usize>();
+        } else if pass.runs.is_empty() {
+            span_column(
+                &mut self.columns,
+                number,
+                number,
+                "no relay runs: an outage",
+            );
+        }
+        if number <= MAX_DRAWN_PASSES {
+            written_column(&mut self.columns, &pass, passes);
         }
         if pass.idle && number < passes {
             self.idle = Some((number + 1, passes));
@@ -176,9 +192,10 @@ pub(super) fn render(name: &str, scenario: &Scenario) -> String {
     out
 }
 
-/// The sentence above the picture: what the case asks of the relay.
+/// The sentence above the picture: what the case asks of the relay, and
+/// with several relays each order's owner (`fnv1a32 mod relays`), so a
+/// case's author need not compute a hash.
 fn scenario_line(scenario: &Scenario) -> String {
-    // Words of the harness's own: nothing here needs escaping.
     let script: Vec<String> = (scenario.failures.iter())
         .map(|(attempt, failure)| match failure {
             Failure::Down => format!("attempt {attempt}: broker down"),
@@ -191,57 +208,87 @@ fn scenario_line(scenario: &Scenario) -> String {
     };
     let (batch, passes) = (scenario.batch_size, scenario.passes);
     let es = if passes == 1 { "" } else { "es" };
-    let restart = scenario.restart_each_pass;
-    let restart = restart.then_some(", a new relay before every pass");
-    format!(
-        "<p class=\"scenario\">batch size {batch}, {passes} pass{es}{}; {script}</p>",
-        restart.unwrap_or_default()
-    )
+    let relays = scenario.relays.unwrap_or(1);
+    let relay = |order: &str| u64::from(Partition::fnv1a32(order)) % relays;
+    let owner = |order: &str| format!("{} → relay {}", escape(order), relay(order));
+    let mut seen = HashSet::new();
+    let orders = scenario.messages.iter().map(|row| row.aggregate.as_str());
+    let orders = orders.filter(|order| seen.insert(*order));
+    let mut owners: Vec<String> = orders.take(MAX_DRAWN_ROWS + 1).map(owner).collect();
+    owners.truncate(MAX_DRAWN_ROWS);
+    if seen.len() > MAX_DRAWN_ROWS {
+        owners.push("…".into());
+    }
+    let park = scenario.on_exhausted == Some(outbox_cases::OnExhausted::Park);
+    let exhausted = if park { "parked" } else { "released" };
+    let options = [
+        (scenario.restart_each_pass).then(|| "a new relay before every pass".to_owned()),
+        (scenario.fetch == Some(Fetch::Heads)).then(|| "fetch by heads".to_owned()),
+        (scenario.max_attempts)
+            .map(|n| format!("a dead letter after {n} failed attempts, its order {exhausted}")),
+        (scenario.retention).map(|t| format!("an applied id forgotten after {t} passes")),
+        (relays > 1).then(|| format!("{relays} relays, owners: {}", owners.join(", "))),
+    ];
+    let options = options.into_iter().flatten();
+    let options: String = options.map(|option| format!(", {option}")).collect();
+    format!("<p class=\"scenario\">batch size {batch}, {passes} pass{es}{options}; {script}</p>")
 }
 
-/// One pass's column: each row's fate at the broker, what the relay
-/// reported sent, and what the consumer did.
-fn pass_column(out: &mut String, number: u64, sent: &[u64], events: &[Event], scenario: &Scenario) {
+/// One run's column: each row's fate at the broker, what the relay
+/// reported sent and dead-lettered, and what the consumer did.
+fn run_column(out: &mut String, number: u64, run: &Run, events: &[Event], scenario: &Scenario) {
     let restart = scenario.restart_each_pass && number > 1;
     let restart = restart.then_some(" <span class=\"restart\">new relay</span>");
+    let relayed = scenario.relays.is_some() || scenario.schedule.is_some();
+    let relay = relayed.then(|| format!(" · relay {}", run.relay));
     let _ = write!(
         out,
-        "<div class=\"col passcol\"><h4>pass {number}{}</h4>",
+        "<div class=\"col passcol\"><h4>pass {number}{}{}</h4>",
+        relay.unwrap_or_default(),
         restart.unwrap_or_default()
     );
     rows_list(out, events.iter().map(event_row), "nothing to send");
-    let _ = write!(out, "<p class=\"sent\">sent {sent:?}</p>");
-    // The consumer's side: every attempt that reached it, handled or
-    // dropped as a duplicate.
-    let deliveries: Vec<(&Message, bool)> = events
+    let _ = write!(out, "<p class=\"sent\">sent {:?}</p>", run.sent);
+    for letter in &run.dead {
+        let (id, attempts) = (letter.message.id, letter.attempts);
+        let what = format!("dead letter #{id} after {attempts} failed attempts");
+        let _ = write!(out, "<p class=\"sent dead\">{what}</p>");
+    }
+    // The consumer's side: every attempt that reached it, handled (again,
+    // when its retention had forgotten the id) or dropped as a duplicate.
+    let deliveries: Vec<(&Message, Attempt)> = events
         .iter()
         .filter_map(|event| {
             let attempt = event.attempt?;
             let delivered = attempt.failure != Some(outbox::Failure::Down);
-            delivered.then_some((&event.message, attempt.duplicate_dropped))
+            delivered.then_some((&event.message, attempt))
         })
         .collect();
     out.push_str("<div class=\"consumer\"><h5>consumer</h5>");
     let drawn = deliveries
         .iter()
-        .map(|&(message, dropped)| delivery(message, dropped));
+        .map(|&(message, attempt)| delivery(message, attempt));
     rows_list(out, drawn, "nothing delivered");
     out.push_str("</div></div>");
 }
 
-/// The column of rows written right after `pass`, if any were; after the
-/// last of the case's `passes` they are never sent, and the heading says so.
+/// The column of rows written right after `pass`, if any were, and of the
+/// orders unparked after it; after the last of the case's `passes` rows
+/// are never sent, and the heading says so.
 fn written_column(out: &mut String, pass: &passes::Pass, passes: u64) {
-    if pass.written_after.is_empty() {
+    if pass.written_after.is_empty() && pass.unparked.is_empty() {
         return;
     }
-    let heading = if pass.number == passes {
-        "written after the last pass (never sent)".to_string()
-    } else {
-        format!("written after pass {}", pass.number)
+    let heading = match (pass.written_after.is_empty(), pass.number == passes) {
+        (true, _) => format!("after pass {}", pass.number),
+        (false, true) => "written after the last pass (never sent)".to_string(),
+        (false, false) => format!("written after pass {}", pass.number),
     };
     let _ = write!(out, "<div class=\"col written\"><h4>{heading}</h4>");
     rows_list(out, pass.written_after.iter().map(new_row), "");
+    for order in &pass.unparked {
+        let _ = write!(out, "<p class=\"none\">unparked {}</p>", escape(order));
+    }
     out.push_str("</div>");
 }
 

@@ -1,29 +1,31 @@
-//! The reference's run of a case, traced pass by pass for its picture
+//! The reference's run of a case, traced run by run for its picture
 //! (`picture.rs` hooks the oracle's pass loop, so the picture shows exactly
 //! what the expected outcomes come from).
 //!
 //! The watching is the report's own: an [`ObservedBroker`] wraps the
 //! reference's [`FlakyBroker`] behind the reference's public [`Broker`]
-//! trait and records one [`Attempt`] per publish; [`traced_pass`]
+//! trait and records one [`Attempt`] per publish; [`traced_run`]
 //! adds the rows the relay skipped, learnt from outside the relay: the
-//! batch taken before the pass (the relay's own first step, through the
+//! batch taken before the run (the relay's own first step, through the
 //! pass loop's [`passes::batch`]) against the attempts the broker saw. So
 //! the reference stays the four parts and the message, with nothing in it
 //! for the report.
 
+use std::collections::HashSet;
+
 use outbox::{Broker, Failure, FlakyBroker, Message, MessageId, OutboxTable, PublishFailed};
 
 use super::Scenario;
-use crate::oracle::passes;
+use crate::oracle::passes::{self, Clocked, Run};
 
-/// One row of a relay's batch and what happened to it in the pass.
+/// One row of a relay's batch and what happened to it in the run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Event {
     /// The row.
     pub message: Message,
     /// The relay handed the row to the broker; `None`: it skipped the row
     /// without publishing it, since an earlier message of its order failed
-    /// in this pass and it must not overtake it (found by
+    /// in this run and it must not overtake it (found by
     /// [`with_held_back`]: a row of the batch with no attempt).
     pub attempt: Option<Attempt>,
 }
@@ -41,6 +43,9 @@ pub(super) struct Attempt {
     /// The message reached the consumer, which had processed its id
     /// before and dropped it: at-least-once delivery made harmless.
     pub duplicate_dropped: bool,
+    /// The consumer handled it again: it had applied the id before, and
+    /// its retention had forgotten it.
+    pub reapplied: bool,
 }
 
 /// A [`FlakyBroker`] whose every publish attempt is recorded, and which
@@ -53,8 +58,10 @@ pub(super) struct ObservedBroker {
     /// Counted here, as the wrapped broker counts its own: every publish
     /// goes through this one, and the broker is new, so the two agree.
     attempts: u64,
-    /// The attempts of the pass being traced; `None` between traced passes,
-    /// so a pass not drawn keeps nothing.
+    /// The ids the consumer has applied, for an id applied again.
+    applied: HashSet<MessageId>,
+    /// The attempts of the run being traced; `None` between traced runs,
+    /// so a run not drawn keeps nothing.
     events: Option<Vec<Event>>,
 }
 
@@ -65,6 +72,7 @@ impl ObservedBroker {
         Self {
             broker,
             attempts: 0,
+            applied: HashSet::new(),
             events: None,
         }
     }
@@ -77,11 +85,16 @@ impl Broker for ObservedBroker {
         let duplicates_before = self.broker.consumer().duplicates();
         let result = self.broker.publish(message);
         self.attempts += 1;
+        let failure = result.err().map(|e| e.failure);
+        let duplicate_dropped = self.broker.consumer().duplicates() > duplicates_before;
+        let handled = failure != Some(Failure::Down) && !duplicate_dropped;
+        let reapplied = handled && !self.applied.insert(message.id);
         if let Some(events) = &mut self.events {
             let attempt = Attempt {
                 number: self.attempts,
-                failure: result.err().map(|e| e.failure),
-                duplicate_dropped: self.broker.consumer().duplicates() > duplicates_before,
+                failure,
+                duplicate_dropped,
+                reapplied,
             };
             events.push(Event {
                 message: message.clone(),
@@ -92,29 +105,36 @@ impl Broker for ObservedBroker {
     }
 }
 
-/// One pass of `scenario`'s relay over `table` with an observed broker:
-/// the ids sent, and one event per row of the batch, in batch order.
+impl Clocked for ObservedBroker {
+    fn tick(&mut self) {
+        self.broker.tick();
+    }
+}
+
+/// One run of `scenario`'s relay `relay` over `table` with an observed
+/// broker: the run, and one event per row of its batch, in batch order.
 ///
 /// The batch is taken first, as the relay's own first step takes it; the
 /// relay then runs unchanged, and every row of that batch the broker saw
 /// no attempt for was held back.
-pub(super) fn traced_pass(
+pub(super) fn traced_run(
     table: &mut OutboxTable,
     broker: &mut ObservedBroker,
     scenario: &Scenario,
-) -> (Vec<MessageId>, Vec<Event>) {
-    let batch = passes::batch(table, scenario);
+    relay: u64,
+) -> (Run, Vec<Event>) {
+    let batch = passes::batch(table, scenario, relay);
     broker.events = Some(Vec::new());
-    let sent = passes::relay(table, broker, scenario).run_once();
+    let run = passes::run(table, broker, scenario, relay);
     let attempts = broker.events.take().unwrap_or_default();
-    (sent, with_held_back(&batch, attempts))
+    (run, with_held_back(&batch, attempts))
 }
 
-/// The events of one pass: each row of `batch` (taken before the pass) with
+/// The events of one run: each row of `batch` (taken before the run) with
 /// the broker's attempt for it, or held back where there was none.
 ///
 /// The relay publishes the rows it does not skip in batch order, each at
-/// most once per pass, so the attempts are matched to the rows in order. An
+/// most once per run, so the attempts are matched to the rows in order. An
 /// attempt for a row not in `batch` (a batch cut short by the caller) is
 /// kept at the end, so nothing the broker saw goes missing.
 pub(super) fn with_held_back(batch: &[Message], attempts: Vec<Event>) -> Vec<Event> {

@@ -205,7 +205,12 @@ impl Executor {
         let problems = differential::judge_all(&runner.contract, stream.generated, replies);
         let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
             let why = wrong.text.clone();
-            let shrunk = differential::shrink(runner, GENERATED_SEED, wrong.index, why);
+            let shrunk = differential::shrink(
+                runner,
+                (GENERATED_SEED, differential::Draw::ALL),
+                wrong.index,
+                why,
+            );
             shrunk.report(&runner.command.label)
         });
         let faults = problems.iter().filter(|p| p.fault);

@@ -199,7 +199,7 @@ impl Suite {
     /// The fixed-seed scenario pairs, `expect` from the reference, or why
     /// the reference could not give one.
     pub fn generated_cases(&self) -> Result<&[Case], &str> {
-        let draw = || differential::cases(GENERATED_SEED, GENERATED_COUNT, differential::MAX_ROWS);
+        let draw = || differential::cases(GENERATED_SEED, GENERATED_COUNT, differential::Draw::ALL);
         let generated = self.generated.get_or_init(draw);
         generated.as_deref().map_err(String::as_str)
     }

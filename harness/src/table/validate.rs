@@ -84,9 +84,9 @@ pub fn parse(
 /// rules a schema cannot say, each run when the fields it needs have no
 /// problem (so it does not report what a bad value breaks).
 fn check_case(index: usize, item: &Value, mut found: Vec<Found>) -> (String, Vec<Found>) {
-    let clean = |field: &str| !found.iter().any(|(at, _)| within(at, field));
-    let [name_ok, messages_ok, passes_ok, sent_ok] =
-        ["name", "messages", "passes", "expect.sent"].map(clean);
+    let schema_found: Vec<String> = found.iter().map(|(at, _)| at.clone()).collect();
+    let clean = |field: &str| !schema_found.iter().any(|at| within(at, field));
+    let [name_ok, messages_ok, passes_ok] = ["name", "messages", "passes"].map(clean);
     // A good name names the case in every message; a bad one, its place.
     let case = match item.get("name").and_then(Value::as_str) {
         Some(name) if name_ok => format!("`{name}`"),
@@ -114,15 +114,125 @@ fn check_case(index: usize, item: &Value, mut found: Vec<Found>) -> (String, Vec
     if let Some(rows) = rows.filter(|_| messages_ok) {
         rows_in_order(rows, passes, &mut found);
     }
-    let sent = item.pointer("/expect/sent").and_then(Value::as_array);
-    let lists = sent.filter(|_| sent_ok).map(|sent| sent.len() as u64);
-    if let Some((lists, passes)) = lists.zip(passes).filter(|(lists, passes)| lists != passes) {
-        let problem = format!(
-            "has {lists} lists but passes is {passes}: write one list per pass (`[]` for a pass that sends nothing)"
-        );
-        found.push(("expect.sent".into(), problem));
-    }
+    let runs = passes.and_then(|passes| runs(item, passes, &clean, &mut found));
+    features(item, (passes, runs), &clean, &mut found);
     (case, found)
+}
+
+/// Said of an attempt cap's field (or its answer) without `max_attempts`.
+const ONLY_WITH_CAP: &str =
+    "is set but `max_attempts` is not: only an attempt cap gives up on a row";
+
+/// The most runs a case plays: each is a list of the answer (SPEC.md,
+/// "Several relays").
+const MAX_RUNS: u64 = 1_000_000;
+
+/// The features' rules that compare two fields (SPEC.md, "The practice's
+/// limits, played"), and one list of `expect.sent` (and of
+/// `expect.dead_letters`) per run, each checked when what it reads is good.
+fn features(
+    item: &Value,
+    (passes, runs): (Option<u64>, Option<u64>),
+    clean: &dyn Fn(&str) -> bool,
+    found: &mut Vec<Found>,
+) {
+    let has = |pointer: &str| item.pointer(pointer).is_some();
+    let (cap, dead) = (has("/max_attempts"), has("/expect/dead_letters"));
+    let park = item.get("on_exhausted").and_then(Value::as_str) == Some("park");
+    let missing = "required field is missing: a case with `max_attempts` expects one list per \
+                   run of the ids dead-lettered in it";
+    let unparked = "is set but `on_exhausted` is not \"park\": only a parked order is unparked";
+    let mut say = |wrong: bool, field: &str, problem: &str| {
+        if wrong {
+            found.push((field.into(), problem.into()));
+        }
+    };
+    say(has("/on_exhausted") && !cap, "on_exhausted", ONLY_WITH_CAP);
+    say(dead && !cap, "expect.dead_letters", ONLY_WITH_CAP);
+    say(
+        has("/expect") && !dead && cap,
+        "expect.dead_letters",
+        missing,
+    );
+    say(has("/unpark") && !park, "unpark", unparked);
+    let unparks = item.get("unpark").and_then(Value::as_array);
+    let unparks = unparks.filter(|_| clean("unpark")).into_iter().flatten();
+    let last = passes.unwrap_or(u64::MAX);
+    for (i, unpark) in unparks.enumerate() {
+        let after = unpark["after_pass"].as_u64().unwrap_or(0);
+        if after > last {
+            let problem = format!(
+                "{after} is after the last pass ({last}): an order is unparked after pass 1 to {last}"
+            );
+            found.push((format!("unpark[{i}].after_pass"), problem));
+        }
+    }
+    let per = match has("/relays") || has("/schedule") {
+        false => format!("passes is {last}: write one list per pass (`[]` for a pass"),
+        true => format!(
+            "the case plays {} runs: write one list per run (`[]` for a run",
+            runs.unwrap_or(0)
+        ),
+    };
+    for (field, verb) in [("sent", "sends"), ("dead_letters", "dead-letters")] {
+        let lists = item.get("expect").and_then(|e| e.get(field)?.as_array());
+        let lists = lists
+            .filter(|_| clean(&format!("expect.{field}")))
+            .map(Vec::len);
+        if let Some((lists, _)) = lists.zip(runs).filter(|&(n, runs)| n as u64 != runs) {
+            let problem = format!("has {lists} lists but {per} that {verb} nothing)");
+            found.push((format!("expect.{field}"), problem));
+        }
+    }
+}
+
+/// The runs a case plays, when `relays` and `schedule` are good: the
+/// schedule holds one list per pass of relays that exist, and the runs are
+/// at most [`MAX_RUNS`].
+fn runs(
+    item: &Value,
+    passes: u64,
+    clean: &dyn Fn(&str) -> bool,
+    found: &mut Vec<Found>,
+) -> Option<u64> {
+    let relays = item.get("relays").map_or(Some(1), Value::as_u64);
+    let relays = relays.filter(|_| clean("relays"))?;
+    let (mut runs, mut field) = (passes.saturating_mul(relays), "relays");
+    if let Some(schedule) = item.get("schedule") {
+        let lists = schedule.as_array().filter(|_| clean("schedule"))?;
+        let before = found.len();
+        if lists.len() as u64 != passes {
+            let problem = format!(
+                "has {} lists but passes is {passes}: write one list of relay indices per pass \
+                 (`[]` for a pass no relay runs in)",
+                lists.len()
+            );
+            found.push(("schedule".to_owned(), problem));
+        }
+        for (i, list) in lists.iter().enumerate() {
+            let indices = list.as_array().into_iter().flatten().enumerate();
+            for (j, index) in indices.filter(|(_, r)| r.as_u64() >= Some(relays)) {
+                let last = relays - 1;
+                let problem =
+                    format!("{index} is no relay: relays is {relays}, so an index is 0 to {last}");
+                found.push((format!("schedule[{i}][{j}]"), problem));
+            }
+        }
+        let lengths = lists.iter().filter_map(Value::as_array).map(Vec::len);
+        (runs, field) = (lengths.sum::<usize>() as u64, "schedule");
+        if found.len() > before {
+            return None;
+        }
+    }
+    if runs > MAX_RUNS {
+        let problem = format!(
+            "makes {runs} runs, over the limit of {MAX_RUNS} a case may play (each run is a list of \
+             the answer)"
+        );
+        found.push((field.into(), problem));
+        return None;
+    }
+    Some(runs)
 }
 
 /// Whether a problem at `at` is about `field` (itself, or a part of it);

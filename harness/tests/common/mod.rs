@@ -84,10 +84,13 @@ pub fn seed_cases() -> Vec<Case> {
 }
 
 /// A language whose runner is the fake runner, with `fault` on `case`, and
-/// whose demo is the fake runner too.
+/// whose demo is the fake runner too; it plays every feature, as the
+/// reference's oracle it answers with does.
 pub fn fake(name: &str, fault: &str, case: &str) -> Manifest {
+    let features = parity::contract::Contract::repo().unwrap().features();
     let mut fake = Manifest {
         name: name.into(),
+        features: features.into_iter().collect(),
         probe: vec!["true".into()],
         runner: vec![FAKE_RUNNER.into(), fault.into(), case.into()],
         demo: vec![FAKE_RUNNER.into()],

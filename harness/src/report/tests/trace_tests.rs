@@ -3,7 +3,7 @@
 
 use outbox::{Failure, FlakyBroker, IdempotentConsumer, Message, OutboxRelay, OutboxTable};
 
-use super::super::trace::{traced_pass, with_held_back, Attempt, Event, ObservedBroker};
+use super::super::trace::{traced_run, with_held_back, Attempt, Event, ObservedBroker};
 
 fn table(rows: &[(u64, &str, &str)]) -> OutboxTable {
     let mut table = OutboxTable::new();
@@ -52,7 +52,8 @@ fn every_row_is_reported_in_order_and_observing_changes_nothing() {
             batch_size: 3,
             ..Default::default()
         };
-        let (sent, events) = traced_pass(&mut seen_table, &mut seen, &batch_of_three);
+        let (run, events) = traced_run(&mut seen_table, &mut seen, &batch_of_three, 0);
+        let sent = run.sent;
         assert_eq!(sent, expected);
         passes.push(format!("{sent:?} {}", story(&events).join(", ")));
     }
@@ -86,6 +87,7 @@ fn a_row_without_an_attempt_was_held_back_and_stray_attempts_stay() {
             number,
             failure,
             duplicate_dropped: false,
+            reapplied: false,
         }),
     };
     // A batch cut to its first two rows: #2 had no attempt, and the attempt
