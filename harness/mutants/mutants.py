@@ -376,8 +376,10 @@ def rust(judges: Judges, sample: int | None) -> tuple[list[Mutant], dict]:
         names = [a for m in only for a in ("-F", "^" + re.sub(r"([\\.+*?()|\[\]{}^$])", r"\\\1", m) + "$")]
         argv = [*common, *names, "--output", str(out), "--", "--test", "parity", "--", f"{judges.where}/"]
         print(f"rust: cargo-mutants, judged by {judge.replace('table', 'the table')}", flush=True)
-        call([*argv, *judges.skips(judge).split()], log, env=clean_env("CARGO_TARGET_DIR"))
+        code = call([*argv, *judges.skips(judge).split()], log, env=clean_env("CARGO_TARGET_DIR"))
         print(printed := log.read_text(errors="replace"), end="", flush=True)
+        if code not in (0, 2, 3):  # all caught, some missed, some timed out: anything else is no verdict
+            sys.exit(f"rust: cargo-mutants failed (exit status {code}): see {log}")
         if stuck := [line for line in printed.splitlines() if line.startswith("TIMEOUT") and line.endswith(" build")]:
             sys.exit(f"rust: a build timed out, so its mutant was not judged (no test ran to kill it): {stuck[0]}")
         lists = {k: out / "mutants.out" / f"{k}.txt" for k in ("caught", "missed", "timeout", "unviable")}
