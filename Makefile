@@ -19,6 +19,7 @@
 #   make new-case NAME=my_case     start a case from a template (FILE=cases/x.json to choose the file)
 #   make bless                     compute missing expect values with the reference (BLESS=all: every case)
 #   make mutants                   mutation testing of every language against the table (LANG=go: one)
+#   make mutants-restore           put back the file a killed make mutants left its mutant in
 # T is libtest's filter; ARGS passes more libtest flags (e.g. ARGS='--format json').
 
 CARGO ?= cargo
@@ -30,7 +31,7 @@ DURATION ?=
 SAVE ?=
 REPEAT ?=
 
-.PHONY: test self-test parity report demo fuzz bench floor bless new-case mutants lint lint-workflows setup clean known-failures report-tools languages set-back
+.PHONY: test self-test parity report demo fuzz bench floor bless new-case mutants mutants-restore lint lint-workflows setup clean known-failures report-tools languages set-back
 
 # What the language manifests (runners/<language>/language.toml) say, for
 # the targets below that act per language: none keeps a list of its own.
@@ -151,6 +152,12 @@ mutants:
 	@tools=$$($(LANGUAGES) mutation-tools $(MUTANTS_LANGS)) && { [ -z "$$tools" ] || $(MAKE) --no-print-directory $$tools; }
 	env -u LANG CARGO_MUTANTS=$(MUTANTS) UNIVERSALMUTATOR=$(UNIVERSALMUTATOR) STRYKER=$(STRYKER) \
 	  nice -n 15 python3 harness/mutants/mutants.py $(filter-out all,$(MUTANTS_LANGS)) $(if $(SAMPLE),--sample $(SAMPLE)) $(if $(ONLY),--only "$(ONLY)")
+
+# While target/mutants/pending.json exists (a make mutants killed with
+# SIGKILL left its mutant in place), make test refuses to run: this puts
+# the original back, unless a make mutants is still running here.
+mutants-restore:
+	python3 harness/mutants/mutants.py --restore
 
 # The mutation tools a manifest may name ([mutants] tool), each installed on
 # first use; PIT is pinned in runners/java/pom.xml and fetched by Maven.

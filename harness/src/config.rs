@@ -224,6 +224,13 @@ fn number<T: FromStr + PartialOrd>(
     }
 }
 
+/// `PARITY_MUTANT=1`: the run is one of make mutants' judges, which runs
+/// while a mutant is in place ([`crate::suite::no_mutant_in_place`]) and
+/// may judge one put over a build's products (Java's class files).
+pub fn judging_a_mutant() -> bool {
+    std::env::var_os("PARITY_MUTANT").is_some_and(|v| v == "1")
+}
+
 /// Cargo's target folder: `CARGO_TARGET_DIR` when set (relative to the
 /// root), else `target` under the root.
 pub fn target_dir(root: &Path) -> PathBuf {

@@ -80,14 +80,17 @@ impl Manifest {
         })
     }
 
-    /// Probes the toolchain, then runs the build steps that are not fresh,
+    /// Probes the toolchain, then runs the build steps that are not fresh
+    /// (for a mutant's judge, see [`crate::config::judging_a_mutant`]),
     /// each from `root` within `deadline`.
     pub fn prepare(&self, root: &Path, deadline: Duration) -> Result<Ready, NotReady> {
         let ready = self.run_probe(root, deadline)?;
+        let mutant = crate::config::judging_a_mutant();
+        let stale = |step: &&manifest::BuildStep| !step.is_fresh(root, mutant);
         // What a failed step printed: the tail of its stdout, then stderr.
         let printed =
             |output: &exec::Output| tail(&(output.stdout.text() + &output.stderr.text()), 60);
-        for step in self.build.iter().filter(|step| !step.is_fresh(root)) {
+        for step in self.build.iter().filter(stale) {
             let line = step.run.join(" ");
             let ran = (step.unstale(root).map_err(std::io::Error::other))
                 .and_then(|()| exec::run(&command(&step.run, root, deadline), Stdin::Null));

@@ -134,6 +134,9 @@ impl Suite {
     /// Every problem in the case table is returned at once, each naming its
     /// file, case and field.
     pub fn load(root: &Path, settings: Settings) -> Result<Self, String> {
+        if !config::judging_a_mutant() {
+            no_mutant_in_place(root)?;
+        }
         let contract = Contract::load(root).map_err(|e| format!("{SCHEMA}: {e}"))?;
         let sources = case_sources(root, &settings);
         let cases = table::load_with(&contract, &sources).map_err(|errors| {
@@ -252,6 +255,25 @@ impl Suite {
     }
 }
 
+/// Where make mutants keeps the original of the file its mutant is in
+/// (harness/mutants/mutants.py), from the root.
+pub const PENDING: &str = "target/mutants/pending.json";
+
+/// Refuses a run while make mutants has a mutant in place (its pending
+/// file exists), which the run would judge as the port; names the mutated
+/// file and how to put the original back.
+pub fn no_mutant_in_place(root: &Path) -> Result<(), String> {
+    let Ok(text) = crate::files::read_regular(&root.join(PENDING), "a pending file") else {
+        return Ok(());
+    };
+    let pending: serde_json::Map<_, _> = serde_json::from_str(&text).unwrap_or_default();
+    Err(format!(
+        "{PENDING} exists: make mutants has a mutant in place ({}), and this run would judge it as the \
+         port. If no make mutants is running in this tree, `make mutants-restore` puts the original back.",
+        Vec::from_iter(pending.keys().map(String::as_str)).join(", ")
+    ))
+}
+
 /// Where the cases come from: `cases/` and the settings' extra sources.
 pub fn case_sources(root: &Path, settings: &Settings) -> Vec<PathBuf> {
     let mut sources = vec![root.join("cases")];
@@ -279,5 +301,22 @@ mod tests {
         assert_eq!(port.prepared().unwrap().version, "tool 1.2");
         assert_eq!(port.command(&port.runner), ["/bin/sh", "runner.sh"]);
         assert_eq!(port.command(&argv(&["true", "sh"])), ["true", "sh"]);
+    }
+
+    /// Issue 38, item 7: a make mutants killed with SIGKILL left a mutant
+    /// class file in Java's build, and the next make test on a clean tree
+    /// failed `java/unit`, blaming a correct OutboxTable.java.
+    #[test]
+    fn a_run_refuses_while_a_mutant_is_in_place() {
+        let root = config::scratch_dir(&crate::repo_root(), "mutant-in-place");
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("target/mutants")).unwrap();
+        assert_eq!(no_mutant_in_place(&root), Ok(()));
+        let class = "target/parity/java/classes/outbox/OutboxTable.class";
+        std::fs::write(root.join(PENDING), format!(r#"{{"{class}": "yv66vg=="}}"#)).unwrap();
+        let refused = Suite::load(&root, Settings::default()).unwrap_err();
+        for said in [PENDING, class, "as the port", "`make mutants-restore`"] {
+            assert!(refused.contains(said), "{said:?} in {refused}");
+        }
     }
 }

@@ -2,7 +2,10 @@
 //! stamp holds a hash of every input file's path and bytes (the list of
 //! files included), so an edit with an old mtime (`touch -d`, `cp -p`,
 //! `tar`, `rsync -a`) or a deleted or added file is a change, which a
-//! comparison of modification times cannot see.
+//! comparison of modification times cannot see; and a hash of every file
+//! its outputs hold, each by path, length and mtime, so a product deleted,
+//! added or rewritten (a mutant's class file a killed make mutants left)
+//! is a change too.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -12,15 +15,21 @@ use crate::text::relative;
 
 impl BuildStep {
     /// Whether the step has a stamp, every input and output exists and the
-    /// stamp holds the hash they have now.
-    pub fn is_fresh(&self, root: &Path) -> bool {
+    /// stamp holds the hash they have now; for one of make mutants' judges
+    /// (`mutant`), the inputs' hash alone: Java's mutants are class files
+    /// put over its build, which must run as they are.
+    pub fn is_fresh(&self, root: &Path, mutant: bool) -> bool {
         let Some(stamp) = &self.stamp else {
             return false;
         };
         let mut paths = self.inputs.iter().chain(&self.outputs);
         paths.all(|path| root.join(path).exists())
-            && crate::files::read_regular(&root.join(stamp), "a build stamp")
-                .is_ok_and(|recorded| recorded == self.fingerprint(root))
+            && crate::files::read_regular(&root.join(stamp), "a build stamp").is_ok_and(
+                |recorded| {
+                    let now = self.fingerprint(root);
+                    recorded == now || mutant && recorded.lines().next() == now.lines().next()
+                },
+            )
     }
 
     /// Readies a stale step to rebuild for real, whatever its tool decides
@@ -72,15 +81,15 @@ impl BuildStep {
             .map_err(|e| format!("cannot record that it succeeded: {e}"))
     }
 
-    /// The hash of the step's command line (another one reruns it), of
-    /// every input (each file's path from the root and bytes, in path
-    /// order; a folder's count of files first: a moved checkout stays
-    /// fresh) and of every output
-    /// (see [`BuildStep::outputs`]). std's hasher, with its fixed keys, is
-    /// the same in every run of one build of the harness; another Rust
-    /// release may hash otherwise, which only reruns the step once.
+    /// Two hashes, a line each: of the step's command line (another one
+    /// reruns it) and every input (each file's path from the root and
+    /// bytes, in path order; a folder's count of files first: a moved
+    /// checkout stays fresh), and of every file its outputs hold (see
+    /// [`BuildStep::outputs`]). std's hasher, with its fixed keys, is the
+    /// same in every run of one build of the harness; another Rust release
+    /// may hash otherwise, which only reruns the step once.
     fn fingerprint(&self, root: &Path) -> String {
-        let mut hash = DefaultHasher::new();
+        let (mut hash, mut products) = (DefaultHasher::new(), DefaultHasher::new());
         self.run.hash(&mut hash);
         for input in &self.inputs {
             let files = files(&root.join(input));
@@ -93,22 +102,15 @@ impl BuildStep {
                 (relative(&file, root), bytes).hash(&mut hash);
             }
         }
-        for output in &self.outputs {
-            let path = root.join(output);
-            let metadata = std::fs::metadata(&path).ok();
-            let folder = metadata.as_ref().is_some_and(std::fs::Metadata::is_dir);
-            let stat = metadata
-                .filter(|_| !folder)
-                .map(|m| (m.len(), m.modified().ok()));
-            let holds = folder.then(|| {
-                files(&path)
-                    .iter()
-                    .map(|f| relative(f, root))
-                    .collect::<Vec<_>>()
-            });
-            (output, holds, stat).hash(&mut hash);
+        for file in self
+            .outputs
+            .iter()
+            .flat_map(|output| files(&root.join(output)))
+        {
+            let stat = std::fs::metadata(&file).map(|m| (m.len(), m.modified().ok()));
+            (relative(&file, root), stat.ok()).hash(&mut products);
         }
-        format!("{:016x}\n", hash.finish())
+        format!("{:016x}\n{:016x}\n", hash.finish(), products.finish())
     }
 }
 
@@ -158,22 +160,22 @@ mod tests {
             outputs: vec!["bin".into()],
         };
         std::fs::write(root.join("bin"), "binary").unwrap();
-        assert!(!step.is_fresh(&root), "no stamp yet");
+        assert!(!step.is_fresh(&root, false), "no stamp yet");
         std::fs::write(root.join("out.js"), "").unwrap();
         step.mark_done(&root).unwrap();
-        assert!(!step.is_fresh(&root), "an output is missing");
+        assert!(!step.is_fresh(&root, false), "an output is missing");
         std::fs::create_dir_all(root.join("out")).unwrap();
         std::fs::write(root.join("out/built.js"), "built").unwrap();
         step.mark_done(&root).unwrap();
-        assert!(step.is_fresh(&root));
+        assert!(step.is_fresh(&root, false));
         let mut other = step.clone();
         other.run.push("--other".into());
-        assert!(!other.is_fresh(&root), "another command line");
+        assert!(!other.is_fresh(&root, false), "another command line");
 
         // Each change below makes the step stale, then it is rebuilt (an
         // edit given an old mtime: `a_stale_step_rebuilds_even_when...`).
         let changed = |why: &str| {
-            assert!(!step.is_fresh(&root), "{why}");
+            assert!(!step.is_fresh(&root, false), "{why}");
             step.mark_done(&root).unwrap();
         };
         std::fs::remove_file(root.join("src/b.ts")).unwrap();
@@ -185,7 +187,7 @@ mod tests {
         std::fs::write(root.join("bin"), "rebuilt").unwrap();
         changed("an output rewritten");
         std::fs::remove_file(root.join("bin")).unwrap();
-        assert!(!step.is_fresh(&root), "an output deleted");
+        assert!(!step.is_fresh(&root, false), "an output deleted");
         let missing = step.mark_done(&root).unwrap_err();
         assert_eq!(missing, "it exited 0 but did not make bin", "never built");
 
@@ -199,7 +201,7 @@ mod tests {
             .args([&root, &moved])
             .status();
         assert!(copied.unwrap().success());
-        assert!(step.is_fresh(&moved), "a moved checkout");
+        assert!(step.is_fresh(&moved, false), "a moved checkout");
     }
 
     /// An edit given an older mtime (`touch -d`) or a file restored by `cp
@@ -255,9 +257,11 @@ mod tests {
 
     /// Issue 29, item 6: a product the outputs did not name (a jar beside
     /// the one listed, a file of TypeScript's dist) could be deleted and
-    /// the step stayed fresh, so every case failed on every run. A folder
-    /// output now holds its files; one rewritten in place (make mutants'
-    /// class files) keeps the step fresh.
+    /// the step stayed fresh, so every case failed on every run. Issue 38,
+    /// item 7: a class file rewritten in place (the mutant a killed make
+    /// mutants left) kept it fresh, and `java/unit` failed on a clean tree.
+    /// A folder output now holds its files, each by length and mtime; only
+    /// a mutant's judge takes a step whose inputs are as built as fresh.
     #[test]
     fn a_file_deleted_from_an_output_folder_reruns_the_step() {
         let root = crate::config::scratch_dir(&crate::repo_root(), "freshness-outputs");
@@ -273,14 +277,20 @@ mod tests {
             outputs: vec!["out".into()],
         };
         step.mark_done(&root).unwrap();
-        assert!(step.is_fresh(&root));
+        assert!(step.is_fresh(&root, false));
         std::fs::write(root.join("out/Relay.class"), "a mutant").unwrap();
-        assert!(step.is_fresh(&root), "a file rewritten in place");
+        assert!(!step.is_fresh(&root, false), "a file rewritten in place");
+        assert!(step.is_fresh(&root, true), "but for a mutant's judge");
+        std::fs::write(root.join("src"), "edited").unwrap();
+        assert!(
+            !step.is_fresh(&root, true),
+            "an input edited, even for a judge"
+        );
         std::fs::remove_file(root.join("out/lib/core.jar")).unwrap();
-        assert!(!step.is_fresh(&root), "a product deleted");
+        assert!(!step.is_fresh(&root, false), "a product deleted");
         step.mark_done(&root).unwrap();
         std::fs::write(root.join("out/lib/core.jar"), "jar").unwrap();
-        assert!(!step.is_fresh(&root), "a product added");
+        assert!(!step.is_fresh(&root, false), "a product added");
 
         // Neither an input nor the stamp is opened unless it is a regular
         // file: a FIFO would block the build.
@@ -291,9 +301,9 @@ mod tests {
             assert!(made.unwrap().success());
         };
         fifo(&root.join("stamp"));
-        assert!(!step.is_fresh(&root), "a FIFO for a stamp");
+        assert!(!step.is_fresh(&root, false), "a FIFO for a stamp");
         fifo(&root.join("src"));
         step.mark_done(&root).unwrap();
-        assert!(step.is_fresh(&root), "a FIFO input, never opened");
+        assert!(step.is_fresh(&root, false), "a FIFO input, never opened");
     }
 }

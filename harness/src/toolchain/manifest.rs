@@ -88,12 +88,11 @@ pub struct BuildStep {
     /// never sees.
     pub inputs: Vec<String>,
     /// Everything the step makes, each removed before the step runs again
-    /// (see [`BuildStep::unstale`]). A file (a binary) is judged by length and
-    /// modification time rather than read: one that is gone or rewritten
-    /// (by another build) makes the step run again. A folder by the files
-    /// it holds: one deleted or added makes the step run again, while a
-    /// file rewritten in place does not (make mutants puts its class files
-    /// over Java's build, which must stay fresh for them).
+    /// (see [`BuildStep::unstale`]). Every file an output is or holds is
+    /// judged by length and modification time rather than read (the
+    /// products are tens of megabytes): one that is gone, added or
+    /// rewritten (by another build, or a mutant a killed make mutants left)
+    /// makes the step run again.
     pub outputs: Vec<String>,
 }
 
