@@ -125,11 +125,11 @@ def read_equivalents(language: str) -> list[Entry]:
     for n, (line, after) in enumerate(zip(lines, [*lines[1:], ""], strict=True), 1):
         if line.startswith("why: "):
             why = line[5:]
-        elif line and not line.startswith(("#", "=> ")):
+        elif line and not line.startswith(("#", "=>")):
             head, _, before = line.partition(": ")
             file, _, number = head.partition(":")
             where = f"{path.relative_to(ROOT)}:{n}"
-            if not before or not after.startswith("=> ") or why is None:
+            if not before or not f"{after} ".startswith("=> ") or why is None:  # `=>` alone: the line emptied
                 sys.exit(f"{where}: expected `why: <reason>`, then `<file>: <line>` and `=> <mutant>` under it")
             line_number = int(number) if number.isdigit() else None
             entries.append(Entry(file, line_number, squash(before), squash(after[3:]), where))
