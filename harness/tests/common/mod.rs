@@ -20,6 +20,8 @@ use parity::session::Session;
 use parity::suite::{trials, Executor, Port, Recorder, Suite};
 use parity::table::Case;
 use parity::toolchain::manifest::{BuildStep, Manifest};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 /// A valid case, for tests that break it one rule at a time.
 pub const GOOD_CASE: &str = r#"{
@@ -40,6 +42,28 @@ pub fn good_file(dir: &Path, name: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, format!(r#"{{"cases": [{GOOD_CASE}]}}"#)).unwrap();
     path
+}
+
+/// The JSON file at `path`, as `T`; the test fails naming the file.
+pub fn read_json<T: DeserializeOwned>(path: &Path) -> T {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Rewrites the JSON file at `path` as `edit` changes it.
+pub fn edit_json(path: &Path, edit: impl FnOnce(&mut Value)) {
+    let mut value = read_json(path);
+    edit(&mut value);
+    std::fs::write(path, value.to_string()).unwrap();
+}
+
+/// The rows under `key` of `harness/tests/<file>`, a test's table of plain
+/// data with a description on the whole and on rows that need one, as
+/// JSON-Schema-Test-Suite's are.
+pub fn fixture<T: DeserializeOwned>(file: &str, key: &str) -> Vec<T> {
+    let mut table: Value = read_json(&parity::repo_root().join("harness/tests").join(file));
+    let rows = serde_json::from_value(table[key].take());
+    rows.unwrap_or_else(|e| panic!("harness/tests/{file}: `{key}`: {e}"))
 }
 
 /// The fake runner, which misbehaves as its first argument says.
