@@ -30,7 +30,7 @@ struct OnPurpose {
 
 /// Every difference on purpose, each listed once.
 fn on_purpose() -> Vec<String> {
-    let groups = common::fixture::<OnPurpose>("parts_alike.json", "differences");
+    let groups = common::fixture::<Vec<OnPurpose>>("parts_alike.json", "differences");
     groups.into_iter().flat_map(|group| group.entries).collect()
 }
 

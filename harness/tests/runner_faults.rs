@@ -40,7 +40,9 @@ struct Misbehaviour {
 /// timeout.
 #[test]
 fn each_fault_fails_the_case_the_runner_was_on_and_only_it() {
-    for Misbehaviour { fault, case, said } in common::fixture("runner_faults.json", "faults") {
+    for Misbehaviour { fault, case, said } in
+        common::fixture::<Vec<Misbehaviour>>("runner_faults.json", "faults")
+    {
         let started = Instant::now();
         let run = run(fake(&format!("fake-{fault}"), &fault, &case));
         let took = started.elapsed();

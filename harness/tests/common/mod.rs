@@ -57,10 +57,10 @@ pub fn edit_json(path: &Path, edit: impl FnOnce(&mut Value)) {
     std::fs::write(path, value.to_string()).unwrap();
 }
 
-/// The rows under `key` of `harness/tests/<file>`, a test's table of plain
-/// data with a description on the whole and on rows that need one, as
-/// JSON-Schema-Test-Suite's are.
-pub fn fixture<T: DeserializeOwned>(file: &str, key: &str) -> Vec<T> {
+/// What `key` holds in `harness/tests/<file>`, a test's plain data (inputs
+/// and what they must give) with a description on the whole and on each
+/// part that needs one, as JSON-Schema-Test-Suite's are.
+pub fn fixture<T: DeserializeOwned>(file: &str, key: &str) -> T {
     let mut table: Value = read_json(&parity::repo_root().join("harness/tests").join(file));
     let rows = serde_json::from_value(table[key].take());
     rows.unwrap_or_else(|e| panic!("harness/tests/{file}: `{key}`: {e}"))
