@@ -24,18 +24,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 /// A valid case, for tests that break it one rule at a time.
-pub const GOOD_CASE: &str = r#"{
-  "name": "good",
-  "description": "A valid case to break one field at a time.",
-  "batch_size": 10,
-  "messages": [
-    {"id": 1, "aggregate": "order-1", "type": "OrderPlaced"},
-    {"id": 2, "aggregate": "order-2", "type": "OrderPlaced"}
-  ],
-  "failures": {"1": "down"},
-  "passes": 2,
-  "expect": {"sent": [[2], [1]], "journal": ["order-2 OrderPlaced", "order-1 OrderPlaced"], "duplicates": 0}
-}"#;
+pub const GOOD_CASE: &str = include_str!("good_case.json");
+
 
 /// A file `name` in `dir` holding the good case alone.
 pub fn good_file(dir: &Path, name: &str) -> PathBuf {
