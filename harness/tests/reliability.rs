@@ -18,7 +18,6 @@ use parity::fault::{Fault, FaultKind, Stderr};
 use parity::judge::answers::answers as judge_answers;
 use parity::judge::{emit, Reason, Verdict};
 use parity::protocol::{Reply, Request};
-use parity::session::Session;
 use parity::suite::executor::DEMO_CONFIG;
 use parity::suite::{Executor, Port};
 use parity::table::Case;
@@ -35,12 +34,6 @@ const TIMEOUT: Duration = Duration::from_secs(2);
 const SLACK: Duration = Duration::from_secs(20);
 /// The bound on the harness's memory whatever a child prints.
 const MAX_PEAK_MB: u64 = 200;
-
-/// A session of the fake runner with `fault` on `case`, its logs in the
-/// folder `name`.
-fn session(name: &str, fault: &str, case: &str, deadline: Duration) -> Session {
-    common::session(&format!("reliability/{name}"), fault, case, deadline)
-}
 
 /// This process's peak resident set so far, in MB.
 fn peak_rss_mb() -> u64 {

@@ -26,7 +26,6 @@ use serde_json::Value;
 /// A valid case, for tests that break it one rule at a time.
 pub const GOOD_CASE: &str = include_str!("good_case.json");
 
-
 /// A file `name` in `dir` holding the good case alone.
 pub fn good_file(dir: &Path, name: &str) -> PathBuf {
     let path = dir.join(name);
@@ -123,13 +122,14 @@ pub fn building(name: &str, script: &str) -> Manifest {
 }
 
 /// A session of the fake runner with `fault` on `case` (`*`: every case),
-/// its logs in the fresh scratch folder `log_dir`.
+/// its logs in a fresh scratch folder `log_dir` of the test file's own.
 pub fn session(log_dir: &str, fault: &str, case: &str, deadline: Duration) -> Session {
+    let log_dir = format!("{}/{log_dir}", env!("CARGO_CRATE_NAME"));
     let argv = fake("", fault, case).runner;
     let label = format!("the fake-{fault} runner");
     Session {
         command: exec::Command::new(label, argv, parity::repo_root(), deadline),
-        log_dir: scratch(log_dir),
+        log_dir: scratch(&log_dir),
         contract: parity::contract::Contract::repo().unwrap(),
     }
 }
