@@ -57,23 +57,19 @@ const FLAGS: &[&str] = &[
 
 /// Every state once ([`fixture::every_state`]: go's failure holds markup,
 /// a picture is wider than the window, a description one long word), the
-/// code panel, and the changes since a base.
+/// real code panel, read from the repository, and the changes since a
+/// base.
 fn fixture() -> Report {
     let mut report = fixture::every_state();
     report.results.run.filter = "lost_ack --skip /generated".into();
-    report.code = code_fixture();
+    let (root, transcript) = (parity::repo_root(), parity::suite::executor::TRANSCRIPT);
+    let manifests = parity::toolchain::manifest::read_all(&root).unwrap();
+    report.code = code::panel(&manifests, &root, transcript);
     // A base in which rust's lost_ack crashed: the changes come first.
     let mut base = report.results.clone();
     base.trials[0].state = State::RunnerFault;
     report.base = Some(report::diff::compare(&base, &report.results));
     report
-}
-
-/// The real code panel, read from the repository.
-fn code_fixture() -> code::Panel {
-    let root = parity::repo_root();
-    let manifests = parity::toolchain::manifest::read_all(&root).unwrap();
-    code::panel(&manifests, &root, parity::suite::executor::TRANSCRIPT)
 }
 
 /// `PARITY_CHROMIUM` when set, else the first Chromium or Chrome on PATH
