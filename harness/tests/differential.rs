@@ -51,19 +51,14 @@ fn a_relay_that_does_not_block_is_found_and_shrunk_to_at_most_three_messages() {
         return;
     };
     let checked = checked(&buggy, seed);
-    let problem = checked
-        .problems
-        .first()
-        .cloned()
-        .expect("the planted bug is found");
+    let problem = take!(checked.problems.first(), Some(problem) => problem.clone());
     assert!(!problem.fault, "a wrong result, not a fault: {problem:?}");
     assert_eq!(checked.runner_fault, None);
     let finding = shrink(&buggy, (seed, Draw::ALL), problem.index, problem.text);
     let report = finding.report("go");
     assert!(finding.shrunk.scenario.messages.len() <= 3, "{report}");
     assert_eq!(finding.reference_broken, None);
-    assert!(report.contains("As a ready case"), "{report}");
-    assert!(report.contains("\"name\": \"regression_s1_"), "{report}");
+    common::assert_holds(&report, &["As a ready case", "\"name\": \"regression_s1_"]);
     println!("{report}");
 }
 
@@ -88,24 +83,11 @@ fn the_shrinker_gives_up_on_a_runner_that_cannot_start() {
 #[test]
 fn a_fault_after_the_last_answer_is_the_runners_not_a_scenarios() {
     let checked = checked(&runner("exit-after"), 6);
-    assert_eq!(
-        checked.problems,
-        Vec::new(),
-        "every scenario was answered right"
-    );
-    let fault = checked.runner_fault.expect("the exit is reported");
-    assert!(
-        matches!(
-            fault.kind,
-            FaultKind::AfterLastAnswer(After::Exited { status: Some(status) })
-                if status.code() == Some(4)
-        ),
-        "{fault:?}"
-    );
-    assert!(
-        fault.to_string().contains("after answering every case"),
-        "{fault}"
-    );
+    assert_eq!(checked.problems, [], "every scenario was answered right");
+    let fault = take!(&checked.runner_fault, Some(fault) => fault);
+    let after = take!(&fault.kind, FaultKind::AfterLastAnswer(after) => after);
+    take!(after, After::Exited { status: Some(status) } if status.code() == Some(4));
+    common::assert_holds(&fault.to_string(), &["after answering every case"]);
 }
 
 /// The runner of a copy of a port with `bug` planted in it; the port's
