@@ -234,11 +234,6 @@ struct Reading {
     anchors: BTreeSet<String>,
 }
 
-/// Lines joined into a text, each ending in a newline.
-fn joined(lines: &[String]) -> String {
-    lines.iter().map(|line| format!("{line}\n")).collect()
-}
-
 /// The checks read Markdown as GitHub does: links outside code (one with a
 /// scheme, or empty, is none of theirs), anchors of headings (the
 /// `readings` of `docs.json`); and paths resolve without leaving the root.
@@ -246,7 +241,7 @@ fn joined(lines: &[String]) -> String {
 fn links_and_anchors_are_read_as_github_reads_them() {
     let readings: Vec<Reading> = common::fixture("docs.json", "readings");
     for reading in readings {
-        let read = read(&joined(&reading.markdown));
+        let read = read(&(reading.markdown.join("\n") + "\n"));
         let found = (read.links, read.anchors);
         let expected = (reading.links, reading.anchors);
         assert_eq!(found, expected, "{:#?}", reading.markdown);
@@ -368,7 +363,7 @@ struct MadeUpLayout {
 #[test]
 fn the_layout_check_sees_stale_and_missing_lines() {
     let made: MadeUpLayout = common::fixture("docs.json", "layout");
-    let paths = layout(&joined(&made.markdown));
+    let paths = layout(&(made.markdown.join("\n") + "\n"));
     assert_eq!(paths, made.paths);
     let covered = Vec::from_iter(made.covered.iter().map(String::as_str));
     let problems = layout_problems("R.md", &paths, &covered, &made.files);

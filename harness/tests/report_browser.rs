@@ -28,7 +28,6 @@ use parity::exec::{self, Stdin};
 use parity::report::fixture;
 use parity::report::results::State;
 use parity::report::{self, code, Report};
-use parity::suite::Suite;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
@@ -319,8 +318,7 @@ fn the_fixture_page(program: &Path) {
 /// ran, its counts are libtest's, and a wrong answer and a crash are told
 /// apart (on the page by [`check_matrix`], in the CI summary here).
 fn a_real_run_page(program: &Path) {
-    let mut suite =
-        Suite::load(&parity::repo_root(), Settings::default()).expect("the table loads");
+    let mut suite = common::suite(Settings::default().timeout);
     suite.set_languages([
         fake("fake-right", "none", "none"),
         fake("fake-wrong", "wrong-result", "lost_ack"),
