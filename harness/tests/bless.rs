@@ -11,32 +11,9 @@ mod common;
 
 use common::assert_holds;
 
-const WITHOUT_EXPECT: &str = r#"{
-  "$schema": "./schema.json",
-  "cases": [
-    {
-      "name": "kept_as_it_is",
-      "description": "Already blessed; must come out unchanged.",
-      "batch_size": 2,
-      "messages": [{"id": 1, "aggregate": "order-1", "type": "OrderPlaced"}],
-      "passes": 1,
-      "expect": {"sent": [[1]], "journal": ["order-1 OrderPlaced"], "duplicates": 0}
-    },
-    {
-      "name": "lost_ack_again",
-      "description": "The seed lost-ack case, written without its expect.",
-      "batch_size": 10,
-      "messages": [
-        {"id": 1, "aggregate": "order-1", "type": "OrderPlaced"},
-        {"id": 2, "aggregate": "order-2", "type": "OrderPlaced"},
-        {"id": 3, "aggregate": "order-1", "type": "OrderPaid"}
-      ],
-      "failures": {"1": "lost_ack"},
-      "passes": 2
-    }
-  ]
-}
-"#;
+/// A case file as an author leaves it: one case blessed, one without its
+/// `expect`.
+const WITHOUT_EXPECT: &str = include_str!("bless_without_expect.json");
 
 /// A case file `name` holding `text`, alone in a fresh folder.
 fn scratch(name: &str, text: &str) -> PathBuf {

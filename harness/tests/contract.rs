@@ -22,10 +22,7 @@ use common::{assert_holds, fake, GOOD_CASE};
 /// changes it, one case file of `cases`, and the reference's manifest.
 fn checkout(name: &str, edit: impl FnOnce(&mut Value), cases: &[String]) -> PathBuf {
     let root = common::checkout(&format!("contract/{name}"));
-    let path = root.join("cases/schema.json");
-    let mut schema: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    edit(&mut schema);
-    std::fs::write(path, schema.to_string()).unwrap();
+    common::edit_json(&root.join("cases/schema.json"), edit);
     let file = format!(r#"{{"cases": [{}]}}"#, cases.join(", "));
     std::fs::write(root.join("cases/contract.json"), file).unwrap();
     root

@@ -12,13 +12,13 @@ use parity::session::Session;
 use parity::suite::{Port, Suite};
 use parity::toolchain::manifest::{BuildStep, Manifest};
 use parity::toolchain::NotReady;
+use serde::Deserialize;
 
 mod common;
 
 /// A session of the fake runner with `fault` on every scenario.
 fn runner(fault: &str) -> Session {
-    let log_dir = format!("differential/{fault}");
-    common::session(&log_dir, fault, "*", Duration::from_secs(10))
+    common::session(fault, fault, "*", Duration::from_secs(10))
 }
 
 /// What `runner` gets wrong in 500 scenarios of `seed`.
@@ -32,34 +32,33 @@ fn a_correct_runner_agrees_on_every_scenario() {
     assert_eq!(checked(&runner("none"), 99), Checked::default());
 }
 
-/// A relay that does not block the order of a failed message: it deletes
-/// the block right after setting it.
-const NO_BLOCK: (&str, &str, &str) = (
-    "go/relay.go",
-    "blocked[m.Aggregate] = true\n",
-    "\t\tdelete(blocked, m.Aggregate)\n",
-);
+/// A bug of `differential.json`: `planted` put right after `anchor` in a
+/// port's `file` (below `runners/`), and the table's cases that then fail.
+#[derive(Deserialize)]
+struct Bug {
+    file: String,
+    anchor: String,
+    planted: String,
+    #[serde(default)]
+    fails: Vec<String>,
+}
 
 #[test]
 fn a_relay_that_does_not_block_is_found_and_shrunk_to_at_most_three_messages() {
     let seed = 1;
-    let Some(buggy) = planted(&common::suite(Duration::from_secs(30)), NO_BLOCK) else {
+    let no_block = common::fixture("differential.json", "no_block");
+    let Some(buggy) = planted(&common::suite(Duration::from_secs(30)), &no_block) else {
         return;
     };
     let checked = checked(&buggy, seed);
-    let problem = checked
-        .problems
-        .first()
-        .cloned()
-        .expect("the planted bug is found");
+    let problem = take!(checked.problems.first(), Some(problem) => problem.clone());
     assert!(!problem.fault, "a wrong result, not a fault: {problem:?}");
     assert_eq!(checked.runner_fault, None);
     let finding = shrink(&buggy, (seed, Draw::ALL), problem.index, problem.text);
     let report = finding.report("go");
     assert!(finding.shrunk.scenario.messages.len() <= 3, "{report}");
     assert_eq!(finding.reference_broken, None);
-    assert!(report.contains("As a ready case"), "{report}");
-    assert!(report.contains("\"name\": \"regression_s1_"), "{report}");
+    common::assert_holds(&report, &["As a ready case", "\"name\": \"regression_s1_"]);
     println!("{report}");
 }
 
@@ -84,63 +83,20 @@ fn the_shrinker_gives_up_on_a_runner_that_cannot_start() {
 #[test]
 fn a_fault_after_the_last_answer_is_the_runners_not_a_scenarios() {
     let checked = checked(&runner("exit-after"), 6);
-    assert_eq!(
-        checked.problems,
-        Vec::new(),
-        "every scenario was answered right"
-    );
-    let fault = checked.runner_fault.expect("the exit is reported");
-    assert!(
-        matches!(
-            fault.kind,
-            FaultKind::AfterLastAnswer(After::Exited { status: Some(status) })
-                if status.code() == Some(4)
-        ),
-        "{fault:?}"
-    );
-    assert!(
-        fault.to_string().contains("after answering every case"),
-        "{fault}"
-    );
+    assert_eq!(checked.problems, [], "every scenario was answered right");
+    let fault = take!(&checked.runner_fault, Some(fault) => fault);
+    let after = take!(&fault.kind, FaultKind::AfterLastAnswer(after) => after);
+    take!(after, After::Exited { status: Some(status) } if status.code() == Some(4));
+    common::assert_holds(&fault.to_string(), &["after answering every case"]);
 }
 
-/// Bugs of real ports that passed every trial while the table's cases had
-/// at most 5 rows and the generated scenarios 10 (issue 38): a port's file
-/// (below `runners/`), a text in it, what is planted right after the text,
-/// and the table's cases that then fail, all new (the others pass: the
-/// table could not see the bug before them).
-const PORT_BUGS: [(&str, &str, &str, &[&str]); 3] = [
-    // A consumer that remembers only its last 8 ids.
-    (
-        "python/outbox/consumer.py",
-        "self._processed[message.id] = self._clock\n",
-        "        if len(self._processed) > 8:\n            del self._processed[min(self._processed)]\n",
-        &["redelivery_after_ten_other_messages"],
-    ),
-    // A table whose `Unsent` returns at most 10 rows.
-    (
-        "go/table.go",
-        "if len(batch) >= limit",
-        " || len(batch) >= 10",
-        &["redelivery_after_ten_other_messages", "batch_of_eleven_over_twelve_rows"],
-    ),
-    // A relay that counts each id's failures, kept between passes, and
-    // marks a row sent at its third.
-    (
-        "python/outbox/relay.py",
-        "blocked.add(message.aggregate)\n",
-        "                failures = self.__dict__.setdefault(\"failures\", {})\n                failures[message.id] = failures.get(message.id, 0) + 1\n                if failures[message.id] == 3:\n                    self._table.mark_sent(message.id)\n",
-        &["one_message_fails_three_times_then_is_delivered"],
-    ),
-];
-
-/// The runner of a copy of a port (`file` below `runners/`) with `planted`
-/// put right after `anchor` in `file`; the port's build steps (always run)
-/// and runner use the copy. `None` (said on stderr) when the port's
-/// toolchain is missing, as in `make test`, unless `PARITY_STRICT` is set.
-fn planted(suite: &Suite, (file, anchor, planted): (&str, &str, &str)) -> Option<Session> {
-    let name = file.replace(['/', '.'], "-");
-    let (language, file) = file.split_once('/').unwrap();
+/// The runner of a copy of a port with `bug` planted in it; the port's
+/// build steps (always run) and runner use the copy. `None` (said on
+/// stderr) when the port's toolchain is missing, as in `make test`, unless
+/// `PARITY_STRICT` is set.
+fn planted(suite: &Suite, bug: &Bug) -> Option<Session> {
+    let (name, anchor) = (bug.file.replace(['/', '.'], "-"), &bug.anchor);
+    let (language, file) = bug.file.split_once('/').unwrap();
     let folder = format!("runners/{language}");
     let copy = common::scratch(&format!("differential/{name}"));
     let port = copy.join("port");
@@ -149,7 +105,8 @@ fn planted(suite: &Suite, (file, anchor, planted): (&str, &str, &str)) -> Option
         .unwrap();
     let text = std::fs::read_to_string(port.join(file)).unwrap();
     let (before, after) = text.split_once(anchor).expect("the anchor is in the port");
-    std::fs::write(port.join(file), format!("{before}{anchor}{planted}{after}")).unwrap();
+    let planted = format!("{before}{anchor}{}{after}", bug.planted);
+    std::fs::write(port.join(file), planted).unwrap();
     let work = parity::config::work_dir(&suite.root, language);
     let [work, copy, port] = [&work, &copy, &port].map(|path| path.to_str().unwrap());
     let moved = |argv: &[String]| -> Vec<String> {
@@ -177,14 +134,17 @@ fn planted(suite: &Suite, (file, anchor, planted): (&str, &str, &str)) -> Option
     }
 }
 
-/// Each bug of [`PORT_BUGS`] fails its new cases, and only them, and the
+/// Bugs of real ports that passed every trial while the table's cases had
+/// at most 5 rows and the generated scenarios 10 (issue 38): each bug of
+/// `differential.json`'s `port_bugs` fails its new cases, and only them
+/// (the others pass: the table could not see the bug before them), and the
 /// `generated` trial's scenarios.
 #[test]
 fn bugs_planted_in_ports_fail_the_new_cases_and_the_generated_scenarios() {
     let suite = common::suite(Duration::from_secs(30));
     let generated = suite.generated_cases().unwrap();
-    for (file, anchor, text, new_cases) in PORT_BUGS {
-        let Some(runner) = planted(&suite, (file, anchor, text)) else {
+    for bug in common::fixture::<Vec<Bug>>("differential.json", "port_bugs") {
+        let Some(runner) = planted(&suite, &bug) else {
             continue;
         };
         let replies = runner.run(&Request::cases(suite.cases.iter().chain(generated)));
@@ -193,10 +153,10 @@ fn bugs_planted_in_ports_fail_the_new_cases_and_the_generated_scenarios() {
             .filter(|(case, reply)| **reply != Reply::Answer(case.expect.clone()))
             .map(|(case, _)| &*case.name)
             .collect();
-        assert_eq!(failed, new_cases, "{file} with {text:?}");
+        assert_eq!(failed, bug.fails, "{} with {:?}", bug.file, bug.planted);
         let wrong = judge_all(&suite.contract, generated, scenarios)
             .iter()
             .any(|p| !p.fault);
-        assert!(wrong, "{file}: every generated scenario passes");
+        assert!(wrong, "{}: every generated scenario passes", bug.file);
     }
 }

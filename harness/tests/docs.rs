@@ -10,6 +10,7 @@ use std::path::{Component, Path, PathBuf};
 
 use pulldown_cmark::{Event, LinkType, Parser, Tag, TagEnd};
 use regex::Regex;
+use serde::Deserialize;
 
 mod common;
 
@@ -224,42 +225,27 @@ fn no_tracked_file_refers_to_a_path_outside_the_repository() {
     assert_none(&problems, outside);
 }
 
+/// A made-up Markdown text of `docs.json`, as a list of its lines, and
+/// what [`read`] must find in it.
+#[derive(Deserialize)]
+struct Reading {
+    markdown: Vec<String>,
+    links: Vec<(usize, String)>,
+    anchors: BTreeSet<String>,
+}
+
 /// The checks read Markdown as GitHub does: links outside code (one with a
-/// scheme, or empty, is none of theirs), anchors of headings; and paths
-/// resolve without leaving the root.
+/// scheme, or empty, is none of theirs), anchors of headings (the
+/// `readings` of `docs.json`); and paths resolve without leaving the root.
 #[test]
 fn links_and_anchors_are_read_as_github_reads_them() {
-    let markdown = "\
-See [the spec](SPEC.md#the-story \"title\") and ![x](<img a.png>).
-`[not](a-link.md)` in code
-```
-[also not](inside-a-fence.md)
-```
-[ref]: cases/seed.json
-[web](https://example.com) [(nested)](a_(b).md) [mail](mailto:a@b) [up](#the-story) []()
-";
-    let expected = [
-        (1, "SPEC.md#the-story"),
-        (1, "img a.png"),
-        (6, "cases/seed.json"),
-        (7, "a_(b).md"),
-        (7, "#the-story"),
-    ];
-    let links = read(markdown).links;
-    assert_eq!(links, expected.map(|(l, t)| (l, t.to_owned())));
-    let headings = "# Outbox relay\n## Where the practice stops (known limits)\n\
-         ## The `restart_each_pass` field\n## Notes\n## Notes\n## See [SPEC](SPEC.md) ##\n\
-         ```\n# not a heading\n```\n";
-    let known = read(headings).anchors;
-    let expected = [
-        "outbox-relay",
-        "where-the-practice-stops-known-limits",
-        "the-restart_each_pass-field",
-        "notes",
-        "notes-1",
-        "see-spec",
-    ];
-    assert_eq!(known, expected.into_iter().map(str::to_owned).collect());
+    let readings: Vec<Reading> = common::fixture("docs.json", "readings");
+    for reading in readings {
+        let read = read(&(reading.markdown.join("\n") + "\n"));
+        let found = (read.links, read.anchors);
+        let expected = (reading.links, reading.anchors);
+        assert_eq!(found, expected, "{:#?}", reading.markdown);
+    }
     let php = resolve("runners/php", "../demo.json");
     assert_eq!(php.as_deref(), Some("runners/demo.json"));
     assert_eq!(resolve("", "./SPEC.md").as_deref(), Some("SPEC.md"));
@@ -357,78 +343,32 @@ fn each_readmes_layout_is_the_tree() {
     }
 }
 
+/// The `layout` of `docs.json`: a made-up README (its lines), the paths
+/// its layout names, a made-up tree of `files` of which it must cover the
+/// `covered` folders, the problems found, and what each of a few layout
+/// paths names.
+#[derive(Deserialize)]
+struct MadeUpLayout {
+    markdown: Vec<String>,
+    paths: Vec<(usize, String)>,
+    covered: Vec<String>,
+    files: Vec<String>,
+    problems: Vec<String>,
+    patterns: Vec<(String, String, bool)>,
+}
+
 /// The layout check on a made-up README and tree: a stale path and an
 /// entry of a covered folder that no path names are found (the folder's
 /// own line names none of its entries); a continuation line names nothing.
 #[test]
 fn the_layout_check_sees_stale_and_missing_lines() {
-    let readme = "\
-# x
-## Layout
-
-```
-cases/        the table (*.json)
-runners/*/language.toml   the manifests
-runners/gone/   a port that left
-harness/src/  the harness:
-  lib.rs, table/  the modules, and on the next line
-              stale.rs
-.ci/          CI
-```
-## After
-```
-not/layout/  ignored
-```
-";
-    let paths = layout(readme);
-    let expected = [
-        (5, "cases/"),
-        (6, "runners/*/language.toml"),
-        (7, "runners/gone/"),
-        (8, "harness/src/"),
-        (9, "harness/src/lib.rs"),
-        (9, "harness/src/table/"),
-        (11, ".ci/"),
-    ];
-    assert_eq!(paths, expected.map(|(line, path)| (line, path.to_owned())));
-    let files: Vec<String> = [
-        "cases/seed.json",
-        "runners/go/language.toml",
-        "runners/go/main.go",
-        "runners/demo.json",
-        "harness/src/lib.rs",
-        "harness/src/text.rs",
-        "harness/src/table/json.rs",
-        "harness/src/judge/mod.rs",
-        "reference/src/lib.rs",
-        "README.md",
-    ]
-    .map(str::to_owned)
-    .into();
-    assert_eq!(
-        layout_problems("R.md", &paths, &["", "harness/src/", "runners/"], &files),
-        [
-            "R.md:7: `runners/gone/` is not in the tree",
-            "R.md:11: `.ci/` is not in the tree",
-            "R.md: `harness/src/judge/` is in no line of the layout",
-            "R.md: `harness/src/text.rs` is in no line of the layout",
-            "R.md: `reference/` is in no line of the layout",
-            "R.md: `runners/demo.json` is in no line of the layout",
-        ]
-    );
-    for (path, file, named) in [
-        ("runners/*/language.toml", "runners/go/language.toml", true),
-        (
-            "runners/*/language.toml",
-            "runners/go/x/language.toml",
-            false,
-        ),
-        ("cases/*.json", "cases/seed.json", true),
-        ("cases/*.json", "cases/model/a.json", false),
-        ("cases/", "cases/model/a.json", true),
-        ("cases/", "cases", false),
-        ("case/", "cases/seed.json", false),
-    ] {
-        assert_eq!(pattern(path).is_match(file), named, "{path} {file}");
+    let made: MadeUpLayout = common::fixture("docs.json", "layout");
+    let paths = layout(&(made.markdown.join("\n") + "\n"));
+    assert_eq!(paths, made.paths);
+    let covered = Vec::from_iter(made.covered.iter().map(String::as_str));
+    let problems = layout_problems("R.md", &paths, &covered, &made.files);
+    assert_eq!(problems, made.problems);
+    for (path, file, named) in made.patterns {
+        assert_eq!(pattern(&path).is_match(&file), named, "{path} {file}");
     }
 }

@@ -44,8 +44,7 @@ fn list_path(root: &Path) -> PathBuf {
 /// Asserts the list at `root` names exactly `cases`, each with the
 /// placeholder reason.
 fn assert_placeholders(root: &Path, cases: &[&str]) {
-    let text = std::fs::read_to_string(list_path(root)).unwrap();
-    let list: HashMap<String, String> = serde_json::from_str(&text).unwrap();
+    let list: HashMap<String, String> = common::read_json(&list_path(root));
     let expected = cases.iter().map(|&c| (c.into(), PLACEHOLDER.into()));
     assert_eq!(list, expected.collect());
 }

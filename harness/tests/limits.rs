@@ -31,15 +31,14 @@ fn answer_limits_scale_with_the_case() {
     big.scenario.failures.clear();
     big.scenario.passes = 1;
     big.scenario.messages = (1..=450_000)
-        .map(|id| parity::table::Row::new(id, format!("order-{}", id % 1000), "OrderPlaced"))
+        .map(|id| Row::new(id, format!("order-{}", id % 1000), "OrderPlaced"))
         .collect();
     big.expect = parity::oracle::expect(&big.scenario);
     // The fake is a debug build: 450,000 rows take it seconds.
-    let runner = common::session("limits/big-case", "none", "none", Duration::from_secs(120));
+    let runner = common::session("big-case", "none", "none", Duration::from_secs(120));
     let replies = runner.run(&Request::cases([&big]));
     let contract = parity::contract::Contract::repo().unwrap();
-    let judged = (parity::repo_root(), &*contract);
-    let verdicts = parity::judge::answers::answers((&judged.0, judged.1), "fake", &[&big], replies);
+    let verdicts = answers((&parity::repo_root(), &contract), "fake", &[&big], replies);
     assert_eq!(verdicts[0], Verdict::Pass, "{:?}", verdicts[0]);
 }
 

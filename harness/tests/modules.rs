@@ -7,6 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+mod common;
+
 type Graph = BTreeMap<String, BTreeSet<String>>;
 
 /// `text` without comments and without each item marked `#[cfg(test)]`,
@@ -186,8 +188,7 @@ fn the_cycle_check_reads_past_a_test_item() {
 /// set (`x.sent`, `sent: ...`) or a key (`"sent"`), comments and
 /// `#[cfg(test)]` items aside.
 fn naming_outcome_fields(src: &Path) -> BTreeMap<String, String> {
-    let schema = std::fs::read_to_string(src.join("../../cases/schema.json")).unwrap();
-    let schema: serde_json::Value = serde_json::from_str(&schema).unwrap();
+    let schema: serde_json::Value = common::read_json(&src.join("../../cases/schema.json"));
     let fields = schema["$defs"]["outcome"]["properties"].as_object();
     let names = Vec::from_iter(fields.unwrap().keys().map(|f| regex::escape(f)));
     let names = names.join("|");

@@ -73,11 +73,9 @@ fn a_moved_checkout_reads_writes_and_checks_by_its_own_tree_and_none_fails_clear
     assert!(!stderr.contains("panicked"), "{stderr}");
 
     // The copy's schema, edited.
-    let path = cases.join("schema.json");
-    let mut schema: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    schema["$defs"]["case"]["properties"]["batch_size"]["maximum"] = 5.into();
-    std::fs::write(&path, schema.to_string()).unwrap();
+    common::edit_json(&cases.join("schema.json"), |schema| {
+        schema["$defs"]["case"]["properties"]["batch_size"]["maximum"] = 5.into();
+    });
     let (code, stderr) = bless(&["--check"], &tree, Some(&harness));
     assert_ne!(code, Some(0), "{stderr}");
     let refused = "case `all_in_one_pass`: field `batch_size`: must be from 1 to 5, not 10";

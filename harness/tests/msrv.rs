@@ -87,7 +87,8 @@ fn no_locked_package_needs_a_newer_rust_than_the_workspace_declares() {
 }
 
 /// Versions compare by number, not by text; and `checks` on a made-up
-/// graph names every package that needs a newer Rust, newest first.
+/// graph (`msrv.json`) names every package that needs a newer Rust,
+/// newest first.
 #[test]
 fn checks_name_every_package_that_needs_a_newer_rust() {
     assert_eq!(parse_version("1.85"), parse_version("1.85.0"));
@@ -96,22 +97,8 @@ fn checks_name_every_package_that_needs_a_newer_rust() {
     for bad in ["1.x", "", "1.2.3.4"] {
         assert!(parse_version(bad).is_err(), "{bad}");
     }
-    let package = |id: &str, rust: Option<&str>| serde_json::json!({"id": id, "name": id, "version": "1.0.0", "rust_version": rust});
-    let metadata = serde_json::json!({
-        "packages": [
-            package("app", Some("1.80")), package("old", Some("1.70")),
-            package("new", Some("1.85.1")), package("newest", Some("1.90")),
-            package("odd", Some("one")), package("bare", None),
-        ],
-        "workspace_members": ["app", "bare"],
-    });
-    assert_eq!(
-        checks(&metadata, "1.80"),
-        [
-            "odd: rust-version `one` is not a Rust version",
-            "bare does not inherit the workspace's rust-version",
-            "newest 1.0.0 needs Rust 1.90, but the workspace declares rust-version = \"1.80\"",
-            "new 1.0.0 needs Rust 1.85.1, but the workspace declares rust-version = \"1.80\"",
-        ]
-    );
+    let metadata: Value = common::fixture("msrv.json", "metadata");
+    let declared: String = common::fixture("msrv.json", "declared");
+    let problems: Vec<String> = common::fixture("msrv.json", "problems");
+    assert_eq!(checks(&metadata, &declared), problems);
 }

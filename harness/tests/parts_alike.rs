@@ -5,7 +5,7 @@
 //! the language's casing and markup and for Go's rule that a doc starts
 //! with the name; a tag line, `@param` or `@throws`, ends the prose). Each
 //! port's outline must be the reference's, line for line, once the
-//! differences [`ON_PURPOSE`] lists, each with its reason, are applied; a
+//! differences `parts_alike.json` lists, each with its reason, are applied; a
 //! drift fails naming the language, the part and the member, and so does a
 //! listed difference that no longer occurs. A member added alike
 //! everywhere needs nothing here. Not a parser: one regex per language
@@ -16,97 +16,23 @@ use std::path::Path;
 
 use parity::toolchain::manifest;
 use regex::Regex;
+use serde::Deserialize;
 
 mod common;
 
-/// Where a port differs from the reference on purpose, `languages part:
-/// the port's words => the reference's` (`*`: every port, or every part),
-/// in outline words: the port's words become the reference's, and where
-/// the port has none the reference's words are left out.
-const ON_PURPOSE: &[&str] = &[
-    // Rust names the id's type and says there what the ports say of Message.
-    "* message: => messageid: the id the outbox assigns to a row: increasing in insertion order, and the only thing that tells a redelivery from an honest second event.",
-    "* message: the outbox assigns id, increasing in insertion order; it is the only thing that tells a redelivery from an honest second event. =>",
-    // A struct literal, a dataclass, a promoted constructor, an interface,
-    // a record: no port writes Message's constructor with a doc.
-    "* message: => new(id, aggregate, eventtype): builds a message; the outbox table checks that ids increase.",
-    // Java's note: Message is a record.
-    "java message: a record: a row is a value, compared by its fields. =>",
-    // What holds the rows is each language's own (SPEC, language notes):
-    // the ports say so on the field; a Go map has no order, so Go's table
-    // is a slice, and its zero value an empty table.
-    "go table: a slice, appended to by add: a go map has no order. the zero value is an empty table. => a dictionary keyed by id: ids increase in insertion order, so key order is insertion order.",
-    "python,php,typescript,java table: => a dictionary keyed by id: ids increase in insertion order, so key order is insertion order.",
-    // Fields initialised where they are declared: no constructor to write.
-    "php,typescript,java table: => new(): an empty table.",
-    "python,php,typescript consumer: => new(): a consumer that has processed nothing.",
-    // Go's note: the zero value of Consumer is ready to use.
-    "go consumer: => new(): a consumer that has processed nothing.",
-    "go consumer: the zero value is ready to use. =>",
-    // `id` is Python's builtin, which a parameter would shadow.
-    // Java's note: OutOfOrder is unchecked, PublishFailed checked; an
-    // exception is no record, so its constructor and accessors are written.
-    "java table: unchecked, because it is the writer's bug (outboxtable.add). =>",
-    "java table: new(id, lastid): the refusal of id after lastid. =>",
-    "java table: id(): the refused id. =>",
-    "java table: lastid(): the last id the table accepted. =>",
-    "java broker: checked, so a caller of broker.publish that forgets this outcome does not compile; it is the relay's normal business, while anything unchecked is a bug that propagates. =>",
-    "java broker: new(failure): a failed attempt; its message names the failure, as every port's does. =>",
-    "java broker: failure(): which scripted failure happened; the relay treats both alike. =>",
-    // A Java Map is read with get.
-    "java broker: failures.get(n) => failures[n]",
-    // A string enum (SPEC, where a port's shape differs).
-    "typescript broker: each member's value is how an error message names it. =>",
-    // The Rust broker owns the consumer, so it reads it back, and the
-    // caller ticks the consumer's clock through it (SPEC).
-    "* broker: => consumer(): the consumer behind the broker: the broker owns it, so this is how the caller reads what it processed.",
-    "* broker: => consumermut(): the consumer, to change: the caller ticks its clock before each pass (its retention counts passes), and only the broker can reach it.",
-    // Rust has no default arguments: the options are a constructor of their
-    // own (SPEC, the five parts, says how each port passes them).
-    "python,php,typescript relay: => withoptions(table, broker, batchsize, options): a relay as new builds it, told options as well: one of several, a fetch by heads, an attempt cap and its alert.",
-    "go consumer: => withretention(retention): a consumer that forgets each id retention passes after the pass it applied it in (none: never), as a real inbox's cleanup does.",
-    // One constructor with an optional retention, where a language has
-    // default arguments; Java overloads.
-    "python,php,typescript,java consumer: new(retention) => withretention(retention)",
-    "php consumer: (null: never) => (none: never)",
-    "typescript consumer: (left out: never) => (none: never)",
-    "java consumer: it applied it in, as a real => it applied it in (none: never), as a real",
-    "java relay: new(table, broker, batchsize, options): a relay as the three-argument constructor builds it => withoptions(table, broker, batchsize, options): a relay as new builds it",
-    "go relay: new(table, broker, batchsize, options): a relay as newoutboxrelay builds it => withoptions(table, broker, batchsize, options): a relay as new builds it",
-    // Python's and PHP's options are keyword or named arguments, and
-    // TypeScript's an object with every field optional (SPEC, the five
-    // parts): no type of their own, no second constructor.
-    "python relay: new(table, broker, batchsize, partition, fetch, cap, alert): a relay taking at most batchsize rows per pass. what it is told beyond its table, broker and batch size comes as keyword arguments; the defaults are the whole table, row by row, no cap. partition: the orders this relay publishes, when several share the table. fetch: rows, or only the oldest row of each order. cap: none, a failing row is retried on every run, forever. alert: told each dead letter as the relay makes it, so that a person hears of it: the relay raises the alert, the caller decides where it goes. => new(table, broker, batchsize): a relay taking at most batchsize rows per pass.",
-    "php relay: new(table, broker, batchsize, partition, fetch, cap, alert): a relay taking at most batchsize rows per pass. what it is told beyond its table, broker and batch size comes as named arguments; the defaults are the whole table, row by row, no cap. => new(table, broker, batchsize): a relay taking at most batchsize rows per pass.",
-    "python,php relay: => relayoptions: what a relay is told beyond its table, broker and batch size. the default is the relay built without options: the whole table, row by row, no cap.",
-    "typescript relay: new(table, broker, batchsize, options): a relay taking at most batchsize rows per pass. told options as well: one of several, a fetch by heads, an attempt cap and its alert. => new(table, broker, batchsize): a relay taking at most batchsize rows per pass.",
-    // Promoted constructor properties, documented by @param alone.
-    "php table: new(index, count): =>",
-    "php table: new(message, attempts): =>",
-    "php relay: new(maxattempts, onexhausted): =>",
-    // Go's zero values are its defaults.
-    "go table: the zero value, count 0, is the whole table as well. =>",
-    "go table: and with heads only => and with fetch.heads only",
-    // Go's rule strips a verb after the name, and this one the reference keeps.
-    "go table: park(aggregate): every row => park(aggregate): holds every row",
-    // Python has no panics: a refusal is an exception, said in the prose.
-    "python table: raises keyerror when id is not an unsent row: the relay dead-letters only a row it has just fetched. =>",
-    "php table: the relay dead-letters only a row it has just fetched, so id is unsent. =>",
-    "go relay: the zero value is the relay built without options => the default is the relay built without options",
-    // Rust returns a Result, Go a wrapped sentinel error (no exceptions),
-    // the others throw PublishFailed.
-    "go broker: errpublishfailed: no acknowledgement => publishfailed: no acknowledgement",
-    "go broker: an error wrapping errpublishfailed means => err means",
-    "* broker: publishfailed means => err means",
-    // The reference's publish fails with PublishFailed alone; Go joins the
-    // failures (SPEC, where a port's shape differs).
-    "go relay: the error joins every publish failure of the pass, each wrapped with its message id; an error that is not errpublishfailed stops the pass and is returned with them. =>",
-    "* relay: any other error propagates. =>",
-    // Callers write outbox.Consumer (SPEC, the five parts).
-    "go consumer: consumer: the delivery service => idempotentconsumer: the delivery service",
-    // Go names a parameter for its type, as its receivers.
-    "go *: (m) => (message)",
-];
+/// A group of `parts_alike.json`: differences from the reference on
+/// purpose, `languages part: the port's words => the reference's` (`*`:
+/// every port, or every part), in outline words, and why.
+#[derive(Deserialize)]
+struct OnPurpose {
+    entries: Vec<String>,
+}
+
+/// Every difference on purpose, each listed once.
+fn on_purpose() -> Vec<String> {
+    let groups = common::fixture::<Vec<OnPurpose>>("parts_alike.json", "differences");
+    groups.into_iter().flat_map(|group| group.entries).collect()
+}
 
 /// A doc comment and the type or method it documents, per language:
 /// captures `doc` and `type`, or `method` and its `params`.
@@ -200,14 +126,15 @@ fn outline(language: &str, texts: &[String]) -> String {
 fn drifts(root: &Path, read: impl Fn(&str) -> String) -> Vec<String> {
     let manifests = manifest::read_all(root).expect("the manifests are valid");
     let reference = manifests.iter().find(|m| m.reference).expect("a reference");
-    let (mut problems, mut used) = (Vec::new(), vec![false; ON_PURPOSE.len()]);
+    let on_purpose = on_purpose();
+    let (mut problems, mut used) = (Vec::new(), vec![false; on_purpose.len()]);
     for port in manifests.iter().filter(|m| !m.reference) {
         let language = port.name.as_str();
         for part in manifest::Code::PARTS {
             let texts = |files: &[String]| files.iter().map(|f| read(f)).collect::<Vec<_>>();
             let mut want = outline("rust", &texts(reference.code.files(part)));
             let mut got = outline(language, &texts(port.code.files(part)));
-            for (at, difference) in ON_PURPOSE.iter().enumerate() {
+            for (at, difference) in on_purpose.iter().enumerate() {
                 let (whom, words) = difference.split_once(": ").expect("`: ` in every entry");
                 let (languages, on) = whom.split_once(' ').expect("languages, then the part");
                 let (theirs, ours) = words.split_once("=>").expect("`=>` in every entry");
@@ -237,7 +164,7 @@ fn drifts(root: &Path, read: impl Fn(&str) -> String) -> Vec<String> {
             }
         }
     }
-    let stale = ON_PURPOSE.iter().zip(used).filter(|(_, used)| !used);
+    let stale = on_purpose.iter().zip(used).filter(|(_, used)| !used);
     problems.extend(stale.map(|(listed, _)| format!("listed, but no port differs so: {listed}")));
     problems
 }
@@ -252,7 +179,7 @@ fn every_port_reads_like_the_reference() {
     common::assert_none(
         &drifts(&root, on_disk(&root)),
         "the ports' parts drift from the reference's (doc sentences, parameter names, member \
-         order; differences on purpose are listed in harness/tests/parts_alike.rs)",
+         order; differences on purpose are listed, each with why, in harness/tests/parts_alike.json)",
     );
 }
 

@@ -18,7 +18,6 @@ use parity::fault::{Fault, FaultKind, Stderr};
 use parity::judge::answers::answers as judge_answers;
 use parity::judge::{emit, Reason, Verdict};
 use parity::protocol::{Reply, Request};
-use parity::session::Session;
 use parity::suite::executor::DEMO_CONFIG;
 use parity::suite::{Executor, Port};
 use parity::table::Case;
@@ -35,12 +34,6 @@ const TIMEOUT: Duration = Duration::from_secs(2);
 const SLACK: Duration = Duration::from_secs(20);
 /// The bound on the harness's memory whatever a child prints.
 const MAX_PEAK_MB: u64 = 200;
-
-/// A session of the fake runner with `fault` on `case`, its logs in the
-/// folder `name`.
-fn session(name: &str, fault: &str, case: &str, deadline: Duration) -> Session {
-    common::session(&format!("reliability/{name}"), fault, case, deadline)
-}
 
 /// This process's peak resident set so far, in MB.
 fn peak_rss_mb() -> u64 {
@@ -127,11 +120,11 @@ fn a_demo_printing_forever_is_cut_off_at_the_timeout_with_bounded_memory() {
     assert_holds(&why, &["did not finish within 2 s"]);
 }
 
-/// Runs the suite's trials for `language` but those `skip` names (by
-/// default its demo and unit tests, slow and not about its runner).
-fn run_trials(language: Manifest, skip: Option<Vec<String>>) -> common::Run {
-    let skip = skip.unwrap_or_else(|| vec!["/demo".into(), "/unit".into()]);
-    common::run_language(suite(TIMEOUT), language, skip)
+/// Runs the suite's trials for `language` but its demo and unit tests,
+/// slow and not about its runner.
+fn run_trials(language: Manifest) -> common::Run {
+    let skip = vec!["/demo".into(), "/unit".into()];
+    run_language(suite(TIMEOUT), language, skip)
 }
 
 #[test]
@@ -141,7 +134,7 @@ fn a_runner_that_cannot_start_costs_its_language_seconds_and_three_starts() {
     language.runner = counting(&pids, language.runner);
     // 140 s before the budget: a minute is the bound, the figure is printed.
     let bound = Duration::from_secs(60) - SLACK;
-    let trials = || run_trials(language, None);
+    let trials = || run_trials(language);
     let run = bounded("a runner that cannot start", bound, trials);
     let verdicts = run.verdicts();
     let starts = pids_in(&pids).len();
@@ -221,7 +214,7 @@ fn carried(reason: &Reason) -> &Verdict {
 fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
     let cases = seed_cases();
     let language = fake("fake-exit", "exit-after", "*");
-    let verdicts = run_trials(language, None).verdicts();
+    let verdicts = run_trials(language).verdicts();
     // Its status (4) is differential.rs's, read from the scenarios' run.
     let generated = failure(&verdicts, "generated");
     assert_eq!(carried(generated), &Verdict::Pass);
@@ -235,7 +228,7 @@ fn a_fault_after_the_last_answer_is_the_runners_and_is_never_shrunk() {
         ("chatter", "printed more:\n  and one more thing"),
     ] {
         let language = fake(&format!("fake-{fault}"), fault, last);
-        let verdicts = run_trials(language, Some(common::table_only())).verdicts();
+        let verdicts = run_language(suite(TIMEOUT), language, table_only()).verdicts();
         let reason = failure(&verdicts, last);
         assert_eq!(carried(reason), &Verdict::Pass, "{fault}");
         let after = format!("after answering every case, the fake-{fault} runner {did}");

@@ -28,7 +28,6 @@ use parity::exec::{self, Stdin};
 use parity::report::fixture;
 use parity::report::results::State;
 use parity::report::{self, code, Report};
-use parity::suite::Suite;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
@@ -57,23 +56,19 @@ const FLAGS: &[&str] = &[
 
 /// Every state once ([`fixture::every_state`]: go's failure holds markup,
 /// a picture is wider than the window, a description one long word), the
-/// code panel, and the changes since a base.
+/// real code panel, read from the repository, and the changes since a
+/// base.
 fn fixture() -> Report {
     let mut report = fixture::every_state();
     report.results.run.filter = "lost_ack --skip /generated".into();
-    report.code = code_fixture();
+    let (root, transcript) = (parity::repo_root(), parity::suite::executor::TRANSCRIPT);
+    let manifests = parity::toolchain::manifest::read_all(&root).unwrap();
+    report.code = code::panel(&manifests, &root, transcript);
     // A base in which rust's lost_ack crashed: the changes come first.
     let mut base = report.results.clone();
     base.trials[0].state = State::RunnerFault;
     report.base = Some(report::diff::compare(&base, &report.results));
     report
-}
-
-/// The real code panel, read from the repository.
-fn code_fixture() -> code::Panel {
-    let root = parity::repo_root();
-    let manifests = parity::toolchain::manifest::read_all(&root).unwrap();
-    code::panel(&manifests, &root, parity::suite::executor::TRANSCRIPT)
 }
 
 /// `PARITY_CHROMIUM` when set, else the first Chromium or Chrome on PATH
@@ -102,13 +97,10 @@ fn page_dir() -> PathBuf {
     dir
 }
 
-/// Defines `done(value)` for a probe's script: it writes `value` as JSON
-/// into the DOM, with `<`, `>`, `&` and U+00A0 as JSON escapes, so the
-/// serializer prints the text as it is.
-const DONE: &str = "<script>function done(value) { var p = document.createElement('pre');\
-    p.id = 'probe-result'; p.textContent = JSON.stringify(value).replace(/[<>&\\u00a0]/g,\
-    function (c) { return '\\\\u' + ('000' + c.charCodeAt(0).toString(16)).slice(-4); });\
-    document.body.appendChild(p); }</script>";
+/// The functions a probe's script calls: `done(value)` hands the test its
+/// result, `look()` reads a page into a [`Seen`], `axeViolations()` runs
+/// axe-core.
+const PROBE: &str = include_str!("report_browser/probe.js");
 
 /// What every probe logs with `console.error`: the console check must be
 /// able to fail, so this line has to show up in the log as this Chromium
@@ -120,7 +112,7 @@ const CANARY: &str = "parity canary: console.error is seen";
 /// profile, through the harness's one process layer (its own process group,
 /// a deadline, bounded output, the group killed whatever happens: the
 /// launcher script and Chromium's helpers must not outlive it). Returns
-/// what the script handed `done(value)` (see [`DONE`]). Headless Chromium
+/// what the script handed `done(value)` (see [`PROBE`]). Headless Chromium
 /// logs every console call and uncaught exception as `INFO:CONSOLE`; the
 /// page has no script, so any line but the [`CANARY`] is an error.
 fn probe<T: DeserializeOwned>(
@@ -133,7 +125,9 @@ fn probe<T: DeserializeOwned>(
     let dir = page_dir();
     let page = dir.join(format!("{name}.html"));
     let profile = dir.join(format!("profile-{name}"));
-    let script = format!("{DONE}{script}<script>console.error('{CANARY}')</script></body>");
+    let script = format!(
+        "<script>{PROBE}</script>{script}<script>console.error('{CANARY}')</script></body>"
+    );
     std::fs::write(&page, html.replacen("</body>", &script, 1)).unwrap();
     let _ = std::fs::remove_dir_all(&profile);
     let mut argv = vec![program.to_string_lossy().into_owned()];
@@ -167,7 +161,7 @@ fn probe<T: DeserializeOwned>(
     serde_json::from_str(json).unwrap_or_else(|e| panic!("{name}: the probe's result: {e}: {json}"))
 }
 
-/// What [`LOOK`] reports of a loaded page.
+/// What `look()` ([`PROBE`]) reports of a loaded page.
 #[derive(Deserialize)]
 struct Seen {
     /// The page's width and the window's.
@@ -202,39 +196,6 @@ struct Tab {
     opening: Vec<String>,
 }
 
-/// The probe that reads a page into a [`Seen`]: it checks each tab in turn
-/// (and each other language beside it), then puts the page back as loaded.
-const LOOK: &str = "<script>(function () {\
-       var all = function (selector, f) { return [].map.call(document.querySelectorAll(selector), f); };\
-       var shown = function (selector) { return [].filter.call(document.querySelectorAll(selector),\
-         function (e) { return e.getClientRects().length > 0; }); };\
-       var wide = function () { return shown('#code pre').filter(function (p) { return p.scrollWidth > p.clientWidth; })\
-         .map(function (p) { return p.textContent.split('\\n').reduce(function (a, b) { return b.length > a.length ? b : a; }); }); };\
-       var counts = ['passed', 'failed', 'ignored', 'knownFailures', 'notRun'];\
-       var first = document.querySelector('input[name=code-tab]:checked');\
-       var besides = document.querySelectorAll('input[name=code-beside]'), overflow = [];\
-       var tabs = all('input[name=code-tab]', function (input) {\
-         input.checked = true;\
-         [].forEach.call(besides, function (beside) { beside.checked = true;\
-           wide().forEach(function (line) { if (overflow.indexOf(line) < 0) overflow.push(line); }); });\
-         besides[0].checked = true;\
-         var lines = [].concat.apply([], shown('#code pre').map(function (p) { return p.innerText.split('\\n'); }));\
-         return { label: document.querySelector('label[for=' + input.id + ']').textContent,\
-           cells: shown('#code [data-code]').map(function (c) { return c.dataset.code; }),\
-           note: shown('#code [data-note]').map(function (n) { return n.textContent; }).join(''),\
-           marks: shown('#code mark').length, overflow: wide(),\
-           opening: lines.filter(function (l) { return /^(<[?]php|declare[(]|namespace |package |import |use |from )/.test(l); }) }; });\
-       if (first) first.checked = true;\
-       done({ width: [document.documentElement.scrollWidth, window.innerWidth],\
-         cells: all('table.matrix td[data-cell]', function (td) {\
-           var a = td.querySelector('a'), to = a && document.getElementById(a.getAttribute('href').slice(1));\
-           return [td.dataset.cell, td.dataset.status, !!to && to.tagName === 'LI']; }),\
-         summaries: all('li[data-summary]', function (li) {\
-           return counts.map(function (c) { return Number(li.dataset[c]); }); }),\
-         first_tab: first ? first.id : '', tabs: tabs, beside_overflow: overflow,\
-         output: shown('#code-output ~ pre').map(function (p) { return p.textContent; }).join(''),\
-         text: document.body.textContent }); })()</script>";
-
 /// Writes `report` as `<name>.html`, checks that nothing in it is fetched
 /// and no link leads off it (so it works from file:// and offline), and looks at it in Chromium at
 /// 1000 px and at 1280 px, keeping a screenshot of each: no wider than the
@@ -263,7 +224,7 @@ fn load(program: &Path, name: &str, report: &Report) -> Seen {
             format!("--window-size={width},1800"),
             format!("--screenshot={}", shot.display()),
         ];
-        let seen: Seen = probe(program, &name, &html, LOOK, &args);
+        let seen: Seen = probe(program, &name, &html, "<script>look()</script>", &args);
         let [page, window] = seen.width;
         assert!(
             page <= window,
@@ -357,8 +318,7 @@ fn the_fixture_page(program: &Path) {
 /// ran, its counts are libtest's, and a wrong answer and a crash are told
 /// apart (on the page by [`check_matrix`], in the CI summary here).
 fn a_real_run_page(program: &Path) {
-    let mut suite =
-        Suite::load(&parity::repo_root(), Settings::default()).expect("the table loads");
+    let mut suite = common::suite(Settings::default().timeout);
     suite.set_languages([
         fake("fake-right", "none", "none"),
         fake("fake-wrong", "wrong-result", "lost_ack"),
@@ -420,12 +380,8 @@ const VALIDATE: &str = "node_modules/html-validate/bin/html-validate.mjs";
 /// which `--dump-dom` prints once virtual time has let axe finish.
 fn axe(program: &Path, tools: &Path, name: &str, html: &str) -> Vec<String> {
     let axe = std::fs::read_to_string(tools.join(AXE)).unwrap();
-    let script = "<script>axe.run(document, {resultTypes: ['violations']}).then(function (r) {\
-        done(r.violations.map(function (v) {\
-          return v.id + ' (' + v.impact + '): ' + v.help + ': ' + v.nodes.slice(0, 5).map(function (n) { return n.target.join(' '); }).join(', ');\
-        })); });</script>";
+    let script = format!("<script>{axe}</script><script>axeViolations()</script>");
     let args = ["--virtual-time-budget=30000", "--window-size=1400,1800"];
-    let script = format!("<script>{axe}</script>{script}");
     probe(program, &format!("axe-{name}"), html, &script, &args)
 }
 

@@ -9,6 +9,7 @@ use parity::judge::answers::not_ready;
 use parity::judge::{emit, Reason, Verdict};
 use parity::report::junit;
 use parity::suite::Port;
+use serde::Deserialize;
 
 mod common;
 
@@ -25,85 +26,28 @@ fn run(language: impl Into<Port>) -> common::Run {
     run_language(common::suite(TIMEOUT), language, table_only())
 }
 
-/// Every fault a runner can make on one case: the fake runner's fault, the
-/// case it is on, and what the case's message must say for users to act
-/// (worded from the fault's data, so it also tells the faults apart).
-const MISBEHAVIOURS: [(&str, &str, &[&str]); 9] = [
-    (
-        "crash",
-        "broker_down_third_attempt",
-        &[
-            "the fake-crash runner exited (exit status: 3) before answering this case",
-            "crashing on purpose",
-            "what was kept of it is in ",
-        ],
-    ),
-    (
-        "hang",
-        "lost_ack",
-        &[
-            "gave no answer within 1.5 s (PARITY_TIMEOUT)",
-            "If the case is only slow, raise PARITY_TIMEOUT",
-        ],
-    ),
-    // Its grandchild holds stdout open: the timeout still ends the case.
-    (
-        "grandchild",
-        "all_in_one_pass",
-        &["gave no answer within 1.5 s"],
-    ),
-    (
-        "garbage",
-        "batch_of_two",
-        &[
-            "the fake-garbage runner printed a line that is not the protocol's answer",
-            ":\n  this is not the protocol",
-        ],
-    ),
-    (
-        "wrong-name",
-        "lost_ack",
-        &["answered for case `someone_else` while on this one"],
-    ),
-    // A null list is not an empty one.
-    (
-        "null-list",
-        "lost_ack",
-        &["field `sent`: must be an array (write `[]` for none), not null"],
-    ),
-    (
-        "error",
-        "lost_ack",
-        &["the fake-error runner answered with an error: boom"],
-    ),
-    // A runner that forgets the cases left fails the one it stopped at.
-    (
-        "stop",
-        "broker_down_first_attempt",
-        &[
-            "exited (exit status: 0) before answering this case",
-            "(it wrote nothing to stderr)",
-        ],
-    ),
-    (
-        "wrong-result",
-        "lost_ack",
-        &[
-            "case `lost_ack` (cases/seed.json)",
-            "duplicates: expected 1, actual 999",
-        ],
-    ),
-];
+/// A fault of `runner_faults.json`: the fake runner's fault, the case it
+/// is on, and what the case's message must say.
+#[derive(Deserialize)]
+struct Misbehaviour {
+    fault: String,
+    case: String,
+    said: Vec<String>,
+}
 
-/// Each of [`MISBEHAVIOURS`] fails the case the runner was on alone; the
-/// others are still checked, and nothing waits beyond the timeout.
+/// Each fault of `runner_faults.json` fails the case the runner was on
+/// alone; the others are still checked, and nothing waits beyond the
+/// timeout.
 #[test]
 fn each_fault_fails_the_case_the_runner_was_on_and_only_it() {
-    for (fault, case, needles) in MISBEHAVIOURS {
+    for Misbehaviour { fault, case, said } in
+        common::fixture::<Vec<Misbehaviour>>("runner_faults.json", "faults")
+    {
         let started = Instant::now();
-        let run = run(fake(&format!("fake-{fault}"), fault, case));
+        let run = run(fake(&format!("fake-{fault}"), &fault, &case));
         let took = started.elapsed();
-        assert_only_case_fails(&run.verdicts(), case, needles);
+        let said = Vec::from_iter(said.iter().map(String::as_str));
+        assert_only_case_fails(&run.verdicts(), &case, &said);
         assert!(took < TIMEOUT + SLACK, "{fault}: took {took:?}");
     }
     let pid_file =
@@ -246,8 +190,8 @@ fn a_faulting_runner_is_reported_in_every_file_and_acts_in_none() {
     assert!(kept.contains("fake runner: FAILED"), "{kept}");
     let passed = entry("all_in_one_pass");
     assert_eq!((&passed.fault, &passed.log), (&None, &None));
-    let schema = std::fs::read_to_string(parity::repo_root().join("harness/results.schema.json"));
-    let schema: serde_json::Value = serde_json::from_str(&schema.unwrap()).unwrap();
+    let schema: serde_json::Value =
+        common::read_json(&parity::repo_root().join("harness/results.schema.json"));
     let written = serde_json::to_value(&results).unwrap();
     let valid = jsonschema::validate(&schema, &written);
     assert!(valid.is_ok(), "not valid under the schema: {valid:?}");

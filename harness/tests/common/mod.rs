@@ -20,26 +20,39 @@ use parity::session::Session;
 use parity::suite::{trials, Executor, Port, Recorder, Suite};
 use parity::table::Case;
 use parity::toolchain::manifest::{BuildStep, Manifest};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 /// A valid case, for tests that break it one rule at a time.
-pub const GOOD_CASE: &str = r#"{
-  "name": "good",
-  "description": "A valid case to break one field at a time.",
-  "batch_size": 10,
-  "messages": [
-    {"id": 1, "aggregate": "order-1", "type": "OrderPlaced"},
-    {"id": 2, "aggregate": "order-2", "type": "OrderPlaced"}
-  ],
-  "failures": {"1": "down"},
-  "passes": 2,
-  "expect": {"sent": [[2], [1]], "journal": ["order-2 OrderPlaced", "order-1 OrderPlaced"], "duplicates": 0}
-}"#;
+pub const GOOD_CASE: &str = include_str!("good_case.json");
 
 /// A file `name` in `dir` holding the good case alone.
 pub fn good_file(dir: &Path, name: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, format!(r#"{{"cases": [{GOOD_CASE}]}}"#)).unwrap();
     path
+}
+
+/// The JSON file at `path`, as `T`; the test fails naming the file.
+pub fn read_json<T: DeserializeOwned>(path: &Path) -> T {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Rewrites the JSON file at `path` as `edit` changes it.
+pub fn edit_json(path: &Path, edit: impl FnOnce(&mut Value)) {
+    let mut value = read_json(path);
+    edit(&mut value);
+    std::fs::write(path, value.to_string()).unwrap();
+}
+
+/// What `key` holds in `harness/tests/<file>`, a test's plain data (inputs
+/// and what they must give) with a description on the whole and on each
+/// part that needs one, as JSON-Schema-Test-Suite's are.
+pub fn fixture<T: DeserializeOwned>(file: &str, key: &str) -> T {
+    let mut table: Value = read_json(&parity::repo_root().join("harness/tests").join(file));
+    let rows = serde_json::from_value(table[key].take());
+    rows.unwrap_or_else(|e| panic!("harness/tests/{file}: `{key}`: {e}"))
 }
 
 /// The fake runner, which misbehaves as its first argument says.
@@ -109,13 +122,14 @@ pub fn building(name: &str, script: &str) -> Manifest {
 }
 
 /// A session of the fake runner with `fault` on `case` (`*`: every case),
-/// its logs in the fresh scratch folder `log_dir`.
+/// its logs in a fresh scratch folder `log_dir` of the test file's own.
 pub fn session(log_dir: &str, fault: &str, case: &str, deadline: Duration) -> Session {
+    let log_dir = format!("{}/{log_dir}", env!("CARGO_CRATE_NAME"));
     let argv = fake("", fault, case).runner;
     let label = format!("the fake-{fault} runner");
     Session {
         command: exec::Command::new(label, argv, parity::repo_root(), deadline),
-        log_dir: scratch(log_dir),
+        log_dir: scratch(&log_dir),
         contract: parity::contract::Contract::repo().unwrap(),
     }
 }
