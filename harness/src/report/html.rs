@@ -7,8 +7,11 @@ use std::fmt::Write as _;
 use super::code::{Panel, Source};
 use super::markup::{escape, result_id, slug};
 use super::results::{Outcome, State, TrialResult};
-use super::style::STYLE;
 use super::{picture, Matrix, Report, Row};
+
+/// The page's only style sheet, inlined so the page needs nothing else
+/// (a real CSS file: an editor and a linter read it as CSS).
+const STYLE: &str = include_str!("style.css");
 
 /// What a cell says in full, escaped: a failure's summary above its text,
 /// another verdict's reason; nothing for a pass.
