@@ -113,11 +113,6 @@ fn matrix(out: &mut String, matrix: &Matrix) {
 /// manifest says; a case that uses another shows as unsupported.
 fn features(out: &mut String, run: &super::results::RunRecord) {
     out.push_str("<section id=\"features\"><h2>Features</h2>");
-    if run.features.is_empty() {
-        out.push_str(
-            "<p>No optional feature yet: every case is core, and every port plays it.</p>",
-        );
-    }
     out.push_str("<table class=\"matrix features\"><thead><tr><th scope=\"col\">language</th>");
     for feature in &run.features {
         let _ = write!(out, "<th scope=\"col\">{}</th>", escape(feature));
