@@ -7,8 +7,11 @@ use std::fmt::Write as _;
 use super::code::{Panel, Source};
 use super::markup::{escape, result_id, slug};
 use super::results::{Outcome, State, TrialResult};
-use super::style::STYLE;
 use super::{picture, Matrix, Report, Row};
+
+/// The page's only style sheet, inlined so the page needs nothing else
+/// (a real CSS file: an editor and a linter read it as CSS).
+const STYLE: &str = include_str!("style.css");
 
 /// What a cell says in full, escaped: a failure's summary above its text,
 /// another verdict's reason; nothing for a pass.
@@ -110,11 +113,6 @@ fn matrix(out: &mut String, matrix: &Matrix) {
 /// manifest says; a case that uses another shows as unsupported.
 fn features(out: &mut String, run: &super::results::RunRecord) {
     out.push_str("<section id=\"features\"><h2>Features</h2>");
-    if run.features.is_empty() {
-        out.push_str(
-            "<p>No optional feature yet: every case is core, and every port plays it.</p>",
-        );
-    }
     out.push_str("<table class=\"matrix features\"><thead><tr><th scope=\"col\">language</th>");
     for feature in &run.features {
         let _ = write!(out, "<th scope=\"col\">{}</th>", escape(feature));

@@ -30,7 +30,6 @@ mod markup;
 mod picture;
 pub mod results;
 pub mod run;
-mod style;
 mod trace;
 pub mod trial;
 
