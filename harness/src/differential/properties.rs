@@ -273,48 +273,29 @@ mod tests {
         s.unpark = serde_json::from_str(r#"[{"aggregate": "order-1", "after_pass": 2}]"#).ok();
     }
 
-    /// Outcomes and what [`check`] says of them: the scenario changed by
-    /// its name's function, the ids sent per run, the journal as rows of
-    /// the scenario, the dead letters per run (or null), the duplicates,
-    /// and the property the outcome breaks first (null: a right outcome).
-    const CHECKED: &str = r#"[
-        ["none", [[1, 2], [3]], [0, 1, 2], null, 0, null],
-        ["unparked", [[], [3], [2]], [2, 1], [[1], [], []], 0, null],
-        ["none", [[1, 2]], [0, 1], null, 0, "have (1, None) lists for 2 runs"],
-        ["none", [[1, 2], [3, 9]], [0, 1, 2], null, 0, "run 2 sent id 9, which is not"],
-        ["none", [[1, 2], [2, 3]], [0, 1, 2], null, 0, "id 2 was sent or dead-lettered twice"],
-        ["none", [[1, 2, 3], []], [0, 1, 2], null, 0, "more than the batch size"],
-        ["none", [[1, 3], [2]], [0, 1, 2], null, 0, "only written after pass 1"],
-        ["none", [[2, 1], [3]], [0, 1, 2], null, 0, "an event overtook an earlier one"],
-        ["none", [[1, 2], [3]], [0, 0, 1, 2], null, 0, "did the work again"],
-        ["none", [[1, 2], [3]], [1, 0, 2], null, 0, "out of insertion order"],
-        ["none", [[1, 2], [3]], [0, 1], null, 0, "id 3 was sent but is not in the journal"],
-        ["none", [[1, 2], [3]], [0, 1, 2], null, 1, "1 duplicates and 0 entries journalled again"],
-        ["none", [[1], [2, 3]], [0, 1, 2], null, 0, "oldest rows written so far"],
-        ["capped", [[2], [3]], [1, 2], null, 0, "have (2, None) lists for 2 runs"],
-        ["capped", [[1], [3]], [0, 1, 2], [[1], []], 0, "id 1 was sent or dead-lettered twice"],
-        ["capped", [[2], [3]], [1, 2], [[1], []], 0, "sent id 2 while the earlier id 1"],
-        ["parked", [[], [2, 3], []], [1, 2], [[1], [], []], 0, "2 of order-1, parked since pass 1"],
-        ["unparked", [[], [2, 3], []], [1, 2], [[1], [], []], 0, "parked since pass 1"],
-        ["retained", [[], [1, 2]], [0, 0, 1], null, 0, "a retention of Some(2) passes and its last delivery in pass 2"],
-        ["relays", [[1, 2], [], [3], []], [0, 1, 2], null, 0, "relay 0 sent id 1 of order-1, whose owner is relay 1"],
-        ["heads", [[1, 2], [3]], [0, 1, 2], null, 0, "fetched two rows of order-1 (id 2 the second) under heads"],
-        ["relays_batch", [[], [1], [3], [2]], [0, 1, 2], null, 0, "oldest rows written so far"]
-    ]"#;
+    /// One outcome of `properties.json` and what [`check`] says of it.
+    #[derive(serde::Deserialize)]
+    struct Checked {
+        scenario: String,
+        outcome: Outcome,
+        breaks: Option<String>,
+    }
 
+    /// Each outcome of `properties.json` (plain data, as
+    /// JSON-Schema-Test-Suite's) on its scenario: the property it breaks
+    /// first, named, or none.
     #[test]
     fn each_property_names_what_breaks_it() {
-        type Checked = (
-            String,
-            Vec<Vec<u64>>,
-            Vec<usize>,
-            Option<Vec<Vec<u64>>>,
-            u64,
-            Option<String>,
-        );
-        let checked: Vec<Checked> = serde_json::from_str(CHECKED).unwrap();
-        for (change, sent, journal, dead_letters, duplicates, breaks) in checked {
-            let change: fn(&mut Scenario) = match change.as_str() {
+        let table: serde_json::Value =
+            serde_json::from_str(include_str!("properties.json")).unwrap();
+        let checked: Vec<Checked> = serde_json::from_value(table["outcomes"].clone()).unwrap();
+        for Checked {
+            scenario: name,
+            outcome,
+            breaks,
+        } in checked
+        {
+            let change: fn(&mut Scenario) = match name.as_str() {
                 "capped" => capped,
                 "parked" => parked,
                 "unparked" => unparked,
@@ -327,18 +308,6 @@ mod tests {
                 _ => none,
             };
             let scenario = scenario(change);
-            let row = |&i: &usize| &scenario.messages[i];
-            let journal = journal
-                .iter()
-                .map(row)
-                .map(|r| format!("{} {}", r.aggregate, r.event_type));
-            let journal = journal.collect();
-            let outcome = Outcome {
-                sent,
-                journal,
-                duplicates,
-                dead_letters,
-            };
             let result = check(&scenario, &outcome);
             let named = match &breaks {
                 Some(breaks) => result.as_ref().is_err_and(|e| e.contains(breaks)),
