@@ -233,50 +233,13 @@ fn check_oldest_first(case: &Scenario, outcome: &Outcome) -> Result<(), String> 
 #[cfg(test)]
 mod tests {
     use super::check;
-    use crate::report::fixture::message;
-    use crate::table::{Failure, Outcome, Scenario};
-    use outbox_cases::{Fetch, OnExhausted};
-
-    /// Two rows of order-1 written before the first pass, one of order-2
-    /// after it; nothing fails. `change` sets a feature or two.
-    fn scenario(change: fn(&mut Scenario)) -> Scenario {
-        let mut scenario = Scenario {
-            batch_size: 2,
-            messages: vec![
-                message(1, "order-1", "OrderPlaced", 0),
-                message(2, "order-1", "OrderPaid", 0),
-                message(3, "order-2", "OrderPlaced", 1),
-            ],
-            passes: 2,
-            ..Scenario::default()
-        };
-        change(&mut scenario);
-        scenario
-    }
-
-    fn none(_: &mut Scenario) {}
-
-    /// Order-1's first row fails once, which is the cap.
-    fn capped(s: &mut Scenario) {
-        (s.max_attempts, s.failures) = (Some(1), [(1, Failure::Down)].into());
-    }
-
-    /// Capped, and the order parked for a third pass.
-    fn parked(s: &mut Scenario) {
-        capped(s);
-        (s.on_exhausted, s.passes) = (Some(OnExhausted::Park), 3);
-    }
-
-    /// Parked, and unparked after pass 2.
-    fn unparked(s: &mut Scenario) {
-        parked(s);
-        s.unpark = serde_json::from_str(r#"[{"aggregate": "order-1", "after_pass": 2}]"#).ok();
-    }
+    use crate::table::{Outcome, Scenario};
 
     /// One outcome of `properties.json` and what [`check`] says of it.
     #[derive(serde::Deserialize)]
     struct Checked {
-        scenario: String,
+        #[serde(default)]
+        changes: serde_json::Map<String, serde_json::Value>,
         outcome: Outcome,
         breaks: Option<String>,
     }
@@ -290,24 +253,14 @@ mod tests {
             serde_json::from_str(include_str!("properties.json")).unwrap();
         let checked: Vec<Checked> = serde_json::from_value(table["outcomes"].clone()).unwrap();
         for Checked {
-            scenario: name,
+            changes,
             outcome,
             breaks,
         } in checked
         {
-            let change: fn(&mut Scenario) = match name.as_str() {
-                "capped" => capped,
-                "parked" => parked,
-                "unparked" => unparked,
-                "retained" => {
-                    |s| (s.failures, s.retention) = ([(1, Failure::LostAck)].into(), Some(2))
-                }
-                "relays" => |s| s.relays = Some(2),
-                "heads" => |s| s.fetch = Some(Fetch::Heads),
-                "relays_batch" => |s| (s.relays, s.batch_size) = (Some(2), 3),
-                _ => none,
-            };
-            let scenario = scenario(change);
+            let mut scenario = table["scenario"].clone();
+            scenario.as_object_mut().unwrap().extend(changes);
+            let scenario: Scenario = serde_json::from_value(scenario).unwrap();
             let result = check(&scenario, &outcome);
             let named = match &breaks {
                 Some(breaks) => result.as_ref().is_err_and(|e| e.contains(breaks)),
