@@ -12,10 +12,7 @@ use parity::suite::executor::DEMO_CONFIG;
 use parity::suite::{Executor, Suite};
 
 fn main() -> ExitCode {
-    run().unwrap_or_else(|why| {
-        eprintln!("demo: {why}");
-        ExitCode::FAILURE
-    })
+    parity::end("demo", 1, run())
 }
 
 /// Fails (with why) only when the Rust demo could not give the transcript.

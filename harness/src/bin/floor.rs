@@ -59,11 +59,7 @@ fn main() -> ExitCode {
             Ok(())
         })
     });
-    if let Err(why) = timed {
-        eprintln!("floor: {why}");
-        return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
+    parity::end("floor", 1, timed.map(|()| ExitCode::SUCCESS))
 }
 
 /// Every process a warm `make test` starts for the ports, ready to start.

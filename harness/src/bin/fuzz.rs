@@ -57,10 +57,7 @@ struct Options {
 }
 
 fn main() -> ExitCode {
-    run(&clap::Parser::parse()).unwrap_or_else(|e| {
-        eprintln!("fuzz: {e}");
-        ExitCode::FAILURE
-    })
+    parity::end("fuzz", 1, run(&clap::Parser::parse()))
 }
 
 /// One language through the run: its runner, its first wrong result

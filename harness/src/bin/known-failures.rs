@@ -11,13 +11,7 @@ use std::process::ExitCode;
 use parity::report::{known, results::Results};
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("known-failures: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    parity::end("known-failures", 1, run().map(|()| ExitCode::SUCCESS))
 }
 
 fn run() -> Result<(), String> {
