@@ -3,16 +3,14 @@
 
 use super::*;
 
-fn root() -> PathBuf {
-    crate::repo_root()
-}
-
 /// The known languages keep their places (another folder may come), the
 /// reference first, each unit command naming its tool's counter and how
-/// many tests it must pass (issue 38, item 4: any count passed).
+/// many tests it must pass (issue 38, item 4: any count passed); and
+/// every placeholder is resolved, stamps included, under the target
+/// folder.
 #[test]
-fn every_folder_is_a_language_and_the_reference_comes_first() {
-    let manifests = read_all(&root()).expect("the manifests load");
+fn every_folder_is_a_language_built_under_the_target_folder() {
+    let manifests = read_all(&crate::repo_root()).expect("the manifests load");
     let known = [
         ("rust", Counter::Cargo),
         ("go", Counter::GoVerbose),
@@ -34,29 +32,17 @@ fn every_folder_is_a_language_and_the_reference_comes_first() {
     assert_eq!(kept, known.map(|(name, counter)| (name, Some(counter))));
     assert!(manifests[0].reference);
     assert!(manifests[1..].iter().all(|m| !m.reference));
-}
-
-/// Every placeholder is resolved, stamps included, under the target
-/// folder.
-#[test]
-fn what_the_harness_builds_goes_under_the_target_folder() {
-    let target = crate::config::target_dir(&root());
-    let manifests = read_all(&root()).unwrap();
+    let target = crate::config::target_dir(&crate::repo_root());
     for manifest in &manifests {
         for stamp in manifest.build.iter().filter_map(|s| s.stamp.as_ref()) {
             assert!(Path::new(stamp).starts_with(&target), "{stamp}");
         }
         let all = format!("{manifest:?}");
-        assert!(
-            !all.contains("{work}") && !all.contains("{target}") && !all.contains("{root}"),
-            "{all}"
-        );
+        assert!(PLACEHOLDERS.iter().all(|p| !all.contains(p)), "{all}");
     }
     let go = manifests.iter().find(|m| m.name == "go").unwrap();
-    assert_eq!(
-        go.runner,
-        [format!("{}/parity/go/runner", target.display())]
-    );
+    let runner = format!("{}/parity/go/runner", target.display());
+    assert_eq!(go.runner, [runner]);
     assert!(manifests[0].runner[0].starts_with(&*target.to_string_lossy()));
 }
 
@@ -76,13 +62,18 @@ const GO: &str = "runners/go/language.toml: ";
 /// Loads a scratch repository whose only port, beside the reference, is
 /// Go's manifest as `edit` makes it.
 fn load_go(scratch: &str, edit: impl Fn(&str) -> String) -> Result<Vec<Manifest>, String> {
-    let scratch = crate::config::scratch_dir(&root(), scratch);
+    let repo = crate::repo_root();
+    let scratch = crate::config::scratch_dir(&repo, scratch);
     let _ = std::fs::remove_dir_all(&scratch);
     for name in ["rust", "go"] {
-        std::fs::create_dir_all(scratch.join("runners").join(name)).unwrap();
-        let text = std::fs::read_to_string(root().join(format!("runners/{name}/{FILE}"))).unwrap();
+        let (from, to) = (
+            repo.join(RUNNERS).join(name),
+            scratch.join(RUNNERS).join(name),
+        );
+        std::fs::create_dir_all(&to).unwrap();
+        let text = std::fs::read_to_string(from.join(FILE)).unwrap();
         let text = if name == "go" { edit(&text) } else { text };
-        std::fs::write(scratch.join("runners").join(name).join(FILE), text).unwrap();
+        std::fs::write(to.join(FILE), text).unwrap();
     }
     read_all(&scratch)
 }
@@ -125,7 +116,7 @@ fn a_code_path_outside_the_repository_is_refused() {
         text.replace(code, "message = [\"runners/go/escape\"]")
     })
     .expect("a file not there yet shows as missing on the page");
-    let scratch = crate::config::scratch_dir(&root(), "manifest-code");
+    let scratch = crate::config::scratch_dir(&crate::repo_root(), "manifest-code");
     std::os::unix::fs::symlink("/etc/hostname", scratch.join("runners/go/escape")).unwrap();
     let error = read_all(&scratch).unwrap_err();
     let outside = "field `code.message`: \"runners/go/escape\" leads outside";
