@@ -45,9 +45,5 @@ fn run() -> Result<ExitCode, String> {
             }
         }
     }
-    Ok(if all_match {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(ExitCode::from(u8::from(!all_match)))
 }
