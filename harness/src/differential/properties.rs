@@ -252,15 +252,11 @@ mod tests {
         let table: serde_json::Value =
             serde_json::from_str(include_str!("properties.json")).unwrap();
         let checked: Vec<Checked> = serde_json::from_value(table["outcomes"].clone()).unwrap();
-        for Checked {
-            changes,
-            outcome,
-            breaks,
-        } in checked
-        {
+        for row in checked {
             let mut scenario = table["scenario"].clone();
-            scenario.as_object_mut().unwrap().extend(changes);
+            scenario.as_object_mut().unwrap().extend(row.changes);
             let scenario: Scenario = serde_json::from_value(scenario).unwrap();
+            let (outcome, breaks) = (row.outcome, row.breaks);
             let result = check(&scenario, &outcome);
             let named = match &breaks {
                 Some(breaks) => result.as_ref().is_err_and(|e| e.contains(breaks)),

@@ -37,13 +37,8 @@ fn only_a_finished_report_of_passes_proves_a_suite() {
          [ {max} tests successful ]\n[ {max} tests skipped ]\n[ {max} tests aborted ]\n"
     );
     let mut counters = Vec::new();
-    for Suite {
-        counter,
-        output,
-        tally,
-    } in suites
-    {
-        let output = output.join("\n");
+    for suite in suites {
+        let (counter, output, tally) = (suite.counter, suite.output.join("\n"), suite.tally);
         let got = read(counter, &output);
         assert_eq!(got, tally, "{counter:?}: {output}");
         let clean = tally.failed + tally.skipped + tally.unreported == 0;
