@@ -57,10 +57,8 @@ fn run() -> Result<(), String> {
         }
     }
     if !problems.is_empty() {
-        return Err(format!(
-            "the case files need work:\n{}",
-            problems.join("\n")
-        ));
+        let problems = problems.join("\n");
+        return Err(format!("the case files need work:\n{problems}"));
     }
     match which {
         None => {}
