@@ -46,7 +46,18 @@ pub mod text;
 pub mod toolchain;
 
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::sync::OnceLock;
+
+/// How one of the harness's tools ends: with the code `result` gives, or
+/// with its error on stderr after the tool's name and `code` (2: what it
+/// was given is wrong; 1: it failed), so that every tool says why alike.
+pub fn end(tool: &str, code: u8, result: Result<ExitCode, String>) -> ExitCode {
+    result.unwrap_or_else(|why| {
+        eprintln!("{tool}: {why}");
+        ExitCode::from(code)
+    })
+}
 
 /// The repository root, where `cases/`, `runners/` and `target/` live,
 /// found when the harness runs, never where it was compiled: a copied or

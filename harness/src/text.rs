@@ -102,7 +102,7 @@ mod tests {
     }
 
     #[test]
-    fn what_acts_on_a_terminal_is_shown_escaped() {
+    fn what_acts_on_a_terminal_or_xml_forbids_is_shown_escaped() {
         assert_eq!(for_terminal("ok\n\tstill"), "ok\n\tstill");
         assert_eq!(for_terminal("FAILED\rok    "), "FAILED\\rok    ");
         assert_eq!(for_terminal("a\u{202e}cba"), "a\\u{202e}cba");
@@ -111,10 +111,7 @@ mod tests {
             one_line("a\nb\tc\rd\u{202e}\u{1b}"),
             "a\\nb\\tc\\rd\\u{202e}\\u{1b}"
         );
-    }
-
-    #[test]
-    fn what_xml_forbids_is_shown_escaped() {
+        // What XML forbids too.
         assert_eq!(
             for_xml("a\u{fffe}b\u{ffff}\u{0}"),
             "a\\u{fffe}b\\u{ffff}\\u{0}"

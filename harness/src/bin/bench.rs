@@ -121,10 +121,7 @@ fn start_ups(suite: &Suite, languages: &[&Port]) {
 fn command(suite: &Suite, argv: &[&str]) -> exec::Command {
     let owned = argv.iter().map(|s| (*s).to_owned()).collect();
     let deadline = Duration::from_secs(1800);
-    exec::Command {
-        keep: 4096,
-        ..exec::Command::new(argv.join(" "), owned, &suite.root, deadline)
-    }
+    exec::Command::new(argv.join(" "), owned, &suite.root, deadline)
 }
 
 /// What one run cost, in seconds (what is printed): its wall time, and the

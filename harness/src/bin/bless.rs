@@ -14,13 +14,7 @@ use parity::table;
 use parity::table::bless::{self, Which};
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("bless: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    parity::end("bless", 1, run().map(|()| ExitCode::SUCCESS))
 }
 
 const USAGE: &str = "usage: bless [--all] | bless --new NAME [--file PATH] | bless --check";
@@ -63,10 +57,8 @@ fn run() -> Result<(), String> {
         }
     }
     if !problems.is_empty() {
-        return Err(format!(
-            "the case files need work:\n{}",
-            problems.join("\n")
-        ));
+        let problems = problems.join("\n");
+        return Err(format!("the case files need work:\n{problems}"));
     }
     match which {
         None => {}

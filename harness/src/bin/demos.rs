@@ -12,10 +12,7 @@ use parity::suite::executor::DEMO_CONFIG;
 use parity::suite::{Executor, Suite};
 
 fn main() -> ExitCode {
-    run().unwrap_or_else(|why| {
-        eprintln!("demo: {why}");
-        ExitCode::FAILURE
-    })
+    parity::end("demo", 1, run())
 }
 
 /// Fails (with why) only when the Rust demo could not give the transcript.
@@ -36,21 +33,14 @@ fn run() -> Result<ExitCode, String> {
                 demo::transcript("differs", &transcript, actual)
             }
         };
-        match verdict {
-            Verdict::Pass => println!("{:<12} same transcript", port.name),
-            Verdict::Ignore(why) | Verdict::KnownFailure(why) => {
-                println!("{:<12} skipped: {why}", port.name)
-            }
-            Verdict::Unsupported(_) => println!("{:<12} skipped: unsupported", port.name),
-            Verdict::Fail(why) => {
-                all_match = false;
-                println!("{:<12} MISMATCH: {}", port.name, emit::text(&why));
-            }
-        }
+        let said = match &verdict {
+            Verdict::Pass => "same transcript".to_owned(),
+            Verdict::Ignore(why) | Verdict::KnownFailure(why) => format!("skipped: {why}"),
+            Verdict::Unsupported(_) => "skipped: unsupported".to_owned(),
+            Verdict::Fail(why) => format!("MISMATCH: {}", emit::text(why)),
+        };
+        all_match &= !matches!(verdict, Verdict::Fail(_));
+        println!("{:<12} {said}", port.name);
     }
-    Ok(if all_match {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(ExitCode::from(u8::from(!all_match)))
 }

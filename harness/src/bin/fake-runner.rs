@@ -177,12 +177,9 @@ fn sleep(argv: &[&str], leave: impl Fn() -> i32 + Send + Sync + 'static) -> Stri
 /// case it hangs on, which a test waits for instead of sleeping.
 fn record(line: &str) {
     if let Some(path) = std::env::var_os("FAKE_PIDS") {
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .expect("FAKE_PIDS can be opened");
-        writeln!(file, "{line}").expect("FAKE_PIDS is writable");
+        let appended =
+            parity::files::append_regular(path.as_ref(), &format!("{line}\n"), "FAKE_PIDS");
+        appended.expect("FAKE_PIDS can be appended to");
     }
 }
 

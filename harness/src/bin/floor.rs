@@ -10,7 +10,7 @@
 //! timed: those are the harness's overhead as much as its checks.
 //!
 //! Prints the wall time in seconds on stdout (`--runs N`: N times, one
-//! line each); `FLOOR_VERBOSE=1` also prints each process's on stderr.
+//! line each).
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -59,11 +59,7 @@ fn main() -> ExitCode {
             Ok(())
         })
     });
-    if let Err(why) = timed {
-        eprintln!("floor: {why}");
-        return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
+    parity::end("floor", 1, timed.map(|()| ExitCode::SUCCESS))
 }
 
 /// Every process a warm `make test` starts for the ports, ready to start.
@@ -113,11 +109,7 @@ fn run(jobs: &[Job]) -> Vec<String> {
 /// group, a deadline, bounded output); `Err` says what went wrong.
 fn start_and_wait((command, stdin, lines, code): &Job) -> Result<(), String> {
     let shown = command.argv.join(" ");
-    let started = Instant::now();
     let output = exec::run(command, stdin.clone());
-    if std::env::var_os("FLOOR_VERBOSE").is_some() {
-        eprintln!("{:>7.3} s  {shown}", started.elapsed().as_secs_f64());
-    }
     let output = output.map_err(|e| format!("`{shown}` could not start: {e}"))?;
     let exited = output.status.and_then(|s| s.code());
     if exited != Some(*code) {

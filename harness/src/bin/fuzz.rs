@@ -57,10 +57,7 @@ struct Options {
 }
 
 fn main() -> ExitCode {
-    run(&clap::Parser::parse()).unwrap_or_else(|e| {
-        eprintln!("fuzz: {e}");
-        ExitCode::FAILURE
-    })
+    parity::end("fuzz", 1, run(&clap::Parser::parse()))
 }
 
 /// One language through the run: its runner, its first wrong result
@@ -126,11 +123,7 @@ fn run(options: &Options) -> Result<ExitCode, String> {
     let clean = lanes
         .iter()
         .all(|l| l.finding.is_none() && l.fault.is_none());
-    Ok(if clean {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(ExitCode::from(u8::from(!clean)))
 }
 
 /// One batch of scenario pairs: its seed, the cases and their requests,

@@ -11,13 +11,7 @@ use std::process::ExitCode;
 use parity::report::{known, results::Results};
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("known-failures: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    parity::end("known-failures", 1, run().map(|()| ExitCode::SUCCESS))
 }
 
 fn run() -> Result<(), String> {
@@ -29,12 +23,9 @@ fn run() -> Result<(), String> {
     let manifests = parity::toolchain::manifest::read_all(&root)?;
     parity::toolchain::manifest::named(&manifests, language)?;
     let results_path = parity::config::results_file(&root);
-    let results = Results::load(&results_path).map_err(|e| {
-        if results_path.exists() {
-            e
-        } else {
-            format!("{e} (run make test first: every run writes it)")
-        }
+    let results = Results::load(&results_path).map_err(|e| match results_path.exists() {
+        true => e,
+        false => format!("{e} (run make test first: every run writes it)"),
     })?;
     if !results.trials.iter().any(|e| &e.language == language) {
         return Err(format!(

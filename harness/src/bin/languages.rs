@@ -24,13 +24,7 @@ use parity::exec::{self, Stdin};
 use parity::toolchain::manifest::{self, Manifest};
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(code) => code,
-        Err(message) => {
-            eprintln!("languages: {message}");
-            ExitCode::from(2)
-        }
-    }
+    parity::end("languages", 2, run())
 }
 
 fn run() -> Result<ExitCode, String> {

@@ -65,17 +65,16 @@ fn judge_pair(contract: &Contract, plain: &Case, replies: [&Reply; 2]) -> Result
     check(&plain.expect).map_err(|broken| format!("{BY_REFERENCE}: {broken}"))?;
     let answer = answer_of(replies[0])?;
     check(answer).map_err(|broken| format!("breaks a property: {broken}"))?;
-    let differs = compare::differences(contract, &plain.expect, answer);
-    if !differs.is_empty() {
-        let report = emit::differences(&differs);
-        return Err(format!("disagrees with the reference:\n{report}"));
-    }
-    let differs = compare::differences(contract, answer, answer_of(replies[1])?);
-    if !differs.is_empty() {
-        let report = emit::differences(&differs);
-        return Err(format!("gives another result with restart_each_pass (expected: without, actual: with):\n{report}"));
-    }
-    Ok(())
+    let same = |expected, actual, otherwise: &str| {
+        let differs = compare::differences(contract, expected, actual);
+        match differs.is_empty() {
+            true => Ok(()),
+            false => Err(format!("{otherwise}:\n{}", emit::differences(&differs))),
+        }
+    };
+    same(&plain.expect, answer, "disagrees with the reference")?;
+    let restarted = "gives another result with restart_each_pass (expected: without, actual: with)";
+    same(answer, answer_of(replies[1])?, restarted)
 }
 
 /// An outcome's fields read into the model, whose properties are typed.

@@ -233,112 +233,30 @@ fn check_oldest_first(case: &Scenario, outcome: &Outcome) -> Result<(), String> 
 #[cfg(test)]
 mod tests {
     use super::check;
-    use crate::report::fixture::message;
-    use crate::table::{Failure, Outcome, Scenario};
-    use outbox_cases::{Fetch, OnExhausted};
+    use crate::table::{Outcome, Scenario};
 
-    /// Two rows of order-1 written before the first pass, one of order-2
-    /// after it; nothing fails. `change` sets a feature or two.
-    fn scenario(change: fn(&mut Scenario)) -> Scenario {
-        let mut scenario = Scenario {
-            batch_size: 2,
-            messages: vec![
-                message(1, "order-1", "OrderPlaced", 0),
-                message(2, "order-1", "OrderPaid", 0),
-                message(3, "order-2", "OrderPlaced", 1),
-            ],
-            passes: 2,
-            ..Scenario::default()
-        };
-        change(&mut scenario);
-        scenario
+    /// One outcome of `properties.json` and what [`check`] says of it.
+    #[derive(serde::Deserialize)]
+    struct Checked {
+        #[serde(default)]
+        changes: serde_json::Map<String, serde_json::Value>,
+        outcome: Outcome,
+        breaks: Option<String>,
     }
 
-    fn none(_: &mut Scenario) {}
-
-    /// Order-1's first row fails once, which is the cap.
-    fn capped(s: &mut Scenario) {
-        (s.max_attempts, s.failures) = (Some(1), [(1, Failure::Down)].into());
-    }
-
-    /// Capped, and the order parked for a third pass.
-    fn parked(s: &mut Scenario) {
-        capped(s);
-        (s.on_exhausted, s.passes) = (Some(OnExhausted::Park), 3);
-    }
-
-    /// Parked, and unparked after pass 2.
-    fn unparked(s: &mut Scenario) {
-        parked(s);
-        s.unpark = serde_json::from_str(r#"[{"aggregate": "order-1", "after_pass": 2}]"#).ok();
-    }
-
-    /// Outcomes and what [`check`] says of them: the scenario changed by
-    /// its name's function, the ids sent per run, the journal as rows of
-    /// the scenario, the dead letters per run (or null), the duplicates,
-    /// and the property the outcome breaks first (null: a right outcome).
-    const CHECKED: &str = r#"[
-        ["none", [[1, 2], [3]], [0, 1, 2], null, 0, null],
-        ["unparked", [[], [3], [2]], [2, 1], [[1], [], []], 0, null],
-        ["none", [[1, 2]], [0, 1], null, 0, "have (1, None) lists for 2 runs"],
-        ["none", [[1, 2], [3, 9]], [0, 1, 2], null, 0, "run 2 sent id 9, which is not"],
-        ["none", [[1, 2], [2, 3]], [0, 1, 2], null, 0, "id 2 was sent or dead-lettered twice"],
-        ["none", [[1, 2, 3], []], [0, 1, 2], null, 0, "more than the batch size"],
-        ["none", [[1, 3], [2]], [0, 1, 2], null, 0, "only written after pass 1"],
-        ["none", [[2, 1], [3]], [0, 1, 2], null, 0, "an event overtook an earlier one"],
-        ["none", [[1, 2], [3]], [0, 0, 1, 2], null, 0, "did the work again"],
-        ["none", [[1, 2], [3]], [1, 0, 2], null, 0, "out of insertion order"],
-        ["none", [[1, 2], [3]], [0, 1], null, 0, "id 3 was sent but is not in the journal"],
-        ["none", [[1, 2], [3]], [0, 1, 2], null, 1, "1 duplicates and 0 entries journalled again"],
-        ["none", [[1], [2, 3]], [0, 1, 2], null, 0, "oldest rows written so far"],
-        ["capped", [[2], [3]], [1, 2], null, 0, "have (2, None) lists for 2 runs"],
-        ["capped", [[1], [3]], [0, 1, 2], [[1], []], 0, "id 1 was sent or dead-lettered twice"],
-        ["capped", [[2], [3]], [1, 2], [[1], []], 0, "sent id 2 while the earlier id 1"],
-        ["parked", [[], [2, 3], []], [1, 2], [[1], [], []], 0, "2 of order-1, parked since pass 1"],
-        ["unparked", [[], [2, 3], []], [1, 2], [[1], [], []], 0, "parked since pass 1"],
-        ["retained", [[], [1, 2]], [0, 0, 1], null, 0, "a retention of Some(2) passes and its last delivery in pass 2"],
-        ["relays", [[1, 2], [], [3], []], [0, 1, 2], null, 0, "relay 0 sent id 1 of order-1, whose owner is relay 1"],
-        ["heads", [[1, 2], [3]], [0, 1, 2], null, 0, "fetched two rows of order-1 (id 2 the second) under heads"],
-        ["relays_batch", [[], [1], [3], [2]], [0, 1, 2], null, 0, "oldest rows written so far"]
-    ]"#;
-
+    /// Each outcome of `properties.json` (plain data, as
+    /// JSON-Schema-Test-Suite's) on its scenario: the property it breaks
+    /// first, named, or none.
     #[test]
     fn each_property_names_what_breaks_it() {
-        type Checked = (
-            String,
-            Vec<Vec<u64>>,
-            Vec<usize>,
-            Option<Vec<Vec<u64>>>,
-            u64,
-            Option<String>,
-        );
-        let checked: Vec<Checked> = serde_json::from_str(CHECKED).unwrap();
-        for (change, sent, journal, dead_letters, duplicates, breaks) in checked {
-            let change: fn(&mut Scenario) = match change.as_str() {
-                "capped" => capped,
-                "parked" => parked,
-                "unparked" => unparked,
-                "retained" => {
-                    |s| (s.failures, s.retention) = ([(1, Failure::LostAck)].into(), Some(2))
-                }
-                "relays" => |s| s.relays = Some(2),
-                "heads" => |s| s.fetch = Some(Fetch::Heads),
-                "relays_batch" => |s| (s.relays, s.batch_size) = (Some(2), 3),
-                _ => none,
-            };
-            let scenario = scenario(change);
-            let row = |&i: &usize| &scenario.messages[i];
-            let journal = journal
-                .iter()
-                .map(row)
-                .map(|r| format!("{} {}", r.aggregate, r.event_type));
-            let journal = journal.collect();
-            let outcome = Outcome {
-                sent,
-                journal,
-                duplicates,
-                dead_letters,
-            };
+        let table: serde_json::Value =
+            serde_json::from_str(include_str!("properties.json")).unwrap();
+        let checked: Vec<Checked> = serde_json::from_value(table["outcomes"].clone()).unwrap();
+        for row in checked {
+            let mut scenario = table["scenario"].clone();
+            scenario.as_object_mut().unwrap().extend(row.changes);
+            let scenario: Scenario = serde_json::from_value(scenario).unwrap();
+            let (outcome, breaks) = (row.outcome, row.breaks);
             let result = check(&scenario, &outcome);
             let named = match &breaks {
                 Some(breaks) => result.as_ref().is_err_and(|e| e.contains(breaks)),

@@ -2,7 +2,7 @@
 //! its head and its tail and counts the rest, so its memory stays bounded.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Read};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -53,11 +53,9 @@ impl Capture {
         ));
         text
     }
-}
 
-/// Takes more output; memory stays within `keep` bytes.
-impl std::io::Write for Capture {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+    /// Takes more output; memory stays within `keep` bytes.
+    fn push(&mut self, bytes: &[u8]) {
         self.total += bytes.len() as u64;
         let half = self.keep / 2;
         let room = half.saturating_sub(self.head.len());
@@ -65,11 +63,6 @@ impl std::io::Write for Capture {
         self.head.extend_from_slice(to_head);
         self.tail.extend(rest);
         self.tail.drain(..self.tail.len().saturating_sub(half));
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 
@@ -98,7 +91,7 @@ pub(super) fn capture(
             .read_until(b'\n', &mut line)
             .is_ok_and(|n| n > 0)
         {
-            let _ = capture.write_all(&line);
+            capture.push(&line);
             if let Some(to) = &lines {
                 let _ = to.send(String::from_utf8_lossy(&line).trim_end().to_owned());
             }

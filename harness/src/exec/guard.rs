@@ -174,11 +174,10 @@ pub(super) fn mark() -> &'static str {
 fn sweep_earlier_runs() -> usize {
     let me = std::process::id() as libc::pid_t;
     let checkout = crate::repo_root().display().to_string();
-    let mut spared = BTreeSet::from([me]);
-    let mut ancestor = read_proc(me).map(|p| p.parent);
-    while let Some(pid) = ancestor.filter(|&p| p > 1 && spared.insert(p)) {
-        ancestor = read_proc(pid).map(|p| p.parent);
-    }
+    // This process and its ancestors up to init (a bound for a race that
+    // makes the chain come back on itself).
+    let parent = |&pid: &libc::pid_t| Some(read_proc(pid)?.parent).filter(|&p| p > 1);
+    let spared = BTreeSet::from_iter(std::iter::successors(Some(me), parent).take(4096));
     let left_running = |pid: libc::pid_t| {
         let value = mark_value(pid)?;
         // `pid:start:root`: the first two hold no `:`, a root may.

@@ -165,9 +165,8 @@ fn start(
 ) -> std::io::Result<(Group, os_pipe::PipeReader, os_pipe::PipeReader)> {
     let (stdout, stdout_writer) = os_pipe::pipe()?;
     let (stderr, stderr_writer) = os_pipe::pipe()?;
-    let (program, args) = command.argv.split_first().ok_or_else(|| {
-        std::io::Error::new(std::io::ErrorKind::InvalidInput, "empty command line")
-    })?;
+    let empty = || std::io::Error::new(std::io::ErrorKind::InvalidInput, "empty command line");
+    let (program, args) = command.argv.split_first().ok_or_else(empty)?;
     // duct reads a `Path` as a file path and a string as a PATH lookup.
     let program = if program.contains('/') {
         command.dir.join(program).into_os_string()

@@ -146,25 +146,34 @@ mod tests {
 
     /// What the old check (stamp newer than every input) missed: a deleted
     /// source (and an edit given an old mtime, which the next test makes).
+    /// Issue 29, item 6: a product the outputs did not name (a jar beside
+    /// the one listed, a file of TypeScript's dist) could be deleted and
+    /// the step stayed fresh, so every case failed on every run. Issue 38,
+    /// item 7: a class file rewritten in place (the mutant a killed make
+    /// mutants left) kept it fresh, and `java/unit` failed on a clean tree.
+    /// A folder output now holds its files, each by length and mtime; only
+    /// a mutant's judge takes a step whose inputs are as built as fresh.
     #[test]
-    fn a_deleted_added_or_renamed_source_is_a_change() {
+    fn a_changed_source_or_product_is_a_change() {
         let root = crate::config::scratch_dir(&crate::repo_root(), "freshness-content");
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::create_dir_all(root.join("out/lib/jar")).unwrap();
         std::fs::write(root.join("src/a.ts"), "a").unwrap();
         std::fs::write(root.join("src/b.ts"), "b").unwrap();
+        std::fs::write(root.join("out/lib/jar/core.jar"), "jar").unwrap();
+        std::fs::write(root.join("out/lib/Relay.class"), "class").unwrap();
         let step = BuildStep {
             run: vec!["tsc".into()],
             stamp: Some("out/stamp".into()),
             inputs: vec!["src".into(), "out/built.js".into()],
-            outputs: vec!["bin".into()],
+            outputs: vec!["bin".into(), "out/lib".into()],
         };
         std::fs::write(root.join("bin"), "binary").unwrap();
         assert!(!step.is_fresh(&root, false), "no stamp yet");
         std::fs::write(root.join("out.js"), "").unwrap();
         step.mark_done(&root).unwrap();
         assert!(!step.is_fresh(&root, false), "an output is missing");
-        std::fs::create_dir_all(root.join("out")).unwrap();
         std::fs::write(root.join("out/built.js"), "built").unwrap();
         step.mark_done(&root).unwrap();
         assert!(step.is_fresh(&root, false));
@@ -186,6 +195,17 @@ mod tests {
         changed("a renamed source");
         std::fs::write(root.join("bin"), "rebuilt").unwrap();
         changed("an output rewritten");
+        std::fs::write(root.join("out/lib/Relay.class"), "a mutant").unwrap();
+        assert!(step.is_fresh(&root, true), "for a mutant's judge");
+        changed("a file of an output folder rewritten in place");
+        std::fs::write(root.join("src/a.ts"), "edited").unwrap();
+        let judged = step.is_fresh(&root, true);
+        assert!(!judged, "an input edited, even for a judge");
+        changed("an edited source");
+        std::fs::remove_file(root.join("out/lib/jar/core.jar")).unwrap();
+        changed("a product deleted");
+        std::fs::write(root.join("out/lib/jar/core.jar"), "jar").unwrap();
+        changed("a product added");
         std::fs::remove_file(root.join("bin")).unwrap();
         assert!(!step.is_fresh(&root, false), "an output deleted");
         let missing = step.mark_done(&root).unwrap_err();
@@ -202,6 +222,19 @@ mod tests {
             .status();
         assert!(copied.unwrap().success());
         assert!(step.is_fresh(&moved, false), "a moved checkout");
+
+        // Neither an input nor the stamp is opened unless it is a regular
+        // file: a FIFO would block the build.
+        let fifo = |path: &Path| {
+            std::fs::remove_file(path).unwrap();
+            let made = std::process::Command::new("mkfifo").arg(path).status();
+            assert!(made.unwrap().success());
+        };
+        fifo(&root.join("out/stamp"));
+        assert!(!step.is_fresh(&root, false), "a FIFO for a stamp");
+        fifo(&root.join("out/built.js"));
+        step.mark_done(&root).unwrap();
+        assert!(step.is_fresh(&root, false), "a FIFO input, never opened");
     }
 
     /// An edit given an older mtime (`touch -d`) or a file restored by `cp
@@ -253,57 +286,5 @@ mod tests {
             make.unwrap().success() && !set_back(&src),
             "make set-back touches it"
         );
-    }
-
-    /// Issue 29, item 6: a product the outputs did not name (a jar beside
-    /// the one listed, a file of TypeScript's dist) could be deleted and
-    /// the step stayed fresh, so every case failed on every run. Issue 38,
-    /// item 7: a class file rewritten in place (the mutant a killed make
-    /// mutants left) kept it fresh, and `java/unit` failed on a clean tree.
-    /// A folder output now holds its files, each by length and mtime; only
-    /// a mutant's judge takes a step whose inputs are as built as fresh.
-    #[test]
-    fn a_file_deleted_from_an_output_folder_reruns_the_step() {
-        let root = crate::config::scratch_dir(&crate::repo_root(), "freshness-outputs");
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(root.join("out/lib")).unwrap();
-        std::fs::write(root.join("src"), "source").unwrap();
-        std::fs::write(root.join("out/lib/core.jar"), "jar").unwrap();
-        std::fs::write(root.join("out/Relay.class"), "class").unwrap();
-        let step = BuildStep {
-            run: vec!["mvn".into()],
-            stamp: Some("stamp".into()),
-            inputs: vec!["src".into()],
-            outputs: vec!["out".into()],
-        };
-        step.mark_done(&root).unwrap();
-        assert!(step.is_fresh(&root, false));
-        std::fs::write(root.join("out/Relay.class"), "a mutant").unwrap();
-        assert!(!step.is_fresh(&root, false), "a file rewritten in place");
-        assert!(step.is_fresh(&root, true), "but for a mutant's judge");
-        std::fs::write(root.join("src"), "edited").unwrap();
-        assert!(
-            !step.is_fresh(&root, true),
-            "an input edited, even for a judge"
-        );
-        std::fs::remove_file(root.join("out/lib/core.jar")).unwrap();
-        assert!(!step.is_fresh(&root, false), "a product deleted");
-        step.mark_done(&root).unwrap();
-        std::fs::write(root.join("out/lib/core.jar"), "jar").unwrap();
-        assert!(!step.is_fresh(&root, false), "a product added");
-
-        // Neither an input nor the stamp is opened unless it is a regular
-        // file: a FIFO would block the build.
-        step.mark_done(&root).unwrap();
-        let fifo = |path: &Path| {
-            std::fs::remove_file(path).unwrap();
-            let made = std::process::Command::new("mkfifo").arg(path).status();
-            assert!(made.unwrap().success());
-        };
-        fifo(&root.join("stamp"));
-        assert!(!step.is_fresh(&root, false), "a FIFO for a stamp");
-        fifo(&root.join("src"));
-        step.mark_done(&root).unwrap();
-        assert!(step.is_fresh(&root, false), "a FIFO input, never opened");
     }
 }

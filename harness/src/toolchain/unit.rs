@@ -39,6 +39,7 @@ pub enum Counter {
 /// What a suite's output says of its tests, by its tool's final report; the
 /// unit trial's failure keeps it, so the message can say what was missing.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(test, derive(serde::Deserialize), serde(default, deny_unknown_fields))]
 pub struct Tally {
     /// Tests that ran and passed.
     pub passed: u64,
