@@ -66,7 +66,7 @@ fn main() -> ExitCode {
 fn jobs() -> Result<Vec<Job>, String> {
     let executor = Executor::new(std::sync::Arc::new(Suite::from_env()?));
     let suite = &executor.suite;
-    let generated = suite.generated_cases().map_err(str::to_owned)?;
+    let generated = (suite.generated_cases(suite.reference())).map_err(str::to_owned)?;
     let mut all = Request::cases(suite.cases.iter().chain(generated));
     all.extend(protocol::refusal_requests());
     let count = all.len();

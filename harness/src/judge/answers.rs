@@ -9,6 +9,7 @@ use super::compare::differences;
 use super::{CaseHeader, Reason, Unsupported, Verdict};
 use crate::config::{GENERATED_COUNT, GENERATED_SEED};
 use crate::contract::Contract;
+use crate::differential::Draw;
 use crate::fault::Fault;
 use crate::oracle;
 use crate::protocol::{Reply, AFTER_REFUSALS, REFUSALS};
@@ -132,15 +133,24 @@ pub fn refusals(runner: &str, replies: &[Reply]) -> Verdict {
     )))
 }
 
-/// The fixed-seed scenarios' verdict: how many `failed`, the index and
-/// text of those the runner faulted on, the first wrong one `shrunk` to a
-/// ready case; a runner fault is shown as it is, never shrunk.
-pub fn generated(failed: usize, faults: &[(usize, &str)], shrunk: Option<String>) -> Verdict {
+/// The fixed-seed scenarios' verdict: how many `failed` of those `drawn`,
+/// the index and text of those the runner faulted on, the first wrong one
+/// `shrunk` to a ready case; a runner fault is shown as it is, never shrunk.
+pub fn generated(
+    drawn: Draw,
+    failed: usize,
+    faults: &[(usize, &str)],
+    shrunk: Option<String>,
+) -> Verdict {
     if failed == 0 {
         return Verdict::Pass;
     }
+    let drawn = match drawn.features {
+        true => "",
+        false => ", drawn without the features' fields: the port does not play every feature",
+    };
     let mut text = format!(
-        "{failed} of {GENERATED_COUNT} generated scenarios (seed {GENERATED_SEED}) failed.\n"
+        "{failed} of {GENERATED_COUNT} generated scenarios (seed {GENERATED_SEED}{drawn}) failed.\n"
     );
     if let Some((index, what)) = faults.first() {
         let _ = writeln!(

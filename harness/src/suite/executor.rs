@@ -115,7 +115,7 @@ impl Executor {
         let stream = Stream {
             table,
             generated: match has(RowId::Kind(Kind::Generated)) {
-                true => suite.generated_cases().unwrap_or_default(),
+                true => suite.generated_cases(port).unwrap_or_default(),
                 false => &[],
             },
             refusals: has(RowId::Kind(Kind::Protocol)),
@@ -203,19 +203,15 @@ impl Executor {
         replies: &[Reply],
     ) -> Verdict {
         let problems = differential::judge_all(&runner.contract, stream.generated, replies);
+        let drawn = self.suite.generated_draw(port);
         let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
             let why = wrong.text.clone();
-            let shrunk = differential::shrink(
-                runner,
-                (GENERATED_SEED, differential::Draw::ALL),
-                wrong.index,
-                why,
-            );
+            let shrunk = differential::shrink(runner, (GENERATED_SEED, drawn), wrong.index, why);
             shrunk.report(&runner.command.label)
         });
         let faults = problems.iter().filter(|p| p.fault);
         let faults = Vec::from_iter(faults.map(|p| (p.index, p.text.as_str())));
-        let verdict = answers::generated(problems.len(), &faults, shrunk);
+        let verdict = answers::generated(drawn, problems.len(), &faults, shrunk);
         port.listed(Kind::Generated.name(), verdict)
     }
 
@@ -430,14 +426,12 @@ impl Executor {
             None => (port.run_probe(&self.suite.root, Duration::from_secs(30)))
                 .map_or_else(|why| why.to_string(), |ready| ready.version),
         };
+        let features = self.suite.contract.features();
         (self.suite.ports.iter())
             .map(|port| Toolchain {
                 name: port.name.clone(),
                 version: version(port),
-                features: match port.reference {
-                    true => self.suite.contract.features().into_iter().collect(),
-                    false => port.features.clone(),
-                },
+                features: Vec::from_iter(features.iter().filter(|f| port.plays(f)).cloned()),
             })
             .collect()
     }
