@@ -340,8 +340,7 @@ mod tests {
     /// failed `java/unit`, blaming a correct OutboxTable.java.
     #[test]
     fn a_run_refuses_while_a_mutant_is_in_place() {
-        let root = config::scratch_dir(&crate::repo_root(), "mutant-in-place");
-        let _ = std::fs::remove_dir_all(&root);
+        let root = config::scratch_dir("mutant-in-place");
         std::fs::create_dir_all(root.join("target/mutants")).unwrap();
         assert_eq!(no_mutant_in_place(&root), Ok(()));
         let class = "target/parity/java/classes/outbox/OutboxTable.class";
