@@ -62,10 +62,8 @@ fn nothing_from_the_input_or_a_base_file_acts_on_the_page_the_terminal_or_the_su
     let terminal = diff::text(&compared);
     now.base = Some(compared);
     let (page, summary) = (render(&now), markdown::summary(&now));
-    let raw =
-        |c: char| (c.is_control() && c != '\n' && c != '\t') || crate::text::is_bidi_control(c);
     for out in [&page, &terminal, &summary] {
-        let raw: Vec<char> = out.chars().filter(|&c| raw(c)).collect();
+        let raw: Vec<char> = out.chars().filter(|&c| crate::text::acts(c)).collect();
         assert!(raw.is_empty(), "raw {raw:?} in {out:?}");
     }
     // A newline is a space on the page, but ends a line on the terminal.
