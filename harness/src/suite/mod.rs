@@ -88,14 +88,6 @@ impl Port {
     pub fn listed(&self, trial: &str, verdict: Verdict) -> Verdict {
         known_failures::apply(&self.known, &self.name, trial, verdict)
     }
-
-    /// The first feature `case` uses that the port does not play, if any.
-    pub fn lacks<'c>(&self, case: &'c Case) -> Option<&'c str> {
-        case.features
-            .iter()
-            .find(|f| !self.plays(f))
-            .map(String::as_str)
-    }
 }
 
 /// The catalog of one run: what it knows and checks.
