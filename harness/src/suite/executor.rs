@@ -307,15 +307,7 @@ impl Executor {
                 first_line: stderr.lines().next().unwrap_or_default().to_owned(),
             })
         };
-        std::thread::scope(|scope| {
-            let running: Vec<_> = (configs.iter())
-                .map(|config| scope.spawn(|| refuse(config)))
-                .collect();
-            let panicked = || Err("a demo thread panicked".to_owned());
-            (running.into_iter())
-                .map(|thread| thread.join().unwrap_or_else(|_| panicked()))
-                .collect()
-        })
+        exec::side_by_side(configs, refuse).into_iter().collect()
     }
 
     /// The command of a port's unit tests (public for the floor, which
