@@ -211,4 +211,27 @@ mod tests {
             assert!(first.contains(why), "{problems}");
         }
     }
+
+    /// A port that does not play every feature is sent scenarios drawn
+    /// without their fields, and its failure says so; one that does is not
+    /// told so.
+    #[test]
+    fn a_generated_failure_says_how_the_scenarios_were_drawn() {
+        let said = "drawn without the features' fields";
+        let text = |features| match generated(
+            Draw {
+                features,
+                ..Draw::ALL
+            },
+            1,
+            &[],
+            None,
+        ) {
+            Verdict::Fail(Reason::Wrong(text)) => text,
+            other => panic!("not a failure: {other:?}"),
+        };
+        assert!(text(false).contains(said), "{}", text(false));
+        assert!(!text(true).contains(said), "{}", text(true));
+        assert_eq!(generated(Draw::ALL, 0, &[], None), Verdict::Pass);
+    }
 }
