@@ -212,7 +212,7 @@ impl Executor {
         });
         let faults = problems.iter().filter(|p| p.fault);
         let faults = Vec::from_iter(faults.map(|p| (p.index, p.text.as_str())));
-        let verdict = answers::generated(drawn, problems.len(), &faults, shrunk);
+        let verdict = answers::generated(drawn.features, problems.len(), &faults, shrunk);
         port.listed(Kind::Generated.name(), verdict)
     }
 
