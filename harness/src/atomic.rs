@@ -53,8 +53,7 @@ mod tests {
     /// results file first): the link stays a link.
     #[test]
     fn replaces_through_a_chain_of_links_and_leaves_no_temporary_file() {
-        let dir = crate::config::scratch_dir(&crate::repo_root(), "atomic");
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::config::scratch_dir("atomic");
         std::fs::create_dir_all(dir.join("real")).unwrap();
         let path = dir.join("real/b.json");
         super::write(&path, b"old").unwrap();

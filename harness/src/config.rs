@@ -256,9 +256,20 @@ pub fn work_dir(root: &Path, language: &str) -> PathBuf {
     target_dir(root).join("parity").join(language)
 }
 
-/// Scratch space for the harness's own tests, under the target folder.
-pub fn scratch_dir(root: &Path, name: &str) -> PathBuf {
-    target_dir(root).join("parity").join("tests").join(name)
+/// A fresh, empty folder `<target>/parity/tests/<name>` for one of the
+/// harness's own tests (which panics when it cannot be made).
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = target_dir(&crate::repo_root())
+        .join("parity/tests")
+        .join(name);
+    // A checkout's older tests may have left a file where a folder now goes.
+    let above = dir.ancestors().take(name.split('/').count());
+    for file in above.filter(|above| !above.is_dir()) {
+        let _ = std::fs::remove_file(file);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder can be made");
+    dir
 }
 
 #[cfg(test)]

@@ -93,14 +93,9 @@ impl Session {
         Answers { replies, after }
     }
 
-    /// [`Session::answer`] with no fault expected.
-    pub fn run_all(&self, requests: &[Request]) -> Answers {
-        self.answer(requests, &|_| false)
-    }
-
-    /// The replies of [`Session::run_all`] alone.
+    /// The replies of [`Session::answer`] alone, with no fault expected.
     pub fn run(&self, requests: &[Request]) -> Vec<Reply> {
-        self.run_all(requests).replies
+        self.answer(requests, &|_| false).replies
     }
 
     /// A fault of this runner, with what it wrote to stderr if `child` is

@@ -45,9 +45,7 @@ pub fn relative(path: &Path, root: &Path) -> String {
 /// sequence) and a bidirectional control (U+202E reverses what follows) are
 /// shown escaped, `\r` or `\u{202e}`, instead of acting.
 pub fn for_terminal(text: &str) -> String {
-    escape_where(text, |c| {
-        (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c)
-    })
+    escape_where(text, acts)
 }
 
 /// `text` safe on a terminal as one line: what [`for_terminal`] escapes,
@@ -64,15 +62,21 @@ pub fn for_xml(text: &str) -> String {
     escape_where(text, |c| {
         let allowed = matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
             || c >= '\u{10000}';
-        !allowed || is_bidi_control(c) || (c.is_control() && c != '\n' && c != '\t')
+        !allowed || acts(c)
     })
+}
+
+/// Whether `c` acts when shown rather than being read: what
+/// [`for_terminal`] escapes.
+pub(crate) fn acts(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c)
 }
 
 /// The characters that reorder text when shown (Unicode's bidirectional
 /// embeddings, overrides, isolates and marks): not control characters to
 /// `char`, yet in a description or a runner's output they make a terminal
 /// or a page lie about the text.
-pub(crate) fn is_bidi_control(c: char) -> bool {
+fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 

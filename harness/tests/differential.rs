@@ -142,7 +142,7 @@ fn planted(suite: &Suite, bug: &Bug) -> Option<Session> {
 #[test]
 fn bugs_planted_in_ports_fail_the_new_cases_and_the_generated_scenarios() {
     let suite = common::suite(Duration::from_secs(30));
-    let generated = suite.generated_cases().unwrap();
+    let generated = suite.generated_cases(suite.reference()).unwrap();
     for bug in common::fixture::<Vec<Bug>>("differential.json", "port_bugs") {
         let Some(runner) = planted(&suite, &bug) else {
             continue;

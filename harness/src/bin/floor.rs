@@ -66,7 +66,7 @@ fn main() -> ExitCode {
 fn jobs() -> Result<Vec<Job>, String> {
     let executor = Executor::new(std::sync::Arc::new(Suite::from_env()?));
     let suite = &executor.suite;
-    let generated = suite.generated_cases().map_err(str::to_owned)?;
+    let generated = (suite.generated_cases(suite.reference())).map_err(str::to_owned)?;
     let mut all = Request::cases(suite.cases.iter().chain(generated));
     all.extend(protocol::refusal_requests());
     let count = all.len();
@@ -94,15 +94,8 @@ fn jobs() -> Result<Vec<Job>, String> {
 
 /// Starts every job at once and waits for all; what went wrong, if any.
 fn run(jobs: &[Job]) -> Vec<String> {
-    std::thread::scope(|scope| {
-        let running: Vec<_> = (jobs.iter())
-            .map(|job| scope.spawn(|| start_and_wait(job)))
-            .collect();
-        let panicked = || Err("a thread panicked".to_owned());
-        (running.into_iter())
-            .filter_map(|thread| thread.join().unwrap_or_else(|_| panicked()).err())
-            .collect()
-    })
+    let done = exec::side_by_side(jobs, start_and_wait);
+    done.into_iter().filter_map(Result::err).collect()
 }
 
 /// Runs a job through [`exec::run`], as the harness runs it (its own

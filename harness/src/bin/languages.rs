@@ -41,10 +41,7 @@ fn run() -> Result<ExitCode, String> {
             let contract = Contract::load(&root).map_err(|e| format!("{SCHEMA}: {e}"))?;
             let all = &contract.features();
             manifest::check_features(&manifests, all)?;
-            let plays = |m: &Manifest| match m.reference {
-                true => Vec::from_iter(all.iter().cloned()),
-                false => m.features.clone(),
-            };
+            let plays = |m: &Manifest| Vec::from_iter(all.iter().filter(|f| m.plays(f)));
             let row = |m: &&Manifest| {
                 let (language, toolchain) = (&m.name, &m.setup.toolchain);
                 serde_json::json!({"language": language, "toolchain": toolchain, "features": plays(m)})
@@ -58,7 +55,7 @@ fn run() -> Result<ExitCode, String> {
             };
             eprintln!("  {:<12}{header}{none}", "language");
             for m in &chosen {
-                let mark = |f| if plays(m).contains(f) { "✓" } else { "⊘" };
+                let mark = |f| if m.plays(f) { "✓" } else { "⊘" };
                 let cells: String = all.iter().map(|f| format!("{:<14}", mark(f))).collect();
                 eprintln!("  {:<12}{cells}", m.name);
             }

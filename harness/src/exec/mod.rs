@@ -123,6 +123,22 @@ pub fn run(command: &Command, stdin: Stdin) -> std::io::Result<Output> {
     run_with(command, stdin, None)
 }
 
+/// `work` on each of `items`, all at once, each on a thread of its own
+/// (each mostly waits on a child): the results in order, a thread that
+/// panicked an error.
+pub fn side_by_side<I: Sync, R: Send>(
+    items: &[I],
+    work: impl Fn(&I) -> Result<R, String> + Sync,
+) -> Vec<Result<R, String>> {
+    std::thread::scope(|scope| {
+        let running = Vec::from_iter(items.iter().map(|item| scope.spawn(|| work(item))));
+        let panicked = || Err("a thread panicked".to_owned());
+        (running.into_iter())
+            .map(|thread| thread.join().unwrap_or_else(|_| panicked()))
+            .collect()
+    })
+}
+
 /// Runs `command` with nothing on stdin as [`run`] does, while `read`, on a
 /// thread of its own, reads every line of its stdout and stderr as they
 /// come (each stream's in order), the whole of them where the output keeps

@@ -82,8 +82,7 @@ fn each_fault_reads_as_users_know_it() {
 fn a_sessions_faults_name_paths_relative_to_the_root() {
     use crate::protocol::Request;
     use crate::session::Session;
-    let root = crate::config::scratch_dir(&crate::repo_root(), "relative-faults");
-    std::fs::create_dir_all(&root).unwrap();
+    let root = crate::config::scratch_dir("relative-faults");
     let session = |argv: Vec<String>| Session {
         command: crate::exec::Command::new("the go runner", argv, &root, Duration::from_secs(10)),
         log_dir: root.join("logs"),

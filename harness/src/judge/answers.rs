@@ -132,15 +132,25 @@ pub fn refusals(runner: &str, replies: &[Reply]) -> Verdict {
     )))
 }
 
-/// The fixed-seed scenarios' verdict: how many `failed`, the index and
-/// text of those the runner faulted on, the first wrong one `shrunk` to a
-/// ready case; a runner fault is shown as it is, never shrunk.
-pub fn generated(failed: usize, faults: &[(usize, &str)], shrunk: Option<String>) -> Verdict {
+/// The fixed-seed scenarios' verdict: how many `failed` of those drawn
+/// (with the `features`' fields or without), the index and text of those
+/// the runner faulted on, the first wrong one `shrunk` to a ready case; a
+/// runner fault is shown as it is, never shrunk.
+pub fn generated(
+    features: bool,
+    failed: usize,
+    faults: &[(usize, &str)],
+    shrunk: Option<String>,
+) -> Verdict {
     if failed == 0 {
         return Verdict::Pass;
     }
+    let drawn = match features {
+        true => "",
+        false => ", drawn without the features' fields: the port does not play every feature",
+    };
     let mut text = format!(
-        "{failed} of {GENERATED_COUNT} generated scenarios (seed {GENERATED_SEED}) failed.\n"
+        "{failed} of {GENERATED_COUNT} generated scenarios (seed {GENERATED_SEED}{drawn}) failed.\n"
     );
     if let Some((index, what)) = faults.first() {
         let _ = writeln!(
@@ -200,5 +210,20 @@ mod tests {
             let first = problems.split("\n  ").nth(1).unwrap_or_default();
             assert!(first.contains(why), "{problems}");
         }
+    }
+
+    /// A port that does not play every feature is sent scenarios drawn
+    /// without their fields, and its failure says so; one that does is not
+    /// told so.
+    #[test]
+    fn a_generated_failure_says_how_the_scenarios_were_drawn() {
+        let said = "drawn without the features' fields";
+        let text = |features| match generated(features, 1, &[], None) {
+            Verdict::Fail(Reason::Wrong(text)) => text,
+            other => panic!("not a failure: {other:?}"),
+        };
+        assert!(text(false).contains(said), "{}", text(false));
+        assert!(!text(true).contains(said), "{}", text(true));
+        assert_eq!(generated(true, 0, &[], None), Verdict::Pass);
     }
 }

@@ -104,7 +104,8 @@ impl Executor {
         let has = |row: RowId| selection.contains(&row);
         let named = |case: &&Case| has(RowId::Case(case.name.clone()));
         for case in suite.cases.iter().filter(named) {
-            match port.lacks(case) {
+            // The first feature it uses that the port does not play.
+            match case.features.iter().find(|f| !port.plays(f)) {
                 Some(feature) => {
                     let verdict = answers::unsupported(strict, &port.name, case, feature);
                     run.insert(RowId::Case(case.name.clone()), verdict);
@@ -115,7 +116,7 @@ impl Executor {
         let stream = Stream {
             table,
             generated: match has(RowId::Kind(Kind::Generated)) {
-                true => suite.generated_cases().unwrap_or_default(),
+                true => suite.generated_cases(port).unwrap_or_default(),
                 false => &[],
             },
             refusals: has(RowId::Kind(Kind::Protocol)),
@@ -203,19 +204,15 @@ impl Executor {
         replies: &[Reply],
     ) -> Verdict {
         let problems = differential::judge_all(&runner.contract, stream.generated, replies);
+        let drawn = self.suite.generated_draw(port);
         let shrunk = problems.iter().find(|p| !p.fault).map(|wrong| {
             let why = wrong.text.clone();
-            let shrunk = differential::shrink(
-                runner,
-                (GENERATED_SEED, differential::Draw::ALL),
-                wrong.index,
-                why,
-            );
+            let shrunk = differential::shrink(runner, (GENERATED_SEED, drawn), wrong.index, why);
             shrunk.report(&runner.command.label)
         });
         let faults = problems.iter().filter(|p| p.fault);
         let faults = Vec::from_iter(faults.map(|p| (p.index, p.text.as_str())));
-        let verdict = answers::generated(problems.len(), &faults, shrunk);
+        let verdict = answers::generated(drawn.features, problems.len(), &faults, shrunk);
         port.listed(Kind::Generated.name(), verdict)
     }
 
@@ -310,15 +307,7 @@ impl Executor {
                 first_line: stderr.lines().next().unwrap_or_default().to_owned(),
             })
         };
-        std::thread::scope(|scope| {
-            let running: Vec<_> = (configs.iter())
-                .map(|config| scope.spawn(|| refuse(config)))
-                .collect();
-            let panicked = || Err("a demo thread panicked".to_owned());
-            (running.into_iter())
-                .map(|thread| thread.join().unwrap_or_else(|_| panicked()))
-                .collect()
-        })
+        exec::side_by_side(configs, refuse).into_iter().collect()
     }
 
     /// The command of a port's unit tests (public for the floor, which
@@ -430,14 +419,12 @@ impl Executor {
             None => (port.run_probe(&self.suite.root, Duration::from_secs(30)))
                 .map_or_else(|why| why.to_string(), |ready| ready.version),
         };
+        let features = self.suite.contract.features();
         (self.suite.ports.iter())
             .map(|port| Toolchain {
                 name: port.name.clone(),
                 version: version(port),
-                features: match port.reference {
-                    true => self.suite.contract.features().into_iter().collect(),
-                    false => port.features.clone(),
-                },
+                features: Vec::from_iter(features.iter().filter(|f| port.plays(f)).cloned()),
             })
             .collect()
     }

@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::config::{self, LanguageId, Settings, GENERATED_COUNT, GENERATED_SEED};
 use crate::contract::{Contract, SCHEMA};
-use crate::differential;
+use crate::differential::{self, Draw};
 use crate::exec;
 use crate::judge::known_failures::{self, KnownFailures};
 use crate::judge::Verdict;
@@ -88,16 +88,6 @@ impl Port {
     pub fn listed(&self, trial: &str, verdict: Verdict) -> Verdict {
         known_failures::apply(&self.known, &self.name, trial, verdict)
     }
-
-    /// The first feature `case` uses that the port does not declare, if
-    /// any; the reference plays every one.
-    pub fn lacks<'c>(&self, case: &'c Case) -> Option<&'c str> {
-        let declared = |feature: &&String| self.reference || self.features.contains(*feature);
-        case.features
-            .iter()
-            .find(|f| !declared(f))
-            .map(String::as_str)
-    }
 }
 
 /// The catalog of one run: what it knows and checks.
@@ -118,8 +108,9 @@ pub struct Suite {
     reference: Arc<Port>,
     /// The environment's settings.
     pub settings: Settings,
-    /// The fixed-seed generated scenarios, drawn once for all languages.
-    generated: OnceLock<Result<Vec<Case>, String>>,
+    /// The fixed-seed generated scenarios, drawn once for all languages:
+    /// without the features' fields, and with them.
+    generated: [OnceLock<Result<Vec<Case>, String>>; 2],
 }
 
 impl Suite {
@@ -167,7 +158,7 @@ impl Suite {
             reference: reference.ok_or("no manifest says `reference = true`")?,
             ports,
             settings,
-            generated: OnceLock::new(),
+            generated: Default::default(),
         })
     }
 
@@ -199,11 +190,23 @@ impl Suite {
         &self.reference
     }
 
-    /// The fixed-seed scenario pairs, `expect` from the reference, or why
-    /// the reference could not give one.
-    pub fn generated_cases(&self) -> Result<&[Case], &str> {
-        let draw = || differential::cases(GENERATED_SEED, GENERATED_COUNT, differential::Draw::ALL);
-        let generated = self.generated.get_or_init(draw);
+    /// What `port`'s generated trial draws: the features' fields only when
+    /// it plays every feature (a scenario may combine them), so a port
+    /// that lacks one is not failed for it.
+    pub fn generated_draw(&self, port: &Port) -> Draw {
+        let features = self.contract.features().iter().all(|f| port.plays(f));
+        Draw {
+            features,
+            ..Draw::ALL
+        }
+    }
+
+    /// The fixed-seed scenario pairs `port` is sent, `expect` from the
+    /// reference, or why the reference could not give one.
+    pub fn generated_cases(&self, port: &Port) -> Result<&[Case], &str> {
+        let drawn = self.generated_draw(port);
+        let draw = || differential::cases(GENERATED_SEED, GENERATED_COUNT, drawn);
+        let generated = self.generated[usize::from(drawn.features)].get_or_init(draw);
         generated.as_deref().map_err(String::as_str)
     }
 
@@ -303,13 +306,33 @@ mod tests {
         assert_eq!(port.command(&argv(&["true", "sh"])), ["true", "sh"]);
     }
 
+    /// A port that lacks a feature is sent generated scenarios without any
+    /// feature's fields, not failed on those it does not play; the
+    /// reference's scenarios use every feature.
+    #[test]
+    fn the_generated_trial_draws_only_what_the_port_plays() {
+        let suite = Suite::load(&crate::repo_root(), Settings::default()).unwrap();
+        let uses = |port: &Port| -> std::collections::BTreeSet<String> {
+            let cases = suite.generated_cases(port).unwrap().iter();
+            let scenarios = cases.map(|case| serde_json::to_value(&case.scenario).unwrap());
+            scenarios
+                .flat_map(|s| suite.contract.features_of(&s))
+                .collect()
+        };
+        let lacks_heads = Port::from(Manifest {
+            features: vec!["attempt_cap".into(), "retention".into(), "relays".into()],
+            ..Manifest::default()
+        });
+        assert_eq!(uses(&lacks_heads), Default::default());
+        assert_eq!(uses(suite.reference()), suite.contract.features());
+    }
+
     /// Issue 38, item 7: a make mutants killed with SIGKILL left a mutant
     /// class file in Java's build, and the next make test on a clean tree
     /// failed `java/unit`, blaming a correct OutboxTable.java.
     #[test]
     fn a_run_refuses_while_a_mutant_is_in_place() {
-        let root = config::scratch_dir(&crate::repo_root(), "mutant-in-place");
-        let _ = std::fs::remove_dir_all(&root);
+        let root = config::scratch_dir("mutant-in-place");
         std::fs::create_dir_all(root.join("target/mutants")).unwrap();
         assert_eq!(no_mutant_in_place(&root), Ok(()));
         let class = "target/parity/java/classes/outbox/OutboxTable.class";

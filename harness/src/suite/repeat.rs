@@ -141,9 +141,8 @@ mod tests {
                 let answer = serde_json::json!({"sent": [[sent]], "journal": [], "duplicates": 0});
                 Reply::Answer(answer.as_object().cloned().unwrap())
             });
-            let replies = replies.collect();
             Answers {
-                replies,
+                replies: replies.collect(),
                 after: None,
             }
         };
@@ -163,9 +162,8 @@ mod tests {
         // A runner that answers alike in every run.
         let steady = |requests: &[Request]| {
             let replies = requests.iter().map(|r| Reply::Error(r.name.clone()));
-            let replies = replies.collect();
             Answers {
-                replies,
+                replies: replies.collect(),
                 after: None,
             }
         };

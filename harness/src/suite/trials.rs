@@ -50,7 +50,7 @@ impl Job {
             // not make the scenarios.
             RowId::Kind(Kind::Generated | Kind::Protocol) | RowId::Case(_) => {
                 let generated = (row == &RowId::Kind(Kind::Generated))
-                    .then(|| self.executor.suite.generated_cases());
+                    .then(|| self.executor.suite.generated_cases(&self.port));
                 if let Some(Err(why)) = generated {
                     return Verdict::Fail(Reason::Harness(why.to_owned()));
                 }

@@ -155,8 +155,7 @@ mod tests {
     /// a mutant's judge takes a step whose inputs are as built as fresh.
     #[test]
     fn a_changed_source_or_product_is_a_change() {
-        let root = crate::config::scratch_dir(&crate::repo_root(), "freshness-content");
-        let _ = std::fs::remove_dir_all(&root);
+        let root = crate::config::scratch_dir("freshness-content");
         std::fs::create_dir_all(root.join("src")).unwrap();
         std::fs::create_dir_all(root.join("out/lib/jar")).unwrap();
         std::fs::write(root.join("src/a.ts"), "a").unwrap();
@@ -246,9 +245,7 @@ mod tests {
     /// before cargo builds the harness.
     #[test]
     fn a_stale_step_rebuilds_even_when_its_tool_judges_by_mtime() {
-        let root = crate::config::scratch_dir(&crate::repo_root(), "freshness-mtime");
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(&root).unwrap();
+        let root = crate::config::scratch_dir("freshness-mtime");
         let step = BuildStep {
             run: ["cp", "-u", "src", "out"].map(String::from).to_vec(),
             stamp: Some("stamp".into()),

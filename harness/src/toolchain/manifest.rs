@@ -335,6 +335,12 @@ fn read(root: &Path, folder: &Path) -> Result<Manifest, String> {
 }
 
 impl Manifest {
+    /// Whether the port plays the optional `feature`: listed, or the
+    /// reference, which plays every one.
+    pub fn plays(&self, feature: &str) -> bool {
+        self.reference || self.features.iter().any(|f| f == feature)
+    }
+
     /// What serde cannot check: no empty command line, freshness only with
     /// a stamp, no output that holds a source.
     fn check(&self) -> Result<(), String> {

@@ -60,15 +60,7 @@ pub const FAKE_RUNNER: &str = env!("CARGO_BIN_EXE_fake-runner");
 
 /// A fresh, empty folder `<target>/parity/tests/<path>`.
 pub fn scratch(path: &str) -> PathBuf {
-    let dir = parity::config::scratch_dir(&parity::repo_root(), path);
-    // A checkout's older tests may have left a file where a folder now goes.
-    let above = dir.ancestors().take(path.split('/').count());
-    for file in above.filter(|above| !above.is_dir()) {
-        let _ = std::fs::remove_file(file);
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    parity::config::scratch_dir(path)
 }
 
 /// A checkout in the fresh scratch folder `name`: the repository's

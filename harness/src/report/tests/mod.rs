@@ -6,18 +6,11 @@ use super::fixture::{self, row};
 pub(super) use super::fixture::{every_state, lost_ack, message};
 use super::results::State;
 use super::*;
+use crate::config::scratch_dir;
 
 mod picture_tests;
 mod results_tests;
 mod trace_tests;
-
-/// A fresh folder for a test's files, under the harness's scratch folder.
-pub(super) fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = crate::config::scratch_dir(&crate::repo_root(), &format!("report-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// A report of `rows`, with columns rust and go.
 pub(super) fn report(rows: Vec<(Row, Vec<TrialResult>)>) -> Report {
@@ -60,7 +53,7 @@ fn nothing_from_the_input_or_a_base_file_acts_on_the_page_the_terminal_or_the_su
     for trial in &mut base.trials {
         trial.summary = Some(heading.into());
     }
-    let path = scratch("hostile-base").join("results.json");
+    let path = scratch_dir("report-hostile-base").join("results.json");
     base.write(&path).unwrap();
     let base = results::Results::load(&path).unwrap();
     std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
@@ -69,10 +62,8 @@ fn nothing_from_the_input_or_a_base_file_acts_on_the_page_the_terminal_or_the_su
     let terminal = diff::text(&compared);
     now.base = Some(compared);
     let (page, summary) = (render(&now), markdown::summary(&now));
-    let raw =
-        |c: char| (c.is_control() && c != '\n' && c != '\t') || crate::text::is_bidi_control(c);
     for out in [&page, &terminal, &summary] {
-        let raw: Vec<char> = out.chars().filter(|&c| raw(c)).collect();
+        let raw: Vec<char> = out.chars().filter(|&c| crate::text::acts(c)).collect();
         assert!(raw.is_empty(), "raw {raw:?} in {out:?}");
     }
     // A newline is a space on the page, but ends a line on the terminal.
@@ -139,7 +130,7 @@ fn a_cell_says_its_state_links_to_its_text_and_is_counted() {
 /// shows no temporary is left), and an error names the file.
 #[test]
 fn write_replaces_the_file_and_names_it_in_an_error() {
-    let dir = scratch("write");
+    let dir = scratch_dir("report-write");
     let path = dir.join("report.html");
     let report = report(vec![row("lost_ack", "", Some(lost_ack()), &[])]);
     std::fs::write(&path, "old").unwrap();
@@ -196,7 +187,7 @@ fn the_code_panel_is_the_whole_scenario_php_first() {
 /// waited on.
 #[test]
 fn the_code_panel_names_a_missing_file() {
-    let elsewhere = scratch("no-sources");
+    let elsewhere = scratch_dir("report-no-sources");
     std::fs::create_dir_all(elsewhere.join("runners/go")).unwrap();
     let fifo = std::process::Command::new("mkfifo")
         .arg(elsewhere.join("runners/go/relay.go"))

@@ -3,8 +3,8 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::super::*;
-use super::{every_state, row, scratch};
-use crate::config::Kind;
+use super::{every_state, row};
+use crate::config::{scratch_dir, Kind};
 use crate::fault::FaultKind;
 use crate::judge::known_failures::{self, KnownFailures, PLACEHOLDER};
 use results::{Results, State};
@@ -73,7 +73,7 @@ fn the_results_file_holds_every_trial_that_ran_and_its_schema_agrees() {
 fn a_results_file_reads_back_and_so_does_an_older_or_a_newer_ones() {
     let results = every_state().results;
     let value: serde_json::Value = serde_json::to_value(&results).unwrap();
-    let dir = scratch("results");
+    let dir = scratch_dir("report-results");
     let path = dir.join("results.json");
     let load = |value: &serde_json::Value| {
         std::fs::write(&path, value.to_string()).unwrap();

@@ -59,12 +59,10 @@ fn an_unknown_placeholder_is_named() {
 /// Where every error of Go's manifest starts.
 const GO: &str = "runners/go/language.toml: ";
 
-/// Loads a scratch repository whose only port, beside the reference, is
-/// Go's manifest as `edit` makes it.
-fn load_go(scratch: &str, edit: impl Fn(&str) -> String) -> Result<Vec<Manifest>, String> {
+/// Loads the fresh scratch repository `scratch` whose only port, beside
+/// the reference, is Go's manifest as `edit` makes it.
+fn load_go(scratch: &Path, edit: impl Fn(&str) -> String) -> Result<Vec<Manifest>, String> {
     let repo = crate::repo_root();
-    let scratch = crate::config::scratch_dir(&repo, scratch);
-    let _ = std::fs::remove_dir_all(&scratch);
     for name in ["rust", "go"] {
         let (from, to) = (
             repo.join(RUNNERS).join(name),
@@ -75,7 +73,7 @@ fn load_go(scratch: &str, edit: impl Fn(&str) -> String) -> Result<Vec<Manifest>
         let text = if name == "go" { edit(&text) } else { text };
         std::fs::write(to.join(FILE), text).unwrap();
     }
-    read_all(&scratch)
+    read_all(scratch)
 }
 
 /// One mistake of `bad_manifests.json`: `from` replaced with `to`, and
@@ -96,7 +94,7 @@ fn a_bad_manifest_names_its_file_and_field() {
         serde_json::from_str(include_str!("bad_manifests.json")).unwrap();
     let edits: Vec<Edit> = serde_json::from_value(table["edits"].clone()).unwrap();
     for Edit { from, to, names } in edits {
-        let error = load_go("bad-manifests", |text| {
+        let error = load_go(&crate::config::scratch_dir("bad-manifests"), |text| {
             assert!(text.contains(&from), "{from}");
             text.replacen(&from, &to, 1)
         })
@@ -112,11 +110,11 @@ fn a_bad_manifest_names_its_file_and_field() {
 #[test]
 fn a_code_path_outside_the_repository_is_refused() {
     let code = "message = [\"runners/go/message.go\"]";
-    load_go("manifest-code", |text| {
+    let scratch = crate::config::scratch_dir("manifest-code");
+    load_go(&scratch, |text| {
         text.replace(code, "message = [\"runners/go/escape\"]")
     })
     .expect("a file not there yet shows as missing on the page");
-    let scratch = crate::config::scratch_dir(&crate::repo_root(), "manifest-code");
     std::os::unix::fs::symlink("/etc/hostname", scratch.join("runners/go/escape")).unwrap();
     let error = read_all(&scratch).unwrap_err();
     let outside = "field `code.message`: \"runners/go/escape\" leads outside";
