@@ -47,21 +47,14 @@ enum By {
 /// after the file's name), and `cases/schema.json` alone (with serde_json,
 /// which keeps one of two repeated keys) refuses it when `by` says so.
 fn assert_problems(by: By, text: &str, expected: &[impl AsRef<str>]) {
-    let mut errors: Vec<CaseError> = Vec::new();
+    let bad = Path::new("cases/bad.json");
+    let mut errors = Vec::new();
     let contract = parity::contract::Contract::repo().unwrap();
-    let (file, _) = validate::parse(
-        &contract,
-        Path::new("cases/bad.json"),
-        text,
-        &mut errors,
-        false,
-    );
+    let (file, _) = validate::parse(&contract, bad, text, &mut errors, false);
     let cases = file.cases;
     let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
-    let expected: Vec<String> = expected
-        .iter()
-        .map(|e| format!("cases/bad.json: {}", e.as_ref()))
-        .collect();
+    let in_bad = |e: &str| format!("{}: {e}", bad.display());
+    let expected: Vec<String> = expected.iter().map(|e| in_bad(e.as_ref())).collect();
     assert_eq!(errors, expected, "{text:.300}");
     assert!(!errors.is_empty() || cases.len() == 1, "{text:.300}");
     let validator = jsonschema::validator_for(&schema()).expect("a valid JSON Schema");
