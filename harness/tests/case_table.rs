@@ -154,14 +154,14 @@ fn a_name_used_in_two_files_is_refused() {
 #[test]
 fn extra_case_files_join_the_table_and_bad_ones_stop_the_run() {
     let dir = common::scratch("extra-cases");
-    let good = GOOD_CASE.replacen("\"good\"", "\"my_extra_case\"", 1);
-    std::fs::write(dir.join("extra.json"), format!(r#"{{"cases": [{good}]}}"#)).unwrap();
+    let extra = common::good_file(&dir, "extra.json");
     let settings = |file: &str| Settings {
         extra_cases: vec![dir.join(file)],
         ..Settings::default()
     };
     let suite = Suite::load(&parity::repo_root(), settings("extra.json")).expect("loads");
-    assert!(suite.cases.iter().any(|c| c.name == "my_extra_case"));
+    let joined = suite.cases.iter().find(|c| c.name == "good");
+    assert_eq!(joined.map(|c| &c.file), Some(&extra));
 
     std::fs::write(dir.join("bad.json"), r#"{"cases": [{"name": "x"}]}"#).unwrap();
     let message = Suite::load(&parity::repo_root(), settings("bad.json")).unwrap_err();
