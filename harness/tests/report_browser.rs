@@ -199,7 +199,8 @@ struct Tab {
 /// Writes `report` as `<name>.html`, checks that nothing in it is fetched
 /// and no link leads off it (so it works from file:// and offline), and looks at it in Chromium at
 /// 1000 px and at 1280 px, keeping a screenshot of each: no wider than the
-/// window either time. Returns what was seen at 1280 px.
+/// window either time, and its matrix the report's ([`check_matrix`]).
+/// Returns what was seen at 1280 px.
 fn load(program: &Path, name: &str, report: &Report) -> Seen {
     let dir = page_dir();
     let page = dir.join(format!("{name}.html"));
@@ -233,6 +234,7 @@ fn load(program: &Path, name: &str, report: &Report) -> Seen {
         assert!(shot.is_file(), "no screenshot at {}", shot.display());
         seen
     });
+    check_matrix(&at_1280, report);
     at_1280
 }
 
@@ -303,7 +305,6 @@ fn check_matrix(seen: &Seen, report: &Report) {
 fn the_fixture_page(program: &Path) {
     let report = fixture();
     let seen = load(program, "fixture", &report);
-    check_matrix(&seen, &report);
     assert_code_panel_readable(&seen, &report.code);
     // Go's failure text survives verbatim, below its summary.
     let go = &report.results.trials[1];
@@ -328,7 +329,6 @@ fn a_real_run_page(program: &Path) {
     let run = common::run_suite(suite, common::inner_args(&page_dir().join("run.log"), skip));
     let (c, report) = (&run.conclusion, run.report());
     let seen = load(program, "run", &report);
-    check_matrix(&seen, &report);
     let libtest = [c.num_passed, c.num_failed, c.num_ignored];
     // The CI summary lists exactly the two failures, each in its state.
     let markdown = report::markdown::summary(&report);
