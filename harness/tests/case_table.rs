@@ -47,21 +47,14 @@ enum By {
 /// after the file's name), and `cases/schema.json` alone (with serde_json,
 /// which keeps one of two repeated keys) refuses it when `by` says so.
 fn assert_problems(by: By, text: &str, expected: &[impl AsRef<str>]) {
-    let mut errors: Vec<CaseError> = Vec::new();
+    let bad = Path::new("cases/bad.json");
+    let mut errors = Vec::new();
     let contract = parity::contract::Contract::repo().unwrap();
-    let (file, _) = validate::parse(
-        &contract,
-        Path::new("cases/bad.json"),
-        text,
-        &mut errors,
-        false,
-    );
+    let (file, _) = validate::parse(&contract, bad, text, &mut errors, false);
     let cases = file.cases;
     let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
-    let expected: Vec<String> = expected
-        .iter()
-        .map(|e| format!("cases/bad.json: {}", e.as_ref()))
-        .collect();
+    let in_bad = |e: &str| format!("{}: {e}", bad.display());
+    let expected: Vec<String> = expected.iter().map(|e| in_bad(e.as_ref())).collect();
     assert_eq!(errors, expected, "{text:.300}");
     assert!(!errors.is_empty() || cases.len() == 1, "{text:.300}");
     let validator = jsonschema::validator_for(&schema()).expect("a valid JSON Schema");
@@ -161,14 +154,14 @@ fn a_name_used_in_two_files_is_refused() {
 #[test]
 fn extra_case_files_join_the_table_and_bad_ones_stop_the_run() {
     let dir = common::scratch("extra-cases");
-    let good = GOOD_CASE.replacen("\"good\"", "\"my_extra_case\"", 1);
-    std::fs::write(dir.join("extra.json"), format!(r#"{{"cases": [{good}]}}"#)).unwrap();
+    let extra = common::good_file(&dir, "extra.json");
     let settings = |file: &str| Settings {
         extra_cases: vec![dir.join(file)],
         ..Settings::default()
     };
     let suite = Suite::load(&parity::repo_root(), settings("extra.json")).expect("loads");
-    assert!(suite.cases.iter().any(|c| c.name == "my_extra_case"));
+    let joined = suite.cases.iter().find(|c| c.name == "good");
+    assert_eq!(joined.map(|c| &c.file), Some(&extra));
 
     std::fs::write(dir.join("bad.json"), r#"{"cases": [{"name": "x"}]}"#).unwrap();
     let message = Suite::load(&parity::repo_root(), settings("bad.json")).unwrap_err();

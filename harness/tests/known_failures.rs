@@ -118,7 +118,7 @@ fn a_list_with_a_repeated_key_is_refused_as_the_suite_refuses_it() {
     let why = known::update(&root, "fake", &results(&[("batch_of_two", WrongAnswer)]));
     let why = why.unwrap_err();
     let repeated = "runners/fake/known-failures.json: not valid JSON: repeated key";
-    common::assert_starts(&why, repeated);
+    assert!(why.starts_with(repeated), "{why}");
     assert_eq!(std::fs::read_to_string(list_path(&root)).unwrap(), text);
 }
 
@@ -182,7 +182,7 @@ fn a_language_that_did_not_build_gets_no_list() {
     let why = known::update(&dir, "fake-unbuilt", &run).unwrap_err();
     let unbuilt = "the last run could not get fake-unbuilt ready (building fake-unbuilt \
                    failed): a failed build or toolchain probe is a fault of the language's setup";
-    common::assert_starts(&why, unbuilt);
+    assert!(why.starts_with(unbuilt), "{why}");
     assert!(!dir.join(known_failures::path("fake-unbuilt")).exists());
     known::update(&dir, "fake", &run).unwrap();
     assert_placeholders(&dir, &["lost_ack"]);

@@ -163,24 +163,20 @@ fn modules_import_each_other_without_a_cycle() {
 /// A test item (here in the middle of the file) hides only itself: the
 /// check once read each file only up to its first `#[cfg(test)]`, so a
 /// cycle through code below one passed. Of a braced import, only each
-/// item's first segment is a module here (`c` in `b::{c, B}` is not).
+/// item's first segment is a module here (`c` in `b::{c, B}` is not). The
+/// made-up files, the graph and the cycle are `modules.json`'s.
 #[test]
 fn the_cycle_check_reads_past_a_test_item() {
-    let a = "use super::Shared;\n#[cfg(test)]\nimpl A {\n    fn f() -> super::c::C {}\n}\n\
-             pub fn g() {}\nuse super::{b::{c, B}, Shared}; // super::d\n\
-             #[cfg(test)]\nuse super::d;\n#[cfg(test)]\nmod tests {\n    use super::super::e;\n}\n";
-    let files = [
-        ("a", a),
-        ("b", "use super::a::A;\n"),
-        ("c", ""),
-        ("d", ""),
-        ("e", ""),
-    ];
-    let modules = files.map(|(name, text)| (name.to_owned(), production_code(text)));
-    let graph = graph(&BTreeMap::from(modules), &["super::"]);
-    assert_eq!(graph["a"], BTreeSet::from(["b".to_owned()]));
-    assert_eq!(graph["b"], BTreeSet::from(["a".to_owned()]));
-    assert_eq!(cycle(&graph).as_deref(), Some("a -> b -> a"));
+    let files: BTreeMap<String, Vec<String>> = common::fixture("modules.json", "files");
+    let code = |lines: Vec<String>| production_code(&(lines.join("\n") + "\n"));
+    let modules = files
+        .into_iter()
+        .map(|(name, lines)| (name, code(lines)))
+        .collect();
+    let graph = graph(&modules, &["super::"]);
+    assert_eq!(graph, common::fixture::<Graph>("modules.json", "graph"));
+    let named: String = common::fixture("modules.json", "cycle");
+    assert_eq!(cycle(&graph), Some(named));
 }
 
 /// The harness sources (of `src/`, relative) whose code names a field of

@@ -210,19 +210,16 @@ fn unit_tests_that_fail_or_exit_0_early_fail_keeping_how_they_ended() {
     let executor = parity::suite::Executor::new(std::sync::Arc::new(common::suite(TIMEOUT)));
     let suite = &executor.suite;
     let failed = |name: &str, unit: &[&str]| {
-        let run = unit.iter().map(|a| a.to_string()).collect();
         let mut port = fake(name, "none", "none");
         port.unit = suite.port(name).map(|p| p.unit.clone()).unwrap_or_default();
-        port.unit.run = run;
-        let port = Port::from(port);
-        let verdict = executor.check_unit(&port);
+        port.unit.run = unit.iter().map(|a| a.to_string()).collect();
+        let verdict = executor.check_unit(&Port::from(port));
         emit::text(take!(&verdict, Verdict::Fail(reason @ Reason::Wrong(_)) => reason))
     };
     let text = failed("fake-unit", &["sh", "-c", "echo boom; exit 1"]);
-    assert_eq!(
-        text,
-        "the fake-unit unit tests (`sh -c echo boom; exit 1`) failed (exit status: 1):\nboom"
-    );
+    let boom =
+        "the fake-unit unit tests (`sh -c echo boom; exit 1`) failed (exit status: 1):\nboom";
+    assert_eq!(text, boom);
     let text = failed("fake-unit", &["/nonexistent/unit-tests"]);
     let not_started = "the fake-unit unit tests (`/nonexistent/unit-tests`) could not be started: ";
     assert!(text.starts_with(not_started), "{text}");

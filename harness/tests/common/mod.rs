@@ -236,12 +236,6 @@ pub fn assert_holds(text: &str, needles: &[&str]) {
     }
 }
 
-/// Fails the test unless `text` starts with `prefix`, showing the text.
-#[track_caller]
-pub fn assert_starts(text: &str, prefix: &str) {
-    assert!(text.starts_with(prefix), "not at the start:\n{text}");
-}
-
 /// The faulty case fails with a short message (a runner's output is
 /// quoted cut) holding every `needle`; all others are still checked and
 /// pass.
